@@ -1,0 +1,37 @@
+"""spec 4.8: GET /accounts/:id, the /account short form; GET /accounts (decisions.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from comptoir.accounts import service
+from comptoir.accounts.schemas import Account
+from comptoir.auth.access import ANY, require
+from comptoir.auth.context import Ctx
+from comptoir.dependencies import Session
+from comptoir.kit.pagination import Pagination
+from comptoir.openapi import READ_ERRORS
+from comptoir.routing import JSON, ComptoirRoute
+
+router = APIRouter(route_class=ComptoirRoute, tags=["Accounts"])
+
+AccountReader = Annotated[Ctx, Depends(require("account", ANY))]
+
+
+@router.get("/accounts", response_model=list[Account], responses=READ_ERRORS, summary="List the connection's accounts")
+async def list_accounts(session: Session, ctx: AccountReader, page: Pagination) -> JSON:
+    # decisions.md "Accounts": the connection sees exactly one account, its own.
+    account = await service.connection_account(session, ctx)
+    return JSON([service.render_account(account)])
+
+
+@router.get("/accounts/{account_id}", response_model=Account, responses=READ_ERRORS, summary="Get an account")
+async def get_account(account_id: str, session: Session, ctx: AccountReader) -> JSON:
+    return JSON(service.render_account(await service.account_in_reach(session, ctx, account_id)))
+
+
+@router.get("/account", response_model=Account, responses=READ_ERRORS, summary="Get the connection's account")
+async def get_own_account(session: Session, ctx: AccountReader) -> JSON:
+    return JSON(service.render_account(await service.connection_account(session, ctx)))

@@ -1,0 +1,56 @@
+"""Accounts (spec 2.3, 4.8; decisions.md "Accounts")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.auth.context import Ctx
+from comptoir.errors import NotFound
+from comptoir.kit import clock, ids
+from comptoir.models import Account, User
+
+
+def render_account(account: Account) -> dict[str, Any]:
+    return {"id": account.public_id, "name": account.name, "currency": account.currency}
+
+
+async def account_in_reach(session: AsyncSession, ctx: Ctx, public_id: str) -> Account:
+    """The account behind `public_id` if the connection reaches it; 404 otherwise."""
+    pk = ids.decode(Account.KIND, public_id)
+    if pk is None or not ctx.reaches_account(pk):
+        raise NotFound("account", public_id)
+    account = await session.get(Account, pk)
+    if account is None:  # pragma: no cover - a connection's account always exists
+        raise NotFound("account", public_id)
+    return account
+
+
+async def connection_account(session: AsyncSession, ctx: Ctx) -> Account:
+    assert ctx.account_id is not None
+    account = await session.get(Account, ctx.account_id)
+    assert account is not None
+    return account
+
+
+async def create_account(session: AsyncSession, *, owner: User, name: str, currency: str) -> Account:
+    account = Account(name=name, currency=currency, owner_id=owner.id, created_at=clock.now())
+    session.add(account)
+    await session.flush()
+    return account
+
+
+async def find_account(session: AsyncSession, public_id: str) -> Account | None:
+    pk = ids.decode(Account.KIND, public_id)
+    return await session.get(Account, pk) if pk is not None else None
+
+
+async def set_suspended(session: AsyncSession, account: Account, suspended: bool) -> None:
+    """spec 5.6: tokens of a suspended account get 401 for non payment."""
+    await session.execute(update(Account).where(Account.id == account.id).values(suspended=suspended))
+
+
+async def owned_accounts(session: AsyncSession, owner_id: int) -> list[Account]:
+    return list((await session.scalars(select(Account).where(Account.owner_id == owner_id).order_by(Account.id))).all())

@@ -1,0 +1,178 @@
+"""create_app(settings): the FastAPI application with its routers, middleware, error
+handlers and lifespan. The API lives at /v1, the authorisation server at /oauth2/v1, web
+pages at /."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import structlog
+from fastapi import APIRouter, FastAPI
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from comptoir.accounts.endpoints import router as accounts_router
+from comptoir.config import Settings
+from comptoir.db import Database, create_database
+from comptoir.errors import (
+    BadRequest,
+    ComptoirError,
+    FieldError,
+    InternalError,
+    RoutingError,
+    Unprocessable,
+    field_path,
+)
+from comptoir.jobs import TimedJobs
+from comptoir.locations.endpoints import router as locations_router
+from comptoir.middleware import HttpConventions
+from comptoir.ratelimit import RateLimiter
+from comptoir.ratelimit.memory import MemoryBackend
+from comptoir.routing import JSON, ComptoirRoute, operation_id
+from comptoir.state import AppState
+from comptoir.users.endpoints import router as users_router
+
+log = structlog.get_logger("comptoir.app")
+
+API_DESCRIPTION = """Comptoir's integration API: orders, catalogs, customers, loyalty, deliveries and
+locations shared by the applications of restaurants and shops. Every request carries the
+`X-Access-Token` header obtained through OAuth 2.0 at `/oauth2/v1`."""
+
+
+def build_limiter(settings: Settings) -> RateLimiter:
+    if settings.redis_url:
+        from comptoir.ratelimit.redis import RedisBackend
+
+        backend: Any = RedisBackend(settings.redis_url)
+    else:
+        backend = MemoryBackend()
+    return RateLimiter(backend, enabled=settings.rate_limits == "on", prefix=settings.redis_prefix)
+
+
+def create_app(settings: Settings, *, database: Database | None = None, timed_jobs: bool = True) -> FastAPI:
+    owns_database = database is None
+    db = database or create_database(settings)
+    state = AppState(settings=settings, db=db, key=settings.server_key(), limiter=build_limiter(settings))
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        jobs = TimedJobs(db, settings.timed_jobs_interval_seconds)
+        if timed_jobs:
+            jobs.start()
+        try:
+            yield
+        finally:
+            await jobs.stop()
+            await state.limiter.close()
+            if owns_database:
+                await db.dispose()
+
+    app = FastAPI(
+        title="Comptoir integration API",
+        version="1",
+        description=API_DESCRIPTION,
+        openapi_url="/v1/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+        default_response_class=JSON,
+        generate_unique_id_function=operation_id,
+    )
+    app.state.comptoir = state
+
+    service = APIRouter(route_class=ComptoirRoute)
+
+    @service.get("/health", include_in_schema=False)
+    async def health() -> Response:
+        """Liveness: no token, no database."""
+        return JSON({"status": "ok"})
+
+    for router in (service, accounts_router, locations_router, users_router):
+        app.include_router(router, prefix="/v1")
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> Response:
+        return HTMLResponse(
+            "<!doctype html><html lang=en><meta charset=utf-8><title>Comptoir</title>"
+            "<h1>Comptoir</h1><p>The integration API is at <code>/v1</code>; its OpenAPI document "
+            'at <a href="/v1/openapi.json">/v1/openapi.json</a>.</p></html>'
+        )
+
+    install_error_handlers(app)
+    app.add_middleware(HttpConventions)
+    return app
+
+
+def app_from_environment() -> FastAPI:
+    """The app uvicorn builds in each `serve` process, from COMPTOIR_* variables."""
+    from comptoir.logs import configure_logging
+
+    settings = Settings()
+    configure_logging(settings)
+    return create_app(settings)
+
+
+# --- errors (spec 7, decisions.md "Errors and statuses") --------------------------------
+
+_MESSAGES = {
+    "missing": "is required",
+    "model_type": "must be a JSON object",
+    "model_attributes_type": "must be a JSON object",
+    "dict_type": "must be a JSON object",
+    "list_type": "must be an array",
+    "string_type": "must be a string",
+    "int_type": "must be an integer",
+    "int_parsing": "must be an integer",
+    "int_from_float": "must be an integer",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+}
+
+
+def _message(error: dict[str, Any]) -> str:
+    return _MESSAGES.get(error["type"]) or str(error["msg"]).replace("Input should be", "must be")
+
+
+def validation_error(exc: RequestValidationError) -> ComptoirError:
+    """FastAPI's validation errors in the spec's shape: body fields are a 422 naming each
+    field path; a missing or non-object body, or a bad query parameter, is a 400."""
+    fields: list[FieldError] = []
+    for error in exc.errors():
+        loc = tuple(error.get("loc", ()))
+        where = loc[0] if loc else "body"
+        if where != "body":
+            name = loc[-1] if len(loc) > 1 else where
+            return BadRequest(f"Invalid {where} parameter {name!r}: {_message(error)}")
+        if len(loc) == 1 or error["type"] == "json_invalid":
+            return BadRequest("The request body must be a JSON object")
+        fields.append(FieldError(field_path(loc[1:]), _message(error)))
+    return Unprocessable(fields)
+
+
+def error_response(error: ComptoirError) -> Response:
+    return Response(error.render(), status_code=error.status, headers=error.headers(), media_type="application/json")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ComptoirError)
+    async def comptoir_error(_request: Request, exc: ComptoirError) -> Response:
+        return error_response(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def request_validation_error(_request: Request, exc: RequestValidationError) -> Response:
+        return error_response(validation_error(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code in (404, 405):
+            return error_response(RoutingError(request.method, request.url.path))
+        return error_response(BadRequest(str(exc.detail)))
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, exc: Exception) -> Response:
+        log.error("internal_error", exc_info=exc)
+        return error_response(InternalError())

@@ -1,0 +1,83 @@
+"""The one declarative permission check every endpoint uses (STYLE 6).
+
+An endpoint states what it needs:
+
+    ctx: Annotated[Ctx, Depends(require("location", "any"))]
+
+and this module decides, in this order: 401 for a missing or invalid token (spec 5.6),
+429 when a rate limit is reached (spec 8.2), 403 when the token's level or scope does not
+allow the request (decisions.md "Errors and statuses", "Access"). Reach (an id outside the
+connection's location or account) is the service's 404.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from functools import cache
+
+from starlette.requests import Request
+
+from comptoir.auth.context import Ctx
+from comptoir.auth.scopes import LEVELS, Scope
+from comptoir.auth.tokens import resolve
+from comptoir.dependencies import Session
+from comptoir.errors import Forbidden
+from comptoir.ratelimit import GENERAL
+from comptoir.ratelimit.limiter import RateLimitedWithState
+from comptoir.state import app_state
+
+ANY = "any"  # any permission at the token's level
+ANY_WRITE = "any.write"  # any write permission at the token's level
+PROFILE = "profile"  # profile or profile_with_email
+
+_LEVEL_WORDS = {
+    ("location",): "a location-level token",
+    ("account",): "an account-level token",
+    ("location", "account"): "a location-level or account-level token",
+}
+
+
+def _check(scope: Scope, need: str) -> str | None:
+    """None when `scope` satisfies `need`, else the reason."""
+    if need == ANY:
+        return None if scope.has_any_permission else "it needs a permission at the token's level"
+    if need == ANY_WRITE:
+        return None if scope.has_any_write else "it needs a write permission"
+    if need == PROFILE:
+        return None if scope.profile else "it needs the profile or profile_with_email scope"
+    resource, _, right = need.partition(".")
+    return None if scope.allows(resource, right) else f"it needs {need}"
+
+
+@cache
+def require(levels: str, need: str, kind: str = GENERAL) -> Callable[..., Awaitable[Ctx]]:
+    """Dependency giving the request's Ctx once token, rate limit, level and scope allow it.
+
+    `levels`: "location", "account", "location,account", or "*" (any token, e.g. /user).
+    `need`: ANY, ANY_WRITE, PROFILE or a permission such as "orders.write".
+    `kind`: rate-limit policy ("general", "heavy", "image").
+    """
+    allowed = tuple(levels.split(",")) if levels != "*" else None
+    if allowed is not None:
+        assert all(level in LEVELS for level in allowed), levels
+    words = _LEVEL_WORDS.get(allowed or (), "")
+
+    async def dependency(request: Request, session: Session) -> Ctx:
+        state = app_state(request)
+        ctx = await resolve(session, state.key, request.headers.get("x-access-token"))
+        request.state.connection_id = ctx.connection_id
+        try:
+            decision = await state.limiter.hit(ctx.connection_id, kind)
+        except RateLimitedWithState as refused:
+            request.state.ratelimit = refused.decision  # the 429 shows the full window too
+            raise
+        if decision is not None:
+            request.state.ratelimit = decision
+        if allowed is not None and ctx.level not in allowed:
+            raise Forbidden(f"This endpoint needs {words}")
+        reason = _check(ctx.scope, need)
+        if reason is not None:
+            raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow this request: {reason}")
+        return ctx
+
+    return dependency

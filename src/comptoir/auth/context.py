@@ -1,0 +1,31 @@
+"""What a valid access token stands for: the connection context every endpoint receives."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from comptoir.auth.scopes import Scope
+
+
+@dataclass(frozen=True, slots=True)
+class Ctx:
+    connection_id: int
+    connection_name: str
+    client_id: int
+    client_name: str
+    user_id: int
+    level: str  # "location", "account", or "user" (profile-only scope)
+    account_id: int | None  # the connection's account (also for location-level tokens)
+    location_id: int | None  # location-level tokens only
+    catalog_id: int | None
+    customer_list_id: int | None
+    scope: Scope
+
+    def reaches_location(self, account_id: int, location_id: int) -> bool:
+        """Whether a location is within this connection's reach (else: 404)."""
+        if self.level == "location":
+            return location_id == self.location_id
+        return self.level == "account" and account_id == self.account_id
+
+    def reaches_account(self, account_id: int) -> bool:
+        return self.level == "account" and account_id == self.account_id

@@ -1,0 +1,415 @@
+"""The `comptoir` command (operator-interface.md "Commands").
+
+Every `admin` command and `demo` prints exactly one JSON object on stdout and exits 0; on bad
+input it prints a one-line message on stderr, exits non-zero and changes nothing (each
+command runs in one transaction). Logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import click
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.config import Settings
+from comptoir.errors import ComptoirError, Unprocessable
+
+
+class CommandError(Exception):
+    """Bad input to a command: shown as one line on stderr."""
+
+
+def _settings() -> Settings:
+    try:
+        return Settings()
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        raise CommandError(" ".join(str(exc).split())) from None
+
+
+def _one_line(error: BaseException) -> str:
+    if isinstance(error, Unprocessable):
+        return "; ".join(f"{e.field}: {e.message}" if e.field else e.message for e in error.errors)
+    return " ".join(str(error).split())
+
+
+def _emit(payload: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def _run_in_transaction(work: Callable[[AsyncSession, bytes, bool], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+    """Migrate, then run `work(session, key, is_sqlite)` in one transaction."""
+    from comptoir.db import create_database
+    from comptoir.migrate import upgrade
+
+    settings = _settings()
+    key = settings.server_key()
+
+    async def main() -> dict[str, Any]:
+        db = create_database(settings, pool_size=2)
+        try:
+            await upgrade(db)
+            async with db.transaction() as session:
+                return await work(session, key, db.is_sqlite)
+        finally:
+            await db.dispose()
+
+    return asyncio.run(main())
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Comptoir: an integration hub for restaurants and shops."""
+
+
+# --- serve, migrate, demo -------------------------------------------------------------
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Server processes on the port."
+)
+@click.option("--demo", is_flag=True, help="Ensure the demo data exist and print them first.")
+@click.option("--no-worker", is_flag=True, help="Do not run a callback delivery worker in this process.")
+def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> None:
+    """Apply migrations, then serve the API at /v1, OAuth at /oauth2/v1, pages at /."""
+    import uvicorn
+
+    from comptoir.logs import configure_logging
+
+    settings = _settings()
+    configure_logging(settings)
+    if demo:
+        _emit(_run_in_transaction(_demo))
+    else:
+        _run_in_transaction(_migrate_only)
+    if no_worker:
+        os.environ["COMPTOIR_RUN_WORKER"] = "0"
+    uvicorn.run(
+        "comptoir.app:app_from_environment",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers if workers > 1 else None,
+        access_log=False,
+        log_level=settings.log_level,
+        proxy_headers=False,
+        server_header=False,
+    )
+
+
+async def _migrate_only(_session: AsyncSession, _key: bytes, _is_sqlite: bool) -> dict[str, Any]:
+    from comptoir.migrate import alembic_head
+
+    return {"migrated": True, "revision": alembic_head()}
+
+
+@cli.command()
+def migrate() -> None:
+    """Apply migrations and exit."""
+    _emit(_run_in_transaction(_migrate_only))
+
+
+async def _demo(session: AsyncSession, key: bytes, is_sqlite: bool) -> dict[str, Any]:
+    from comptoir.demo import ensure_demo
+
+    return await ensure_demo(session, key, is_sqlite=is_sqlite)
+
+
+@cli.command()
+def demo() -> None:
+    """Ensure the demo data exist and print them (the same output every time)."""
+    _emit(_run_in_transaction(_demo))
+
+
+# --- admin ----------------------------------------------------------------------------
+
+
+@cli.group()
+def admin() -> None:
+    """Operator commands: users, accounts, locations, clients, connections."""
+
+
+@admin.command("create-user")
+@click.option("--email", required=True)
+@click.option("--password", required=True)
+@click.option("--first-name")
+@click.option("--last-name")
+@click.option("--timezone", default="UTC", show_default=True)
+@click.option("--locale", "locales", multiple=True, help="Repeatable; default en-GB.")
+def create_user_command(
+    email: str, password: str, first_name: str | None, last_name: str | None, timezone: str, locales: tuple[str, ...]
+) -> None:
+    """Create a user."""
+    from comptoir.users.service import create_user
+
+    async def work(session: AsyncSession, _key: bytes, _sqlite: bool) -> dict[str, Any]:
+        user = await create_user(
+            session,
+            email=email,
+            password=password,
+            first_name=first_name,
+            last_name=last_name,
+            timezone=timezone,
+            locales=list(locales),
+        )
+        return {"id": user.public_id, "email": user.email, "first_name": user.first_name, "last_name": user.last_name}
+
+    _emit(_run_in_transaction(work))
+
+
+@admin.command("create-account")
+@click.option("--owner", required=True, help="Email of the owning user.")
+@click.option("--name", required=True)
+@click.option("--currency", required=True, help="ISO 4217 code, e.g. EUR.")
+def create_account_command(owner: str, name: str, currency: str) -> None:
+    """Create an account owned by a user."""
+    from comptoir.accounts.service import create_account, render_account
+    from comptoir.kit.codes import parse_currency
+    from comptoir.users.service import find_user_by_email
+
+    async def work(session: AsyncSession, _key: bytes, _sqlite: bool) -> dict[str, Any]:
+        user = await find_user_by_email(session, owner)
+        if user is None:
+            raise CommandError(f"no user with email {owner!r}")
+        _check_name(name, "--name")
+        return render_account(
+            await create_account(session, owner=user, name=name, currency=_wire(parse_currency, currency, "--currency"))
+        )
+
+    _emit(_run_in_transaction(work))
+
+
+@admin.command("create-location")
+@click.option("--account", "account_id", required=True)
+@click.option("--name", required=True)
+@click.option("--timezone", help="IANA name; default: the country's main zone (Europe/Paris).")
+@click.option("--country", help="ISO 3166-1 alpha-2; default: the timezone's country (FR).")
+@click.option("--address")
+@click.option("--postal-code")
+@click.option("--city")
+def create_location_command(
+    account_id: str,
+    name: str,
+    timezone: str | None,
+    country: str | None,
+    address: str | None,
+    postal_code: str | None,
+    city: str | None,
+) -> None:
+    """Create a location of an account; prints it as GET /v1/locations/:id shows it."""
+    from comptoir.accounts.service import find_account
+    from comptoir.kit.codes import parse_country
+    from comptoir.kit.times import country_of_timezone, main_timezone, parse_timezone_name
+    from comptoir.locations.service import create_location, render_location
+
+    async def work(session: AsyncSession, _key: bytes, _sqlite: bool) -> dict[str, Any]:
+        account = await find_account(session, account_id)
+        if account is None:
+            raise CommandError(f"no account with id {account_id!r}")
+        _check_name(name, "--name")
+        zone = _wire(parse_timezone_name, timezone, "--timezone") if timezone else None
+        code = _wire(parse_country, country, "--country") if country else None
+        code = code or (country_of_timezone(zone) if zone else None) or "FR"
+        zone = zone or main_timezone(code)
+        location = await create_location(
+            session,
+            account=account,
+            name=name,
+            timezone=zone,
+            country=code,
+            address=address,
+            postal_code=postal_code,
+            city=city,
+        )
+        return render_location(location, account)
+
+    _emit(_run_in_transaction(work))
+
+
+@admin.command("create-client")
+@click.option("--name", required=True)
+@click.option("--redirect-uri", "redirect_uris", multiple=True, help="Repeatable.")
+def create_client_command(name: str, redirect_uris: tuple[str, ...]) -> None:
+    """Register an OAuth client; prints its id and secret."""
+    from comptoir.connections.service import create_client, render_client
+
+    async def work(session: AsyncSession, key: bytes, _sqlite: bool) -> dict[str, Any]:
+        return render_client(key, await create_client(session, name=name, redirect_uris=list(redirect_uris)))
+
+    _emit(_run_in_transaction(work))
+
+
+@admin.command("connect")
+@click.option("--client", "client_id", required=True)
+@click.option("--user", "email", required=True, help="Email of the user who authorises.")
+@click.option("--scope", required=True)
+@click.option("--location", "location_id")
+@click.option("--account", "account_id")
+@click.option("--catalog", "catalog_id")
+@click.option("--customer-list", "customer_list_id")
+@click.option("--name", default="", help="Forces a distinct token per name (spec 5.5 item 3).")
+def connect_command(
+    client_id: str,
+    email: str,
+    scope: str,
+    location_id: str | None,
+    account_id: str | None,
+    catalog_id: str | None,
+    customer_list_id: str | None,
+    name: str,
+) -> None:
+    """Connect a client as the browser flow would; prints the token response."""
+    from comptoir.accounts.service import find_account
+    from comptoir.auth.scopes import ScopeError, parse_scope
+    from comptoir.connections.service import authorise, find_client
+    from comptoir.kit import ids
+    from comptoir.locations.service import find_location
+    from comptoir.models import Catalog, CustomerList
+    from comptoir.users.service import find_user_by_email
+
+    if location_id and account_id:
+        raise CommandError("give --location or --account, not both")
+
+    async def work(session: AsyncSession, key: bytes, _sqlite: bool) -> dict[str, Any]:
+        try:
+            parsed = parse_scope(scope)
+        except ScopeError as exc:
+            raise CommandError(f"invalid scope: {exc}") from None
+        client = await find_client(session, client_id)
+        if client is None:
+            raise CommandError(f"no client with id {client_id!r}")
+        user = await find_user_by_email(session, email)
+        if user is None:
+            raise CommandError(f"no user with email {email!r}")
+        location = account = catalog = customer_list = None
+        if location_id:
+            found = await find_location(session, location_id)
+            if found is None:
+                raise CommandError(f"no location with id {location_id!r}")
+            location = found[0]
+        if account_id:
+            account = await find_account(session, account_id)
+            if account is None:
+                raise CommandError(f"no account with id {account_id!r}")
+        if catalog_id:
+            pk = ids.decode(Catalog.KIND, catalog_id)
+            catalog = await session.get(Catalog, pk) if pk else None
+            if catalog is None:
+                raise CommandError(f"no catalog with id {catalog_id!r}")
+        if customer_list_id:
+            pk = ids.decode(CustomerList.KIND, customer_list_id)
+            customer_list = await session.get(CustomerList, pk) if pk else None
+            if customer_list is None:
+                raise CommandError(f"no customer list with id {customer_list_id!r}")
+        return await authorise(
+            session,
+            key,
+            client=client,
+            user=user,
+            scope=parsed,
+            location=location,
+            account=account,
+            catalog=catalog,
+            customer_list=customer_list,
+            name=name,
+        )
+
+    _emit(_run_in_transaction(work))
+
+
+def _connection_flag(token: str, blocked: bool) -> None:
+    from comptoir.connections.service import find_connection_by_token, set_blocked
+
+    async def work(session: AsyncSession, key: bytes, _sqlite: bool) -> dict[str, Any]:
+        connection = await find_connection_by_token(session, key, token)
+        if connection is None:
+            raise CommandError("no connection has that token")
+        await set_blocked(session, connection, blocked)
+        return {"blocked": blocked}
+
+    _emit(_run_in_transaction(work))
+
+
+@admin.command("block-connection")
+@click.option("--token", required=True)
+def block_connection(token: str) -> None:
+    """Block a connection: its token gets 401 until unblocked."""
+    _connection_flag(token, True)
+
+
+@admin.command("unblock-connection")
+@click.option("--token", required=True)
+def unblock_connection(token: str) -> None:
+    """Unblock a connection."""
+    _connection_flag(token, False)
+
+
+def _account_flag(account_id: str, suspended: bool) -> None:
+    from comptoir.accounts.service import find_account, set_suspended
+
+    async def work(session: AsyncSession, _key: bytes, _sqlite: bool) -> dict[str, Any]:
+        account = await find_account(session, account_id)
+        if account is None:
+            raise CommandError(f"no account with id {account_id!r}")
+        await set_suspended(session, account, suspended)
+        return {"suspended": suspended}
+
+    _emit(_run_in_transaction(work))
+
+
+@admin.command("suspend-account")
+@click.option("--account", "account_id", required=True)
+def suspend_account(account_id: str) -> None:
+    """Suspend an account for non payment: its tokens get 401."""
+    _account_flag(account_id, True)
+
+
+@admin.command("unsuspend-account")
+@click.option("--account", "account_id", required=True)
+def unsuspend_account(account_id: str) -> None:
+    """Lift an account's suspension."""
+    _account_flag(account_id, False)
+
+
+# --- helpers --------------------------------------------------------------------------
+
+
+def _wire(parse: Callable[[Any], Any], value: Any, option: str) -> Any:
+    from comptoir.kit.wire import WireError
+
+    try:
+        return parse(value)
+    except WireError as exc:
+        raise CommandError(f"{option}: {exc}") from None
+
+
+def _check_name(name: str, option: str) -> None:
+    if not name.strip() or len(name) > 255:
+        raise CommandError(f"{option} must be 1 to 255 characters")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: one-line errors on stderr, non-zero exit, nothing changed."""
+    try:
+        cli.main(args=argv, prog_name="comptoir", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        sys.stderr.write(f"error: {' '.join(exc.format_message().split())}\n")
+        sys.exit(exc.exit_code or 2)
+    except click.exceptions.Abort:
+        sys.stderr.write("error: aborted\n")
+        sys.exit(1)
+    except (CommandError, ComptoirError) as exc:
+        sys.stderr.write(f"error: {_one_line(exc)}\n")
+        sys.exit(1)

@@ -1,0 +1,88 @@
+"""Settings, read once from the environment (prefix COMPTOIR_) and passed down.
+
+operator-interface.md "Configuration" lists the variables; names and defaults are a contract.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+KEY_FILE_NAME = "comptoir-secret.key"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="COMPTOIR_", extra="ignore")
+
+    database_url: str = "sqlite:///./comptoir.db"
+    redis_url: str | None = None
+    secret_key: str | None = Field(default=None, repr=False)
+    callback_retry_base_seconds: float = 60
+    callback_timeout_seconds: float = 20
+    rate_limits: Literal["on", "off"] = "on"
+    # Beyond the contract: prefix of Redis keys (tests isolate runs with it), log format.
+    redis_prefix: str = "comptoir:"
+    log_format: Literal["logfmt", "json"] = "logfmt"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    timed_jobs_interval_seconds: float = 1.0
+    run_worker: bool = True  # `serve --no-worker` sets COMPTOIR_RUN_WORKER=0
+
+    @field_validator("redis_url", "secret_key", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        return None if value == "" else value
+
+    @field_validator("database_url")
+    @classmethod
+    def _supported_database(cls, value: str) -> str:
+        if not value.startswith(("sqlite:", "sqlite+", "postgresql:", "postgresql+", "postgres:")):
+            raise ValueError("COMPTOIR_DATABASE_URL must be a sqlite:/// or postgresql:// URL")
+        return value
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        if not self.is_sqlite:
+            return None
+        path = self.database_url.split(":///", 1)[1] if ":///" in self.database_url else ""
+        if not path or path == ":memory:":
+            return None
+        return Path(path.split("?", 1)[0])
+
+    def key_file(self) -> Path:
+        """Where the server key lives when COMPTOIR_SECRET_KEY is unset: beside the SQLite
+        file, or in the working directory."""
+        path = self.sqlite_path
+        return (path.parent if path is not None else Path(".")) / KEY_FILE_NAME
+
+    def server_key(self) -> bytes:
+        """The key tokens and client secrets are derived from; creates the key file once."""
+        if self.secret_key:
+            return self.secret_key.encode()
+        key_file = self.key_file()
+        try:
+            return key_file.read_text(encoding="ascii").strip().encode()
+        except FileNotFoundError:
+            pass
+        key_file.parent.mkdir(parents=True, exist_ok=True)
+        # Write a private temporary file, then hard-link it into place: the link either
+        # creates the complete key file or fails because another process got there first.
+        tmp = key_file.with_name(f".{KEY_FILE_NAME}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(secrets.token_hex(32) + "\n")
+        try:
+            os.link(tmp, key_file)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
+        return key_file.read_text(encoding="ascii").strip().encode()

@@ -1,0 +1,239 @@
+"""OAuth clients and connections (spec 1.2-1.3, 5.1, 5.5; decisions.md "Access", "OAuth").
+
+A connection is identified by (client, location or account, name). Authorising it again
+gives back the same token and replaces its scope, catalog and customer list, so a token
+loses access to a catalog or list it is no longer bound to (spec 5.5 item 2). Tokens and
+client secrets are derived from the server key and a per-row seed; only HMACs are stored.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.auth.scopes import Scope
+from comptoir.errors import FieldErrors
+from comptoir.kit import clock, crypto, ids
+from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, User
+
+OOB_REDIRECT_URI = "urn:ietf:wg:oauth:2.0:oob"
+MAX_NAME = 255
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s#]+")
+
+
+# --- clients ----------------------------------------------------------------------------
+
+
+def client_secret(key: bytes, client: OAuthClient) -> str:
+    return crypto.derive(key, "client-secret", client.secret_seed)
+
+
+def render_client(key: bytes, client: OAuthClient) -> dict[str, Any]:
+    return {
+        "client_id": client.public_id,
+        "client_secret": client_secret(key, client),
+        "name": client.name,
+        "redirect_uris": list(client.redirect_uris),
+    }
+
+
+def check_redirect_uri(uri: str) -> str | None:
+    """None when `uri` may be registered, else why not (RFC 6749 3.1.2: absolute, no fragment)."""
+    if uri == OOB_REDIRECT_URI:
+        return None
+    if not _URI.fullmatch(uri):
+        return f"{uri!r} is not an absolute URI without fragment"
+    scheme, _, rest = uri.partition(":")
+    if scheme.lower() in ("http", "https") and not rest.startswith("//"):
+        return f"{uri!r} has no host"
+    return None
+
+
+async def create_client(
+    session: AsyncSession, *, name: str, redirect_uris: list[str], owner: User | None = None
+) -> OAuthClient:
+    errors = FieldErrors()
+    if not name.strip() or len(name) > MAX_NAME:
+        errors.add("name", f"must be 1 to {MAX_NAME} characters")
+    for i, uri in enumerate(redirect_uris):
+        problem = check_redirect_uri(uri)
+        if problem:
+            errors.add(f"redirect_uris[{i}]", problem)
+    errors.raise_if_any()
+    client = OAuthClient(
+        name=name,
+        secret_seed=crypto.new_seed(),
+        redirect_uris=list(dict.fromkeys(redirect_uris)),
+        owner_id=owner.id if owner else None,
+        created_at=clock.now(),
+    )
+    session.add(client)
+    await session.flush()
+    return client
+
+
+async def find_client(session: AsyncSession, public_id: str) -> OAuthClient | None:
+    pk = ids.decode(OAuthClient.KIND, public_id)
+    return await session.get(OAuthClient, pk) if pk is not None else None
+
+
+# --- connections ------------------------------------------------------------------------
+
+
+def access_token(key: bytes, connection: Connection) -> str:
+    return crypto.derive(key, "access-token", connection.token_seed)
+
+
+def _new_token_seed(key: bytes, connection: Connection) -> None:
+    connection.token_seed = crypto.new_seed()
+    connection.token_hash = crypto.lookup_hash(key, access_token(key, connection))
+
+
+async def find_connection_by_token(session: AsyncSession, key: bytes, token: str) -> Connection | None:
+    return await session.scalar(select(Connection).where(Connection.token_hash == crypto.lookup_hash(key, token)))
+
+
+def _reaches(bound: Catalog | CustomerList, location: Location | None, account: Account | None) -> bool:
+    """spec 5.1: a catalog (or list) of the location or its account, for a location-level
+    connection; of the account or any of its locations, for an account-level one."""
+    if location is not None:
+        return bound.location_id == location.id or (
+            bound.location_id is None and bound.account_id == location.account_id
+        )
+    return account is not None and bound.account_id == account.id
+
+
+async def authorise(
+    session: AsyncSession,
+    key: bytes,
+    *,
+    client: OAuthClient,
+    user: User,
+    scope: Scope,
+    location: Location | None = None,
+    account: Account | None = None,
+    catalog: Catalog | None = None,
+    customer_list: CustomerList | None = None,
+    name: str = "",
+) -> dict[str, Any]:
+    """Create or update the connection and return the token response of spec 5.3 item 3.
+
+    Raises Unprocessable naming what the user may not connect (the OAuth pages and the
+    `admin connect` command show it)."""
+    errors = FieldErrors()
+    if len(name) > MAX_NAME:
+        errors.add("name", f"must be at most {MAX_NAME} characters")
+    if scope.level == "location":
+        if location is None:
+            errors.add("location", "a location is required by a location[...] scope")
+        if account is not None:
+            errors.add("account", "a location[...] scope connects a location, not an account")
+    elif scope.level == "account":
+        if account is None:
+            errors.add("account", "an account is required by an account[...] scope")
+        if location is not None:
+            errors.add("location", "an account[...] scope connects an account, not a location")
+    elif location is not None or account is not None:
+        errors.add("scope", "a scope without location[...] or account[...] connects no location or account")
+    owning_account = account
+    if location is not None:
+        owning_account = await session.get(Account, location.account_id)
+    if owning_account is not None and owning_account.owner_id != user.id:
+        errors.add("location" if location is not None else "account", "the user does not own it")
+
+    for field, bound in (("catalog", catalog), ("customer_list", customer_list)):
+        label = field.replace("_", " ")
+        needed = scope.allows(field, "read")
+        if needed and bound is None:
+            errors.add(field, f"a {label} is required by the {field}.* permission")
+        elif bound is not None and not needed:
+            errors.add(field, f"the scope has no {field}.read or {field}.write permission")
+        elif bound is not None and not _reaches(bound, location, account):
+            errors.add(field, f"is not a {label} of that location or account")
+    errors.raise_if_any()
+
+    if location is not None:
+        level, target = "location", f"location:{location.id}"
+    elif account is not None:
+        level, target = "account", f"account:{account.id}"
+    else:
+        level, target = "user", f"user:{user.id}"
+    connection = await _upsert_connection(
+        session,
+        key,
+        client=client,
+        user=user,
+        level=level,
+        target=target,
+        name=name,
+        values={
+            "scope": str(scope),
+            "account_id": owning_account.id if owning_account else None,
+            "location_id": location.id if location else None,
+            "catalog_id": catalog.id if catalog else None,
+            "customer_list_id": customer_list.id if customer_list else None,
+        },
+    )
+    return {
+        "access_token": access_token(key, connection),
+        "token_type": "Bearer",
+        "account_id": owning_account.public_id if owning_account else None,
+        "location_id": location.public_id if location else None,
+        "catalog_id": catalog.public_id if catalog else None,
+        "customer_list_id": customer_list.public_id if customer_list else None,
+        "account_name": owning_account.name if owning_account else None,
+        "location_name": location.name if location else None,
+        "catalog_name": catalog.name if catalog else None,
+        "customer_list_name": customer_list.name if customer_list else None,
+    }
+
+
+async def _upsert_connection(
+    session: AsyncSession,
+    key: bytes,
+    *,
+    client: OAuthClient,
+    user: User,
+    level: str,
+    target: str,
+    name: str,
+    values: dict[str, Any],
+) -> Connection:
+    identity = (Connection.client_id == client.id, Connection.target == target, Connection.name == name)
+    for _attempt in range(2):
+        connection = await session.scalar(select(Connection).where(*identity).with_for_update())
+        now = clock.now()
+        if connection is not None:
+            for field, value in values.items():
+                setattr(connection, field, value)
+            connection.user_id = user.id
+            connection.updated_at = now
+            if connection.revoked_at is not None:  # a revoked token stays dead: issue a new one
+                connection.revoked_at = None
+                _new_token_seed(key, connection)
+            await session.flush()
+            return connection
+        connection = Connection(
+            client_id=client.id, user_id=user.id, level=level, target=target, name=name, created_at=now, updated_at=now
+        )
+        for field, value in values.items():
+            setattr(connection, field, value)
+        _new_token_seed(key, connection)
+        try:
+            async with session.begin_nested():
+                session.add(connection)
+        except IntegrityError:  # a concurrent authorisation created it first: update that one
+            continue
+        return connection
+    raise RuntimeError("connection upsert did not converge")  # pragma: no cover
+
+
+async def set_blocked(session: AsyncSession, connection: Connection, blocked: bool) -> None:
+    """spec 5.6: a blocked connection's token gets 401 "The connection has been blocked"."""
+    await session.execute(
+        update(Connection).where(Connection.id == connection.id).values(blocked=blocked, updated_at=clock.now())
+    )

@@ -1,0 +1,96 @@
+"""`comptoir demo`: demo data an integrator can call the API with at once.
+
+operator-interface.md: a demo user, account, two locations, a catalog and a customer list of
+the first location, an OAuth client and two connections; running it again gives the same
+output (tokens and secrets are derived from the server key, so they are stable too).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.accounts.service import create_account
+from comptoir.auth.scopes import parse_scope
+from comptoir.connections.service import authorise, client_secret, create_client
+from comptoir.kit import clock
+from comptoir.locations.service import create_location
+from comptoir.models import Account, Catalog, CustomerList, Location, OAuthClient
+from comptoir.users.service import create_user, find_user_by_email
+
+EMAIL = "demo@comptoir.example"
+PASSWORD = "demo-password"  # noqa: S105 - printed by `comptoir demo` on purpose
+ACCOUNT = "Demo Bistro"
+LOCATIONS = (
+    {"name": "Demo Bistro Paris", "address": "12 rue de la Paix", "postal_code": "75002", "city": "Paris"},
+    {"name": "Demo Bistro Lyon", "address": "3 place Bellecour", "postal_code": "69002", "city": "Lyon"},
+)
+CLIENT = "Demo app"
+REDIRECT_URI = "http://127.0.0.1:8080/callback"
+LOCATION_SCOPE = "location[orders.write,catalog.write,customer_list.write,inventory.write],profile_with_email"
+ACCOUNT_SCOPE = "account[orders.write,all_catalogs.write,all_customer_lists.write,inventory.write],profile_with_email"
+_LOCK = 0x64656D6F  # "demo": two concurrent runs on PostgreSQL create one set of data
+
+
+async def ensure_demo(session: AsyncSession, key: bytes, *, is_sqlite: bool) -> dict[str, Any]:
+    if not is_sqlite:
+        await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _LOCK})
+    user = await find_user_by_email(session, EMAIL)
+    if user is None:
+        user = await create_user(session, email=EMAIL, password=PASSWORD, first_name="Demo", last_name="User")
+
+    account = await session.scalar(select(Account).where(Account.owner_id == user.id, Account.name == ACCOUNT))
+    if account is None:
+        account = await create_account(session, owner=user, name=ACCOUNT, currency="EUR")
+
+    locations = list(
+        await session.scalars(select(Location).where(Location.account_id == account.id).order_by(Location.number))
+    )
+    for spec in LOCATIONS[len(locations) :]:
+        locations.append(await create_location(session, account=account, timezone="Europe/Paris", country="FR", **spec))
+    first = locations[0]
+
+    catalog = await session.scalar(select(Catalog).where(Catalog.location_id == first.id, Catalog.name == "Demo menu"))
+    if catalog is None:
+        catalog = Catalog(name="Demo menu", account_id=account.id, location_id=first.id, created_at=clock.now())
+        session.add(catalog)
+    customer_list = await session.scalar(
+        select(CustomerList).where(CustomerList.location_id == first.id, CustomerList.name == "Demo customers")
+    )
+    if customer_list is None:
+        customer_list = CustomerList(
+            name="Demo customers", account_id=account.id, location_id=first.id, created_at=clock.now()
+        )
+        session.add(customer_list)
+
+    client = await session.scalar(
+        select(OAuthClient).where(OAuthClient.owner_id == user.id, OAuthClient.name == CLIENT)
+    )
+    if client is None:
+        client = await create_client(session, name=CLIENT, redirect_uris=[REDIRECT_URI], owner=user)
+    await session.flush()
+
+    location_grant = await authorise(
+        session,
+        key,
+        client=client,
+        user=user,
+        scope=parse_scope(LOCATION_SCOPE),
+        location=first,
+        catalog=catalog,
+        customer_list=customer_list,
+    )
+    account_grant = await authorise(
+        session, key, client=client, user=user, scope=parse_scope(ACCOUNT_SCOPE), account=account
+    )
+    return {
+        "user": {"email": EMAIL, "password": PASSWORD},
+        "client": {"client_id": client.public_id, "client_secret": client_secret(key, client)},
+        "account_id": account.public_id,
+        "location_ids": [location.public_id for location in locations],
+        "catalog_id": catalog.public_id,
+        "customer_list_id": customer_list.public_id,
+        "tokens": {"location": location_grant["access_token"], "account": account_grant["access_token"]},
+    }

@@ -1,0 +1,173 @@
+"""The error tree, and the one place that renders error bodies (spec section 7).
+
+    ComptoirError                      {"error_type", "message"} with its HTTP status
+    ├── BadRequest              400    bad_request: malformed JSON, query parameter or cursor
+    ├── Unauthorized            401    unauthorized: token missing, unknown, revoked, blocked...
+    ├── Forbidden               403    forbidden: scope or token level lacks the permission
+    ├── NotFound                404    not_found: unknown or inaccessible id
+    ├── RoutingError            404    routing_error: unknown URL
+    ├── Conflict                409    conflict: races an identical in-flight request
+    ├── UnsupportedMediaType    415    unsupported_media_type
+    ├── Unprocessable           422    unprocessable_entity, with errors [{field, message}]
+    ├── RateLimited             429    too_many_requests, with Retry-After
+    └── InternalError           500    internal_error
+
+decisions.md "Errors and statuses": every error body is `{"error_type", "message"}` plus
+`errors` on 422, and a rejected request changes nothing (the request's transaction is
+rolled back by whoever raised).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from comptoir.kit.jsonutil import dumps
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    field: str
+    message: str
+
+
+class ComptoirError(Exception):
+    status: ClassVar[int] = 500
+    error_type: ClassVar[str] = "internal_error"
+    default_message: ClassVar[str] = "Internal error"
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+    def body(self) -> dict[str, Any]:
+        return {"error_type": self.error_type, "message": self.message}
+
+    def headers(self) -> dict[str, str]:
+        return {}
+
+    def render(self) -> bytes:
+        return dumps(self.body())
+
+
+class BadRequest(ComptoirError):
+    status = 400
+    error_type = "bad_request"
+    default_message = "Bad request"
+
+
+class Unauthorized(ComptoirError):
+    status = 401
+    error_type = "unauthorized"
+    default_message = "The access token is invalid or the connection has been revoked"
+
+
+class Forbidden(ComptoirError):
+    status = 403
+    error_type = "forbidden"
+    default_message = "The connection's scope does not allow this request"
+
+
+class NotFound(ComptoirError):
+    status = 404
+    error_type = "not_found"
+
+    def __init__(self, resource: str, resource_id: str | None = None) -> None:
+        self.resource = resource
+        label = resource.replace("_", " ")
+        message = f"No {label} with id {resource_id!r}" if resource_id is not None else f"No such {label}"
+        super().__init__(message)
+
+
+class RoutingError(ComptoirError):
+    status = 404
+    error_type = "routing_error"
+
+    def __init__(self, method: str, path: str) -> None:
+        super().__init__(f"No route matches [{method}] {path}")
+
+
+class Conflict(ComptoirError):
+    status = 409
+    error_type = "conflict"
+    default_message = "Conflict"
+
+
+class UnsupportedMediaType(ComptoirError):
+    status = 415
+    error_type = "unsupported_media_type"
+    default_message = "Request bodies must be JSON (Content-Type: application/json)"
+
+
+class Unprocessable(ComptoirError):
+    status = 422
+    error_type = "unprocessable_entity"
+
+    def __init__(self, errors: Sequence[FieldError] | FieldError, message: str | None = None) -> None:
+        self.errors = [errors] if isinstance(errors, FieldError) else list(errors)
+        if message is None:
+            first = self.errors[0] if self.errors else None
+            message = f"{first.field}: {first.message}" if first and first.field else (first.message if first else "")
+            if len(self.errors) > 1:
+                message += f" (and {len(self.errors) - 1} more)"
+        super().__init__(message or "The request cannot be processed")
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "error_type": self.error_type,
+            "message": self.message,
+            "errors": [{"field": e.field, "message": e.message} for e in self.errors],
+        }
+
+
+class RateLimited(ComptoirError):
+    status = 429
+    error_type = "too_many_requests"
+
+    def __init__(self, retry_after: int, window: str) -> None:
+        self.retry_after = retry_after
+        self.window = window
+        super().__init__(f"Rate limit reached ({window}); retry in {retry_after} seconds")
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
+
+
+class InternalError(ComptoirError):
+    pass
+
+
+class Invalid(Exception):
+    """Raised by services while collecting field errors; `raise_if_any` turns them into a 422."""
+
+
+class FieldErrors:
+    """Collects every field error of a request so the 422 names them all, not just the first."""
+
+    def __init__(self) -> None:
+        self.errors: list[FieldError] = []
+
+    def add(self, field: str, message: str) -> None:
+        self.errors.append(FieldError(field, message))
+
+    def extend(self, errors: Iterable[FieldError]) -> None:
+        self.errors.extend(errors)
+
+    def __bool__(self) -> bool:
+        return bool(self.errors)
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise Unprocessable(self.errors)
+
+
+def field_path(loc: Iterable[str | int]) -> str:
+    """`("opening_hours", "monday", 1, "to")` -> `opening_hours.monday[1].to`."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += ("." if path else "") + str(part)
+    return path

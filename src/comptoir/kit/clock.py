@@ -1,0 +1,37 @@
+"""The one source of "now". Code asks `clock.now()`, never `datetime.now()`, so tests can
+move time (resume_at reversions, code expiry, retry schedules)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+_offset = timedelta(0)
+_frozen: datetime | None = None
+
+
+def now() -> datetime:
+    """Aware UTC now, shifted or frozen by tests."""
+    if _frozen is not None:
+        return _frozen
+    return datetime.now(UTC) + _offset
+
+
+def travel(delta: timedelta) -> None:
+    """Move time forward (or back) by `delta`: tests only."""
+    global _offset, _frozen
+    if _frozen is not None:
+        _frozen += delta
+    else:
+        _offset += delta
+
+
+def freeze(at: datetime | None = None) -> None:
+    """Stop time at `at` (default: now): tests only."""
+    global _frozen
+    _frozen = (at or now()).astimezone(UTC)
+
+
+def reset() -> None:
+    global _offset, _frozen
+    _offset = timedelta(0)
+    _frozen = None

@@ -1,0 +1,57 @@
+"""Codes of spec 2.1: Country (ISO 3166-1 alpha-2), currency (ISO 4217), ServiceType."""
+
+from __future__ import annotations
+
+import enum
+import re
+from functools import lru_cache
+from typing import Any
+
+import pycountry
+
+from comptoir.kit.wire import WireError, shown, wire_type
+
+_TWO = re.compile(r"[A-Z]{2}")
+_THREE = re.compile(r"[A-Z]{3}")
+
+
+class ServiceType(enum.StrEnum):
+    delivery = "delivery"
+    collection = "collection"
+    eat_in = "eat_in"
+
+
+@lru_cache(maxsize=512)
+def _is_country(code: str) -> bool:
+    return pycountry.countries.get(alpha_2=code) is not None
+
+
+@lru_cache(maxsize=512)
+def _is_currency(code: str) -> bool:
+    return pycountry.currencies.get(alpha_3=code) is not None
+
+
+def parse_country(value: Any) -> str:
+    if not isinstance(value, str) or not _TWO.fullmatch(value) or not _is_country(value):
+        raise WireError(f'{shown(value)} is not an ISO 3166-1 alpha-2 country code (e.g. "FR")')
+    return value
+
+
+def parse_currency(value: Any) -> str:
+    if not isinstance(value, str) or not _THREE.fullmatch(value) or not _is_currency(value):
+        raise WireError(f'{shown(value)} is not an ISO 4217 currency code (e.g. "EUR")')
+    return value
+
+
+Country = wire_type(
+    str,
+    parse_country,
+    None,
+    {"type": "string", "pattern": "^[A-Z]{2}$", "description": "ISO 3166-1 alpha-2 code", "examples": ["FR"]},
+)
+Currency = wire_type(
+    str,
+    parse_currency,
+    None,
+    {"type": "string", "pattern": "^[A-Z]{3}$", "description": "ISO 4217 code", "examples": ["EUR"]},
+)

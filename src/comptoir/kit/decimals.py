@@ -1,0 +1,61 @@
+"""Decimal (spec 2.1): exact numbers, strings on the wire, never floats.
+
+decisions.md "Wire formats": requests may carry a decimal as a JSON string or a JSON number
+(taken by its exact text: request bodies are parsed with `parse_float=Decimal`); responses
+show integral values with one decimal place ("2" -> "2.0") and others as given without
+trailing-zero noise ("13.50" -> "13.5").
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from comptoir.kit.wire import WireError, shown, wire_type
+
+_DECIMAL_TEXT = re.compile(r"-?\d{1,30}(\.\d{1,30})?")
+_MAX_ADJUSTED = 30  # values up to 10**30, far beyond any amount, stock or coordinate
+
+
+def parse_decimal(value: Any) -> Decimal:
+    if isinstance(value, bool):
+        raise WireError(f"{shown(value)} is not a valid decimal")
+    if isinstance(value, str):
+        if not _DECIMAL_TEXT.fullmatch(value):
+            raise WireError(f'{shown(value)} is not a valid decimal (expected e.g. "13.5")')
+        return Decimal(value)
+    if isinstance(value, int):
+        value = Decimal(value)
+    if isinstance(value, Decimal):
+        if not value.is_finite() or value.adjusted() > _MAX_ADJUSTED or value.as_tuple().exponent < -30:  # type: ignore[operator]
+            raise WireError(f"{shown(str(value))} is out of the supported decimal range")
+        return value
+    raise WireError(f"{shown(value)} is not a valid decimal")
+
+
+def render_decimal(value: Decimal) -> str:
+    if value == value.to_integral_value():
+        return f"{int(value)}.0"
+    return format(value, "f").rstrip("0")
+
+
+def parse_decimal_text(text: str) -> Decimal:
+    """For values already stored as text (database columns)."""
+    try:
+        return Decimal(text)
+    except InvalidOperation as exc:  # pragma: no cover - stored values are always valid
+        raise WireError(f"{shown(text)} is not a valid decimal") from exc
+
+
+DecimalStr = wire_type(
+    Decimal,
+    parse_decimal,
+    render_decimal,
+    {
+        "anyOf": [{"type": "string", "pattern": r"^-?\d+(\.\d+)?$"}, {"type": "number"}],
+        "description": "Exact decimal number: a string on read (integral values read back "
+        'with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
+        "examples": ["13.5"],
+    },
+)

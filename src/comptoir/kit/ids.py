@@ -1,0 +1,83 @@
+"""Public ids: short lowercase base-32 strings derived from integer primary keys.
+
+decisions.md "Wire formats": ids are 5-6 character base-32 strings, unique per resource type.
+Each table keeps an integer primary key; its public id is a keyed Feistel permutation of that
+integer over 30 bits (6 characters of a 32-letter alphabet without 0/o/1/l), so consecutive
+rows get unrelated-looking ids, ids never collide, and decoding an id gives the key back
+without any lookup table. The permutation key is per resource type and not secret: ids are
+names, not credentials. Integers of 2**30 and more (a billion rows) get 7+ characters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+
+ALPHABET = "23456789abcdefghijkmnpqrstuvwxyz"
+_INDEX = {c: i for i, c in enumerate(ALPHABET)}
+_HALF_BITS = 15
+_HALF_MASK = (1 << _HALF_BITS) - 1
+_DOMAIN = 1 << (2 * _HALF_BITS)  # 32**6
+_ROUNDS = 4
+
+
+@lru_cache(maxsize=64)
+def _round_keys(kind: str) -> tuple[bytes, ...]:
+    return tuple(hashlib.sha256(f"comptoir-id:{kind}:{r}".encode()).digest()[:16] for r in range(_ROUNDS))
+
+
+def _f(key: bytes, half: int) -> int:
+    digest = hashlib.blake2b(half.to_bytes(2, "big"), key=key, digest_size=2).digest()
+    return int.from_bytes(digest, "big") & _HALF_MASK
+
+
+def _permute(n: int, kind: str) -> int:
+    left, right = n >> _HALF_BITS, n & _HALF_MASK
+    for key in _round_keys(kind):
+        left, right = right, left ^ _f(key, right)
+    return (left << _HALF_BITS) | right
+
+
+def _unpermute(m: int, kind: str) -> int:
+    left, right = m >> _HALF_BITS, m & _HALF_MASK
+    for key in reversed(_round_keys(kind)):
+        left, right = right ^ _f(key, left), left
+    return (left << _HALF_BITS) | right
+
+
+def _to_base32(n: int, width: int) -> str:
+    chars = []
+    for _ in range(width):
+        chars.append(ALPHABET[n & 31])
+        n >>= 5
+    while n:
+        chars.append(ALPHABET[n & 31])
+        n >>= 5
+    return "".join(reversed(chars))
+
+
+@lru_cache(maxsize=65536)
+def encode(kind: str, pk: int) -> str:
+    """Public id of row `pk` of resource type `kind`."""
+    if pk < 1:
+        raise ValueError("primary keys start at 1")
+    if pk < _DOMAIN:
+        return _to_base32(_permute(pk, kind), 6)
+    return _to_base32(pk, 7)
+
+
+def decode(kind: str, public_id: str) -> int | None:
+    """Primary key behind `public_id`, or None when it is not an id of that kind."""
+    if not 6 <= len(public_id) <= 13:
+        return None
+    n = 0
+    for c in public_id:
+        i = _INDEX.get(c)
+        if i is None:
+            return None
+        n = (n << 5) | i
+    if len(public_id) == 6:
+        pk = _unpermute(n, kind)
+        return pk if pk >= 1 else None
+    # 7+ characters are only ever produced for keys beyond the 6-character domain.
+    return n if n >= _DOMAIN else None

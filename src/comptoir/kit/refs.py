@@ -1,0 +1,21 @@
+"""Private refs (spec 2.2 item 7): at most 255 characters, visible only to the client that
+set them. Storage and filtering live in `comptoir.private_refs`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from comptoir.kit.wire import WireError, shown, wire_type
+
+MAX_LENGTH = 255
+
+
+def parse_private_ref(value: Any) -> str:
+    if not isinstance(value, str):
+        raise WireError(f"{shown(value)} is not a valid private ref (a string)")
+    if len(value) > MAX_LENGTH:
+        raise WireError(f"must be at most {MAX_LENGTH} characters (it has {len(value)})")
+    return value
+
+
+PrivateRef = wire_type(str, parse_private_ref, None, {"type": "string", "maxLength": MAX_LENGTH})

@@ -1,0 +1,174 @@
+"""Dates, times and timezones of spec 2.1.
+
+STYLE 4: time is UTC inside and local outside. A Time sent without an offset is taken in the
+location's timezone; times are returned in the location's timezone with a numeric offset at
+second precision (decisions.md: `2026-06-24T17:07:53+02:00`), or in UTC (`+00:00`) for
+resources not tied to a location.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from comptoir.kit import clock
+from comptoir.kit.wire import WireError, shown, wire_type
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?")
+_HHMM = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+
+
+# --- Date -------------------------------------------------------------------------------
+
+
+def parse_date(value: Any) -> date:
+    if isinstance(value, str) and _DATE.fullmatch(value):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise WireError(f"{shown(value)} is not a valid date (expected YYYY-MM-DD)")
+
+
+DateStr = wire_type(date, parse_date, date.isoformat, {"type": "string", "format": "date", "examples": ["2026-06-24"]})
+
+
+# --- Time (date-time) -------------------------------------------------------------------
+
+
+def parse_datetime(value: Any) -> datetime:
+    """An ISO 8601 date-time; naive when sent without offset (see `localize`)."""
+    if isinstance(value, str) and _DATETIME.fullmatch(value):
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            pass
+    raise WireError(f'{shown(value)} is not a valid ISO 8601 time (expected e.g. "2026-06-24T17:07:53+02:00")')
+
+
+def localize(value: datetime, timezone: str) -> datetime:
+    """Aware UTC time of `value`, reading a naive value in `timezone` (spec 2.1 Time)."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=zone(timezone))
+    return value.astimezone(UTC)
+
+
+def render_datetime(value: datetime | None, timezone: str = "UTC") -> str | None:
+    if value is None:
+        return None
+    if value.tzinfo is None:  # stored values are UTC
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(zone(timezone)).replace(microsecond=0).isoformat()
+
+
+DateTimeStr = wire_type(
+    datetime,
+    parse_datetime,
+    None,
+    {
+        "type": "string",
+        "format": "date-time",
+        "description": "ISO 8601 time; without offset it is read in the location's timezone.",
+        "examples": ["2026-06-24T17:07:53+02:00"],
+    },
+)
+
+
+# --- HH:mm ------------------------------------------------------------------------------
+
+
+def parse_hhmm(value: Any) -> str:
+    if isinstance(value, str) and _HHMM.fullmatch(value):
+        return value
+    raise WireError(f'{shown(value)} is not a valid time of day (expected HH:mm, e.g. "06:00")')
+
+
+def hhmm_minutes(value: str) -> int:
+    return int(value[:2]) * 60 + int(value[3:])
+
+
+HourMinute = wire_type(
+    str, parse_hhmm, None, {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "examples": ["06:00"]}
+)
+
+
+# --- Timezone ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _names() -> frozenset[str]:
+    return frozenset(n for n in available_timezones() if n not in {"localtime", "Factory"})
+
+
+@lru_cache(maxsize=1024)
+def zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
+def parse_timezone_name(value: Any) -> str:
+    if isinstance(value, str) and value in _names():
+        try:
+            zone(value)
+            return value
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    raise WireError(f'{shown(value)} is not an IANA timezone name (e.g. "Europe/Paris")')
+
+
+@lru_cache(maxsize=4096)
+def _standard_offset(name: str, day: date) -> int:
+    moment = datetime(day.year, day.month, day.day, 12, tzinfo=zone(name))
+    utc_offset = moment.utcoffset() or timedelta(0)
+    dst = moment.dst() or timedelta(0)
+    return int((utc_offset - dst).total_seconds())
+
+
+def standard_offset(name: str) -> int:
+    """The deprecated `offset` of spec 2.1: the zone's standard offset in seconds, ignoring
+    daylight saving (decisions.md: 3600 for Europe/Paris all year)."""
+    return _standard_offset(name, clock.now().date())
+
+
+def render_timezone(name: str) -> dict[str, Any]:
+    return {"name": name, "offset": standard_offset(name)}
+
+
+@lru_cache(maxsize=1)
+def _country_zones() -> dict[str, str]:
+    from importlib.resources import files
+
+    table = files("tzdata").joinpath("zoneinfo", "zone.tab").read_text(encoding="utf-8")
+    first: dict[str, str] = {}
+    for line in table.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        country, _coords, name, *_ = line.split("\t")
+        first.setdefault(country, name)
+    return first
+
+
+@lru_cache(maxsize=1)
+def _zone_countries() -> dict[str, str]:
+    from importlib.resources import files
+
+    table = files("tzdata").joinpath("zoneinfo", "zone.tab").read_text(encoding="utf-8")
+    countries: dict[str, str] = {}
+    for line in table.splitlines():
+        if not line.startswith("#") and line.strip():
+            country, _coords, name, *_ = line.split("\t")
+            countries.setdefault(name, country)
+    return countries
+
+
+def country_of_timezone(name: str) -> str | None:
+    """The country a zone belongs to (None for UTC and other zones of no country)."""
+    return _zone_countries().get(name)
+
+
+def main_timezone(country: str) -> str:
+    """The country's main zone (the first one `zone.tab` lists for it), else UTC."""
+    return _country_zones().get(country, "UTC")

@@ -1,0 +1,68 @@
+"""spec 4.8: GET/PATCH /locations/:id, the /location short form, GET /locations."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from comptoir.auth.access import ANY, ANY_WRITE, require
+from comptoir.auth.context import Ctx
+from comptoir.dependencies import Session
+from comptoir.kit.pagination import Pagination
+from comptoir.locations import service
+from comptoir.locations.schemas import Location, LocationUpdate
+from comptoir.openapi import READ_ERRORS, WRITE_ERRORS
+from comptoir.routing import JSON, ComptoirRoute, update_route
+
+router = APIRouter(route_class=ComptoirRoute, tags=["Locations"])
+
+# decisions.md "Access": reading a location needs any permission at the token's level;
+# updating it needs any write permission.
+Reader = Annotated[Ctx, Depends(require("location,account", ANY))]
+Writer = Annotated[Ctx, Depends(require("location,account", ANY_WRITE))]
+LocationReader = Annotated[Ctx, Depends(require("location", ANY))]
+LocationWriter = Annotated[Ctx, Depends(require("location", ANY_WRITE))]
+AccountReader = Annotated[Ctx, Depends(require("account", ANY))]
+
+
+@router.get("/locations", response_model=list[Location], responses=READ_ERRORS, summary="List the account's locations")
+async def list_locations(session: Session, ctx: AccountReader, page: Pagination) -> JSON:
+    body, result = await service.list_locations(session, ctx, page)
+    return JSON(body, headers=result.headers())
+
+
+@router.get("/locations/{location_id}", response_model=Location, responses=READ_ERRORS, summary="Get a location")
+async def get_location(location_id: str, session: Session, ctx: Reader) -> JSON:
+    location, account = await service.location_in_reach(session, ctx, location_id)
+    return JSON(service.render_location(location, account))
+
+
+@router.get("/location", response_model=Location, responses=READ_ERRORS, summary="Get the connection's location")
+async def get_own_location(session: Session, ctx: LocationReader) -> JSON:
+    location, account = await service.connection_location(session, ctx)
+    return JSON(service.render_location(location, account))
+
+
+@update_route(
+    router,
+    "/locations/{location_id}",
+    response_model=Location,
+    responses=WRITE_ERRORS,
+    summary="Update a location's settings",
+)
+async def update_location(location_id: str, body: LocationUpdate, session: Session, ctx: Writer) -> JSON:
+    location, account = await service.location_in_reach(session, ctx, location_id, for_update=True)
+    return JSON(await service.update_location(session, ctx, location, account, body))
+
+
+@update_route(
+    router,
+    "/location",
+    response_model=Location,
+    responses=WRITE_ERRORS,
+    summary="Update the connection's location",
+)
+async def update_own_location(body: LocationUpdate, session: Session, ctx: LocationWriter) -> JSON:
+    location, account = await service.connection_location(session, ctx, for_update=True)
+    return JSON(await service.update_location(session, ctx, location, account, body))

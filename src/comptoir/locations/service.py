@@ -1,0 +1,374 @@
+"""Locations (spec 2.3, 3.3, 4.8): opening hours, order acceptance and its timed reversion."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from itertools import pairwise
+from typing import Any
+
+from sqlalchemy import Select, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir import events
+from comptoir.auth.context import Ctx
+from comptoir.db import Database
+from comptoir.errors import FieldErrors, NotFound
+from comptoir.kit import clock, custom_fields
+from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.kit.times import hhmm_minutes, localize, render_datetime, render_timezone
+from comptoir.kit.wire import WireError
+from comptoir.locations.schemas import DAYS, LocationUpdate, OrderAcceptanceUpdate
+from comptoir.models import Account, Location
+from comptoir.models.locations import parse_location_id
+
+DEFAULT_CUTOFF = "06:00"  # spec 2.3 / 8.3
+DEFAULT_PREPARATION_TIME = 15  # minutes; the spec leaves it open (README "API notes")
+MAX_MINUTES = 7 * 24 * 60
+MAX_REASON = 1000
+
+
+# --- reading ----------------------------------------------------------------------------
+
+
+def _acceptance_due(location: Location, now: datetime) -> bool:
+    resume_at = location.acceptance_resume_at
+    return location.acceptance_mode != "normal" and resume_at is not None and resume_at <= now
+
+
+def render_location(location: Location, account: Account, *, effective: bool = True) -> dict[str, Any]:
+    """spec 2.3 Location. With `effective`, a busy/paused mode whose `resume_at` has passed
+    reads as normal even before the timed job has written the reversion."""
+    tz = location.timezone
+    if effective and _acceptance_due(location, clock.now()):
+        acceptance: dict[str, Any] = {
+            "mode": "normal",
+            "resume_at": None,
+            "extra_preparation_time": None,
+            "reason": None,
+        }
+    else:
+        acceptance = {
+            "mode": location.acceptance_mode,
+            "resume_at": render_datetime(location.acceptance_resume_at, tz),
+            "extra_preparation_time": location.acceptance_extra_preparation_time,
+            "reason": location.acceptance_reason,
+        }
+    return {
+        "id": location.public_id,
+        "name": location.name,
+        "account": {"id": account.public_id, "name": account.name, "currency": account.currency},
+        "address": location.address,
+        "postal_code": location.postal_code,
+        "city": location.city,
+        "country": location.country,
+        "timezone": render_timezone(tz),
+        "cutoff_time": location.cutoff_time,
+        "opening_hours": location.opening_hours,
+        "preparation_time": location.preparation_time,
+        "order_acceptance": acceptance,
+        "custom_fields": location.custom_fields,
+    }
+
+
+async def location_in_reach(
+    session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: bool = False
+) -> tuple[Location, Account]:
+    """The location behind `public_id` and its account, if the connection reaches it; else
+    404, whether or not it exists elsewhere (STYLE 6)."""
+    parsed = parse_location_id(public_id)
+    if parsed is None:
+        raise NotFound("location", public_id)
+    account_pk, number = parsed
+    if ctx.level == "location":
+        if ctx.account_id != account_pk:
+            raise NotFound("location", public_id)
+        found = await connection_location(session, ctx, for_update=for_update)
+        if found[0].number != number:
+            raise NotFound("location", public_id)
+        return found
+    if ctx.level != "account" or ctx.account_id != account_pk:
+        raise NotFound("location", public_id)
+    stmt = _with_account(select(Location, Account)).where(Location.account_id == account_pk, Location.number == number)
+    row = (await session.execute(_locked(stmt) if for_update else stmt)).first()
+    if row is None:
+        raise NotFound("location", public_id)
+    return row[0], row[1]
+
+
+async def connection_location(session: AsyncSession, ctx: Ctx, *, for_update: bool = False) -> tuple[Location, Account]:
+    """The location of a location-level connection (identity-map hits after auth)."""
+    assert ctx.location_id is not None
+    assert ctx.account_id is not None
+    if for_update:
+        stmt = _locked(_with_account(select(Location, Account)).where(Location.id == ctx.location_id))
+        location, account = (await session.execute(stmt)).one()
+        return location, account
+    location = await session.get(Location, ctx.location_id)
+    account = await session.get(Account, ctx.account_id)
+    assert location is not None
+    assert account is not None
+    return location, account
+
+
+def _with_account(stmt: Select[Any]) -> Select[Any]:
+    return stmt.join(Account, Account.id == Location.account_id)
+
+
+def _locked(stmt: Select[Any]) -> Select[Any]:
+    # Row lock on PostgreSQL (SQLite writers are already serialised by BEGIN IMMEDIATE);
+    # populate_existing refreshes what the auth query loaded earlier in this transaction.
+    return stmt.with_for_update(of=Location).execution_options(populate_existing=True)
+
+
+async def list_locations(session: AsyncSession, ctx: Ctx, page: PageRequest) -> tuple[list[dict[str, Any]], Page]:
+    """GET /locations (account tokens): the account's locations by number."""
+    assert ctx.account_id is not None
+    stmt = _with_account(select(Location, Account)).where(Location.account_id == ctx.account_id)
+    result = await paginate(session, stmt, [Key(Location.number, int)], page)
+    return [render_location(location, account) for location, account in result.rows], result
+
+
+# --- opening hours (spec 2.3 items 1-4) -------------------------------------------------
+
+
+def check_opening_hours(hours: dict[str, Any] | None, cutoff: str, errors: FieldErrors) -> None:
+    """decisions.md "Locations": a time (from or to) earlier than the cutoff belongs to the
+    next calendar day; then `to` must follow `from`, and slots of one day must not overlap.
+    A week needs at least one slot; a missing day or an empty array means closed."""
+    if hours is None:
+        return
+    cutoff_minutes = hhmm_minutes(cutoff)
+
+    def shifted(value: str) -> int:
+        minutes = hhmm_minutes(value)
+        return minutes + 1440 if minutes < cutoff_minutes else minutes
+
+    slot_count = 0
+    for day in DAYS:
+        spans: list[tuple[int, int, int]] = []
+        for i, slot in enumerate(hours.get(day) or []):
+            slot_count += 1
+            start, end = shifted(slot["from"]), shifted(slot["to"])
+            if end <= start:
+                errors.add(
+                    f"opening_hours.{day}[{i}].to",
+                    f"{slot['to']} does not follow {slot['from']}: with cutoff_time {cutoff}, "
+                    f"times before {cutoff} belong to the next day",
+                )
+            else:
+                spans.append((start, end, i))
+        spans.sort()
+        for (_s1, end1, i1), (start2, _e2, i2) in pairwise(spans):
+            if start2 < end1:
+                errors.add(f"opening_hours.{day}[{i2}]", f"overlaps opening_hours.{day}[{i1}]")
+    if slot_count == 0:
+        errors.add("opening_hours", "must have at least one slot in the week (or be null)")
+
+
+# --- order acceptance (spec 2.3) --------------------------------------------------------
+
+_SHAPES = {
+    "normal": frozenset(),
+    "busy": frozenset({"resume_at", "extra_preparation_time"}),
+    "paused": frozenset({"resume_at", "reason"}),
+}
+
+
+def check_order_acceptance(
+    given: OrderAcceptanceUpdate, timezone: str, errors: FieldErrors
+) -> tuple[str, datetime | None, int | None, str | None]:
+    """One of the three shapes of spec 2.3; a key of another shape with a non-null value is
+    refused. Returns (mode, resume_at in UTC, extra_preparation_time, reason)."""
+    mode = given.mode
+    for name in ("resume_at", "extra_preparation_time", "reason"):
+        if getattr(given, name) is not None and name not in _SHAPES[mode]:
+            errors.add(f"order_acceptance.{name}", f"is not allowed when mode is {mode}")
+    if mode == "busy":
+        if given.extra_preparation_time is None:
+            errors.add("order_acceptance.extra_preparation_time", "is required when mode is busy")
+        elif not 0 <= given.extra_preparation_time <= MAX_MINUTES:
+            errors.add("order_acceptance.extra_preparation_time", f"must be between 0 and {MAX_MINUTES} minutes")
+    if given.reason is not None and len(given.reason) > MAX_REASON:
+        errors.add("order_acceptance.reason", f"must be at most {MAX_REASON} characters")
+    resume_at = None
+    if given.resume_at is not None and mode != "normal":
+        resume_at = localize(given.resume_at, timezone)
+        if resume_at <= clock.now():
+            errors.add("order_acceptance.resume_at", "must be in the future")
+    if mode == "normal":
+        return mode, None, None, None
+    return mode, resume_at, given.extra_preparation_time if mode == "busy" else None, given.reason
+
+
+def _set_normal(location: Location) -> None:
+    location.acceptance_mode = "normal"
+    location.acceptance_resume_at = None
+    location.acceptance_extra_preparation_time = None
+    location.acceptance_reason = None
+
+
+# --- writing ----------------------------------------------------------------------------
+
+
+def _record_update(
+    session: AsyncSession,
+    location: Location,
+    previous: dict[str, Any],
+    new: dict[str, Any],
+    ctx: Ctx | None,
+) -> None:
+    events.record(
+        session,
+        resource_type="location",
+        event_type="update",
+        ids={"location_id": location.public_id, "account_id": new["account"]["id"]},
+        account_id=location.account_id,
+        location_id=location.id,
+        timezone=location.timezone,
+        previous_state=previous,
+        new_state=new,
+        ctx=ctx,
+    )
+
+
+def _revert_if_due(session: AsyncSession, location: Location, account: Account) -> bool:
+    """spec 3.3: busy or paused reverts to normal at `resume_at`; records a location update
+    caused by the service itself."""
+    if not _acceptance_due(location, clock.now()):
+        return False
+    previous = render_location(location, account, effective=False)
+    _set_normal(location)
+    location.updated_at = clock.now()
+    _record_update(session, location, previous, render_location(location, account), None)
+    return True
+
+
+async def update_location(
+    session: AsyncSession, ctx: Ctx, location: Location, account: Account, update_: LocationUpdate
+) -> dict[str, Any]:
+    """PATCH /locations/:id (spec 4.8): validates every given field against the resulting
+    state, refuses with all errors at once, records one location update when anything
+    changed. The caller holds the row lock."""
+    _revert_if_due(session, location, account)
+    previous = render_location(location, account)
+    given = update_.model_fields_set
+    errors = FieldErrors()
+
+    cutoff = update_.cutoff_time if "cutoff_time" in given else location.cutoff_time
+    hours = location.opening_hours
+    if "opening_hours" in given:
+        hours = update_.opening_hours.as_stored() if update_.opening_hours is not None else None
+    if given & {"cutoff_time", "opening_hours"}:
+        check_opening_hours(hours, cutoff, errors)
+
+    if "preparation_time" in given and not 0 <= update_.preparation_time <= MAX_MINUTES:
+        errors.add("preparation_time", f"must be between 0 and {MAX_MINUTES} minutes")
+
+    acceptance = None
+    if "order_acceptance" in given:
+        acceptance = check_order_acceptance(update_.order_acceptance, location.timezone, errors)
+
+    fields = location.custom_fields
+    if "custom_fields" in given:
+        try:
+            fields = custom_fields.merge(location.custom_fields, update_.custom_fields)
+        except WireError as exc:
+            errors.add("custom_fields", str(exc))
+
+    errors.raise_if_any()
+
+    location.cutoff_time = cutoff
+    location.opening_hours = hours
+    if "preparation_time" in given:
+        location.preparation_time = update_.preparation_time
+    if acceptance is not None:
+        mode, resume_at, extra, reason = acceptance
+        location.acceptance_mode = mode
+        location.acceptance_resume_at = resume_at
+        location.acceptance_extra_preparation_time = extra
+        location.acceptance_reason = reason
+    location.custom_fields = fields
+
+    new = render_location(location, account)
+    if new != previous:
+        location.updated_at = clock.now()
+        _record_update(session, location, previous, new, ctx)
+    return new
+
+
+async def revert_due_acceptances(db: Database, *, batch: int = 100) -> int:
+    """The timed job of spec 3.3 / decisions.md "Locations": revert every busy or paused
+    location whose `resume_at` has passed, recording a location update for each. Idempotent
+    and safe with several workers (rows are claimed with SKIP LOCKED on PostgreSQL, and
+    writers are serialised on SQLite). Returns how many it reverted."""
+    now = clock.now()
+    due = Location.acceptance_mode != "normal", Location.acceptance_resume_at <= now
+    async with db.transaction(write=False) as session:  # cheap check first: no write lock
+        if await session.scalar(select(Location.id).where(*due).limit(1)) is None:
+            return 0
+    async with db.transaction() as session:
+        stmt = (
+            _with_account(select(Location, Account))
+            .where(*due)
+            .order_by(Location.acceptance_resume_at)
+            .limit(batch)
+            .with_for_update(of=Location, skip_locked=True)
+        )
+        rows = (await session.execute(stmt)).all()
+        return sum(_revert_if_due(session, location, account) for location, account in rows)
+
+
+# --- creating (admin, demo, back office) ------------------------------------------------
+
+
+async def create_location(
+    session: AsyncSession,
+    *,
+    account: Account,
+    name: str,
+    timezone: str,
+    country: str,
+    address: str | None = None,
+    postal_code: str | None = None,
+    city: str | None = None,
+) -> Location:
+    """A new location numbered after the account's last one (an atomic counter, so two
+    concurrent creations never share a number)."""
+    number = await session.scalar(
+        update(Account)
+        .where(Account.id == account.id)
+        .values(location_count=Account.location_count + 1)
+        .returning(Account.location_count)
+    )
+    now = clock.now()
+    location = Location(
+        account_id=account.id,
+        number=number,
+        name=name,
+        address=address,
+        postal_code=postal_code,
+        city=city,
+        country=country,
+        timezone=timezone,
+        cutoff_time=DEFAULT_CUTOFF,
+        opening_hours=None,
+        preparation_time=DEFAULT_PREPARATION_TIME,
+        acceptance_mode="normal",
+        custom_fields={},
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(location)
+    await session.flush()
+    return location
+
+
+async def find_location(session: AsyncSession, public_id: str) -> tuple[Location, Account] | None:
+    parsed = parse_location_id(public_id)
+    if parsed is None:
+        return None
+    stmt = _with_account(select(Location, Account)).where(
+        Location.account_id == parsed[0], Location.number == parsed[1]
+    )
+    row = (await session.execute(stmt)).first()
+    return (row[0], row[1]) if row else None

@@ -1,0 +1,39 @@
+"""Applying the Alembic migrations shipped in `comptoir/migrations`."""
+
+from __future__ import annotations
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, text
+
+from comptoir.db import WRITE, Database
+
+_ADVISORY_LOCK = 0x636F6D70  # "comp": serialises concurrent upgrades on PostgreSQL
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", "comptoir:migrations")
+    config.attributes["connection"] = connection
+    return config
+
+
+def alembic_head() -> str:
+    """The newest revision shipped in the package."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head() or ""
+
+
+def _upgrade(connection: Connection) -> None:
+    command.upgrade(alembic_config(connection), "head")
+
+
+async def upgrade(database: Database) -> None:
+    """Bring the schema to the newest revision; safe to run from several processes at once."""
+    async with database.engine.connect() as connection:
+        connection = await connection.execution_options(**WRITE)
+        async with connection.begin():
+            if not database.is_sqlite:
+                await connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _ADVISORY_LOCK})
+            await connection.run_sync(_upgrade)

@@ -1,0 +1,25 @@
+"""All models, imported here so the metadata is complete for Alembic and the tests."""
+
+from comptoir.models.accounts import Account
+from comptoir.models.base import Base
+from comptoir.models.catalogs import Catalog
+from comptoir.models.changes import Change
+from comptoir.models.clients import OAuthClient
+from comptoir.models.connections import Connection
+from comptoir.models.customers import CustomerList
+from comptoir.models.locations import Location
+from comptoir.models.private_refs import PrivateRef
+from comptoir.models.users import User
+
+__all__ = [
+    "Account",
+    "Base",
+    "Catalog",
+    "Change",
+    "Connection",
+    "CustomerList",
+    "Location",
+    "OAuthClient",
+    "PrivateRef",
+    "User",
+]

@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from comptoir.models.base import PK, Base, JSONValue, UTCDateTime
+
+
+class Change(Base):
+    """One recorded change of a resource: the outbox that events are made from (STYLE 7).
+
+    Written by `comptoir.events.record` in the writer's own transaction, so a change exists
+    exactly when its write committed. `ids` holds the public id fields of the event payload
+    (decisions.md "Orders", last item); the integer columns let fan-out find the connections
+    that can access the resource. `fanned_out_at` is set once the change became events.
+    """
+
+    __tablename__ = "changes"
+    __table_args__ = (Index("ix_changes_pending", "fanned_out_at", "id"),)
+
+    id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    resource_type: Mapped[str] = mapped_column(String(32))
+    event_type: Mapped[str] = mapped_column(String(16))
+    ids: Mapped[dict[str, Any]] = mapped_column(JSONValue)
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")  # for rendering times
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    location_id: Mapped[int | None] = mapped_column(ForeignKey("locations.id", ondelete="CASCADE"))
+    catalog_id: Mapped[int | None] = mapped_column(PK)
+    customer_list_id: Mapped[int | None] = mapped_column(PK)
+    previous_state: Mapped[Any | None] = mapped_column(JSONValue)
+    new_state: Mapped[Any | None] = mapped_column(JSONValue)
+    state_change: Mapped[Any | None] = mapped_column(JSONValue)
+    connection_id: Mapped[int | None] = mapped_column(ForeignKey("connections.id", ondelete="SET NULL"))
+    client_id: Mapped[int | None] = mapped_column(ForeignKey("oauth_clients.id", ondelete="SET NULL"))
+    fanned_out_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

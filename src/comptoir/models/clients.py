@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from comptoir.kit import ids
+from comptoir.models.base import PK, Base, JSONValue, UTCDateTime
+
+
+class OAuthClient(Base):
+    """An application that integrators register (spec 5). Its secret is derived from the
+    server key and `secret_seed`, never stored; regenerating the secret replaces the seed."""
+
+    __tablename__ = "oauth_clients"
+    KIND = "client"
+
+    id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(255))
+    secret_seed: Mapped[str] = mapped_column(String(64))
+    redirect_uris: Mapped[list[Any]] = mapped_column(JSONValue, default=list)
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    @property
+    def public_id(self) -> str:
+        return ids.encode(self.KIND, self.id)

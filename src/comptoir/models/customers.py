@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from comptoir.kit import ids
+from comptoir.models.base import PK, Base, UTCDateTime
+
+
+class CustomerList(Base):
+    """A customer list at location level (`location_id` set) or account level (spec 2.6).
+    Connections bind to it from the Foundation on; customers come with the Customers issue."""
+
+    __tablename__ = "customer_lists"
+    KIND = "customer_list"
+
+    id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(255))
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    location_id: Mapped[int | None] = mapped_column(ForeignKey("locations.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    @property
+    def public_id(self) -> str:
+        return ids.encode(self.KIND, self.id)

@@ -1,0 +1,43 @@
+"""Error shapes for the OpenAPI document (spec 7), so every route documents its refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class ErrorBody(BaseModel):
+    error_type: str
+    message: str
+
+
+class FieldErrorBody(BaseModel):
+    field: str
+    message: str
+
+
+class ValidationErrorBody(ErrorBody):
+    errors: list[FieldErrorBody]
+
+
+_DESCRIPTIONS = {
+    400: "Malformed request (JSON, query parameter or cursor)",
+    401: "Missing, invalid, revoked or blocked token, or suspended account",
+    403: "The token's level or scope does not allow this request",
+    404: "Unknown or inaccessible id",
+    415: "The body is not JSON",
+    422: "The request is well-formed but breaks a rule",
+    429: "Rate limit reached",
+}
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {
+        status: {"model": ValidationErrorBody if status == 422 else ErrorBody, "description": _DESCRIPTIONS[status]}
+        for status in statuses
+    }
+
+
+READ_ERRORS = error_responses(400, 401, 403, 404, 429)
+WRITE_ERRORS = error_responses(400, 401, 403, 404, 415, 422, 429)

@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Protocol
+
+from comptoir.errors import RateLimited
+from comptoir.kit import clock
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    name: str  # policy name shown in the RateLimit headers
+    seconds: int
+    limit: int
+
+
+MINUTE, HOUR, DAY = 60, 3600, 86400
+GENERAL = "general"
+HEAVY = "heavy"
+IMAGE = "image"
+
+_GENERAL_WINDOWS = (Window("minute", MINUTE, 500), Window("hour", HOUR, 2500), Window("day", DAY, 10000))
+POLICIES: dict[str, tuple[Window, ...]] = {
+    GENERAL: _GENERAL_WINDOWS,
+    HEAVY: (*_GENERAL_WINDOWS, Window("heavy-minute", MINUTE, 10)),
+    IMAGE: (Window("image-minute", MINUTE, 3000), Window("image-day", DAY, 100000)),
+}
+
+
+class Backend(Protocol):
+    async def take(self, keys: list[str], limits: list[int], ttls: list[int]) -> tuple[bool, list[int]]:
+        """Atomically: when every counter is below its limit, increment them all and return
+        (True, new counts); otherwise change nothing and return (False, current counts)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    windows: tuple[Window, ...]
+    counts: tuple[int, ...]
+    resets: tuple[int, ...]  # seconds until each window ends
+
+    def headers(self) -> list[tuple[bytes, bytes]]:
+        """`RateLimit-Policy` and `RateLimit` of the IETF httpapi rate-limit headers draft."""
+        policy = ", ".join(f'"{w.name}";q={w.limit};w={w.seconds}' for w in self.windows)
+        state = ", ".join(
+            f'"{w.name}";r={max(w.limit - c, 0)};t={r}'
+            for w, c, r in zip(self.windows, self.counts, self.resets, strict=True)
+        )
+        return [(b"ratelimit-policy", policy.encode()), (b"ratelimit", state.encode())]
+
+
+class RateLimiter:
+    def __init__(self, backend: Backend, *, enabled: bool = True, prefix: str = "comptoir:") -> None:
+        self.backend = backend
+        self.enabled = enabled
+        self.prefix = prefix
+
+    async def hit(self, connection_id: int, kind: str = GENERAL) -> Decision | None:
+        """Count one request of `kind` for the connection, or raise RateLimited (spec 8.2)."""
+        if not self.enabled:
+            return None
+        windows = POLICIES[kind]
+        now = clock.now().timestamp()
+        keys, limits, ttls, resets = [], [], [], []
+        for window in windows:
+            start = int(now // window.seconds) * window.seconds  # aligned on UTC (epoch)
+            keys.append(f"{self.prefix}rl:{connection_id}:{window.name}:{start}")
+            limits.append(window.limit)
+            ttls.append(window.seconds + 60)
+            resets.append(max(1, math.ceil(start + window.seconds - now)))
+        allowed, counts = await self.backend.take(keys, limits, ttls)
+        decision = Decision(windows, tuple(counts), tuple(resets))
+        if not allowed:
+            hit = [i for i, (c, w) in enumerate(zip(counts, windows, strict=True)) if c >= w.limit]
+            # Refused until every full window has ended: wait for the latest of them.
+            worst = max(hit, key=lambda i: resets[i])
+            raise RateLimitedWithState(resets[worst], windows[worst].name, decision)
+        return decision
+
+    async def close(self) -> None:
+        await self.backend.close()
+
+
+class RateLimitedWithState(RateLimited):
+    def __init__(self, retry_after: int, window: str, decision: Decision) -> None:
+        super().__init__(retry_after, window)
+        self.decision = decision

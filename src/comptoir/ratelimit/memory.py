@@ -1,0 +1,38 @@
+"""In-process counters: one process's view only (use Redis for several processes)."""
+
+from __future__ import annotations
+
+import time
+
+
+class MemoryBackend:
+    def __init__(self) -> None:
+        self._counts: dict[str, int] = {}
+        self._expiry: dict[str, float] = {}
+        self._next_purge = time.monotonic() + 60
+
+    async def take(self, keys: list[str], limits: list[int], ttls: list[int]) -> tuple[bool, list[int]]:
+        # No await between reading and writing: atomic within the event loop.
+        counts = self._counts
+        current = [counts.get(key, 0) for key in keys]
+        if any(c >= limit for c, limit in zip(current, limits, strict=True)):
+            return False, current
+        now = time.monotonic()
+        for key, ttl in zip(keys, ttls, strict=True):
+            if key not in counts:
+                self._expiry[key] = now + ttl
+        for i, key in enumerate(keys):
+            current[i] += 1
+            counts[key] = current[i]
+        if now >= self._next_purge:
+            self._purge(now)
+        return True, current
+
+    def _purge(self, now: float) -> None:
+        for key in [k for k, at in self._expiry.items() if at <= now]:
+            self._counts.pop(key, None)
+            del self._expiry[key]
+        self._next_purge = now + 60
+
+    async def close(self) -> None:
+        return None

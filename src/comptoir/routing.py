@@ -1,0 +1,75 @@
+"""How API routes read JSON and answer JSON.
+
+Bodies must be JSON (spec 7: 415 otherwise) and are parsed with exact decimals
+(decisions.md "Wire formats": a JSON number is taken by its exact text, never through
+float) before FastAPI validates them against the route's request model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.routing import APIRoute
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from comptoir.errors import BadRequest, UnsupportedMediaType
+from comptoir.kit.jsonutil import dumps, loads
+
+
+class JSON(JSONResponse):
+    """JSON with exact decimals (orjson; Decimal written as its own number text)."""
+
+    def render(self, content: Any) -> bytes:
+        return dumps(content)
+
+
+def is_json_content_type(value: str | None) -> bool:
+    if not value:
+        return False
+    media = value.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
+
+
+async def read_json_body(request: Request) -> None:
+    """Parse the body once, exactly; FastAPI then finds it through `request.json()`."""
+    body = await request.body()
+    if not body:
+        return
+    if not is_json_content_type(request.headers.get("content-type")):
+        raise UnsupportedMediaType()
+    try:
+        request._json = loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"Malformed JSON body: {exc}") from None
+
+
+class ComptoirRoute(APIRoute):
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+        if self.body_field is None:
+            return handler
+
+        async def route_handler(request: Request) -> Response:
+            await read_json_body(request)
+            return await handler(request)
+
+        return route_handler
+
+
+def update_route(router: APIRouter, path: str, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register an update endpoint for PATCH and for PUT (decisions.md "Methods": PUT is
+    accepted wherever PATCH is), each with its own OpenAPI operation."""
+
+    def decorator(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+        router.patch(path, name=endpoint.__name__, **kwargs)(endpoint)
+        router.put(path, name=f"{endpoint.__name__}_put", **kwargs)(endpoint)
+        return endpoint
+
+    return decorator
+
+
+def operation_id(route: APIRoute) -> str:
+    return route.name

@@ -1,0 +1,23 @@
+"""What the running service holds: settings, database, server key, rate limiter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.requests import Request
+
+from comptoir.config import Settings
+from comptoir.db import Database
+from comptoir.ratelimit import RateLimiter
+
+
+@dataclass(slots=True)
+class AppState:
+    settings: Settings
+    db: Database
+    key: bytes
+    limiter: RateLimiter
+
+
+def app_state(request: Request) -> AppState:
+    return request.app.state.comptoir

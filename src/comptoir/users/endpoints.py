@@ -1,0 +1,27 @@
+"""spec 4.8: GET /user (profile or profile_with_email scope)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from comptoir.auth.access import PROFILE, require
+from comptoir.auth.context import Ctx
+from comptoir.dependencies import Session
+from comptoir.models import User as UserRow
+from comptoir.openapi import READ_ERRORS
+from comptoir.routing import JSON, ComptoirRoute
+from comptoir.users.schemas import User
+from comptoir.users.service import render_user
+
+router = APIRouter(route_class=ComptoirRoute, tags=["User"])
+
+ProfileReader = Annotated[Ctx, Depends(require("*", PROFILE))]
+
+
+@router.get("/user", response_model=User, responses=READ_ERRORS, summary="Get the user who connected the application")
+async def get_user(session: Session, ctx: ProfileReader) -> JSON:
+    user = await session.get(UserRow, ctx.user_id)
+    assert user is not None
+    return JSON(render_user(user, with_email=ctx.scope.profile_with_email))

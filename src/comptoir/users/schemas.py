@@ -1,0 +1,18 @@
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from comptoir.locations.schemas import Timezone
+
+
+class User(BaseModel):
+    """spec 2.3 User; `email` only with the profile_with_email scope."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    first_name: str | None
+    last_name: str | None
+    timezone: Timezone
+    locales: list[str]
+    email: str | None = Field(default=None, description="Present only with the profile_with_email scope")

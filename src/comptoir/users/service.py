@@ -1,0 +1,85 @@
+"""Users (spec 2.3 User): people who own accounts and authorise applications."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.errors import FieldErrors
+from comptoir.kit import clock, crypto
+from comptoir.kit.times import parse_timezone_name, render_timezone
+from comptoir.kit.wire import WireError
+from comptoir.models import User
+
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+_LOCALE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")
+MIN_PASSWORD = 8
+
+
+def render_user(user: User, *, with_email: bool) -> dict[str, Any]:
+    """spec 2.3 User; `email` present only with the profile_with_email scope."""
+    body: dict[str, Any] = {
+        "id": user.public_id,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "timezone": render_timezone(user.timezone),
+        "locales": list(user.locales),
+    }
+    if with_email:
+        body["email"] = user.email
+    return body
+
+
+def normalise_email(email: str) -> str:
+    return email.strip().lower()
+
+
+async def find_user_by_email(session: AsyncSession, email: str) -> User | None:
+    return await session.scalar(select(User).where(User.email == normalise_email(email)))
+
+
+async def create_user(
+    session: AsyncSession,
+    *,
+    email: str,
+    password: str,
+    first_name: str | None = None,
+    last_name: str | None = None,
+    timezone: str = "UTC",
+    locales: list[str] | None = None,
+) -> User:
+    """Create a user; raises Unprocessable naming every invalid field."""
+    errors = FieldErrors()
+    email = normalise_email(email)
+    if not _EMAIL.fullmatch(email) or len(email) > 254:
+        errors.add("email", f"{email!r} is not a valid email address")
+    elif await session.scalar(select(func.count()).select_from(User).where(User.email == email)):
+        errors.add("email", f"a user with email {email!r} already exists")
+    if len(password) < MIN_PASSWORD:
+        errors.add("password", f"must have at least {MIN_PASSWORD} characters")
+    try:
+        parse_timezone_name(timezone)
+    except WireError as exc:
+        errors.add("timezone", str(exc))
+    locales = list(locales) if locales else ["en-GB"]
+    for i, locale in enumerate(locales):
+        if not _LOCALE.fullmatch(locale):
+            errors.add(f"locales[{i}]", f"{locale!r} is not a language tag such as 'en-GB'")
+    errors.raise_if_any()
+    password_hash = await asyncio.to_thread(crypto.hash_password, password)  # argon2 is slow on purpose
+    user = User(
+        email=email,
+        password_hash=password_hash,
+        first_name=first_name,
+        last_name=last_name,
+        timezone=timezone,
+        locales=locales,
+        created_at=clock.now(),
+    )
+    session.add(user)
+    await session.flush()
+    return user

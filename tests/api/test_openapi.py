@@ -1,0 +1,108 @@
+"""The OpenAPI document at /v1/openapi.json describes every route with its real request and
+response schemas: real responses are validated against it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import jsonschema
+import pytest
+
+from tests.api.conftest import Shop
+
+
+@pytest.fixture
+async def document(client: httpx.AsyncClient) -> dict[str, Any]:
+    response = await client.get("/v1/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def schema_of(document: dict[str, Any], path: str, method: str, status: str) -> dict[str, Any]:
+    content = document["paths"][path][method]["responses"][status]["content"]["application/json"]["schema"]
+    return {**content, "components": document["components"]}
+
+
+def check(document: dict[str, Any], path: str, method: str, response: httpx.Response) -> None:
+    schema = schema_of(document, path, method, str(response.status_code))
+    resolver_schema = {"$ref": "#/$defs/root", "$defs": {"root": schema}, "components": document["components"]}
+    jsonschema.validate(response.json(), resolver_schema, cls=jsonschema.Draft202012Validator)
+
+
+API_OPERATIONS = {
+    ("/v1/accounts", "GET"),
+    ("/v1/accounts/{account_id}", "GET"),
+    ("/v1/account", "GET"),
+    ("/v1/locations", "GET"),
+    ("/v1/locations/{location_id}", "GET"),
+    ("/v1/locations/{location_id}", "PATCH"),
+    ("/v1/locations/{location_id}", "PUT"),
+    ("/v1/location", "GET"),
+    ("/v1/location", "PATCH"),
+    ("/v1/location", "PUT"),
+    ("/v1/user", "GET"),
+}
+
+
+async def test_every_api_route_is_documented_with_its_methods(document: dict[str, Any]) -> None:
+    documented = {(path, method.upper()) for path, item in document["paths"].items() for method in item}
+    assert documented == API_OPERATIONS
+
+
+async def test_every_operation_documents_a_response_schema_and_errors(document: dict[str, Any]) -> None:
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            assert "schema" in operation["responses"]["200"]["content"]["application/json"], (path, method)
+            assert {"401", "403", "404", "429"} <= set(operation["responses"]), (path, method)
+            if method in ("patch", "put", "post"):
+                assert "requestBody" in operation, (path, method)
+                assert {"415", "422"} <= set(operation["responses"]), (path, method)
+
+
+async def test_real_responses_match_the_documented_schemas(
+    client: httpx.AsyncClient, shop: Shop, document: dict[str, Any]
+) -> None:
+    account = shop.headers(shop.account_token)
+    cases = [
+        ("/v1/location", "get", await client.get("/v1/location", headers=shop.headers())),
+        (
+            "/v1/locations/{location_id}",
+            "get",
+            await client.get(f"/v1/locations/{shop.location.public_id}", headers=shop.headers()),
+        ),
+        ("/v1/locations", "get", await client.get("/v1/locations", headers=account)),
+        ("/v1/account", "get", await client.get("/v1/account", headers=account)),
+        ("/v1/accounts", "get", await client.get("/v1/accounts", headers=account)),
+        (
+            "/v1/accounts/{account_id}",
+            "get",
+            await client.get(f"/v1/accounts/{shop.account.public_id}", headers=account),
+        ),
+        ("/v1/user", "get", await client.get("/v1/user", headers=shop.headers())),
+        (
+            "/v1/location",
+            "patch",
+            await client.patch(
+                "/v1/location",
+                json={
+                    "opening_hours": {"monday": [{"from": "10:00", "to": "12:00"}]},
+                    "order_acceptance": {"mode": "busy", "extra_preparation_time": 5},
+                    "custom_fields": {"x": [1, {"y": None}]},
+                },
+                headers=shop.headers(),
+            ),
+        ),
+        ("/v1/location", "patch", await client.patch("/v1/location", json={"cutoff_time": 1}, headers=shop.headers())),
+        ("/v1/location", "get", await client.get("/v1/location")),
+        ("/v1/account", "get", await client.get("/v1/account", headers=shop.headers())),
+    ]
+    assert [r.status_code for _, _, r in cases][-3:] == [422, 401, 403]
+    for path, method, response in cases:
+        check(document, path, method, response)
+
+
+async def test_documented_read_schemas_forbid_undocumented_fields(document: dict[str, Any]) -> None:
+    location = document["components"]["schemas"]["Location"]
+    assert location["additionalProperties"] is False
+    assert set(location["required"]) == set(location["properties"])

@@ -1,0 +1,125 @@
+"""Real `comptoir` processes, driven over HTTP as integrators and operators would."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import httpx
+import pytest
+
+from tests.conftest import create_postgres_database, drop_postgres_database
+
+COMPTOIR = str(Path(sys.executable).parent / "comptoir")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[str]
+    base_url: str
+    first_line: str | None
+    stderr_path: Path
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base_url, timeout=10)
+
+    def logs(self) -> str:
+        return self.stderr_path.read_text()
+
+
+def wait_until_up(server: Server, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise AssertionError(f"server exited with {server.process.returncode}: {server.logs()}")
+        try:
+            if httpx.get(f"{server.base_url}/v1/health", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"server did not start: {server.logs()}")
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    servers: list[Server] = []
+    files: list[IO[str]] = []
+
+    def start(
+        *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, read_first_line: bool = False
+    ) -> Server:
+        port = free_port()
+        stderr_path = tmp_path / f"server-{port}.log"
+        stderr_file = stderr_path.open("w")
+        files.append(stderr_file)
+        full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | (env or {})
+        process = subprocess.Popen(
+            [COMPTOIR, "serve", "--port", str(port), *args],
+            cwd=cwd or tmp_path,
+            env=full_env,
+            stdout=subprocess.PIPE,
+            stderr=stderr_file,
+            text=True,
+        )
+        first_line = _read_line(process.stdout, 60) if read_first_line else None
+        server = Server(process, f"http://127.0.0.1:{port}", first_line, stderr_path)
+        servers.append(server)
+        wait_until_up(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.process.send_signal(signal.SIGTERM)
+    for server in servers:
+        try:
+            server.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait()
+        if server.process.stdout is not None:
+            server.process.stdout.close()
+    for handle in files:
+        handle.close()
+
+
+def _read_line(stream: IO[str] | None, timeout: float) -> str:
+    assert stream is not None
+    import select
+
+    ready, _, _ = select.select([stream], [], [], timeout)
+    assert ready, "no line on stdout"
+    return stream.readline()
+
+
+@pytest.fixture
+def fresh_postgres() -> Iterator[str]:
+    name = f"comptoir_e2e_{uuid.uuid4().hex[:10]}"
+    url = create_postgres_database(name)
+    yield url
+    drop_postgres_database(name)
+
+
+def run_cli(*args: str, env: dict[str, str], cwd: Path) -> dict[str, object]:
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | env
+    result = subprocess.run(
+        [COMPTOIR, *args], env=full_env, cwd=cwd, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)

@@ -1,0 +1,107 @@
+"""operator-interface.md: `serve --demo` then a real call with the printed token (the README
+flow), several server processes sharing rate limits, and the timed job inside `serve`."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.conftest import TEST_REDIS_URL
+from tests.e2e.conftest import Server, run_cli
+
+pytestmark = pytest.mark.e2e
+
+
+def test_serve_demo_prints_the_demo_json_then_serves_the_location(
+    start_server: Callable[..., Server], tmp_path: Path
+) -> None:
+    server = start_server("--demo", read_first_line=True)
+    assert server.first_line is not None
+    demo = json.loads(server.first_line)
+    assert (tmp_path / "comptoir.db").exists()
+    assert (tmp_path / "comptoir-secret.key").stat().st_mode & 0o777 == 0o600
+    with server.http() as http:
+        response = http.get("/v1/location", headers={"X-Access-Token": demo["tokens"]["location"]})
+        assert response.status_code == 200
+        assert response.json()["id"] == demo["location_ids"][0]
+        account = http.get("/v1/locations", headers={"X-Access-Token": demo["tokens"]["account"]})
+        assert [loc["id"] for loc in account.json()] == demo["location_ids"]
+        assert (
+            http.get("/v1/user", headers={"X-Access-Token": demo["tokens"]["location"]}).json()["email"]
+            == demo["user"]["email"]
+        )
+    assert "event=request" in server.logs()
+
+
+def test_the_demo_output_is_the_same_across_restarts(start_server: Callable[..., Server], tmp_path: Path) -> None:
+    first = start_server("--demo", read_first_line=True)
+    first.process.terminate()
+    first.process.wait(timeout=15)  # the fixture closes its pipes at the end
+    second = start_server("--demo", read_first_line=True)
+    assert second.first_line == first.first_line
+
+
+def test_two_servers_on_one_postgresql_and_redis_share_rate_limits(
+    start_server: Callable[..., Server], fresh_postgres: str, tmp_path: Path
+) -> None:
+    env = {
+        "COMPTOIR_DATABASE_URL": fresh_postgres,
+        "COMPTOIR_REDIS_URL": TEST_REDIS_URL,
+        "COMPTOIR_REDIS_PREFIX": f"comptoir-e2e:{uuid.uuid4().hex}:",
+        "COMPTOIR_SECRET_KEY": "shared-server-key",
+    }
+    demo = run_cli("demo", env=env, cwd=tmp_path)
+    token = {"X-Access-Token": demo["tokens"]["location"]}  # type: ignore[index]
+    first, second = start_server(env=env), start_server(env=env)
+    # leave enough of the current minute to use it up without crossing into the next one
+    seconds_left = 60 - datetime.now(UTC).second
+    if seconds_left < 20:
+        time.sleep(seconds_left + 0.5)
+    with first.http() as a, second.http() as b:
+        assert a.get("/v1/location", headers=token).headers["RateLimit"].startswith('"minute";r=499;')
+        assert b.get("/v1/location", headers=token).headers["RateLimit"].startswith('"minute";r=498;')
+        statuses = [(a if i % 2 else b).get("/v1/location", headers=token).status_code for i in range(498)]
+        assert statuses == [200] * 498
+        for http in (a, b):
+            refused = http.get("/v1/location", headers=token)
+            assert refused.status_code == 429
+            assert 0 < int(refused.headers["Retry-After"]) <= 60
+    keys = redis.Redis.from_url(TEST_REDIS_URL)
+    keys.delete(*keys.scan_iter(f"{env['COMPTOIR_REDIS_PREFIX']}*"))
+    keys.close()
+
+
+def test_serve_with_two_workers_serves_on_one_port(
+    start_server: Callable[..., Server], fresh_postgres: str, tmp_path: Path
+) -> None:
+    env = {"COMPTOIR_DATABASE_URL": fresh_postgres, "COMPTOIR_SECRET_KEY": "k2", "COMPTOIR_RATE_LIMITS": "off"}
+    server = start_server("--demo", "--workers", "2", env=env, read_first_line=True)
+    assert server.first_line is not None
+    token = json.loads(server.first_line)["tokens"]["account"]
+    with server.http() as http:
+        assert {http.get("/v1/account", headers={"X-Access-Token": token}).status_code for _ in range(20)} == {200}
+
+
+def test_resume_at_reverts_inside_serve_without_any_read(start_server: Callable[..., Server], tmp_path: Path) -> None:
+    server = start_server("--demo", read_first_line=True)
+    assert server.first_line is not None
+    token = {"X-Access-Token": json.loads(server.first_line)["tokens"]["location"]}
+    resume_at = (datetime.now(UTC) + timedelta(seconds=2)).isoformat()
+    with server.http() as http:
+        body = {"order_acceptance": {"mode": "paused", "resume_at": resume_at, "reason": "Rush"}}
+        assert http.patch("/v1/location", json=body, headers=token).status_code == 200
+    time.sleep(4.5)
+    with sqlite3.connect(tmp_path / "comptoir.db") as db:
+        mode = db.execute("SELECT acceptance_mode FROM locations WHERE number = 1").fetchone()[0]
+        changes = db.execute("SELECT event_type, connection_id FROM changes ORDER BY id").fetchall()
+    assert mode == "normal"
+    assert [c[0] for c in changes] == ["update", "update"]
+    assert changes[1][1] is None  # the reversion, caused by the service

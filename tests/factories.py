@@ -1,0 +1,136 @@
+"""Factories: real rows through the real services, each in its own transaction."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from sqlalchemy import select
+
+from comptoir.accounts.service import create_account
+from comptoir.auth.scopes import parse_scope
+from comptoir.connections.service import authorise, create_client
+from comptoir.db import Database
+from comptoir.kit import clock
+from comptoir.locations.service import create_location
+from comptoir.models import Account, Base, Catalog, Change, CustomerList, Location, OAuthClient, User
+from comptoir.users.service import create_user
+
+_seq = itertools.count(1)
+
+
+class World:
+    def __init__(self, db: Database, key: bytes) -> None:
+        self.db = db
+        self.key = key
+
+    async def user(self, email: str | None = None, **fields: Any) -> User:
+        async with self.db.transaction() as session:
+            return await create_user(
+                session,
+                email=email or f"user{next(_seq)}@example.com",
+                password=fields.pop("password", "password123"),
+                **fields,
+            )
+
+    async def account(self, owner: User | None = None, name: str = "Acme", currency: str = "EUR") -> Account:
+        owner = owner or await self.user()
+        async with self.db.transaction() as session:
+            return await create_account(session, owner=owner, name=name, currency=currency)
+
+    async def location(self, account: Account | None = None, name: str = "Acme Central", **fields: Any) -> Location:
+        account = account or await self.account()
+        fields.setdefault("timezone", "Europe/Paris")
+        fields.setdefault("country", "FR")
+        async with self.db.transaction() as session:
+            return await create_location(session, account=account, name=name, **fields)
+
+    async def client(self, name: str = "Test app", redirect_uris: list[str] | None = None) -> OAuthClient:
+        async with self.db.transaction() as session:
+            return await create_client(session, name=name, redirect_uris=redirect_uris or ["https://app.example/cb"])
+
+    async def catalog(
+        self, *, location: Location | None = None, account: Account | None = None, name: str = "Menu"
+    ) -> Catalog:
+        account_id = location.account_id if location else account.id  # type: ignore[union-attr]
+        async with self.db.transaction() as session:
+            catalog = Catalog(
+                name=name, account_id=account_id, location_id=location.id if location else None, created_at=clock.now()
+            )
+            session.add(catalog)
+            await session.flush()
+            return catalog
+
+    async def customer_list(
+        self, *, location: Location | None = None, account: Account | None = None, name: str = "Customers"
+    ) -> CustomerList:
+        account_id = location.account_id if location else account.id  # type: ignore[union-attr]
+        async with self.db.transaction() as session:
+            customer_list = CustomerList(
+                name=name, account_id=account_id, location_id=location.id if location else None, created_at=clock.now()
+            )
+            session.add(customer_list)
+            await session.flush()
+            return customer_list
+
+    async def grant(
+        self,
+        scope: str,
+        *,
+        location: Location | None = None,
+        account: Account | None = None,
+        catalog: Catalog | None = None,
+        customer_list: CustomerList | None = None,
+        client: OAuthClient | None = None,
+        user: User | None = None,
+        name: str = "",
+    ) -> dict[str, Any]:
+        client = client or await self.client()
+        async with self.db.transaction() as session:
+            if user is None:
+                owning = (
+                    await session.get(Account, location.account_id if location else account.id)
+                    if (location or account)
+                    else None
+                )  # type: ignore[union-attr]
+                user = await session.get(User, owning.owner_id) if owning else await self._any_user(session)
+            return await authorise(
+                session,
+                self.key,
+                client=client,
+                user=user,  # type: ignore[arg-type]
+                scope=parse_scope(scope),
+                location=location,
+                account=account,
+                catalog=catalog,
+                customer_list=customer_list,
+                name=name,
+            )
+
+    async def token(self, scope: str, **kwargs: Any) -> str:
+        return (await self.grant(scope, **kwargs))["access_token"]
+
+    async def _any_user(self, session: Any) -> User:
+        user = await session.scalar(select(User).limit(1))
+        if user is None:
+            raise AssertionError("create a user first")
+        return user
+
+    async def changes(self) -> list[Change]:
+        async with self.db.transaction(write=False) as session:
+            return list((await session.scalars(select(Change).order_by(Change.id))).all())
+
+    async def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:
+        """Every row of every table: a refused request must leave this unchanged."""
+        async with self.db.transaction(write=False) as session:
+            result = {}
+            for table in Base.metadata.sorted_tables:
+                rows = (await session.execute(select(table).order_by(*table.primary_key.columns))).all()
+                result[table.name] = [tuple(row) for row in rows]
+            return result
+
+    async def location_row(self, location: Location) -> Location:
+        async with self.db.transaction(write=False) as session:
+            row = await session.get(Location, location.id)
+            assert row is not None
+            return row

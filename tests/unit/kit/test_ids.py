@@ -1,0 +1,58 @@
+"""decisions.md "Wire formats": short lowercase base-32 ids, unique per resource type."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from comptoir.kit import ids
+from comptoir.models.locations import location_public_id, parse_location_id
+
+ALPHABET = re.compile(r"[23456789abcdefghijkmnpqrstuvwxyz]{6}")
+
+
+@given(st.integers(min_value=1, max_value=2**30 - 1))
+def test_ids_are_six_unambiguous_characters_and_decode_back(pk: int) -> None:
+    public = ids.encode("order", pk)
+    assert ALPHABET.fullmatch(public)
+    assert ids.decode("order", public) == pk
+
+
+@given(st.integers(min_value=2**30, max_value=2**60))
+def test_beyond_a_billion_ids_grow_and_stay_unique(pk: int) -> None:
+    public = ids.encode("order", pk)
+    assert len(public) >= 7
+    assert ids.decode("order", public) == pk
+
+
+def test_consecutive_keys_do_not_look_consecutive_and_never_collide() -> None:
+    encoded = [ids.encode("customer", pk) for pk in range(1, 50001)]
+    assert len(set(encoded)) == 50000
+    assert ids.encode("customer", 1)[:3] != ids.encode("customer", 2)[:3]
+
+
+def test_ids_differ_between_resource_types() -> None:
+    assert ids.encode("order", 1) != ids.encode("customer", 1)
+
+
+def test_foreign_strings_decode_to_nothing() -> None:
+    for bad in ("", "abc", "ABCDEF", "0o1l00", "abcdef-", "x" * 20, "2222222"):
+        assert ids.decode("order", bad) is None
+
+
+def test_location_ids_are_account_id_dash_number() -> None:
+    account = ids.encode("account", 42)
+    assert location_public_id(42, 3) == f"{account}-3"
+    assert parse_location_id(f"{account}-3") == (42, 3)
+    for bad in (
+        f"{account}-0",
+        f"{account}-03",
+        f"{account}-",
+        f"{account}3",
+        f"{account}-x",
+        "-3",
+        f"{account}-1234567890",
+    ):
+        assert parse_location_id(bad) is None

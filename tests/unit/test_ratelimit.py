@@ -1,0 +1,162 @@
+"""spec 8.2 and decisions.md "Rate limits": aligned windows, heavy and image policies,
+refusals that count nowhere; on the in-process backend and on a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import redis.asyncio as aioredis
+
+from comptoir.errors import RateLimited
+from comptoir.kit import clock
+from comptoir.ratelimit import GENERAL, HEAVY, IMAGE, RateLimiter
+from comptoir.ratelimit.memory import MemoryBackend
+from comptoir.ratelimit.redis import RedisBackend
+from tests.conftest import TEST_REDIS_URL
+
+START = datetime(2026, 3, 2, 10, 0, 0, tzinfo=UTC)  # a round hour
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def limiter(request: pytest.FixtureRequest) -> AsyncIterator[RateLimiter]:
+    prefix = f"comptoir-test:{uuid.uuid4().hex}:"
+    if request.param == "memory":
+        yield RateLimiter(MemoryBackend(), prefix=prefix)
+        return
+    limiter = RateLimiter(RedisBackend(TEST_REDIS_URL), prefix=prefix)
+    yield limiter
+    keys = [key async for key in limiter.backend.client.scan_iter(f"{prefix}*")]  # type: ignore[attr-defined]
+    if keys:
+        await limiter.backend.client.delete(*keys)  # type: ignore[attr-defined]
+    await limiter.close()
+
+
+async def hits(limiter: RateLimiter, n: int, kind: str = GENERAL, connection: int = 1) -> None:
+    """n allowed hits, concurrently (within one window, the order does not matter)."""
+    await asyncio.gather(*(limiter.hit(connection, kind) for _ in range(n)))
+
+
+async def test_500_per_minute_then_429_until_the_minute_ends(limiter: RateLimiter) -> None:
+    clock.freeze(START + timedelta(seconds=17.3))
+    await hits(limiter, 500)
+    with pytest.raises(RateLimited) as refused:
+        await limiter.hit(1)
+    assert refused.value.retry_after == 43  # to 10:01:00
+    assert refused.value.window == "minute"
+    clock.freeze(START + timedelta(minutes=1))
+    decision = await limiter.hit(1)
+    assert decision is not None
+    assert dict(zip([w.name for w in decision.windows], decision.counts, strict=True)) == {
+        "minute": 1,
+        "hour": 501,
+        "day": 501,
+    }
+
+
+async def test_refused_requests_count_toward_no_window(limiter: RateLimiter) -> None:
+    clock.freeze(START)
+    await hits(limiter, 500)
+    for _ in range(3):
+        with pytest.raises(RateLimited):
+            await limiter.hit(1)
+    clock.freeze(START + timedelta(minutes=1))
+    decision = await limiter.hit(1)
+    assert decision is not None
+    assert decision.counts == (1, 501, 501)
+
+
+async def test_2500_per_hour_aligned_on_the_round_hour(limiter: RateLimiter) -> None:
+    for minute in range(5):
+        clock.freeze(START + timedelta(minutes=minute, seconds=30))
+        await hits(limiter, 500)
+    clock.freeze(START + timedelta(minutes=59, seconds=50))
+    with pytest.raises(RateLimited) as refused:
+        await limiter.hit(1)
+    assert (refused.value.window, refused.value.retry_after) == ("hour", 10)
+    clock.freeze(START + timedelta(hours=1))
+    assert await limiter.hit(1) is not None
+
+
+async def test_10000_per_utc_day(limiter: RateLimiter) -> None:
+    day = datetime(2026, 3, 2, 0, 0, tzinfo=UTC)
+    for hour in range(4):
+        for minute in range(5):
+            clock.freeze(day + timedelta(hours=hour, minutes=minute))
+            await hits(limiter, 500)
+    clock.freeze(day + timedelta(hours=23, minutes=59, seconds=30))
+    with pytest.raises(RateLimited) as refused:
+        await limiter.hit(1)
+    assert (refused.value.window, refused.value.retry_after) == ("day", 30)
+    clock.freeze(day + timedelta(days=1))
+    assert await limiter.hit(1) is not None
+
+
+async def test_heavy_queries_have_10_per_minute_and_count_toward_the_general_limits(limiter: RateLimiter) -> None:
+    clock.freeze(START + timedelta(seconds=50))
+    await hits(limiter, 10, HEAVY)
+    with pytest.raises(RateLimited) as refused:
+        await limiter.hit(1, HEAVY)
+    assert (refused.value.window, refused.value.retry_after) == ("heavy-minute", 10)
+    decision = await limiter.hit(1, GENERAL)  # light requests still pass
+    assert decision is not None
+    assert decision.counts == (11, 11, 11)
+
+
+async def test_images_have_their_own_limits_outside_the_general_ones(limiter: RateLimiter) -> None:
+    clock.freeze(START)
+    await hits(limiter, 500)
+    assert await limiter.hit(1, IMAGE) is not None  # general minute is full, images are not
+    await hits(limiter, 2999, IMAGE)
+    with pytest.raises(RateLimited) as refused:
+        await limiter.hit(1, IMAGE)
+    assert refused.value.window == "image-minute"
+
+
+async def test_connections_are_limited_separately(limiter: RateLimiter) -> None:
+    clock.freeze(START)
+    await hits(limiter, 500, connection=1)
+    assert await limiter.hit(2) is not None
+
+
+async def test_disabled_limiter_never_refuses() -> None:
+    limiter = RateLimiter(MemoryBackend(), enabled=False)
+    for _ in range(600):
+        assert await limiter.hit(1) is None
+
+
+async def test_headers_follow_the_ietf_draft(limiter: RateLimiter) -> None:
+    clock.freeze(START + timedelta(seconds=20))
+    decision = await limiter.hit(7, HEAVY)
+    assert decision is not None
+    assert dict(decision.headers()) == {
+        b"ratelimit-policy": b'"minute";q=500;w=60, "hour";q=2500;w=3600, "day";q=10000;w=86400, "heavy-minute";q=10;w=60',
+        b"ratelimit": b'"minute";r=499;t=40, "hour";r=2499;t=3580, "day";r=9999;t=50380, "heavy-minute";r=9;t=40',
+    }
+
+
+async def test_two_redis_limiters_share_counters_atomically() -> None:
+    prefix = f"comptoir-test:{uuid.uuid4().hex}:"
+    first = RateLimiter(RedisBackend(TEST_REDIS_URL), prefix=prefix)
+    second = RateLimiter(RedisBackend(TEST_REDIS_URL), prefix=prefix)
+    clock.freeze(START)
+
+    async def attempt(limiter: RateLimiter) -> bool:
+        try:
+            await limiter.hit(1)
+        except RateLimited:
+            return False
+        return True
+
+    results = await asyncio.gather(*(attempt(first if i % 2 else second) for i in range(600)))
+    assert sum(results) == 500
+    client = aioredis.from_url(TEST_REDIS_URL)
+    keys = [key async for key in client.scan_iter(f"{prefix}*")]
+    assert await client.get(f"{prefix}rl:1:minute:{int(START.timestamp())}") == b"500"
+    await client.delete(*keys)
+    await client.aclose()
+    await first.close()
+    await second.close()
