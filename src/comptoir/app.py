@@ -27,6 +27,7 @@ from comptoir.errors import (
     Unprocessable,
     field_path,
 )
+from comptoir.fastdb import FastReader
 from comptoir.jobs import TimedJobs
 from comptoir.locations.endpoints import router as locations_router
 from comptoir.middleware import HttpConventions
@@ -56,7 +57,13 @@ def build_limiter(settings: Settings) -> RateLimiter:
 def create_app(settings: Settings, *, database: Database | None = None, timed_jobs: bool = True) -> FastAPI:
     owns_database = database is None
     db = database or create_database(settings)
-    state = AppState(settings=settings, db=db, key=settings.server_key(), limiter=build_limiter(settings))
+    state = AppState(
+        settings=settings,
+        db=db,
+        key=settings.server_key(),
+        limiter=build_limiter(settings),
+        fast=FastReader(settings),
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -68,6 +75,7 @@ def create_app(settings: Settings, *, database: Database | None = None, timed_jo
         finally:
             await jobs.stop()
             await state.limiter.close()
+            await state.fast.close()
             if owns_database:
                 await db.dispose()
 

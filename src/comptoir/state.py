@@ -8,6 +8,7 @@ from starlette.requests import Request
 
 from comptoir.config import Settings
 from comptoir.db import Database
+from comptoir.fastdb import FastReader
 from comptoir.ratelimit import RateLimiter
 
 
@@ -17,6 +18,7 @@ class AppState:
     db: Database
     key: bytes
     limiter: RateLimiter
+    fast: FastReader
 
 
 def app_state(request: Request) -> AppState:

@@ -18,8 +18,10 @@ ACCOUNT_SCOPE = "account[orders.write,all_catalogs.write,all_customer_lists.writ
 
 
 @pytest.fixture
-def app(settings: Settings, database: Database) -> FastAPI:
-    return create_app(settings, database=database, timed_jobs=False)
+async def app(settings: Settings, database: Database) -> AsyncIterator[FastAPI]:
+    app = create_app(settings, database=database, timed_jobs=False)
+    yield app
+    await app.state.comptoir.fast.close()
 
 
 @pytest.fixture

@@ -79,6 +79,7 @@ async def unlimited_client(settings: Settings, database: Database) -> AsyncItera
     app = create_app(settings.model_copy(update={"rate_limits": "off"}), database=database, timed_jobs=False)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
         yield http, app
+    await app.state.comptoir.fast.close()
 
 
 async def test_rate_limits_off_disables_them(

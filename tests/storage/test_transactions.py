@@ -75,6 +75,7 @@ async def test_concurrent_custom_field_updates_lose_nothing(
         )
         assert [r.status_code for r in responses] == [200] * 12
         final = (await client.get("/v1/location", headers={"X-Access-Token": token})).json()
+    await app.state.comptoir.fast.close()
     assert final["custom_fields"] == {f"key{i}": i for i in range(12)}
     changes = await world.changes()
     assert len(changes) == 12

@@ -10,7 +10,6 @@ from comptoir.accounts import service
 from comptoir.accounts.schemas import Account
 from comptoir.auth.access import ANY, require
 from comptoir.auth.context import Ctx
-from comptoir.dependencies import Session
 from comptoir.kit.pagination import Pagination
 from comptoir.openapi import READ_ERRORS
 from comptoir.routing import JSON, ComptoirRoute
@@ -21,17 +20,16 @@ AccountReader = Annotated[Ctx, Depends(require("account", ANY))]
 
 
 @router.get("/accounts", response_model=list[Account], responses=READ_ERRORS, summary="List the connection's accounts")
-async def list_accounts(session: Session, ctx: AccountReader, page: Pagination) -> JSON:
-    # decisions.md "Accounts": the connection sees exactly one account, its own.
-    account = await service.connection_account(session, ctx)
-    return JSON([service.render_account(account)])
+async def list_accounts(ctx: AccountReader, page: Pagination) -> JSON:
+    # decisions.md "Accounts": the connection sees exactly one account, its own (one page).
+    return JSON([service.render_account(service.connection_account(ctx))])
 
 
 @router.get("/accounts/{account_id}", response_model=Account, responses=READ_ERRORS, summary="Get an account")
-async def get_account(account_id: str, session: Session, ctx: AccountReader) -> JSON:
-    return JSON(service.render_account(await service.account_in_reach(session, ctx, account_id)))
+async def get_account(account_id: str, ctx: AccountReader) -> JSON:
+    return JSON(service.render_account(service.account_in_reach(ctx, account_id)))
 
 
 @router.get("/account", response_model=Account, responses=READ_ERRORS, summary="Get the connection's account")
-async def get_own_account(session: Session, ctx: AccountReader) -> JSON:
-    return JSON(service.render_account(await service.connection_account(session, ctx)))
+async def get_own_account(ctx: AccountReader) -> JSON:
+    return JSON(service.render_account(service.connection_account(ctx)))

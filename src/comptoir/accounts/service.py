@@ -11,28 +11,25 @@ from comptoir.auth.context import Ctx
 from comptoir.errors import NotFound
 from comptoir.kit import clock, ids
 from comptoir.models import Account, User
+from comptoir.models.accounts import AccountView
 
 
-def render_account(account: Account) -> dict[str, Any]:
+def render_account(account: Account | AccountView) -> dict[str, Any]:
     return {"id": account.public_id, "name": account.name, "currency": account.currency}
 
 
-async def account_in_reach(session: AsyncSession, ctx: Ctx, public_id: str) -> Account:
-    """The account behind `public_id` if the connection reaches it; 404 otherwise."""
+def account_in_reach(ctx: Ctx, public_id: str) -> AccountView:
+    """The account behind `public_id` (a snapshot) if the connection reaches it; 404 otherwise."""
     pk = ids.decode(Account.KIND, public_id)
     if pk is None or not ctx.reaches_account(pk):
         raise NotFound("account", public_id)
-    account = await session.get(Account, pk)
-    if account is None:  # pragma: no cover - a connection's account always exists
-        raise NotFound("account", public_id)
-    return account
+    return connection_account(ctx)
 
 
-async def connection_account(session: AsyncSession, ctx: Ctx) -> Account:
-    assert ctx.account_id is not None
-    account = await session.get(Account, ctx.account_id)
-    assert account is not None
-    return account
+def connection_account(ctx: Ctx) -> AccountView:
+    """The connection's account, as read with its token."""
+    assert ctx.account is not None
+    return ctx.account
 
 
 async def create_account(session: AsyncSession, *, owner: User, name: str, currency: str) -> Account:

@@ -20,7 +20,6 @@ from starlette.requests import Request
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import LEVELS, Scope
 from comptoir.auth.tokens import resolve
-from comptoir.dependencies import Session
 from comptoir.errors import Forbidden
 from comptoir.ratelimit import GENERAL
 from comptoir.ratelimit.limiter import RateLimitedWithState
@@ -62,9 +61,9 @@ def require(levels: str, need: str, kind: str = GENERAL) -> Callable[..., Awaita
         assert all(level in LEVELS for level in allowed), levels
     words = _LEVEL_WORDS.get(allowed or (), "")
 
-    async def dependency(request: Request, session: Session) -> Ctx:
+    async def dependency(request: Request) -> Ctx:
         state = app_state(request)
-        ctx = await resolve(session, state.key, request.headers.get("x-access-token"))
+        ctx = await resolve(state.fast, state.key, request.headers.get("x-access-token"))
         request.state.connection_id = ctx.connection_id
         try:
             decision = await state.limiter.hit(ctx.connection_id, kind)

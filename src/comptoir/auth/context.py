@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from comptoir.auth.scopes import Scope
+
+if TYPE_CHECKING:
+    from comptoir.models.accounts import AccountView
+    from comptoir.models.locations import LocationView
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +25,9 @@ class Ctx:
     catalog_id: int | None
     customer_list_id: int | None
     scope: Scope
+    # Read-only snapshots taken with the token lookup: render from them, never write them.
+    account: AccountView | None = None
+    location: LocationView | None = None
 
     def reaches_location(self, account_id: int, location_id: int) -> bool:
         """Whether a location is within this connection's reach (else: 404)."""

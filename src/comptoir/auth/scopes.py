@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 RESOURCES = ("orders", "customer_list", "catalog", "inventory", "all_customer_lists", "all_catalogs")
 RIGHTS = ("read", "write")
@@ -83,6 +84,7 @@ def _split_top_level(text: str) -> list[str]:
     return parts
 
 
+@lru_cache(maxsize=4096)
 def parse_scope(text: str) -> Scope:
     """Parse and validate a scope string (spec 5.1); raises ScopeError with a clear message."""
     if not isinstance(text, str) or not text.strip():

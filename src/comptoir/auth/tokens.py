@@ -1,15 +1,24 @@
-"""From an X-Access-Token to a connection context (spec 5.4 item 1, 5.6)."""
+"""From an X-Access-Token to a connection context (spec 5.4 item 1, 5.6).
+
+One prepared read (`comptoir.fastdb`) per request loads the connection with its client name,
+account and location; the context carries the account and location as read-only snapshots,
+so reading them costs no further query.
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from typing import Any
+
+from sqlalchemy import bindparam, select
 
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import parse_scope
 from comptoir.errors import Unauthorized
+from comptoir.fastdb import FastReader, Query
 from comptoir.kit import crypto
 from comptoir.models import Account, Connection, Location, OAuthClient
+from comptoir.models.accounts import AccountView
+from comptoir.models.locations import LocationView
 
 # spec 5.6, word for word
 REVOKED = "The access token is invalid or the connection has been revoked"
@@ -18,43 +27,63 @@ BLOCKED = "The connection has been blocked"
 MISSING = "The X-Access-Token header is missing"
 
 _MAX_TOKEN_LENGTH = 256
+_CONNECTION = ("id", "name", "client_id", "user_id", "level", "account_id", "location_id", "catalog_id",
+               "customer_list_id", "scope", "revoked_at", "blocked")  # fmt: skip
+_ACCOUNT = ("name", "currency", "suspended", "owner_id")
+_LOCATION = tuple(c.key for c in Location.__table__.columns if c.key not in ("account_id",))
+
+AUTH = Query(
+    select(
+        *(getattr(Connection, name).label(f"c_{name}") for name in _CONNECTION),
+        OAuthClient.name.label("client_name"),
+        *(getattr(Account, name).label(f"a_{name}") for name in _ACCOUNT),
+        *(getattr(Location, name).label(f"l_{name}") for name in _LOCATION),
+    )
+    .join(OAuthClient, OAuthClient.id == Connection.client_id)
+    .outerjoin(Account, Account.id == Connection.account_id)
+    .outerjoin(Location, Location.id == Connection.location_id)
+    .where(Connection.token_hash == bindparam("token_hash"))
+)
 
 
-async def resolve(session: AsyncSession, key: bytes, token: str | None) -> Ctx:
-    """The context of a valid token, or Unauthorized with the message of spec 5.6.
+def _snapshots(row: dict[str, Any]) -> tuple[AccountView | None, LocationView | None]:
+    """Read-only copies of the connection's account and location."""
+    account_id = row["c_account_id"]
+    account = None
+    if account_id is not None:
+        account = AccountView(id=account_id, **{name: row[f"a_{name}"] for name in _ACCOUNT})
+    location = None
+    if row["c_location_id"] is not None:
+        location = LocationView(account_id=account_id, **{name: row[f"l_{name}"] for name in _LOCATION})
+    return account, location
 
-    One query loads the connection with its client name, account and location; the account
-    and location stay in the session's identity map for the endpoint that needs them.
-    """
+
+async def resolve(reader: FastReader, key: bytes, token: str | None) -> Ctx:
+    """The context of a valid token, or Unauthorized with the message of spec 5.6."""
     if not token:
         raise Unauthorized(MISSING)
     if len(token) > _MAX_TOKEN_LENGTH:
         raise Unauthorized(REVOKED)
-    stmt = (
-        select(Connection, OAuthClient.name, Account, Location)
-        .join(OAuthClient, OAuthClient.id == Connection.client_id)
-        .outerjoin(Account, Account.id == Connection.account_id)
-        .outerjoin(Location, Location.id == Connection.location_id)
-        .where(Connection.token_hash == crypto.lookup_hash(key, token))
-    )
-    row = (await session.execute(stmt)).first()
-    if row is None or row[0].revoked_at is not None:
+    row = await reader.one(AUTH, token_hash=crypto.lookup_hash(key, token))
+    if row is None or row["c_revoked_at"] is not None:
         raise Unauthorized(REVOKED)
-    connection, client_name, account, _location = row
-    if account is not None and account.suspended:
+    if row["a_suspended"]:
         raise Unauthorized(SUSPENDED)
-    if connection.blocked:
+    if row["c_blocked"]:
         raise Unauthorized(BLOCKED)
+    account, location = _snapshots(row)
     return Ctx(
-        connection_id=connection.id,
-        connection_name=connection.name,
-        client_id=connection.client_id,
-        client_name=client_name,
-        user_id=connection.user_id,
-        level=connection.level,
-        account_id=connection.account_id,
-        location_id=connection.location_id,
-        catalog_id=connection.catalog_id,
-        customer_list_id=connection.customer_list_id,
-        scope=parse_scope(connection.scope),
+        connection_id=row["c_id"],
+        connection_name=row["c_name"],
+        client_id=row["c_client_id"],
+        client_name=row["client_name"],
+        user_id=row["c_user_id"],
+        level=row["c_level"],
+        account_id=row["c_account_id"],
+        location_id=row["c_location_id"],
+        catalog_id=row["c_catalog_id"],
+        customer_list_id=row["c_customer_list_id"],
+        scope=parse_scope(row["c_scope"]),
+        account=account,
+        location=location,
     )

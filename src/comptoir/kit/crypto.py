@@ -31,7 +31,7 @@ def derive(key: bytes, purpose: str, *parts: str | int) -> str:
 
 def lookup_hash(key: bytes, value: str) -> str:
     """What the database stores to find a token: an HMAC, useless without the server key."""
-    return hmac.new(key, b"lookup\x1f" + value.encode(), hashlib.sha256).hexdigest()
+    return hmac.digest(key, b"lookup\x1f" + value.encode(), "sha256").hex()
 
 
 def equal(a: str, b: str) -> bool:

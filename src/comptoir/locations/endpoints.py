@@ -39,9 +39,10 @@ async def get_location(location_id: str, session: Session, ctx: Reader) -> JSON:
 
 
 @router.get("/location", response_model=Location, responses=READ_ERRORS, summary="Get the connection's location")
-async def get_own_location(session: Session, ctx: LocationReader) -> JSON:
-    location, account = await service.connection_location(session, ctx)
-    return JSON(service.render_location(location, account))
+async def get_own_location(ctx: LocationReader) -> JSON:
+    assert ctx.location is not None
+    assert ctx.account is not None
+    return JSON(service.render_location(ctx.location, ctx.account))
 
 
 @update_route(

@@ -19,7 +19,8 @@ from comptoir.kit.times import hhmm_minutes, localize, render_datetime, render_t
 from comptoir.kit.wire import WireError
 from comptoir.locations.schemas import DAYS, LocationUpdate, OrderAcceptanceUpdate
 from comptoir.models import Account, Location
-from comptoir.models.locations import parse_location_id
+from comptoir.models.accounts import AccountView
+from comptoir.models.locations import LocationView, parse_location_id
 
 DEFAULT_CUTOFF = "06:00"  # spec 2.3 / 8.3
 DEFAULT_PREPARATION_TIME = 15  # minutes; the spec leaves it open (README "API notes")
@@ -30,12 +31,14 @@ MAX_REASON = 1000
 # --- reading ----------------------------------------------------------------------------
 
 
-def _acceptance_due(location: Location, now: datetime) -> bool:
+def _acceptance_due(location: Location | LocationView, now: datetime) -> bool:
     resume_at = location.acceptance_resume_at
     return location.acceptance_mode != "normal" and resume_at is not None and resume_at <= now
 
 
-def render_location(location: Location, account: Account, *, effective: bool = True) -> dict[str, Any]:
+def render_location(
+    location: Location | LocationView, account: Account | AccountView, *, effective: bool = True
+) -> dict[str, Any]:
     """spec 2.3 Location. With `effective`, a busy/paused mode whose `resume_at` has passed
     reads as normal even before the timed job has written the reversion."""
     tz = location.timezone
@@ -72,7 +75,7 @@ def render_location(location: Location, account: Account, *, effective: bool = T
 
 async def location_in_reach(
     session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: bool = False
-) -> tuple[Location, Account]:
+) -> tuple[Location | LocationView, Account | AccountView]:
     """The location behind `public_id` and its account, if the connection reaches it; else
     404, whether or not it exists elsewhere (STYLE 6)."""
     parsed = parse_location_id(public_id)
@@ -95,19 +98,19 @@ async def location_in_reach(
     return row[0], row[1]
 
 
-async def connection_location(session: AsyncSession, ctx: Ctx, *, for_update: bool = False) -> tuple[Location, Account]:
-    """The location of a location-level connection (identity-map hits after auth)."""
+async def connection_location(
+    session: AsyncSession, ctx: Ctx, *, for_update: bool = False
+) -> tuple[Location | LocationView, Account | AccountView]:
+    """The location of a location-level connection: the snapshot read with the token, or,
+    `for_update`, the row itself, locked in the request's transaction."""
     assert ctx.location_id is not None
-    assert ctx.account_id is not None
     if for_update:
         stmt = _locked(_with_account(select(Location, Account)).where(Location.id == ctx.location_id))
         location, account = (await session.execute(stmt)).one()
         return location, account
-    location = await session.get(Location, ctx.location_id)
-    account = await session.get(Account, ctx.account_id)
-    assert location is not None
-    assert account is not None
-    return location, account
+    assert ctx.location is not None
+    assert ctx.account is not None
+    return ctx.location, ctx.account
 
 
 def _with_account(stmt: Select[Any]) -> Select[Any]:

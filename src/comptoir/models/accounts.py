@@ -28,3 +28,23 @@ class Account(Base):
     @property
     def public_id(self) -> str:
         return ids.encode(self.KIND, self.id)
+
+
+class AccountView:
+    """A read-only copy of an account row, as fast reads return it; renders like an Account."""
+
+    __slots__ = ("currency", "id", "name", "owner_id", "suspended")
+
+    def __init__(self, *, id: int, name: str, currency: str, suspended: bool, owner_id: int) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "currency", currency)
+        object.__setattr__(self, "suspended", suspended)
+        object.__setattr__(self, "owner_id", owner_id)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"AccountView is read-only ({name})")
+
+    @property
+    def public_id(self) -> str:
+        return ids.encode(Account.KIND, self.id)
