@@ -22,7 +22,6 @@ from comptoir.errors import (
     BadRequest,
     ComptoirError,
     FieldError,
-    InternalError,
     RoutingError,
     Unprocessable,
     field_path,
@@ -171,8 +170,9 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(exc)
 
     @app.exception_handler(RequestValidationError)
-    async def request_validation_error(_request: Request, exc: RequestValidationError) -> Response:
-        return error_response(validation_error(exc))
+    async def request_validation_error(request: Request, exc: RequestValidationError) -> Response:
+        body_error = getattr(request.state, "body_error", None)
+        return error_response(body_error or validation_error(exc))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -180,7 +180,5 @@ def install_error_handlers(app: FastAPI) -> None:
             return error_response(RoutingError(request.method, request.url.path))
         return error_response(BadRequest(str(exc.detail)))
 
-    @app.exception_handler(Exception)
-    async def internal_error(_request: Request, exc: Exception) -> Response:
-        log.error("internal_error", exc_info=exc)
-        return error_response(InternalError())
+    # Unexpected exceptions are answered by HttpConventions (so that a 500 carries the same
+    # request id and CORS headers as every other response) and logged there.

@@ -12,9 +12,11 @@ import json
 import os
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import click
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.config import Settings
@@ -44,23 +46,38 @@ def _emit(payload: dict[str, Any]) -> None:
 
 
 def _run_in_transaction(work: Callable[[AsyncSession, bytes, bool], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
-    """Migrate, then run `work(session, key, is_sqlite)` in one transaction."""
+    """Migrate and run `work(session, key, is_sqlite)` in one transaction, so that a refused
+    command changes nothing: not the data, not the schema, and no file it would have created
+    (a new SQLite database, a new key file)."""
     from comptoir.db import create_database
-    from comptoir.migrate import upgrade
+    from comptoir.migrate import upgrade_in
 
     settings = _settings()
-    key = settings.server_key()
+    new_files = [path for path in _local_files(settings) if not path.exists()]
 
     async def main() -> dict[str, Any]:
         db = create_database(settings, pool_size=2)
         try:
-            await upgrade(db)
             async with db.transaction() as session:
-                return await work(session, key, db.is_sqlite)
+                await upgrade_in(await session.connection(), is_sqlite=db.is_sqlite)
+                return await work(session, settings.server_key(), db.is_sqlite)
         finally:
             await db.dispose()
 
-    return asyncio.run(main())
+    try:
+        return asyncio.run(main())
+    except BaseException:
+        for path in new_files:
+            path.unlink(missing_ok=True)
+        raise
+
+
+def _local_files(settings: Settings) -> list[Path]:
+    files = [] if settings.secret_key else [settings.key_file()]
+    database = settings.sqlite_path
+    if database is not None:
+        files += [database, database.with_name(database.name + "-wal"), database.with_name(database.name + "-shm")]
+    return files
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -180,7 +197,6 @@ def create_account_command(owner: str, name: str, currency: str) -> None:
         user = await find_user_by_email(session, owner)
         if user is None:
             raise CommandError(f"no user with email {owner!r}")
-        _check_name(name, "--name")
         return render_account(
             await create_account(session, owner=user, name=name, currency=_wire(parse_currency, currency, "--currency"))
         )
@@ -215,7 +231,6 @@ def create_location_command(
         account = await find_account(session, account_id)
         if account is None:
             raise CommandError(f"no account with id {account_id!r}")
-        _check_name(name, "--name")
         zone = _wire(parse_timezone_name, timezone, "--timezone") if timezone else None
         code = _wire(parse_country, country, "--country") if country else None
         code = code or (country_of_timezone(zone) if zone else None) or "FR"
@@ -392,11 +407,6 @@ def _wire(parse: Callable[[Any], Any], value: Any, option: str) -> Any:
         raise CommandError(f"{option}: {exc}") from None
 
 
-def _check_name(name: str, option: str) -> None:
-    if not name.strip() or len(name) > 255:
-        raise CommandError(f"{option} must be 1 to 255 characters")
-
-
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one-line errors on stderr, non-zero exit, nothing changed."""
     try:
@@ -412,4 +422,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
     except (CommandError, ComptoirError) as exc:
         sys.stderr.write(f"error: {_one_line(exc)}\n")
+        sys.exit(1)
+    except DBAPIError as exc:  # e.g. a concurrent command created the same user first
+        first = str(exc.orig).strip().splitlines()[0] if exc.orig else type(exc).__name__
+        sys.stderr.write(f"error: the database refused the change ({first})\n")
         sys.exit(1)

@@ -162,6 +162,16 @@ class FieldErrors:
             raise Unprocessable(self.errors)
 
 
+def check_text(errors: FieldErrors, field: str, value: str | None, max_length: int, *, required: bool = False) -> None:
+    """Length rules of free-text fields, the same on every database."""
+    if value is None or not value.strip():
+        if required:
+            errors.add(field, "must not be empty")
+        return
+    if len(value) > max_length:
+        errors.add(field, f"must be at most {max_length} characters (it has {len(value)})")
+
+
 def field_path(loc: Iterable[str | int]) -> str:
     """`("opening_hours", "monday", 1, "to")` -> `opening_hours.monday[1].to`."""
     path = ""

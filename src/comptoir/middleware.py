@@ -23,12 +23,12 @@ from typing import Any
 import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from comptoir.errors import BadRequest, ComptoirError
+from comptoir.errors import BadRequest, ComptoirError, InternalError
 
 log = structlog.get_logger("comptoir.http")
 
 _REQUEST_ID = re.compile(rb"[A-Za-z0-9._\-]{1,128}")
-_OVERRIDABLE = {"PUT", "PATCH", "DELETE", "POST"}
+_OVERRIDABLE = {"GET", "PUT", "PATCH", "DELETE", "POST"}
 _CORS = [
     (b"access-control-allow-origin", b"*"),
     (b"access-control-expose-headers", b"X-Cursor-Next, X-Request-Id, ETag, Retry-After, RateLimit, RateLimit-Policy"),
@@ -134,10 +134,12 @@ class HttpConventions:
 
         conditional = _header(headers, b"if-none-match") if api and method == "GET" else None
         pending_start: Message | None = None
+        started_response = False
 
         async def send_wrapper(message: Message) -> None:
-            nonlocal pending_start, status_seen
+            nonlocal pending_start, status_seen, started_response
             if message["type"] == "http.response.start":
+                started_response = True
                 status_seen = message["status"]
                 out = list(message.get("headers", []))
                 out.append(request_id_header)
@@ -173,6 +175,13 @@ class HttpConventions:
 
         try:
             await self.app(scope, receive, send_wrapper)
+        except Exception:
+            # An unexpected error: log it with the request id, answer spec 7's internal_error
+            # with the same headers as any other response (request id, CORS).
+            log.exception("internal_error", method=method, path=path)
+            if started_response:
+                raise
+            await reply_error(InternalError(), _CORS if api else [])
         finally:
             self._log(method, path, status_seen, started, state.get("connection_id"))
 

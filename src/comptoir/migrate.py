@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, text
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from comptoir.db import WRITE, Database
 
@@ -34,6 +35,12 @@ async def upgrade(database: Database) -> None:
     async with database.engine.connect() as connection:
         connection = await connection.execution_options(**WRITE)
         async with connection.begin():
-            if not database.is_sqlite:
-                await connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _ADVISORY_LOCK})
-            await connection.run_sync(_upgrade)
+            await upgrade_in(connection, is_sqlite=database.is_sqlite)
+
+
+async def upgrade_in(connection: AsyncConnection, *, is_sqlite: bool) -> None:
+    """Upgrade inside the caller's transaction: if the caller rolls back, so does the schema
+    (PostgreSQL and SQLite both have transactional DDL)."""
+    if not is_sqlite:
+        await connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _ADVISORY_LOCK})
+    await connection.run_sync(_upgrade)

@@ -40,4 +40,17 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 READ_ERRORS = error_responses(400, 401, 403, 404, 429)
+# spec 8.1: lists send X-Cursor-Next while more results remain.
+PAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "One page of results",
+        "headers": {
+            "X-Cursor-Next": {
+                "description": "Pass as `cursor` to get the next page; absent on the last page.",
+                "schema": {"type": "string"},
+            }
+        },
+    },
+    **READ_ERRORS,
+}
 WRITE_ERRORS = error_responses(400, 401, 403, 404, 415, 422, 429)

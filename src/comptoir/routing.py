@@ -53,7 +53,13 @@ class ComptoirRoute(APIRoute):
             return handler
 
         async def route_handler(request: Request) -> Response:
-            await read_json_body(request)
+            try:
+                await read_json_body(request)
+            except (BadRequest, UnsupportedMediaType) as exc:
+                # Raised once the dependencies (authentication first) have passed: a bad
+                # token is a 401 whatever the body (see app.request_validation_error).
+                request.state.body_error = exc
+                request._json = None
             return await handler(request)
 
         return route_handler

@@ -106,3 +106,22 @@ async def test_documented_read_schemas_forbid_undocumented_fields(document: dict
     location = document["components"]["schemas"]["Location"]
     assert location["additionalProperties"] is False
     assert set(location["required"]) == set(location["properties"])
+
+
+async def test_the_access_token_is_a_documented_security_scheme(document: dict[str, Any]) -> None:
+    assert document["components"]["securitySchemes"]["AccessToken"] == {
+        "type": "apiKey",
+        "description": "The access token of a connection (spec 5.4), from the OAuth token endpoint.",
+        "in": "header",
+        "name": "X-Access-Token",
+    }
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            assert operation["security"] == [{"AccessToken": []}], (path, method)
+
+
+async def test_lists_document_the_cursor_header_and_parameters(document: dict[str, Any]) -> None:
+    for path in ("/v1/locations", "/v1/accounts"):
+        operation = document["paths"][path]["get"]
+        assert "X-Cursor-Next" in operation["responses"]["200"]["headers"]
+        assert {p["name"] for p in operation["parameters"]} == {"count", "cursor"}

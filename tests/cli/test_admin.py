@@ -105,7 +105,11 @@ def test_create_account_prints_the_account(cli: Cli) -> None:
             ["--owner", "owner@example.com", "--name", "X", "--currency", "EURO"],
             "--currency: 'EURO' is not an ISO 4217 currency code (e.g. \"EUR\")",
         ),
-        (["--owner", "owner@example.com", "--name", " ", "--currency", "EUR"], "--name must be 1 to 255 characters"),
+        (["--owner", "owner@example.com", "--name", " ", "--currency", "EUR"], "name: must not be empty"),
+        (
+            ["--owner", "owner@example.com", "--name", "x" * 256, "--currency", "EUR"],
+            "name: must be at most 255 characters (it has 256)",
+        ),
     ],
 )
 def test_create_account_refusals(cli: Cli, snapshot: Snapshot, args: list[str], message: str) -> None:
@@ -260,3 +264,43 @@ def test_unknown_command_is_a_one_line_error(cli: Cli) -> None:
     result = cli("admin", "explode")
     assert result.code == 2
     assert result.err == "error: No such command 'explode'.\n"
+
+
+def test_text_longer_than_its_column_is_refused_alike_on_both_databases(cli: Cli, snapshot: Snapshot) -> None:
+    account = make_account(cli)
+    before = snapshot()
+    refused(
+        cli("admin", "create-location", "--account", account["id"], "--name", "X", "--postal-code", "9" * 40),
+        "postal_code: must be at most 32 characters (it has 40)",
+    )
+    refused(
+        cli("admin", "create-user", "--email", "b@example.com", "--password", "long-enough", "--first-name", "F" * 300),
+        "first_name: must be at most 255 characters (it has 300)",
+    )
+    assert snapshot() == before
+
+
+def test_a_database_refusal_is_one_line(cli: Cli, snapshot: Snapshot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A concurrent command that created the same user first: the unique constraint refuses."""
+    from comptoir.users import service
+
+    make_user(cli, "dup@example.com")
+    original = service.create_user
+
+    async def racing_create_user(session, **fields):  # type: ignore[no-untyped-def]
+        from sqlalchemy import update
+
+        from comptoir.models import User
+
+        user = await original(session, **{**fields, "email": "other@example.com"})
+        await session.execute(update(User).where(User.id == user.id).values(email="dup@example.com"))
+        return user
+
+    monkeypatch.setattr(service, "create_user", racing_create_user)
+    before = snapshot()
+    result = cli("admin", "create-user", "--email", "new@example.com", "--password", "long-enough")
+    assert result.code == 1
+    assert result.out == ""
+    assert result.err.startswith("error: the database refused the change (")
+    assert result.err.count("\n") == 1
+    assert snapshot() == before

@@ -11,7 +11,7 @@ from comptoir.accounts.schemas import Account
 from comptoir.auth.access import ANY, require
 from comptoir.auth.context import Ctx
 from comptoir.kit.pagination import Pagination
-from comptoir.openapi import READ_ERRORS
+from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS
 from comptoir.routing import JSON, ComptoirRoute
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Accounts"])
@@ -19,7 +19,9 @@ router = APIRouter(route_class=ComptoirRoute, tags=["Accounts"])
 AccountReader = Annotated[Ctx, Depends(require("account", ANY))]
 
 
-@router.get("/accounts", response_model=list[Account], responses=READ_ERRORS, summary="List the connection's accounts")
+@router.get(
+    "/accounts", response_model=list[Account], responses=PAGE_RESPONSES, summary="List the connection's accounts"
+)
 async def list_accounts(ctx: AccountReader, page: Pagination) -> JSON:
     # decisions.md "Accounts": the connection sees exactly one account, its own (one page).
     return JSON([service.render_account(service.connection_account(ctx))])

@@ -8,7 +8,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
-from comptoir.errors import NotFound
+from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, ids
 from comptoir.models import Account, User
 from comptoir.models.accounts import AccountView
@@ -33,6 +33,9 @@ def connection_account(ctx: Ctx) -> AccountView:
 
 
 async def create_account(session: AsyncSession, *, owner: User, name: str, currency: str) -> Account:
+    errors = FieldErrors()
+    check_text(errors, "name", name, 255, required=True)
+    errors.raise_if_any()
     account = Account(name=name, currency=currency, owner_id=owner.id, created_at=clock.now())
     session.add(account)
     await session.flush()

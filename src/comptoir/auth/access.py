@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from functools import cache
+from typing import Annotated
 
+from fastapi import Security
+from fastapi.security import APIKeyHeader
 from starlette.requests import Request
 
 from comptoir.auth.context import Ctx
@@ -24,6 +27,14 @@ from comptoir.errors import Forbidden
 from comptoir.ratelimit import GENERAL
 from comptoir.ratelimit.limiter import RateLimitedWithState
 from comptoir.state import app_state
+
+# spec 5.4 item 1; declared as a security scheme so the OpenAPI document shows it.
+ACCESS_TOKEN = APIKeyHeader(
+    name="X-Access-Token",
+    scheme_name="AccessToken",
+    description="The access token of a connection (spec 5.4), from the OAuth token endpoint.",
+    auto_error=False,
+)
 
 ANY = "any"  # any permission at the token's level
 ANY_WRITE = "any.write"  # any write permission at the token's level
@@ -61,9 +72,9 @@ def require(levels: str, need: str, kind: str = GENERAL) -> Callable[..., Awaita
         assert all(level in LEVELS for level in allowed), levels
     words = _LEVEL_WORDS.get(allowed or (), "")
 
-    async def dependency(request: Request) -> Ctx:
+    async def dependency(request: Request, token: Annotated[str | None, Security(ACCESS_TOKEN)]) -> Ctx:
         state = app_state(request)
-        ctx = await resolve(state.fast, state.key, request.headers.get("x-access-token"))
+        ctx = await resolve(state.fast, state.key, token)
         request.state.connection_id = ctx.connection_id
         try:
             decision = await state.limiter.hit(ctx.connection_id, kind)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from comptoir.kit.jsonutil import dumps
+from comptoir.kit.jsonutil import MAX_DEPTH, depth, dumps
 from comptoir.kit.wire import WireError, wire_type
 
 MAX_BYTES = 8 * 1024
@@ -17,6 +17,8 @@ MAX_BYTES = 8 * 1024
 def parse_custom_fields(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise WireError("must be a JSON object")
+    if depth(value) > MAX_DEPTH:
+        raise WireError(f"must not nest objects and arrays more than {MAX_DEPTH} levels deep")
     return value
 
 

@@ -5,10 +5,14 @@ as the same JSON number text."""
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from typing import Any
 
 import orjson
+
+MAX_DEPTH = 64  # free-form values (custom fields) nested deeper are refused; orjson writes 254
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def _default(value: Any) -> Any:
@@ -29,6 +33,45 @@ def dumps_str(value: Any) -> str:
     return dumps(value).decode()
 
 
+def _parse_int(text: str) -> int | Decimal:
+    # Integers beyond 64 bits stay exact as Decimal (orjson writes them back as they came).
+    value = int(text)
+    return value if -(2**63) <= value < 2**63 else Decimal(text)
+
+
 def loads(data: str | bytes) -> Any:
-    """Parse JSON keeping every number exact (Decimal for non-integers); NaN/Infinity refused."""
-    return json.loads(data, parse_float=Decimal, parse_constant=_reject_constant)
+    """Parse JSON keeping every number exact (Decimal for non-integers and huge integers).
+
+    Raises ValueError for what is not storable JSON: NaN/Infinity, nesting too deep for the
+    parser, strings with a lone surrogate (a valid escape, but not Unicode text)."""
+    try:
+        value = json.loads(data, parse_float=Decimal, parse_int=_parse_int, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    raw = data.encode() if isinstance(data, str) else data
+    if _SURROGATE_ESCAPE.search(raw):  # rare: only then walk the strings
+        _check_strings(value)
+    return value
+
+
+def _check_strings(value: Any) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_strings(key)
+            _check_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_strings(item)
+    elif isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("a string holds a lone UTF-16 surrogate") from None
+
+
+def depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    """Nesting depth of objects and arrays in `value`, counting up to `limit + 1` at most."""
+    if limit < 0 or not isinstance(value, (dict, list)):
+        return 0
+    items = value.values() if isinstance(value, dict) else value
+    return 1 + max((depth(item, limit - 1) for item in items), default=0)

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import orjson
 from fastapi import Depends, Query
-from sqlalchemy import Select, literal, tuple_
+from sqlalchemy import BigInteger, Select, literal, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -54,7 +54,7 @@ class Page:
 def _parse_count(raw: str | None) -> int:
     if raw is None:
         return MAX_COUNT
-    if not raw.isdigit() or int(raw) < 1:
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
         raise BadRequest(f"count must be a positive integer, not {raw!r}")
     return min(int(raw), MAX_COUNT)
 
@@ -82,7 +82,7 @@ def _typed(values: list[Any], keys: Sequence[Key]) -> list[Any]:
         try:
             if key.type is datetime:
                 typed.append(datetime.fromisoformat(value))
-            elif _plain(value, key.type):
+            elif _plain(value, key):
                 typed.append(value)
             else:
                 raise TypeError
@@ -91,10 +91,12 @@ def _typed(values: list[Any], keys: Sequence[Key]) -> list[Any]:
     return typed
 
 
-def _plain(value: Any, wanted: type) -> bool:
-    if wanted is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return wanted is str and isinstance(value, str)
+def _plain(value: Any, key: Key) -> bool:
+    """An int within the column's range, or a string of sane length."""
+    if key.type is int:
+        bits = 63 if isinstance(key.column.type, BigInteger) else 31
+        return isinstance(value, int) and not isinstance(value, bool) and -(2**bits) <= value < 2**bits
+    return key.type is str and isinstance(value, str) and len(value) <= 1024
 
 
 def page_request(

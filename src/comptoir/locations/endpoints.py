@@ -12,7 +12,7 @@ from comptoir.dependencies import Session
 from comptoir.kit.pagination import Pagination
 from comptoir.locations import service
 from comptoir.locations.schemas import Location, LocationUpdate
-from comptoir.openapi import READ_ERRORS, WRITE_ERRORS
+from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
 from comptoir.routing import JSON, ComptoirRoute, update_route
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Locations"])
@@ -26,7 +26,9 @@ LocationWriter = Annotated[Ctx, Depends(require("location", ANY_WRITE))]
 AccountReader = Annotated[Ctx, Depends(require("account", ANY))]
 
 
-@router.get("/locations", response_model=list[Location], responses=READ_ERRORS, summary="List the account's locations")
+@router.get(
+    "/locations", response_model=list[Location], responses=PAGE_RESPONSES, summary="List the account's locations"
+)
 async def list_locations(session: Session, ctx: AccountReader, page: Pagination) -> JSON:
     body, result = await service.list_locations(session, ctx, page)
     return JSON(body, headers=result.headers())

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir import events
 from comptoir.auth.context import Ctx
 from comptoir.db import Database
-from comptoir.errors import FieldErrors, NotFound
+from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, custom_fields
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
 from comptoir.kit.times import hhmm_minutes, localize, render_datetime, render_timezone
@@ -337,6 +337,12 @@ async def create_location(
 ) -> Location:
     """A new location numbered after the account's last one (an atomic counter, so two
     concurrent creations never share a number)."""
+    errors = FieldErrors()
+    check_text(errors, "name", name, 255, required=True)
+    check_text(errors, "address", address, 1000)
+    check_text(errors, "postal_code", postal_code, 32)
+    check_text(errors, "city", city, 255)
+    errors.raise_if_any()
     number = await session.scalar(
         update(Account)
         .where(Account.id == account.id)

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.errors import FieldErrors
+from comptoir.errors import FieldErrors, check_text
 from comptoir.kit import clock, crypto
 from comptoir.kit.times import parse_timezone_name, render_timezone
 from comptoir.kit.wire import WireError
@@ -61,6 +61,8 @@ async def create_user(
         errors.add("email", f"a user with email {email!r} already exists")
     if len(password) < MIN_PASSWORD:
         errors.add("password", f"must have at least {MIN_PASSWORD} characters")
+    check_text(errors, "first_name", first_name, 255)
+    check_text(errors, "last_name", last_name, 255)
     try:
         parse_timezone_name(timezone)
     except WireError as exc:
