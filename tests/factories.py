@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 
@@ -17,6 +17,7 @@ from comptoir.models import Account, Base, Catalog, Change, CustomerList, Locati
 from comptoir.users.service import create_user
 
 _seq = itertools.count(1)
+B = TypeVar("B", Catalog, CustomerList)
 
 
 class World:
@@ -52,26 +53,23 @@ class World:
     async def catalog(
         self, *, location: Location | None = None, account: Account | None = None, name: str = "Menu"
     ) -> Catalog:
-        account_id = location.account_id if location else account.id  # type: ignore[union-attr]
-        async with self.db.transaction() as session:
-            catalog = Catalog(
-                name=name, account_id=account_id, location_id=location.id if location else None, created_at=clock.now()
-            )
-            session.add(catalog)
-            await session.flush()
-            return catalog
+        return await self._binding(Catalog, name, location, account)
 
     async def customer_list(
         self, *, location: Location | None = None, account: Account | None = None, name: str = "Customers"
     ) -> CustomerList:
+        return await self._binding(CustomerList, name, location, account)
+
+    async def _binding(self, model: type[B], name: str, location: Location | None, account: Account | None) -> B:
+        """A catalog or customer list at location level (`location`) or account level."""
         account_id = location.account_id if location else account.id  # type: ignore[union-attr]
         async with self.db.transaction() as session:
-            customer_list = CustomerList(
+            row = model(
                 name=name, account_id=account_id, location_id=location.id if location else None, created_at=clock.now()
             )
-            session.add(customer_list)
+            session.add(row)
             await session.flush()
-            return customer_list
+            return row
 
     async def grant(
         self,

@@ -286,7 +286,7 @@ def connect_command(
     from comptoir.accounts.service import find_account
     from comptoir.auth.scopes import ScopeError, parse_scope
     from comptoir.connections.service import authorise, find_client
-    from comptoir.kit import ids
+    from comptoir.db import get_by_public_id
     from comptoir.locations.service import find_location
     from comptoir.models import Catalog, CustomerList
     from comptoir.users.service import find_user_by_email
@@ -316,13 +316,11 @@ def connect_command(
             if account is None:
                 raise CommandError(f"no account with id {account_id!r}")
         if catalog_id:
-            pk = ids.decode(Catalog.KIND, catalog_id)
-            catalog = await session.get(Catalog, pk) if pk else None
+            catalog = await get_by_public_id(session, Catalog, catalog_id)
             if catalog is None:
                 raise CommandError(f"no catalog with id {catalog_id!r}")
         if customer_list_id:
-            pk = ids.decode(CustomerList.KIND, customer_list_id)
-            customer_list = await session.get(CustomerList, pk) if pk else None
+            customer_list = await get_by_public_id(session, CustomerList, customer_list_id)
             if customer_list is None:
                 raise CommandError(f"no customer list with id {customer_list_id!r}")
         return await authorise(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
@@ -20,7 +21,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from comptoir.config import Settings
 from comptoir.kit.jsonutil import dumps_str, loads
 
+M = TypeVar("M")
 WRITE = {"comptoir_write": True}  # execution option: this transaction will write
+
+
+async def get_by_public_id(session: AsyncSession, model: type[M], public_id: str) -> M | None:
+    """The row of `model` (which names its id KIND) behind a public id, or None."""
+    from comptoir.kit import ids
+
+    pk = ids.decode(model.KIND, public_id)  # type: ignore[attr-defined]
+    return await session.get(model, pk) if pk is not None else None
 
 
 def async_url(url: str) -> str:

@@ -8,6 +8,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
+from comptoir.db import get_by_public_id
 from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, ids
 from comptoir.models import Account, User
@@ -43,8 +44,7 @@ async def create_account(session: AsyncSession, *, owner: User, name: str, curre
 
 
 async def find_account(session: AsyncSession, public_id: str) -> Account | None:
-    pk = ids.decode(Account.KIND, public_id)
-    return await session.get(Account, pk) if pk is not None else None
+    return await get_by_public_id(session, Account, public_id)
 
 
 async def set_suspended(session: AsyncSession, account: Account, suspended: bool) -> None:

@@ -16,8 +16,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.scopes import Scope
+from comptoir.db import get_by_public_id
 from comptoir.errors import FieldErrors
-from comptoir.kit import clock, crypto, ids
+from comptoir.kit import clock, crypto
 from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, User
 
 OOB_REDIRECT_URI = "urn:ietf:wg:oauth:2.0:oob"
@@ -77,8 +78,7 @@ async def create_client(
 
 
 async def find_client(session: AsyncSession, public_id: str) -> OAuthClient | None:
-    pk = ids.decode(OAuthClient.KIND, public_id)
-    return await session.get(OAuthClient, pk) if pk is not None else None
+    return await get_by_public_id(session, OAuthClient, public_id)
 
 
 # --- connections ------------------------------------------------------------------------
