@@ -138,10 +138,6 @@ class InternalError(ComptoirError):
     pass
 
 
-class Invalid(Exception):
-    """Raised by services while collecting field errors; `raise_if_any` turns them into a 422."""
-
-
 class FieldErrors:
     """Collects every field error of a request so the 422 names them all, not just the first."""
 

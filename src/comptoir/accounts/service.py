@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
@@ -50,7 +50,3 @@ async def find_account(session: AsyncSession, public_id: str) -> Account | None:
 async def set_suspended(session: AsyncSession, account: Account, suspended: bool) -> None:
     """spec 5.6: tokens of a suspended account get 401 for non payment."""
     await session.execute(update(Account).where(Account.id == account.id).values(suspended=suspended))
-
-
-async def owned_accounts(session: AsyncSession, owner_id: int) -> list[Account]:
-    return list((await session.scalars(select(Account).where(Account.owner_id == owner_id).order_by(Account.id))).all())

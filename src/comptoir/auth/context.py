@@ -29,11 +29,5 @@ class Ctx:
     account: AccountView | None = None
     location: LocationView | None = None
 
-    def reaches_location(self, account_id: int, location_id: int) -> bool:
-        """Whether a location is within this connection's reach (else: 404)."""
-        if self.level == "location":
-            return location_id == self.location_id
-        return self.level == "account" and account_id == self.account_id
-
     def reaches_account(self, account_id: int) -> bool:
         return self.level == "account" and account_id == self.account_id

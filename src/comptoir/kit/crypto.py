@@ -34,10 +34,6 @@ def lookup_hash(key: bytes, value: str) -> str:
     return hmac.digest(key, b"lookup\x1f" + value.encode(), "sha256").hex()
 
 
-def equal(a: str, b: str) -> bool:
-    return hmac.compare_digest(a.encode(), b.encode())
-
-
 def hash_password(password: str) -> str:
     return _hasher.hash(password)
 

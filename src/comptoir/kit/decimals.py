@@ -9,7 +9,7 @@ trailing-zero noise ("13.50" -> "13.5").
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from comptoir.kit.wire import WireError, shown, wire_type
@@ -38,14 +38,6 @@ def render_decimal(value: Decimal) -> str:
     if value == value.to_integral_value():
         return f"{int(value)}.0"
     return format(value, "f").rstrip("0")
-
-
-def parse_decimal_text(text: str) -> Decimal:
-    """For values already stored as text (database columns)."""
-    try:
-        return Decimal(text)
-    except InvalidOperation as exc:  # pragma: no cover - stored values are always valid
-        raise WireError(f"{shown(text)} is not a valid decimal") from exc
 
 
 DecimalStr = wire_type(
