@@ -4,6 +4,7 @@ pages at /."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -16,6 +17,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from comptoir.accounts.endpoints import router as accounts_router
+from comptoir.callbacks.endpoints import router as callbacks_router
+from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.config import Settings
 from comptoir.db import Database, create_database
 from comptoir.errors import (
@@ -53,7 +56,9 @@ def build_limiter(settings: Settings) -> RateLimiter:
     return RateLimiter(backend, enabled=settings.rate_limits == "on", prefix=settings.redis_prefix)
 
 
-def create_app(settings: Settings, *, database: Database | None = None, timed_jobs: bool = True) -> FastAPI:
+def create_app(settings: Settings, *, database: Database | None = None, background: bool = True) -> FastAPI:
+    """The application. `background` runs the timed jobs and, unless COMPTOIR_RUN_WORKER=0
+    (`serve --no-worker`), a callback delivery worker inside the process."""
     owns_database = database is None
     db = database or create_database(settings)
     state = AppState(
@@ -67,12 +72,17 @@ def create_app(settings: Settings, *, database: Database | None = None, timed_jo
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         jobs = TimedJobs(db, settings.timed_jobs_interval_seconds)
-        if timed_jobs:
+        worker = DeliveryWorker(settings, db, state.key) if background and settings.run_worker else None
+        worker_task = asyncio.create_task(worker.run(), name="comptoir-callbacks") if worker else None
+        if background:
             jobs.start()
         try:
             yield
         finally:
             await jobs.stop()
+            if worker is not None and worker_task is not None:
+                worker.stop()
+                await worker_task
             await state.limiter.close()
             await state.fast.close()
             if owns_database:
@@ -98,7 +108,7 @@ def create_app(settings: Settings, *, database: Database | None = None, timed_jo
         """Liveness: no token, no database."""
         return JSON({"status": "ok"})
 
-    for router in (service, accounts_router, locations_router, users_router):
+    for router in (service, accounts_router, locations_router, users_router, callbacks_router):
         app.include_router(router, prefix="/v1")
 
     @app.get("/", include_in_schema=False)

@@ -123,6 +123,38 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
     )
 
 
+@cli.command()
+def worker() -> None:
+    """Run a callback delivery worker (and the timed jobs) until interrupted; any number may
+    run beside any number of `serve` processes on one PostgreSQL."""
+    import signal
+
+    from comptoir.callbacks.worker import DeliveryWorker
+    from comptoir.db import create_database
+    from comptoir.jobs import TimedJobs
+    from comptoir.logs import configure_logging
+
+    settings = _settings()
+    configure_logging(settings)
+    _run_in_transaction(_migrate_only)
+
+    async def main() -> None:
+        db = create_database(settings)
+        delivery = DeliveryWorker(settings, db, settings.server_key())
+        jobs = TimedJobs(db, settings.timed_jobs_interval_seconds)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, delivery.stop)
+        jobs.start()
+        try:
+            await delivery.run()
+        finally:
+            await jobs.stop()
+            await db.dispose()
+
+    asyncio.run(main())
+
+
 async def _migrate_only(_session: AsyncSession, _key: bytes, _is_sqlite: bool) -> dict[str, Any]:
     from comptoir.migrate import alembic_head
 
@@ -335,6 +367,23 @@ def connect_command(
             customer_list=customer_list,
             name=name,
         )
+
+    _emit(_run_in_transaction(work))
+
+
+@admin.command("delivery-log")
+@click.option("--token", required=True, help="The connection's access token.")
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 1000))
+def delivery_log(token: str, limit: int) -> None:
+    """The connection's recent callback delivery attempts, newest first."""
+    from comptoir.callbacks.service import render_delivery_log
+    from comptoir.connections.service import find_connection_by_token
+
+    async def work(session: AsyncSession, key: bytes, _sqlite: bool) -> dict[str, Any]:
+        connection = await find_connection_by_token(session, key, token)
+        if connection is None:
+            raise CommandError("no connection has that token")
+        return {"attempts": await render_delivery_log(session, connection.id, limit)}
 
     _emit(_run_in_transaction(work))
 

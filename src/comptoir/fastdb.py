@@ -128,15 +128,7 @@ class FastReader:
 
         async with self._pool_lock:
             if self._pool is None:
-                url = make_url(self._settings.database_url)
-                options = {
-                    "host": url.host,
-                    "port": url.port,
-                    "user": url.username,
-                    "password": url.password,
-                    "database": url.database,
-                } | _asyncpg_options(url.query)
-                self._pool = await asyncpg.create_pool(min_size=1, max_size=10, **options)
+                self._pool = await asyncpg.create_pool(min_size=1, max_size=10, **asyncpg_options(self._settings))
         return self._pool
 
     async def close(self) -> None:
@@ -148,9 +140,18 @@ class FastReader:
             self._pool = None
 
 
-def _asyncpg_options(query: Any) -> dict[str, Any]:
-    """URL query options asyncpg understands (e.g. `?ssl=disable`, `?host=/run/postgresql`)."""
-    options: dict[str, Any] = {}
+def asyncpg_options(settings: Settings) -> dict[str, Any]:
+    """asyncpg.connect() arguments for COMPTOIR_DATABASE_URL, with the URL query options
+    asyncpg understands (e.g. `?ssl=disable`, `?host=/run/postgresql`)."""
+    url = make_url(settings.database_url)
+    query = url.query
+    options: dict[str, Any] = {
+        "host": url.host,
+        "port": url.port,
+        "user": url.username,
+        "password": url.password,
+        "database": url.database,
+    }
     if "ssl" in query:
         options["ssl"] = query["ssl"]
     elif "sslmode" in query:

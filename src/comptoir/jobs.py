@@ -1,33 +1,71 @@
-"""The loop for timed jobs that runs inside `serve` (and, from the Callbacks issue on, in
-`comptoir worker`): each job is idempotent and safe to run from several processes at once."""
+"""Timed jobs, run by a small loop inside `serve` and inside `comptoir worker`. Each job is
+idempotent and safe to run from several processes at once."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import timedelta
 
 import structlog
+from sqlalchemy import delete, exists, select
 
 from comptoir.db import Database
+from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
+from comptoir.models import Change, DeliveryAttempt, Event
 
 log = structlog.get_logger("comptoir.jobs")
 
-Job = Callable[[Database], Awaitable[int]]
-TIMED_JOBS: tuple[tuple[str, Job], ...] = (("order_acceptance_resumed", revert_due_acceptances),)
+RETENTION = timedelta(days=30)  # delivery log, and changes no event needs any more
+PURGE_BATCH = 5000
 
 
-async def run_once(db: Database) -> dict[str, int]:
+async def purge_history(db: Database) -> int:
+    """Delete delivery attempts older than 30 days, and changes older than 30 days that no
+    pending event refers to. Batched, so a long backlog never holds a long lock."""
+    cutoff = clock.now() - RETENTION
+    purged = 0
+    for model, old in (
+        (DeliveryAttempt, DeliveryAttempt.attempted_at < cutoff),
+        (Change, (Change.created_at < cutoff) & ~exists().where(Event.change_id == Change.id)),
+    ):
+        while True:
+            async with db.transaction() as session:
+                batch = select(model.id).where(old).limit(PURGE_BATCH).scalar_subquery()
+                count = (await session.execute(delete(model).where(model.id.in_(batch)))).rowcount
+            purged += count
+            if count < PURGE_BATCH:
+                break
+    return purged
+
+
+@dataclass(frozen=True)
+class TimedJob:
+    name: str
+    run: Callable[[Database], Awaitable[int]]
+    every: float  # seconds
+
+
+TIMED_JOBS = (
+    TimedJob("order_acceptance_resumed", revert_due_acceptances, 1.0),  # decisions.md: within seconds
+    TimedJob("history_purged", purge_history, 3600.0),
+)
+
+
+async def run_once(db: Database, jobs: tuple[TimedJob, ...] = TIMED_JOBS) -> dict[str, int]:
     done = {}
-    for name, job in TIMED_JOBS:
+    for job in jobs:
         try:
-            done[name] = await job(db)
+            done[job.name] = await job.run(db)
         except Exception:
-            log.exception("timed_job_failed", job=name)
-            done[name] = 0
-        if done[name]:
-            log.info(name, count=done[name])
+            log.exception("timed_job_failed", job=job.name)
+            done[job.name] = 0
+        if done[job.name]:
+            log.info(job.name, count=done[job.name])
     return done
 
 
@@ -41,8 +79,13 @@ class TimedJobs:
         self._task = asyncio.create_task(self._loop(), name="comptoir-timed-jobs")
 
     async def _loop(self) -> None:
+        last: dict[str, float] = {}
         while True:
-            await run_once(self.db)
+            now = time.monotonic()
+            due = tuple(job for job in TIMED_JOBS if now - last.get(job.name, -job.every) >= job.every)
+            for job in due:
+                last[job.name] = now
+            await run_once(self.db, due)
             await asyncio.sleep(self.interval)
 
     async def stop(self) -> None:

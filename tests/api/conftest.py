@@ -19,7 +19,7 @@ ACCOUNT_SCOPE = "account[orders.write,all_catalogs.write,all_customer_lists.writ
 
 @pytest.fixture
 async def app(settings: Settings, database: Database) -> AsyncIterator[FastAPI]:
-    app = create_app(settings, database=database, timed_jobs=False)
+    app = create_app(settings, database=database, background=False)
     yield app
     await app.state.comptoir.fast.close()
 

@@ -42,6 +42,12 @@ API_OPERATIONS = {
     ("/v1/location", "PATCH"),
     ("/v1/location", "PUT"),
     ("/v1/user", "GET"),
+    ("/v1/callback", "GET"),
+    ("/v1/callback", "POST"),
+    ("/v1/callback", "DELETE"),
+    ("/v1/callback/events", "GET"),
+    ("/v1/callback/events/{event_id}", "GET"),
+    ("/v1/callback/events/{event_id}", "DELETE"),
 }
 
 
@@ -121,7 +127,7 @@ async def test_the_access_token_is_a_documented_security_scheme(document: dict[s
 
 
 async def test_lists_document_the_cursor_header_and_parameters(document: dict[str, Any]) -> None:
-    for path in ("/v1/locations", "/v1/accounts"):
+    for path in ("/v1/locations", "/v1/accounts", "/v1/callback/events"):
         operation = document["paths"][path]["get"]
         assert "X-Cursor-Next" in operation["responses"]["200"]["headers"]
         assert {p["name"] for p in operation["parameters"]} == {"count", "cursor"}

@@ -76,7 +76,7 @@ async def test_unauthenticated_requests_are_not_counted(client: httpx.AsyncClien
 
 @pytest.fixture
 async def unlimited_client(settings: Settings, database: Database) -> AsyncIterator[tuple[httpx.AsyncClient, FastAPI]]:
-    app = create_app(settings.model_copy(update={"rate_limits": "off"}), database=database, timed_jobs=False)
+    app = create_app(settings.model_copy(update={"rate_limits": "off"}), database=database, background=False)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
         yield http, app
     await app.state.comptoir.fast.close()

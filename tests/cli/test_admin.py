@@ -257,7 +257,7 @@ def test_unknown_token_and_account_are_refused(cli: Cli, snapshot: Snapshot) -> 
 
 
 def test_migrate_prints_the_revision(cli: Cli) -> None:
-    assert cli("migrate").json == {"migrated": True, "revision": "0001"}
+    assert cli("migrate").json == {"migrated": True, "revision": "0002"}
 
 
 def test_unknown_command_is_a_one_line_error(cli: Cli) -> None:

@@ -28,7 +28,7 @@ async def test_a_rolled_back_write_leaves_no_change(database: Database, world: W
             row = await session.get(Location, location.id)
             assert row is not None
             row.preparation_time = 99
-            events.record(
+            await events.record(
                 session,
                 resource_type="location",
                 event_type="update",
@@ -65,7 +65,7 @@ async def test_concurrent_custom_field_updates_lose_nothing(
 ) -> None:
     location = await world.location()
     token = await world.token("location[orders.write]", location=location)
-    app = create_app(settings, database=database, timed_jobs=False)
+    app = create_app(settings, database=database, background=False)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
         responses = await asyncio.gather(
             *(

@@ -39,6 +39,7 @@ ACCESS_TOKEN = APIKeyHeader(
 ANY = "any"  # any permission at the token's level
 ANY_WRITE = "any.write"  # any write permission at the token's level
 PROFILE = "profile"  # profile or profile_with_email
+TOKEN = "token"  # noqa: S105 - a need (any valid token, for /callback), not a secret
 
 _LEVEL_WORDS = {
     ("location",): "a location-level token",
@@ -53,6 +54,8 @@ def _check(scope: Scope, need: str) -> str | None:
         return None if scope.has_any_permission else "it needs a permission at the token's level"
     if need == ANY_WRITE:
         return None if scope.has_any_write else "it needs a write permission"
+    if need == TOKEN:
+        return None
     if need == PROFILE:
         return None if scope.profile else "it needs the profile or profile_with_email scope"
     resource, _, right = need.partition(".")

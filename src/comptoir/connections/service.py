@@ -30,7 +30,12 @@ _URI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s#]+")
 
 
 def client_secret(key: bytes, client: OAuthClient) -> str:
-    return crypto.derive(key, "client-secret", client.secret_seed)
+    return secret_from_seed(key, client.secret_seed)
+
+
+def secret_from_seed(key: bytes, seed: str) -> str:
+    """A client's secret: it keys the HMAC of its callbacks (spec 6.4 item 1)."""
+    return crypto.derive(key, "client-secret", seed)
 
 
 def render_client(key: bytes, client: OAuthClient) -> dict[str, Any]:

@@ -1,20 +1,28 @@
-"""Change recording: the outbox every write path calls inside its own transaction (STYLE 7).
+"""Change recording and fan-out: what every write path calls inside its own transaction
+(STYLE 7).
 
-`record()` writes one `Change` row; the Callbacks issue turns changes into events for the
-subscribed connections and delivers them. Because the row is part of the writer's
-transaction, a change exists exactly when its write committed: none is lost on a crash and
-none exists for a rolled-back write.
+`record()` writes one `Change` and, in the same transaction, one `Event` for each connection
+whose callback subscribes to it and may receive it (`audience`). So an event exists exactly
+when its write committed: none is lost on a crash, none exists for a rolled-back write, and
+`GET /callback/events` shows it as soon as the write's response is sent. Delivery to active
+callbacks happens later, from the events table (`comptoir.callbacks.worker`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
+from comptoir.auth.scopes import parse_scope
+from comptoir.events import signals
+from comptoir.events.audience import Candidate, Subject, subscriptions
 from comptoir.kit import clock
-from comptoir.models import Change
+from comptoir.models import Callback, Change, Connection, Event
+
+NOTIFY_CHANNEL = "comptoir_events"
 
 RESOURCE_EVENTS: dict[str, tuple[str, ...]] = {
     # spec 6.2: the allowed (resource type, event type) combinations
@@ -30,7 +38,7 @@ RESOURCE_EVENTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def record(
+async def record(
     session: AsyncSession,
     *,
     resource_type: str,
@@ -45,13 +53,15 @@ def record(
     new_state: Any = None,
     state_change: Any = None,
     ctx: Ctx | None = None,
+    origin_connection_id: int | None = None,
 ) -> Change:
-    """Record one change of a resource in the current transaction.
+    """Record one change of a resource and its events, in the current transaction.
 
     `ids` are the public id fields of the event payload (decisions.md "Orders", last item);
     states are the resource's read shape before and after, already rendered for the wire.
-    `ctx` is the causing connection (None for the service itself, e.g. a resume_at reversion),
-    used to spare the causing client its own events (spec 1.6, 6.1.4).
+    `ctx` is the causing connection (None for the service itself, e.g. a resume_at
+    reversion): its client's connections get no event (spec 1.6, 6.1 item 4).
+    `origin_connection_id` is the connection that created the resource (own_order).
     """
     assert event_type in RESOURCE_EVENTS.get(resource_type, ()), (resource_type, event_type)
     change = Change(
@@ -69,6 +79,71 @@ def record(
         state_change=state_change,
         connection_id=ctx.connection_id if ctx else None,
         client_id=ctx.client_id if ctx else None,
+        origin_connection_id=origin_connection_id,
     )
     session.add(change)
+    await session.flush()
+    await _fan_out(session, change)
     return change
+
+
+async def _fan_out(session: AsyncSession, change: Change) -> None:
+    subject = Subject(
+        resource_type=change.resource_type,
+        event_type=change.event_type,
+        account_id=change.account_id,
+        location_id=change.location_id,
+        catalog_id=change.catalog_id,
+        customer_list_id=change.customer_list_id,
+        client_id=change.client_id,
+        origin_connection_id=change.origin_connection_id,
+    )
+    stmt = (
+        select(
+            Connection.id,
+            Connection.client_id,
+            Connection.level,
+            Connection.account_id,
+            Connection.location_id,
+            Connection.catalog_id,
+            Connection.customer_list_id,
+            Connection.scope,
+            Callback.events,
+        )
+        .join(Callback, Callback.connection_id == Connection.id)
+        .where(Connection.account_id == change.account_id, Connection.revoked_at.is_(None))
+    )
+    if change.client_id is not None:
+        stmt = stmt.where(Connection.client_id != change.client_id)
+    rows = []
+    for row in await session.execute(stmt):
+        candidate = Candidate(
+            connection_id=row.id,
+            client_id=row.client_id,
+            level=row.level,
+            account_id=row.account_id,
+            location_id=row.location_id,
+            catalog_id=row.catalog_id,
+            customer_list_id=row.customer_list_id,
+            scope=parse_scope(row.scope),
+            subscribed=row.events,
+        )
+        for key in subscriptions(subject, candidate):
+            rows.append(
+                {
+                    "connection_id": candidate.connection_id,
+                    "change_id": change.id,
+                    "resource_type": key,
+                    "event_type": change.event_type,
+                    "created_at": change.created_at,
+                    "attempts": 0,
+                    "next_attempt_at": change.created_at,
+                }
+            )
+    if not rows:
+        return
+    await session.execute(insert(Event), rows)
+    if not session.info.get(signals.NEW_EVENTS):
+        session.info[signals.NEW_EVENTS] = True
+        if session.bind.dialect.name == "postgresql":
+            await session.execute(text(f"NOTIFY {NOTIFY_CHANNEL}"))  # delivered at commit

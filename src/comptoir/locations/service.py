@@ -213,14 +213,14 @@ def _set_normal(location: Location) -> None:
 # --- writing ----------------------------------------------------------------------------
 
 
-def _record_update(
+async def _record_update(
     session: AsyncSession,
     location: Location,
     previous: dict[str, Any],
     new: dict[str, Any],
     ctx: Ctx | None,
 ) -> None:
-    events.record(
+    await events.record(
         session,
         resource_type="location",
         event_type="update",
@@ -234,7 +234,7 @@ def _record_update(
     )
 
 
-def _revert_if_due(session: AsyncSession, location: Location, account: Account) -> bool:
+async def _revert_if_due(session: AsyncSession, location: Location, account: Account) -> bool:
     """spec 3.3: busy or paused reverts to normal at `resume_at`; records a location update
     caused by the service itself."""
     if not _acceptance_due(location, clock.now()):
@@ -242,7 +242,7 @@ def _revert_if_due(session: AsyncSession, location: Location, account: Account) 
     previous = render_location(location, account, effective=False)
     _set_normal(location)
     location.updated_at = clock.now()
-    _record_update(session, location, previous, render_location(location, account), None)
+    await _record_update(session, location, previous, render_location(location, account), None)
     return True
 
 
@@ -252,7 +252,7 @@ async def update_location(
     """PATCH /locations/:id (spec 4.8): validates every given field against the resulting
     state, refuses with all errors at once, records one location update when anything
     changed. The caller holds the row lock."""
-    _revert_if_due(session, location, account)
+    await _revert_if_due(session, location, account)
     previous = render_location(location, account)
     given = update_.model_fields_set
     errors = FieldErrors()
@@ -295,7 +295,7 @@ async def update_location(
     new = render_location(location, account)
     if new != previous:
         location.updated_at = clock.now()
-        _record_update(session, location, previous, new, ctx)
+        await _record_update(session, location, previous, new, ctx)
     return new
 
 
@@ -317,8 +317,10 @@ async def revert_due_acceptances(db: Database, *, batch: int = 100) -> int:
             .limit(batch)
             .with_for_update(of=Location, skip_locked=True)
         )
-        rows = (await session.execute(stmt)).all()
-        return sum(_revert_if_due(session, location, account) for location, account in rows)
+        reverted = 0
+        for location, account in (await session.execute(stmt)).all():
+            reverted += await _revert_if_due(session, location, account)
+        return reverted
 
 
 # --- creating (admin, demo, back office) ------------------------------------------------

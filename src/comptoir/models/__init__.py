@@ -2,6 +2,7 @@
 
 from comptoir.models.accounts import Account
 from comptoir.models.base import Base
+from comptoir.models.callbacks import Callback, DeliveryAttempt, Event
 from comptoir.models.catalogs import Catalog
 from comptoir.models.changes import Change
 from comptoir.models.clients import OAuthClient
@@ -14,10 +15,13 @@ from comptoir.models.users import User
 __all__ = [
     "Account",
     "Base",
+    "Callback",
     "Catalog",
     "Change",
     "Connection",
     "CustomerList",
+    "DeliveryAttempt",
+    "Event",
     "Location",
     "OAuthClient",
     "PrivateRef",

@@ -12,14 +12,15 @@ from comptoir.models.base import PK, Base, JSONValue, UTCDateTime
 class Change(Base):
     """One recorded change of a resource: the outbox that events are made from (STYLE 7).
 
-    Written by `comptoir.events.record` in the writer's own transaction, so a change exists
-    exactly when its write committed. `ids` holds the public id fields of the event payload
-    (decisions.md "Orders", last item); the integer columns let fan-out find the connections
-    that can access the resource. `fanned_out_at` is set once the change became events.
+    Written by `comptoir.events.record` in the writer's own transaction, together with the
+    events it fans out to, so both exist exactly when the write committed. `ids` holds the
+    public id fields of the event payload (decisions.md "Orders", last item); the integer
+    columns let fan-out find the connections that can access the resource;
+    `origin_connection_id` is the connection that created the resource (own_order).
     """
 
     __tablename__ = "changes"
-    __table_args__ = (Index("ix_changes_pending", "fanned_out_at", "id"),)
+    __table_args__ = (Index("ix_changes_created_at", "created_at"),)
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
@@ -36,4 +37,4 @@ class Change(Base):
     state_change: Mapped[Any | None] = mapped_column(JSONValue)
     connection_id: Mapped[int | None] = mapped_column(ForeignKey("connections.id", ondelete="SET NULL"))
     client_id: Mapped[int | None] = mapped_column(ForeignKey("oauth_clients.id", ondelete="SET NULL"))
-    fanned_out_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    origin_connection_id: Mapped[int | None] = mapped_column(ForeignKey("connections.id", ondelete="SET NULL"))

@@ -1,0 +1,59 @@
+"""spec 4.9: GET/POST/DELETE /callback, GET /callback/events, GET/DELETE /callback/events/:id."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from comptoir.auth.access import TOKEN, require
+from comptoir.auth.context import Ctx
+from comptoir.callbacks import service
+from comptoir.callbacks.schemas import Callback, CallbackUpdate, Event, EventSummary
+from comptoir.dependencies import Session
+from comptoir.kit.pagination import Pagination
+from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.routing import JSON, ComptoirRoute
+
+router = APIRouter(route_class=ComptoirRoute, tags=["Callbacks"])
+
+# decisions.md "Access": /callback endpoints need any token.
+AnyToken = Annotated[Ctx, Depends(require("*", TOKEN))]
+
+
+@router.get("/callback", response_model=Callback, responses=READ_ERRORS, summary="Get the connection's callback")
+async def get_callback(session: Session, ctx: AnyToken) -> JSON:
+    return JSON(await service.get_callback(session, ctx))
+
+
+@router.post("/callback", response_model=Callback, responses=WRITE_ERRORS, summary="Create or replace the callback")
+async def set_callback(body: CallbackUpdate, session: Session, ctx: AnyToken) -> JSON:
+    return JSON(await service.set_callback(session, ctx, body.url, body.events))
+
+
+@router.delete("/callback", response_model=Callback, responses=READ_ERRORS, summary="Unregister the callback")
+async def delete_callback(session: Session, ctx: AnyToken) -> JSON:
+    return JSON(await service.delete_callback(session, ctx))
+
+
+@router.get(
+    "/callback/events",
+    response_model=list[EventSummary],
+    responses=PAGE_RESPONSES,
+    summary="List unacknowledged events, oldest first",
+)
+async def list_events(session: Session, ctx: AnyToken, page: Pagination) -> JSON:
+    body, result = await service.list_events(session, ctx, page)
+    return JSON(body, headers=result.headers())
+
+
+@router.get("/callback/events/{event_id}", response_model=Event, responses=READ_ERRORS, summary="Get an event")
+async def get_event(event_id: str, session: Session, ctx: AnyToken) -> JSON:
+    return JSON(await service.get_event(session, ctx, event_id))
+
+
+@router.delete(
+    "/callback/events/{event_id}", response_model=Event, responses=READ_ERRORS, summary="Acknowledge an event"
+)
+async def acknowledge_event(event_id: str, session: Session, ctx: AnyToken) -> JSON:
+    return JSON(await service.acknowledge_event(session, ctx, event_id))

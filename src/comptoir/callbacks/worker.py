@@ -1,0 +1,375 @@
+"""Delivery of events to active callbacks (spec 6.4).
+
+Each connection with an active callback is a *lane*. A worker claims a lane with a lease on
+its `callbacks` row (`FOR UPDATE SKIP LOCKED` on PostgreSQL; SQLite writers are serialised),
+then POSTs the lane's due events one after the other, oldest first, renewing the lease as it
+goes. So any number of workers (in `serve` processes or `comptoir worker`) share the work,
+and none sends an event another is sending. Different lanes run concurrently, up to
+`concurrency` per worker.
+
+Each POST carries exactly the body of `GET /callback/events/:id`, `Content-Type:
+application/json`, `X-Service-Hmac-SHA256` (lowercase hex HMAC-SHA-256 of those bytes keyed
+with the client secret) and `X-Event-Id`. Redirects are not followed. An answer 200-499
+within `COMPTOIR_CALLBACK_TIMEOUT_SECONDS` acknowledges: the event is deleted. Anything else
+schedules a resend after base, 2 x base, ... capped at 32 x base (`COMPTOIR_CALLBACK_RETRY_
+BASE_SECONDS`); after the sixth failed resend the event is deleted. A failing event waits
+for its time while later ones go out. Outcomes are written per batch with the delivery log;
+a worker that dies leaves its lane leased until the lease ends, then another worker resends
+what was not acknowledged (at least once, with the same `X-Event-Id`).
+
+State lives only in the database; the worker wakes on new events from this process (after
+commit), on PostgreSQL's NOTIFY from others, and otherwise polls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import os
+import secrets
+import socket
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import aiohttp
+import structlog
+from sqlalchemy import Select, bindparam, delete, exists, insert, or_, select, update
+
+from comptoir.config import Settings
+from comptoir.connections.service import secret_from_seed
+from comptoir.db import Database
+from comptoir.events import NOTIFY_CHANNEL, signals
+from comptoir.events.payload import render_event
+from comptoir.kit import clock, ids
+from comptoir.kit.jsonutil import dumps
+from comptoir.models import Account, Callback, Change, Connection, DeliveryAttempt, Event, OAuthClient
+
+log = structlog.get_logger("comptoir.callbacks")
+
+MAX_RESENDS = 6  # spec 6.4 item 3
+MAX_WAIT_FACTOR = 32  # the wait doubles up to 32 x base
+EXCERPT_BYTES = 2048
+USER_AGENT = "Comptoir-Callbacks/1"
+
+
+def resend_wait(base: float, failures: int) -> float:
+    """Seconds before the resend that follows the `failures`-th failed attempt (1-based)."""
+    return base * min(2 ** (failures - 1), MAX_WAIT_FACTOR)
+
+
+@dataclass(slots=True)
+class Lane:
+    connection_id: int
+    secret: bytes
+
+
+@dataclass(slots=True)
+class Due:
+    event_id: int
+    attempts: int
+    url: str
+    body: bytes
+
+
+@dataclass(slots=True)
+class Outcome:
+    attempted_at: datetime
+    finished_at: datetime
+    duration_ms: int
+    status_code: int | None
+    error: str | None
+    excerpt: str | None
+
+    @property
+    def acknowledged(self) -> bool:
+        # spec 6.4 item 2: any status 200-499 acknowledges, even a 4xx (and a 3xx)
+        return self.status_code is not None and 200 <= self.status_code <= 499
+
+
+class DeliveryWorker:
+    def __init__(
+        self,
+        settings: Settings,
+        db: Database,
+        key: bytes,
+        *,
+        concurrency: int = 32,
+        poll_interval: float = 0.2,
+        batch: int = 20,
+        lane_seconds: float = 5.0,
+    ) -> None:
+        self.db = db
+        self.key = key
+        self.settings = settings
+        self.timeout = settings.callback_timeout_seconds
+        self.base = settings.callback_retry_base_seconds
+        # A lease outlives the longest wait between renewals: one POST (<= timeout) after
+        # the last renewal, which happens at least every `renew_every` seconds.
+        self.renew_every = 5.0
+        self.lease = timedelta(seconds=self.timeout + self.renew_every + 10)
+        self.concurrency = concurrency
+        self.poll_interval = poll_interval
+        self.batch = batch
+        self.lane_seconds = lane_seconds
+        self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._lanes: dict[int, asyncio.Task[None]] = {}
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._http: aiohttp.ClientSession | None = None
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Deliver until stopped (or cancelled)."""
+        self._loop = asyncio.get_running_loop()
+        self._http = aiohttp.ClientSession(
+            timeout=aiohttp.ClientTimeout(total=self.timeout),
+            connector=aiohttp.TCPConnector(limit=self.concurrency * 2, ttl_dns_cache=60),
+            headers={"User-Agent": USER_AGENT},
+        )
+        unsubscribe = signals.on_new_events(self.poke)
+        listener = await self._listen()
+        log.info("callback_worker_started", owner=self.owner)
+        try:
+            while not self._stopping:
+                self._wake.clear()
+                free = self.concurrency - len(self._lanes)
+                for lane in await self._claim(free) if free > 0 else []:
+                    self._lanes[lane.connection_id] = asyncio.create_task(self._run_lane(lane))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self.poll_interval)
+        finally:
+            unsubscribe()
+            lanes = list(self._lanes.values())
+            if lanes:
+                await asyncio.wait(lanes, timeout=self.timeout + 1)
+                for task in lanes:
+                    task.cancel()
+                await asyncio.gather(*lanes, return_exceptions=True)
+            if listener is not None:
+                with contextlib.suppress(Exception):
+                    await listener.close()
+            await self._http.close()
+            log.info("callback_worker_stopped", owner=self.owner)
+
+    def stop(self) -> None:
+        """Finish the POSTs in flight, record them, release the lanes, and return from run()."""
+        self._stopping = True
+        self._wake.set()
+
+    def poke(self) -> None:
+        """New events may be due: look now (callable from any thread)."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._wake.set)
+
+    async def _listen(self) -> Any:
+        if self.db.is_sqlite:
+            return None
+        import asyncpg
+
+        from comptoir.fastdb import asyncpg_options
+
+        try:
+            connection = await asyncpg.connect(**asyncpg_options(self.settings))
+            await connection.add_listener(NOTIFY_CHANNEL, lambda *_args: self._wake.set())
+        except (OSError, asyncpg.PostgresError) as exc:  # polling still delivers
+            log.warning("callback_listen_failed", error=type(exc).__name__)
+            return None
+        return connection
+
+    # --- lanes ----------------------------------------------------------------------------
+
+    def _claimable(self, now: datetime) -> Select[Any]:
+        due = exists().where(Event.connection_id == Callback.connection_id, Event.next_attempt_at <= now)
+        return (
+            select(Callback.connection_id, OAuthClient.secret_seed)
+            .join(Connection, Connection.id == Callback.connection_id)
+            .join(OAuthClient, OAuthClient.id == Connection.client_id)
+            .outerjoin(Account, Account.id == Connection.account_id)
+            .where(
+                Callback.url.is_not(None),
+                or_(Callback.leased_until.is_(None), Callback.leased_until < now),
+                Connection.revoked_at.is_(None),
+                Connection.blocked.is_(False),
+                or_(Account.id.is_(None), Account.suspended.is_(False)),
+                due,
+            )
+        )
+
+    async def _claim(self, limit: int) -> list[Lane]:
+        now = clock.now()
+        claimable = self._claimable(now)
+        async with self.db.transaction(write=False) as session:  # cheap probe, no write lock
+            if (await session.execute(claimable.limit(1))).first() is None:
+                return []
+        async with self.db.transaction() as session:
+            rows = (await session.execute(claimable.limit(limit).with_for_update(of=Callback, skip_locked=True))).all()
+            if not rows:
+                return []
+            await session.execute(
+                update(Callback)
+                .where(Callback.connection_id.in_([row.connection_id for row in rows]))
+                .values(lease_owner=self.owner, leased_until=now + self.lease)
+            )
+        return [Lane(row.connection_id, secret_from_seed(self.key, row.secret_seed).encode()) for row in rows]
+
+    async def _run_lane(self, lane: Lane) -> None:
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + self.lane_seconds
+        renewed = loop.time()
+        try:
+            while not self._stopping and loop.time() < ends:
+                batch = await self._due(lane)
+                if not batch:
+                    break
+                outcomes: list[Outcome] = []
+                for item in batch:
+                    if self._stopping:
+                        break
+                    if loop.time() - renewed > self.renew_every:
+                        if not await self._renew(lane):
+                            return
+                        renewed = loop.time()
+                    outcomes.append(await self._send(lane, item))
+                if not await self._record(lane, batch[: len(outcomes)], outcomes):
+                    return  # the callback is gone (or, after a stall, another worker has the lane)
+                renewed = loop.time()
+        except Exception:
+            log.exception("callback_lane_failed", connection_id=lane.connection_id)
+        finally:
+            await asyncio.shield(self._release(lane))
+            self._lanes.pop(lane.connection_id, None)
+            self._wake.set()
+
+    async def _due(self, lane: Lane) -> list[Due]:
+        """The lane's due events, oldest first, while this worker holds its lease."""
+        stmt = (
+            select(Event, Change, Callback.url)
+            .join(Change, Change.id == Event.change_id)
+            .join(Callback, Callback.connection_id == Event.connection_id)
+            .where(
+                Event.connection_id == lane.connection_id,
+                Event.next_attempt_at <= clock.now(),
+                Callback.lease_owner == self.owner,
+                Callback.url.is_not(None),
+            )
+            .order_by(Event.id)
+            .limit(self.batch)
+        )
+        async with self.db.transaction(write=False) as session:
+            rows = (await session.execute(stmt)).all()
+        return [
+            Due(event.id, event.attempts, url, dumps(render_event(event, change, full=True)))
+            for event, change, url in rows
+        ]
+
+    async def _send(self, lane: Lane, item: Due) -> Outcome:
+        assert self._http is not None
+        headers = {
+            "Content-Type": "application/json",
+            "X-Service-Hmac-SHA256": hmac.new(lane.secret, item.body, hashlib.sha256).hexdigest(),
+            "X-Event-Id": ids.encode(Event.KIND, item.event_id),
+        }
+        attempted_at = clock.now()
+        started = time.perf_counter()
+        status: int | None = None
+        error: str | None = None
+        excerpt: str | None = None
+        try:
+            async with self._http.post(item.url, data=item.body, headers=headers, allow_redirects=False) as response:
+                status = response.status
+                excerpt = (await response.content.read(EXCERPT_BYTES)).decode("utf-8", "replace")
+        except TimeoutError:
+            error = "timeout"
+        except aiohttp.ClientConnectorError:
+            error = "connect_error"
+        except aiohttp.ClientError as exc:
+            error = type(exc).__name__
+        duration_ms = round((time.perf_counter() - started) * 1000)
+        outcome = Outcome(attempted_at, clock.now(), duration_ms, status, error, excerpt)
+        event = "callback_attempt" if outcome.acknowledged else "callback_attempt_failed"
+        (log.debug if outcome.acknowledged else log.info)(
+            event,
+            connection_id=lane.connection_id,
+            event_id=headers["X-Event-Id"],
+            attempt=item.attempts + 1,
+            status=status,
+            error=error,
+            duration_ms=duration_ms,
+        )
+        return outcome
+
+    async def _record(self, lane: Lane, batch: list[Due], outcomes: list[Outcome]) -> bool:
+        """Write the batch's outcomes and the delivery log, and renew the lease; False when
+        the lane is no longer ours."""
+        gone: list[int] = []
+        retries: list[dict[str, Any]] = []
+        log_rows: list[dict[str, Any]] = []
+        for item, outcome in zip(batch, outcomes, strict=True):
+            failures = item.attempts + 1
+            if outcome.acknowledged:
+                verdict = "acknowledged"
+                gone.append(item.event_id)
+            elif item.attempts >= MAX_RESENDS:  # spec 6.4 item 4: the final attempt failed
+                verdict = "dropped"
+                gone.append(item.event_id)
+            else:
+                verdict = "retry"
+                next_at = outcome.finished_at + timedelta(seconds=resend_wait(self.base, failures))
+                retries.append({"b_id": item.event_id, "b_attempts": failures, "b_next": next_at})
+            log_rows.append(
+                {
+                    "connection_id": lane.connection_id,
+                    "event_id": item.event_id,
+                    "attempt": failures,
+                    "attempted_at": outcome.attempted_at,
+                    "duration_ms": outcome.duration_ms,
+                    "url": item.url,
+                    "status_code": outcome.status_code,
+                    "error": outcome.error,
+                    "response_excerpt": outcome.excerpt,
+                    "outcome": verdict,
+                }
+            )
+        events = Event.__table__
+        async with self.db.transaction() as session:
+            if gone:
+                await session.execute(delete(Event).where(Event.id.in_(gone)))
+            if retries:
+                await session.execute(
+                    update(events)
+                    .where(events.c.id == bindparam("b_id"))
+                    .values(attempts=bindparam("b_attempts"), next_attempt_at=bindparam("b_next")),
+                    retries,
+                )
+            if log_rows:
+                await session.execute(insert(DeliveryAttempt.__table__), log_rows)
+            return await self._extend(session, lane)
+
+    async def _renew(self, lane: Lane) -> bool:
+        async with self.db.transaction() as session:
+            return await self._extend(session, lane)
+
+    async def _extend(self, session: Any, lane: Lane) -> bool:
+        result = await session.execute(
+            update(Callback)
+            .where(Callback.connection_id == lane.connection_id, Callback.lease_owner == self.owner)
+            .values(leased_until=clock.now() + self.lease)
+        )
+        return bool(result.rowcount)
+
+    async def _release(self, lane: Lane) -> None:
+        try:
+            async with self.db.transaction() as session:
+                await session.execute(
+                    update(Callback)
+                    .where(Callback.connection_id == lane.connection_id, Callback.lease_owner == self.owner)
+                    .values(lease_owner=None, leased_until=None)
+                )
+        except Exception:  # the lease then simply runs out
+            log.exception("callback_lane_release_failed", connection_id=lane.connection_id)

@@ -1,0 +1,100 @@
+"""Who receives an event of a change: spec 6.2 triggers ("a ... the connection can access"),
+with the access rules of spec 5.1 and decisions.md "Access".
+
+A connection receives an event when its callback subscribes to the (resource type, event
+type), it can access the resource, and it does not belong to the client that caused the
+change (decisions.md: suppression is per client, spec 1.6 and 6.1.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from comptoir.auth.scopes import Scope
+
+# The subscriptions a change of each resource type can match (spec 6.2): own_order and
+# own_order_delivery select the changes of orders the connection created.
+SUBSCRIPTIONS: dict[str, tuple[str, ...]] = {
+    "order": ("order", "own_order"),
+    "delivery": ("delivery", "own_order_delivery"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A connection with a callback, as fan-out sees it."""
+
+    connection_id: int
+    client_id: int
+    level: str
+    account_id: int | None
+    location_id: int | None
+    catalog_id: int | None
+    customer_list_id: int | None
+    scope: Scope
+    subscribed: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """What fan-out needs of a change."""
+
+    resource_type: str
+    event_type: str
+    account_id: int
+    location_id: int | None  # the resource's location (None: account-level)
+    catalog_id: int | None
+    customer_list_id: int | None
+    client_id: int | None  # the causing client (None: the service itself)
+    origin_connection_id: int | None  # the connection that created the resource
+
+
+def subscriptions(subject: Subject, candidate: Candidate) -> list[str]:
+    """The subscription keys under which `candidate` receives `subject` (often none)."""
+    if subject.client_id is not None and candidate.client_id == subject.client_id:
+        return []
+    keys = []
+    for key in SUBSCRIPTIONS.get(subject.resource_type, (subject.resource_type,)):
+        if subject.event_type in (candidate.subscribed.get(key) or ()) and can_access(subject, candidate, key):
+            keys.append(key)
+    return keys
+
+
+def can_access(subject: Subject, candidate: Candidate, key: str) -> bool:
+    scope = candidate.scope
+    kind = subject.resource_type
+    if key in ("own_order", "own_order_delivery"):
+        return candidate.connection_id == subject.origin_connection_id and _reaches_location(subject, candidate)
+    if kind == "location":
+        return _reaches_location(subject, candidate) and scope.has_any_permission
+    if kind in ("order", "delivery"):
+        return _reaches_location(subject, candidate) and scope.allows("orders", "read")
+    if kind == "inventory":  # the catalog scopes grant inventory too (deprecated, spec 5.1)
+        return _reaches_location(subject, candidate) and (scope.allows("inventory") or scope.allows("catalog"))
+    if kind == "catalog":
+        return _bound_or_all(subject, candidate, "catalog", candidate.catalog_id == subject.catalog_id)
+    if kind in ("customer_list", "customer"):
+        bound = candidate.customer_list_id == subject.customer_list_id
+        return _bound_or_all(subject, candidate, "customer_list", bound)
+    return False
+
+
+def _reaches_location(subject: Subject, candidate: Candidate) -> bool:
+    if candidate.level == "location":
+        return candidate.location_id == subject.location_id
+    return candidate.level == "account" and candidate.account_id == subject.account_id
+
+
+def _bound_or_all(subject: Subject, candidate: Candidate, resource: str, bound: bool) -> bool:
+    """spec 5.1: `catalog` (or `customer_list`) reads the one bound to the connection;
+    `all_catalogs` reads any of the location or its account (location level), or any of the
+    account or its locations (account level)."""
+    scope = candidate.scope
+    if bound and scope.allows(resource):
+        return True
+    if not scope.allows(f"all_{resource}s"):
+        return False
+    if candidate.level == "location":
+        return subject.location_id is None or subject.location_id == candidate.location_id
+    return candidate.level == "account"

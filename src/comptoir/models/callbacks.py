@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from comptoir.kit import ids
+from comptoir.models.base import PK, Base, JSONValue, UTCDateTime
+
+
+class Callback(Base):
+    """A connection's one callback (spec 4.9, 6.1): `url` null means passive (polling).
+
+    The row is also the connection's delivery lane: a worker that holds the lease
+    (`lease_owner` until `leased_until`) is the only one sending this connection's events,
+    one after the other, oldest first.
+    """
+
+    __tablename__ = "callbacks"
+
+    connection_id: Mapped[int] = mapped_column(ForeignKey("connections.id", ondelete="CASCADE"), primary_key=True)
+    url: Mapped[str | None] = mapped_column(Text)
+    events: Mapped[dict[str, Any]] = mapped_column(JSONValue)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    lease_owner: Mapped[str | None] = mapped_column(String(80))
+    leased_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Event(Base):
+    """One event for one connection (spec 6): a recorded change seen through one
+    subscription. It lives until acknowledged (DELETE, or a 200-499 answer to its POST) or
+    until its last resend fails (spec 6.4); the payload comes from the change."""
+
+    __tablename__ = "events"
+    __table_args__ = (
+        Index("ix_events_connection", "connection_id", "id"),
+        Index("ix_events_due", "connection_id", "next_attempt_at"),
+    )
+    KIND = "event"
+
+    id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
+    connection_id: Mapped[int] = mapped_column(ForeignKey("connections.id", ondelete="CASCADE"))
+    change_id: Mapped[int] = mapped_column(ForeignKey("changes.id", ondelete="CASCADE"), index=True)
+    resource_type: Mapped[str] = mapped_column(String(32))  # as subscribed, e.g. own_order
+    event_type: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)  # failed POSTs so far
+    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    @property
+    def public_id(self) -> str:
+        return ids.encode(self.KIND, self.id)
+
+
+class DeliveryAttempt(Base):
+    """The delivery log: one row per POST to a callback, kept 30 days."""
+
+    __tablename__ = "delivery_attempts"
+    __table_args__ = (Index("ix_delivery_attempts_connection", "connection_id", "id"),)
+
+    id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
+    connection_id: Mapped[int] = mapped_column(ForeignKey("connections.id", ondelete="CASCADE"))
+    event_id: Mapped[int] = mapped_column(PK)  # not a foreign key: events go, the log stays
+    attempt: Mapped[int] = mapped_column(Integer)  # 1 for the first POST, 2 for the first resend...
+    attempted_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    duration_ms: Mapped[int] = mapped_column(Integer)
+    url: Mapped[str] = mapped_column(Text)
+    status_code: Mapped[int | None] = mapped_column(Integer)
+    error: Mapped[str | None] = mapped_column(String(80))
+    response_excerpt: Mapped[str | None] = mapped_column(Text)  # first 2 KB of the answer
+    outcome: Mapped[str] = mapped_column(String(16))  # acknowledged | retry | dropped

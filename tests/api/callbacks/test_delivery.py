@@ -1,0 +1,236 @@
+"""spec 6.4: active delivery to a real HTTP receiver on 127.0.0.1, by the worker (here
+in-process, with a 1 s retry base and a 0.5 s timeout)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import time
+from itertools import pairwise
+
+import httpx
+import pytest
+from sqlalchemy import select, update
+
+from comptoir.callbacks.service import render_delivery_log
+from comptoir.callbacks.worker import DeliveryWorker
+from comptoir.connections.service import client_secret
+from comptoir.models import Connection, OAuthClient
+from tests.api.callbacks.conftest import Listener, subscribe, touch_location
+from tests.api.conftest import Shop
+from tests.factories import World
+from tests.receiver import Answer, Receiver
+
+
+async def listed(client: httpx.AsyncClient, listener: Listener) -> list[dict[str, object]]:
+    return (await client.get("/v1/callback/events", headers=listener.headers())).json()
+
+
+async def wait_until_listed(client: httpx.AsyncClient, listener: Listener, count: int, within: float = 10) -> None:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if len(await listed(client, listener)) == count:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"expected {count} listed events, have {len(await listed(client, listener))}")
+
+
+async def secret_of(world: World, listener: Listener) -> bytes:
+    async with world.db.transaction(write=False) as session:
+        app = await session.get(OAuthClient, listener.client_id)
+        assert app is not None
+        return client_secret(world.key, app).encode()
+
+
+async def received(receiver: Receiver, path: str, count: int, within: float = 10) -> list:  # type: ignore[type-arg]
+    return await asyncio.to_thread(receiver.wait_for, path, count, within)
+
+
+async def connection_id(world: World, listener: Listener) -> int:
+    async with world.db.transaction(write=False) as session:
+        return (
+            await session.execute(select(Connection.id).where(Connection.client_id == listener.client_id))
+        ).scalar_one()
+
+
+async def test_the_post_is_the_event_body_signed_with_the_client_secret(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, world: World, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    await subscribe(client, listener.token, {"location": ["update"]})  # passive: read the body first
+    await touch_location(client, shop, 60)
+    [event] = await listed(client, listener)
+    expected = (await client.get(f"/v1/callback/events/{event['id']}", headers=listener.headers())).content
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    [request] = await received(receiver, "/hook", 1)
+    assert request.body == expected
+    assert request.headers["Content-Type"] == "application/json"
+    assert request.headers["X-Event-Id"] == event["id"]
+    signature = hmac.new(await secret_of(world, listener), request.body, hashlib.sha256).hexdigest()
+    assert request.headers["X-Service-Hmac-SHA256"] == signature
+    await wait_until_listed(client, listener, 0)  # acknowledged: deleted at once
+
+
+@pytest.mark.parametrize("status", [200, 201, 204, 302, 400, 404, 410, 499])
+async def test_any_status_from_200_to_499_acknowledges(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    receiver: Receiver,
+    worker: DeliveryWorker,
+    status: int,
+    world: World,
+) -> None:
+    receiver.answer(
+        "/hook", Answer(status=status, headers={"Location": receiver.url("/elsewhere")} if status == 302 else {})
+    )
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await touch_location(client, shop, 61)
+    await received(receiver, "/hook", 1)
+    await wait_until_listed(client, listener, 0)
+    await asyncio.sleep(1.3)  # past the first resend time: nothing more comes
+    assert len(receiver.requests_to("/hook")) == 1
+    assert receiver.requests_to("/elsewhere") == []  # redirects are not followed
+    async with world.db.transaction(write=False) as session:
+        [attempt] = await render_delivery_log(session, await connection_id(world, listener), 10)
+    assert (attempt["attempt"], attempt["status_code"], attempt["outcome"]) == (1, status, "acknowledged")
+
+
+async def test_5xx_and_timeouts_resend_on_the_schedule_then_drop(
+    client: httpx.AsyncClient, shop: Shop, world: World, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    failing = Listener(
+        await world.token(
+            "location[orders.read]", location=shop.location, client=(app := await world.client(name="5xx"))
+        ),
+        app.id,
+    )
+    slow = Listener(
+        await world.token(
+            "location[orders.read]", location=shop.location, client=(app2 := await world.client(name="Slow"))
+        ),
+        app2.id,
+    )
+    receiver.answer("/fail", Answer(status=503, body=b"unavailable"))
+    receiver.answer("/slow", Answer(status=200, delay=1.0))  # answers after the 0.5 s timeout
+    await subscribe(client, failing.token, {"location": ["update"]}, receiver.url("/fail"))
+    await subscribe(client, slow.token, {"location": ["update"]}, receiver.url("/slow"))
+    await touch_location(client, shop, 62)
+    early = await received(receiver, "/fail", 3, 15)
+    assert len(await listed(client, failing)) == 1  # listed while resends are pending (spec 6.4 item 3)
+    fails = await received(receiver, "/fail", 7, 90)
+    slows = await received(receiver, "/slow", 7, 90)
+    assert early[0].at == fails[0].at
+    waits = [1, 2, 4, 8, 16, 32]  # base 1 s, doubling, capped at 32 x base
+    for attempts, extra in ((fails, 0.0), (slows, 0.5)):  # the timeout runs before the wait
+        gaps = [b.at - a.at for a, b in pairwise(attempts)]
+        for gap, wait in zip(gaps, waits, strict=True):
+            assert wait + extra - 0.05 <= gap <= wait + extra + 0.6, (gaps, extra)
+    await wait_until_listed(client, failing, 0, 5)  # after the sixth failed resend: deleted
+    await wait_until_listed(client, slow, 0, 5)
+    await asyncio.sleep(1.5)
+    assert len(receiver.requests_to("/fail")) == len(receiver.requests_to("/slow")) == 7
+    async with world.db.transaction(write=False) as session:
+        fail_log = await render_delivery_log(session, await connection_id(world, failing), 10)
+        slow_log = await render_delivery_log(session, await connection_id(world, slow), 10)
+    assert [(a["attempt"], a["status_code"], a["outcome"]) for a in reversed(fail_log)] == [
+        *((n, 503, "retry") for n in range(1, 7)),
+        (7, 503, "dropped"),
+    ]
+    assert {a["response_excerpt"] for a in fail_log} == {"unavailable"}
+    assert [(a["attempt"], a["error"], a["outcome"]) for a in reversed(slow_log)] == [
+        *((n, "timeout", "retry") for n in range(1, 7)),
+        (7, "timeout", "dropped"),
+    ]
+
+
+async def test_first_attempts_go_oldest_first_and_a_failure_holds_nothing_back(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    receiver.answer("/hook", lambda n: Answer(status=500 if n == 0 else 200))
+    await subscribe(client, listener.token, {"location": ["update"]})
+    for minutes in range(70, 75):
+        await touch_location(client, shop, minutes)
+    ids = [e["id"] for e in await listed(client, listener)]
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    requests = await received(receiver, "/hook", 6, 10)
+    assert [r.headers["X-Event-Id"] for r in requests] == [*ids, ids[0]]
+    assert requests[5].at - requests[0].at >= 0.95  # the failed one came back after its wait
+    await wait_until_listed(client, listener, 0)
+
+
+async def test_a_passive_callback_gets_no_post(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    await subscribe(client, listener.token, {"location": ["update"]})
+    await touch_location(client, shop, 63)
+    await asyncio.sleep(0.5)
+    assert receiver.received == []
+    assert len(await listed(client, listener)) == 1
+
+
+async def test_becoming_passive_or_deleting_the_callback_stops_the_calls(
+    client: httpx.AsyncClient, shop: Shop, world: World, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    apps = [await world.client(name=f"Stopper {i}") for i in range(2)]
+    passive, deleted = [
+        Listener(await world.token("location[orders.read]", location=shop.location, client=a), a.id) for a in apps
+    ]
+    receiver.answer("/p", Answer(status=500))
+    receiver.answer("/d", Answer(status=500))
+    await subscribe(client, passive.token, {"location": ["update"]}, receiver.url("/p"))
+    await subscribe(client, deleted.token, {"location": ["update"]}, receiver.url("/d"))
+    await touch_location(client, shop, 64)
+    await received(receiver, "/p", 1)
+    await received(receiver, "/d", 1)
+    await subscribe(client, passive.token, {"location": ["update"]}, None)
+    await client.delete("/v1/callback", headers=deleted.headers())
+    await asyncio.sleep(2.5)  # the first and second resend times have passed
+    assert len(receiver.requests_to("/p")) == 1
+    assert len(receiver.requests_to("/d")) == 1
+    assert len(await listed(client, passive)) == 1  # still there for polling
+    assert await listed(client, deleted) == []
+
+
+async def test_a_blocked_connection_gets_no_post_until_unblocked(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, world: World, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    async with world.db.transaction() as session:
+        await session.execute(update(Connection).where(Connection.client_id == listener.client_id).values(blocked=True))
+    await subscribe_as_admin(world, listener, receiver.url("/hook"))
+    await touch_location(client, shop, 65)
+    await asyncio.sleep(0.5)
+    assert receiver.received == []
+    async with world.db.transaction() as session:
+        await session.execute(
+            update(Connection).where(Connection.client_id == listener.client_id).values(blocked=False)
+        )
+    worker.poke()
+    await received(receiver, "/hook", 1)
+
+
+async def subscribe_as_admin(world: World, listener: Listener, url: str) -> None:
+    """A blocked connection cannot call the API: set its callback directly."""
+    from comptoir.auth.context import Ctx
+    from comptoir.auth.scopes import parse_scope
+    from comptoir.callbacks.service import set_callback
+
+    connection = await connection_id(world, listener)
+    ctx = Ctx(connection, "", listener.client_id, "", 0, "location", None, None, None, None, parse_scope("profile"))
+    async with world.db.transaction() as session:
+        await set_callback(session, ctx, url, {"location": ["update"]})
+
+
+async def test_the_log_keeps_the_first_2_kb_of_the_answer(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, world: World, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    receiver.answer("/hook", Answer(status=200, body=b"x" * 5000))
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await touch_location(client, shop, 66)
+    await received(receiver, "/hook", 1)
+    await wait_until_listed(client, listener, 0)
+    async with world.db.transaction(write=False) as session:
+        [attempt] = await render_delivery_log(session, await connection_id(world, listener), 10)
+    assert attempt["response_excerpt"] == "x" * 2048
+    assert attempt["url"] == receiver.url("/hook")
+    assert attempt["duration_ms"] >= 0

@@ -1,0 +1,70 @@
+"""issue 3 item 6: the delivery log is kept 30 days; changes go with it unless an event
+still needs them."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import func, select
+
+from comptoir import events
+from comptoir.db import Database
+from comptoir.jobs import purge_history
+from comptoir.kit import clock
+from comptoir.models import Callback, Change, DeliveryAttempt, Event
+from tests.factories import World
+
+
+async def test_old_attempts_and_unneeded_changes_are_purged(database: Database, world: World) -> None:
+    location = await world.location()
+    token = await world.token("location[orders.read]", location=location)
+    from comptoir.connections.service import find_connection_by_token
+
+    async with database.transaction() as session:
+        connection = await find_connection_by_token(session, world.key, token)
+        assert connection is not None
+        now = clock.now()
+        session.add(
+            Callback(
+                connection_id=connection.id, url=None, events={"location": ["update"]}, created_at=now, updated_at=now
+            )
+        )
+        for age in (31, 29):
+            session.add(
+                DeliveryAttempt(
+                    connection_id=connection.id,
+                    event_id=1,
+                    attempt=1,
+                    attempted_at=now - timedelta(days=age),
+                    duration_ms=1,
+                    url="https://x.example",
+                    outcome="acknowledged",
+                )
+            )
+    clock.travel(timedelta(days=-40))
+    async with database.transaction() as session:  # an old change with a pending event, one without
+        await events.record(
+            session,
+            resource_type="location",
+            event_type="update",
+            ids={},
+            account_id=location.account_id,
+            location_id=location.id,
+        )
+    async with database.transaction() as session:
+        await session.execute(Callback.__table__.delete())
+        await events.record(
+            session,
+            resource_type="location",
+            event_type="update",
+            ids={},
+            account_id=location.account_id,
+            location_id=location.id,
+        )
+    clock.reset()
+    assert await purge_history(database) == 2
+    async with database.transaction(write=False) as session:
+        assert await session.scalar(select(func.count()).select_from(DeliveryAttempt)) == 1
+        assert await session.scalar(select(func.count()).select_from(Change)) == 1
+        assert await session.scalar(select(func.count()).select_from(Event)) == 1
+    assert await purge_history(database) == 0
