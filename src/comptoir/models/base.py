@@ -42,9 +42,10 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 
 class JSONValue(TypeDecorator[Any]):
-    """JSON kept as written (key order, exact numbers): plain JSON, never JSONB."""
+    """JSON kept as written (key order, exact numbers): plain JSON, never JSONB. Python None
+    is SQL NULL."""
 
-    impl = JSON
+    impl = JSON(none_as_null=True)
     cache_ok = True
 
 
