@@ -25,6 +25,7 @@ class Answer:
     delay: float = 0.0
     body: bytes = b"ok"
     headers: dict[str, str] = field(default_factory=dict)
+    pause_after: int | None = None  # write this many body bytes, flush, wait 0.2 s, then the rest
 
 
 class Receiver:
@@ -92,6 +93,11 @@ class Receiver:
             if answer.status not in (204, 304):
                 handler.send_header("Content-Length", str(len(body)))
             handler.end_headers()
+            if answer.pause_after is not None:
+                handler.wfile.write(body[: answer.pause_after])
+                handler.wfile.flush()
+                time.sleep(0.2)
+                body = body[answer.pause_after :]
             handler.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
             pass

@@ -16,7 +16,7 @@ from sqlalchemy import delete, exists, select
 from comptoir.db import Database
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
-from comptoir.models import Change, DeliveryAttempt, Event
+from comptoir.models import Change, Connection, DeliveryAttempt, Event
 
 log = structlog.get_logger("comptoir.jobs")
 
@@ -25,11 +25,14 @@ PURGE_BATCH = 5000
 
 
 async def purge_history(db: Database) -> int:
-    """Delete delivery attempts older than 30 days, and changes older than 30 days that no
-    pending event refers to. Batched, so a long backlog never holds a long lock."""
+    """Delete the events of revoked connections (nobody will fetch them), delivery attempts
+    older than 30 days, and changes older than 30 days that no pending event refers to.
+    Batched, so a long backlog never holds a long lock."""
     cutoff = clock.now() - RETENTION
+    revoked = select(Connection.id).where(Connection.revoked_at.is_not(None))
     purged = 0
     for model, old in (
+        (Event, Event.connection_id.in_(revoked)),
         (DeliveryAttempt, DeliveryAttempt.attempted_at < cutoff),
         (Change, (Change.created_at < cutoff) & ~exists().where(Event.change_id == Change.id)),
     ):

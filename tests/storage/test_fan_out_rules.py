@@ -45,6 +45,7 @@ class Setup:
             "acct_all_catalogs": {"scope": "account[all_catalogs.read]", "account": self.account},
             "acct_orders": {"scope": "account[orders.read]", "account": self.account},
             "loc1_inventory": {"scope": "location[inventory.read]", "location": self.loc1},
+            "acct_catalog_ca": {"scope": "account[catalog.read]", "account": self.account, "catalog": self.cat_account},
             "loc1_list_l1": {
                 "scope": "location[customer_list.read]",
                 "location": self.loc1,
@@ -100,6 +101,14 @@ async def test_own_order_goes_to_the_connection_that_created_the_order(setup: Se
     assert got == {"loc1_orders", "loc1_orders:own_order", "acct_orders"}
 
 
+async def test_own_order_needs_orders_read(setup: Setup) -> None:
+    creator = setup.connections["loc1_inventory"]  # subscribed to own_order, without orders.read
+    got = await setup.receivers(
+        resource_type="order", event_type="update", location_id=setup.loc1.id, origin_connection_id=creator
+    )
+    assert got == {"loc1_orders", "acct_orders"}
+
+
 async def test_catalog_events_follow_bindings_and_all_catalogs(setup: Setup) -> None:
     loc1 = await setup.receivers(
         resource_type="catalog", event_type="update", location_id=setup.loc1.id, catalog_id=setup.cat_loc1.id
@@ -110,7 +119,7 @@ async def test_catalog_events_follow_bindings_and_all_catalogs(setup: Setup) -> 
     )
     assert loc2 == {"acct_all_catalogs"}
     account = await setup.receivers(resource_type="catalog", event_type="update", catalog_id=setup.cat_account.id)
-    assert account == {"loc1_catalog_ca", "loc1_all_catalogs", "acct_all_catalogs"}
+    assert account == {"loc1_catalog_ca", "loc1_all_catalogs", "acct_all_catalogs", "acct_catalog_ca"}
 
 
 async def test_customer_list_and_customer_events_follow_bindings_and_all_lists(setup: Setup) -> None:
@@ -128,7 +137,8 @@ async def test_customer_list_and_customer_events_follow_bindings_and_all_lists(s
         assert account == {"loc1_all_lists", "acct_all_lists"}
 
 
-async def test_inventory_events_go_to_inventory_and_deprecated_catalog_readers(setup: Setup) -> None:
+async def test_inventory_events_go_to_inventory_and_deprecated_location_catalog_readers(setup: Setup) -> None:
+    # spec 5.1: only location[catalog.*] grants inventory (deprecated), not account[catalog.*]
     got = await setup.receivers(
         resource_type="inventory", event_type="patch", location_id=setup.loc1.id, catalog_id=setup.cat_loc1.id
     )
@@ -137,4 +147,4 @@ async def test_inventory_events_go_to_inventory_and_deprecated_catalog_readers(s
 
 async def test_location_events_go_to_any_connection_of_that_location_or_account(setup: Setup) -> None:
     got = await setup.receivers(resource_type="location", event_type="update", location_id=setup.loc2.id)
-    assert got == {"loc2_orders", "acct_all_catalogs", "acct_orders", "acct_all_lists"}
+    assert got == {"loc2_orders", "acct_all_catalogs", "acct_orders", "acct_all_lists", "acct_catalog_ca"}

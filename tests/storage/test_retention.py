@@ -8,6 +8,9 @@ from datetime import timedelta
 from sqlalchemy import func, select
 
 from comptoir import events
+from comptoir.auth.context import Ctx
+from comptoir.auth.scopes import parse_scope
+from comptoir.callbacks.service import set_callback
 from comptoir.db import Database
 from comptoir.jobs import purge_history
 from comptoir.kit import clock
@@ -24,11 +27,10 @@ async def test_old_attempts_and_unneeded_changes_are_purged(database: Database, 
         connection = await find_connection_by_token(session, world.key, token)
         assert connection is not None
         now = clock.now()
-        session.add(
-            Callback(
-                connection_id=connection.id, url=None, events={"location": ["update"]}, created_at=now, updated_at=now
-            )
+        ctx = Ctx(
+            connection.id, "", connection.client_id, "", 0, "location", None, None, None, None, parse_scope("profile")
         )
+        await set_callback(session, ctx, None, {"location": ["update"]})
         for age in (31, 29):
             session.add(
                 DeliveryAttempt(

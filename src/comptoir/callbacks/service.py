@@ -6,6 +6,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import delete, select
+from sqlalchemy import insert as insert_rows
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -18,7 +19,7 @@ from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
 from comptoir.kit.times import render_datetime
 from comptoir.kit.wire import shown
-from comptoir.models import Callback, Change, DeliveryAttempt, Event
+from comptoir.models import Callback, Change, DeliveryAttempt, Event, Subscription
 
 MAX_URL = 2048
 NO_CALLBACK: dict[str, Any] = {"url": None, "events": {}}
@@ -72,7 +73,22 @@ def _url_problem(url: Any) -> str | None:
         return f"{shown(url)} is not an absolute http(s) URL"
     if parts.fragment:
         return "must not have a fragment"
+    if not _valid_host(parts.hostname):
+        return f"{shown(url)} does not name a valid host"
     return None
+
+
+def _valid_host(host: str) -> bool:
+    if ":" in host:  # an IPv6 literal, which urlsplit has already checked
+        return True
+    labels = host.rstrip(".").split(".")
+    if len(host) > 253 or not all(labels):
+        return False
+    try:
+        encoded = [label.encode("idna") for label in labels]
+    except UnicodeError:
+        return False
+    return all(len(label) <= 63 for label in encoded)
 
 
 async def get_callback(session: AsyncSession, ctx: Ctx) -> dict[str, Any]:
@@ -100,6 +116,14 @@ async def set_callback(session: AsyncSession, ctx: Ctx, url: Any, events: Any) -
             index_elements=[Callback.connection_id], set_={"url": url, "events": subscribed, "updated_at": now}
         )
     )
+    await session.execute(delete(Subscription).where(Subscription.connection_id == ctx.connection_id))
+    rows = [
+        {"connection_id": ctx.connection_id, "resource_type": resource, "event_type": event_type}
+        for resource, event_types in subscribed.items()
+        for event_type in event_types
+    ]
+    if rows:
+        await session.execute(insert_rows(Subscription), rows)
     return {"url": url, "events": subscribed}
 
 

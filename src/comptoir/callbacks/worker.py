@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import itertools
 import os
 import secrets
 import socket
@@ -37,13 +38,14 @@ from typing import Any
 
 import aiohttp
 import structlog
-from sqlalchemy import Select, bindparam, delete, exists, insert, or_, select, update
+from sqlalchemy import Select, bindparam, delete, exists, insert, or_, select, true, update
 
 from comptoir.config import Settings
 from comptoir.connections.service import secret_from_seed
 from comptoir.db import Database
 from comptoir.events import NOTIFY_CHANNEL, signals
 from comptoir.events.payload import render_event
+from comptoir.fastdb import FastReader, Query
 from comptoir.kit import clock, ids
 from comptoir.kit.jsonutil import dumps
 from comptoir.models import Account, Callback, Change, Connection, DeliveryAttempt, Event, OAuthClient
@@ -56,6 +58,28 @@ EXCERPT_BYTES = 2048
 USER_AGENT = "Comptoir-Callbacks/1"
 
 
+STILL_DUE = Query(
+    select(Event.id)
+    .join(Callback, Callback.connection_id == Event.connection_id)
+    .where(
+        Event.id == bindparam("event_id"),
+        Callback.lease_owner == bindparam("token"),
+        Callback.url == bindparam("url"),
+    )
+)
+
+
+async def _read_start(content: aiohttp.StreamReader, limit: int) -> bytes:
+    """The first `limit` bytes of a body, however it arrives in chunks."""
+    data = b""
+    while len(data) < limit:
+        chunk = await content.read(limit - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
 def resend_wait(base: float, failures: int) -> float:
     """Seconds before the resend that follows the `failures`-th failed attempt (1-based)."""
     return base * min(2 ** (failures - 1), MAX_WAIT_FACTOR)
@@ -65,6 +89,7 @@ def resend_wait(base: float, failures: int) -> float:
 class Lane:
     connection_id: int
     secret: bytes
+    token: str  # this lane's lease: another lane of the same connection never shares it
 
 
 @dataclass(slots=True)
@@ -88,6 +113,11 @@ class Outcome:
     def acknowledged(self) -> bool:
         # spec 6.4 item 2: any status 200-499 acknowledges, even a 4xx (and a 3xx)
         return self.status_code is not None and 200 <= self.status_code <= 499
+
+
+SKIPPED = Outcome(
+    attempted_at=datetime.min, finished_at=datetime.min, duration_ms=0, status_code=None, error=None, excerpt=None
+)
 
 
 class DeliveryWorker:
@@ -116,7 +146,9 @@ class DeliveryWorker:
         self.batch = batch
         self.lane_seconds = lane_seconds
         self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._claims = itertools.count(1)
         self._lanes: dict[int, asyncio.Task[None]] = {}
+        self._reader = FastReader(settings)
         self._wake = asyncio.Event()
         self._stopping = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -155,6 +187,7 @@ class DeliveryWorker:
                 with contextlib.suppress(Exception):
                     await listener.close()
             await self._http.close()
+            await self._reader.close()
             log.info("callback_worker_stopped", owner=self.owner)
 
     def stop(self) -> None:
@@ -186,6 +219,7 @@ class DeliveryWorker:
 
     def _claimable(self, now: datetime) -> Select[Any]:
         due = exists().where(Event.connection_id == Callback.connection_id, Event.next_attempt_at <= now)
+        busy = list(self._lanes)  # a connection has one lane at a time in this worker
         return (
             select(Callback.connection_id, OAuthClient.secret_seed)
             .join(Connection, Connection.id == Callback.connection_id)
@@ -197,8 +231,11 @@ class DeliveryWorker:
                 Connection.revoked_at.is_(None),
                 Connection.blocked.is_(False),
                 or_(Account.id.is_(None), Account.suspended.is_(False)),
+                Callback.connection_id.not_in(busy) if busy else true(),
                 due,
             )
+            # least recently served first: no connection starves when lanes are scarce
+            .order_by(Callback.leased_until.asc().nulls_first(), Callback.connection_id)
         )
 
     async def _claim(self, limit: int) -> list[Lane]:
@@ -209,14 +246,21 @@ class DeliveryWorker:
                 return []
         async with self.db.transaction() as session:
             rows = (await session.execute(claimable.limit(limit).with_for_update(of=Callback, skip_locked=True))).all()
-            if not rows:
-                return []
-            await session.execute(
-                update(Callback)
-                .where(Callback.connection_id.in_([row.connection_id for row in rows]))
-                .values(lease_owner=self.owner, leased_until=now + self.lease)
-            )
-        return [Lane(row.connection_id, secret_from_seed(self.key, row.secret_seed).encode()) for row in rows]
+            lanes = [
+                Lane(
+                    row.connection_id,
+                    secret_from_seed(self.key, row.secret_seed).encode(),
+                    f"{self.owner}:{next(self._claims)}",
+                )
+                for row in rows
+            ]
+            for lane in lanes:
+                await session.execute(
+                    update(Callback)
+                    .where(Callback.connection_id == lane.connection_id)
+                    .values(lease_owner=lane.token, leased_until=now + self.lease)
+                )
+        return lanes
 
     async def _run_lane(self, lane: Lane) -> None:
         loop = asyncio.get_running_loop()
@@ -235,6 +279,11 @@ class DeliveryWorker:
                         if not await self._renew(lane):
                             return
                         renewed = loop.time()
+                    if not await self._still_due(lane, item):
+                        # acknowledged meanwhile, or the callback was deleted, made passive or
+                        # pointed elsewhere: no call (spec 4.9, 6.1 item 2)
+                        outcomes.append(SKIPPED)
+                        continue
                     outcomes.append(await self._send(lane, item))
                 if not await self._record(lane, batch[: len(outcomes)], outcomes):
                     return  # the callback is gone (or, after a stall, another worker has the lane)
@@ -243,8 +292,14 @@ class DeliveryWorker:
             log.exception("callback_lane_failed", connection_id=lane.connection_id)
         finally:
             await asyncio.shield(self._release(lane))
-            self._lanes.pop(lane.connection_id, None)
+            if self._lanes.get(lane.connection_id) is asyncio.current_task():
+                del self._lanes[lane.connection_id]
             self._wake.set()
+
+    async def _still_due(self, lane: Lane, item: Due) -> bool:
+        """Checked right before each POST, with a fast read (no session)."""
+        found = await self._reader.one(STILL_DUE, event_id=item.event_id, token=lane.token, url=item.url)
+        return found is not None
 
     async def _due(self, lane: Lane) -> list[Due]:
         """The lane's due events, oldest first, while this worker holds its lease."""
@@ -255,7 +310,7 @@ class DeliveryWorker:
             .where(
                 Event.connection_id == lane.connection_id,
                 Event.next_attempt_at <= clock.now(),
-                Callback.lease_owner == self.owner,
+                Callback.lease_owner == lane.token,
                 Callback.url.is_not(None),
             )
             .order_by(Event.id)
@@ -283,12 +338,12 @@ class DeliveryWorker:
         try:
             async with self._http.post(item.url, data=item.body, headers=headers, allow_redirects=False) as response:
                 status = response.status
-                excerpt = (await response.content.read(EXCERPT_BYTES)).decode("utf-8", "replace")
+                excerpt = (await _read_start(response.content, EXCERPT_BYTES)).decode("utf-8", "replace")
         except TimeoutError:
             error = "timeout"
         except aiohttp.ClientConnectorError:
             error = "connect_error"
-        except aiohttp.ClientError as exc:
+        except Exception as exc:  # any other failure is a failed attempt, never a crashed lane
             error = type(exc).__name__
         duration_ms = round((time.perf_counter() - started) * 1000)
         outcome = Outcome(attempted_at, clock.now(), duration_ms, status, error, excerpt)
@@ -311,6 +366,8 @@ class DeliveryWorker:
         retries: list[dict[str, Any]] = []
         log_rows: list[dict[str, Any]] = []
         for item, outcome in zip(batch, outcomes, strict=True):
+            if outcome is SKIPPED:
+                continue
             failures = item.attempts + 1
             if outcome.acknowledged:
                 verdict = "acknowledged"
@@ -358,7 +415,7 @@ class DeliveryWorker:
     async def _extend(self, session: Any, lane: Lane) -> bool:
         result = await session.execute(
             update(Callback)
-            .where(Callback.connection_id == lane.connection_id, Callback.lease_owner == self.owner)
+            .where(Callback.connection_id == lane.connection_id, Callback.lease_owner == lane.token)
             .values(leased_until=clock.now() + self.lease)
         )
         return bool(result.rowcount)
@@ -368,8 +425,8 @@ class DeliveryWorker:
             async with self.db.transaction() as session:
                 await session.execute(
                     update(Callback)
-                    .where(Callback.connection_id == lane.connection_id, Callback.lease_owner == self.owner)
-                    .values(lease_owner=None, leased_until=None)
+                    .where(Callback.connection_id == lane.connection_id, Callback.lease_owner == lane.token)
+                    .values(lease_owner=None, leased_until=clock.now())  # served now: see _claimable
                 )
         except Exception:  # the lease then simply runs out
             log.exception("callback_lane_release_failed", connection_id=lane.connection_id)

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import insert, select, text
+from sqlalchemy import insert, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import parse_scope
 from comptoir.events import signals
-from comptoir.events.audience import Candidate, Subject, subscriptions
+from comptoir.events.audience import Candidate, Subject, receives, subscription_keys
 from comptoir.kit import clock
-from comptoir.models import Callback, Change, Connection, Event
+from comptoir.models import Change, Connection, Event, Subscription
 
 NOTIFY_CHANNEL = "comptoir_events"
 
@@ -98,6 +98,9 @@ async def _fan_out(session: AsyncSession, change: Change) -> None:
         client_id=change.client_id,
         origin_connection_id=change.origin_connection_id,
     )
+    # Only connections subscribed to this event, of this account, and (for a change of a
+    # location's resource) of that location or of the whole account: the index on
+    # subscriptions keeps this cheap however many callbacks the account has.
     stmt = (
         select(
             Connection.id,
@@ -108,13 +111,20 @@ async def _fan_out(session: AsyncSession, change: Change) -> None:
             Connection.catalog_id,
             Connection.customer_list_id,
             Connection.scope,
-            Callback.events,
+            Subscription.resource_type.label("key"),
         )
-        .join(Callback, Callback.connection_id == Connection.id)
-        .where(Connection.account_id == change.account_id, Connection.revoked_at.is_(None))
+        .join(Subscription, Subscription.connection_id == Connection.id)
+        .where(
+            Subscription.resource_type.in_(subscription_keys(change.resource_type)),
+            Subscription.event_type == change.event_type,
+            Connection.account_id == change.account_id,
+            Connection.revoked_at.is_(None),
+        )
     )
     if change.client_id is not None:
         stmt = stmt.where(Connection.client_id != change.client_id)
+    if change.location_id is not None:
+        stmt = stmt.where(or_(Connection.level == "account", Connection.location_id == change.location_id))
     rows = []
     for row in await session.execute(stmt):
         candidate = Candidate(
@@ -126,14 +136,13 @@ async def _fan_out(session: AsyncSession, change: Change) -> None:
             catalog_id=row.catalog_id,
             customer_list_id=row.customer_list_id,
             scope=parse_scope(row.scope),
-            subscribed=row.events,
         )
-        for key in subscriptions(subject, candidate):
+        if receives(subject, candidate, row.key):
             rows.append(
                 {
                     "connection_id": candidate.connection_id,
                     "change_id": change.id,
-                    "resource_type": key,
+                    "resource_type": row.key,
                     "event_type": change.event_type,
                     "created_at": change.created_at,
                     "attempts": 0,

@@ -9,7 +9,6 @@ change (decisions.md: suppression is per client, spec 1.6 and 6.1.4).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from comptoir.auth.scopes import Scope
 
@@ -33,7 +32,6 @@ class Candidate:
     catalog_id: int | None
     customer_list_id: int | None
     scope: Scope
-    subscribed: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,28 +48,33 @@ class Subject:
     origin_connection_id: int | None  # the connection that created the resource
 
 
-def subscriptions(subject: Subject, candidate: Candidate) -> list[str]:
-    """The subscription keys under which `candidate` receives `subject` (often none)."""
+def subscription_keys(resource_type: str) -> tuple[str, ...]:
+    """The subscription keys a change of `resource_type` can match."""
+    return SUBSCRIPTIONS.get(resource_type, (resource_type,))
+
+
+def receives(subject: Subject, candidate: Candidate, key: str) -> bool:
+    """Whether `candidate`, subscribed under `key` to this event type, gets the event."""
     if subject.client_id is not None and candidate.client_id == subject.client_id:
-        return []
-    keys = []
-    for key in SUBSCRIPTIONS.get(subject.resource_type, (subject.resource_type,)):
-        if subject.event_type in (candidate.subscribed.get(key) or ()) and can_access(subject, candidate, key):
-            keys.append(key)
-    return keys
+        return False
+    return can_access(subject, candidate, key)
 
 
 def can_access(subject: Subject, candidate: Candidate, key: str) -> bool:
     scope = candidate.scope
     kind = subject.resource_type
     if key in ("own_order", "own_order_delivery"):
-        return candidate.connection_id == subject.origin_connection_id and _reaches_location(subject, candidate)
+        own = candidate.connection_id == subject.origin_connection_id
+        return own and _reaches_location(subject, candidate) and scope.allows("orders", "read")
     if kind == "location":
         return _reaches_location(subject, candidate) and scope.has_any_permission
     if kind in ("order", "delivery"):
         return _reaches_location(subject, candidate) and scope.allows("orders", "read")
-    if kind == "inventory":  # the catalog scopes grant inventory too (deprecated, spec 5.1)
-        return _reaches_location(subject, candidate) and (scope.allows("inventory") or scope.allows("catalog"))
+    if kind == "inventory":
+        # spec 5.1: inventory scopes at either level; the deprecated location[catalog.*] scopes
+        # also grant the location's inventory.
+        deprecated = candidate.level == "location" and scope.allows("catalog")
+        return _reaches_location(subject, candidate) and (scope.allows("inventory") or deprecated)
     if kind == "catalog":
         return _bound_or_all(subject, candidate, "catalog", candidate.catalog_id == subject.catalog_id)
     if kind in ("customer_list", "customer"):

@@ -2,7 +2,7 @@
 
 from comptoir.models.accounts import Account
 from comptoir.models.base import Base
-from comptoir.models.callbacks import Callback, DeliveryAttempt, Event
+from comptoir.models.callbacks import Callback, DeliveryAttempt, Event, Subscription
 from comptoir.models.catalogs import Catalog
 from comptoir.models.changes import Change
 from comptoir.models.clients import OAuthClient
@@ -25,5 +25,6 @@ __all__ = [
     "Location",
     "OAuthClient",
     "PrivateRef",
+    "Subscription",
     "User",
 ]

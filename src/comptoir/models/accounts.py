@@ -6,13 +6,14 @@ from sqlalchemy import Boolean, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
-from comptoir.models.base import PK, Base, UTCDateTime
+from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, UTCDateTime
 
 
 class Account(Base):
     """A business: owns locations, catalogs and customer lists (spec 2.3 Account)."""
 
     __tablename__ = "accounts"
+    __table_args__ = NEVER_REUSE_IDS
     KIND = "account"
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)

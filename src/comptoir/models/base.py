@@ -49,5 +49,10 @@ class JSONValue(TypeDecorator[Any]):
     cache_ok = True
 
 
+# SQLite reuses the largest rowid once its row is deleted; with AUTOINCREMENT it never
+# does, like PostgreSQL's sequences. Public ids (and X-Event-Id) must never be reused.
+NEVER_REUSE_IDS = {"sqlite_autoincrement": True}
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)

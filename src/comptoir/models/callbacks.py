@@ -7,7 +7,7 @@ from sqlalchemy import ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
-from comptoir.models.base import PK, Base, JSONValue, UTCDateTime
+from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, JSONValue, UTCDateTime
 
 
 class Callback(Base):
@@ -29,6 +29,20 @@ class Callback(Base):
     leased_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
+class Subscription(Base):
+    """One (resource type, event type) a callback subscribes to: what fan-out looks up, so
+    each write reads only the connections that want its event."""
+
+    __tablename__ = "callback_subscriptions"
+    __table_args__ = (Index("ix_callback_subscriptions_lookup", "resource_type", "event_type", "connection_id"),)
+
+    connection_id: Mapped[int] = mapped_column(
+        ForeignKey("callbacks.connection_id", ondelete="CASCADE"), primary_key=True
+    )
+    resource_type: Mapped[str] = mapped_column(String(32), primary_key=True)
+    event_type: Mapped[str] = mapped_column(String(16), primary_key=True)
+
+
 class Event(Base):
     """One event for one connection (spec 6): a recorded change seen through one
     subscription. It lives until acknowledged (DELETE, or a 200-499 answer to its POST) or
@@ -38,6 +52,7 @@ class Event(Base):
     __table_args__ = (
         Index("ix_events_connection", "connection_id", "id"),
         Index("ix_events_due", "connection_id", "next_attempt_at"),
+        NEVER_REUSE_IDS,
     )
     KIND = "event"
 
@@ -59,7 +74,7 @@ class DeliveryAttempt(Base):
     """The delivery log: one row per POST to a callback, kept 30 days."""
 
     __tablename__ = "delivery_attempts"
-    __table_args__ = (Index("ix_delivery_attempts_connection", "connection_id", "id"),)
+    __table_args__ = (Index("ix_delivery_attempts_connection", "connection_id", "id"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
     connection_id: Mapped[int] = mapped_column(ForeignKey("connections.id", ondelete="CASCADE"))

@@ -6,7 +6,7 @@ from typing import Any
 from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from comptoir.models.base import PK, Base, JSONValue, UTCDateTime
+from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, JSONValue, UTCDateTime
 
 
 class Change(Base):
@@ -20,7 +20,7 @@ class Change(Base):
     """
 
     __tablename__ = "changes"
-    __table_args__ = (Index("ix_changes_created_at", "created_at"),)
+    __table_args__ = (Index("ix_changes_created_at", "created_at"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)

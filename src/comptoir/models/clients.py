@@ -7,7 +7,7 @@ from sqlalchemy import ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
-from comptoir.models.base import PK, Base, JSONValue, UTCDateTime
+from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, JSONValue, UTCDateTime
 
 
 class OAuthClient(Base):
@@ -15,6 +15,7 @@ class OAuthClient(Base):
     server key and `secret_seed`, never stored; regenerating the secret replaces the seed."""
 
     __tablename__ = "oauth_clients"
+    __table_args__ = NEVER_REUSE_IDS
     KIND = "client"
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)

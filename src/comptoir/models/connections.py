@@ -6,7 +6,7 @@ from sqlalchemy import Boolean, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
-from comptoir.models.base import PK, Base, UTCDateTime
+from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, UTCDateTime
 
 
 class Connection(Base):
@@ -20,7 +20,7 @@ class Connection(Base):
     """
 
     __tablename__ = "connections"
-    __table_args__ = (UniqueConstraint("client_id", "target", "name"),)
+    __table_args__ = (UniqueConstraint("client_id", "target", "name"), NEVER_REUSE_IDS)
     KIND = "connection"
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)

@@ -6,7 +6,7 @@ from sqlalchemy import ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
-from comptoir.models.base import PK, Base, UTCDateTime
+from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, UTCDateTime
 
 
 class CustomerList(Base):
@@ -14,6 +14,7 @@ class CustomerList(Base):
     Connections bind to it from the Foundation on; customers come with the Customers issue."""
 
     __tablename__ = "customer_lists"
+    __table_args__ = NEVER_REUSE_IDS
     KIND = "customer_list"
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)

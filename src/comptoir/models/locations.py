@@ -7,7 +7,7 @@ from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
-from comptoir.models.base import PK, Base, JSONValue, UTCDateTime
+from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, JSONValue, UTCDateTime
 
 
 class Location(Base):
@@ -18,7 +18,7 @@ class Location(Base):
     """
 
     __tablename__ = "locations"
-    __table_args__ = (UniqueConstraint("account_id", "number"),)
+    __table_args__ = (UniqueConstraint("account_id", "number"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))

@@ -7,13 +7,14 @@ from sqlalchemy import String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
-from comptoir.models.base import PK, Base, JSONValue, UTCDateTime
+from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, JSONValue, UTCDateTime
 
 
 class User(Base):
     """A person who owns accounts and authorises applications (spec 2.3 User)."""
 
     __tablename__ = "users"
+    __table_args__ = NEVER_REUSE_IDS
     KIND = "user"
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)

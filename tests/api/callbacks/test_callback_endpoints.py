@@ -76,6 +76,7 @@ async def test_repeated_event_types_are_kept_once(client: httpx.AsyncClient, lis
         ({"url": "/relative", "events": {}}, [("url", "'/relative' is not an absolute http(s) URL")]),
         ({"url": 12, "events": {}}, [("url", "must be a string or null")]),
         ({"url": "https://pos.example/x#frag", "events": {}}, [("url", "must not have a fragment")]),
+        ({"url": "http://a..b/hook", "events": {}}, [("url", "'http://a..b/hook' does not name a valid host")]),
         ({"url": "https://pos.example/x"}, [("events", "is required")]),
     ],
 )
@@ -226,3 +227,21 @@ async def test_callback_endpoints_need_a_valid_token(client: httpx.AsyncClient) 
     ):
         response = await client.request(method, path, headers={"X-Access-Token": "nope"})
         assert response.status_code == 401, (method, path)
+
+
+async def test_event_ids_are_never_reused(client: httpx.AsyncClient, shop: Shop, listener: Listener) -> None:
+    # SQLite would reuse the largest rowid after a delete without AUTOINCREMENT
+    await subscribe(client, listener.token, {"location": ["update"]})
+    seen = set()
+    for minutes in (46, 47, 48):
+        await touch_location(client, shop, minutes)
+        [event] = await events_list(client, listener)
+        assert event["id"] not in seen
+        seen.add(event["id"])
+        assert (
+            await client.delete(f"/v1/callback/events/{event['id']}", headers=listener.headers())
+        ).status_code == 200
+
+
+async def events_list(client: httpx.AsyncClient, listener: Listener) -> list[dict[str, Any]]:
+    return (await client.get("/v1/callback/events", headers=listener.headers())).json()

@@ -234,3 +234,133 @@ async def test_the_log_keeps_the_first_2_kb_of_the_answer(
     assert attempt["response_excerpt"] == "x" * 2048
     assert attempt["url"] == receiver.url("/hook")
     assert attempt["duration_ms"] >= 0
+
+
+async def test_different_receivers_are_served_concurrently(
+    client: httpx.AsyncClient, shop: Shop, world: World, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    apps = [await world.client(name=f"Receiver {i}") for i in range(3)]
+    listeners = [
+        Listener(await world.token("location[orders.read]", location=shop.location, client=a), a.id) for a in apps
+    ]
+    for i, listener in enumerate(listeners):
+        receiver.answer(f"/slow/{i}", Answer(status=200, delay=0.4))
+        await subscribe(client, listener.token, {"location": ["update"]}, receiver.url(f"/slow/{i}"))
+    await touch_location(client, shop, 67)
+    firsts = [(await received(receiver, f"/slow/{i}", 1))[0].at for i in range(3)]
+    assert max(firsts) - min(firsts) < 0.3  # not one after the other (0.4 s each)
+
+
+async def queue_events(client: httpx.AsyncClient, shop: Shop, listener: Listener, count: int) -> list[str]:
+    """`count` pending events for a passive callback, their ids oldest first."""
+    await subscribe(client, listener.token, {"location": ["update"]})
+    for minutes in range(count):
+        await touch_location(client, shop, 80 + minutes)
+    return [e["id"] for e in await listed(client, listener)]  # type: ignore[misc]
+
+
+async def test_no_call_after_delete_callback_returns(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    receiver.answer("/hook", Answer(status=200, delay=0.3))
+    await queue_events(client, shop, listener, 6)
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await received(receiver, "/hook", 1)
+    assert (await client.delete("/v1/callback", headers=listener.headers())).status_code == 200
+    sent_by_then = len(receiver.requests_to("/hook"))
+    await asyncio.sleep(1.5)
+    assert len(receiver.requests_to("/hook")) == sent_by_then  # only POSTs already under way
+    assert await listed(client, listener) == []
+
+
+async def test_no_call_after_the_callback_becomes_passive_and_events_stay_listed(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    receiver.answer("/hook", Answer(status=200, delay=0.3))
+    ids = await queue_events(client, shop, listener, 6)
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await received(receiver, "/hook", 1)
+    await subscribe(client, listener.token, {"location": ["update"]}, None)
+    sent_by_then = len(receiver.requests_to("/hook"))
+    await asyncio.sleep(1.5)
+    assert len(receiver.requests_to("/hook")) == sent_by_then
+    still = [e["id"] for e in await listed(client, listener)]
+    delivered = {r.headers["X-Event-Id"] for r in receiver.requests_to("/hook")}
+    assert still == [i for i in ids if i not in delivered]
+    assert len(still) >= 6 - sent_by_then
+
+
+async def test_an_acknowledged_event_is_not_posted(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    receiver.answer("/hook", Answer(status=200, delay=0.3))
+    ids = await queue_events(client, shop, listener, 4)
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await received(receiver, "/hook", 1)
+    assert (await client.delete(f"/v1/callback/events/{ids[-1]}", headers=listener.headers())).status_code == 200
+    await received(receiver, "/hook", 3)
+    await asyncio.sleep(0.8)
+    assert [r.headers["X-Event-Id"] for r in receiver.requests_to("/hook")] == ids[:3]
+
+
+async def test_re_registering_never_sends_an_event_twice(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    receiver.answer("/hook", Answer(status=200, delay=0.05))
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await touch_location(client, shop, 90)
+    await received(receiver, "/hook", 1)
+    await client.delete("/v1/callback", headers=listener.headers())
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    for minutes in range(20):
+        await touch_location(client, shop, 100 + minutes)
+    await received(receiver, "/hook", 21)
+    await wait_until_listed(client, listener, 0)
+    await asyncio.sleep(0.5)
+    ids = [r.headers["X-Event-Id"] for r in receiver.requests_to("/hook")]
+    assert len(ids) == len(set(ids)) == 21
+
+
+async def test_any_send_failure_is_a_recorded_failed_attempt(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    world: World,
+    receiver: Receiver,
+    worker: DeliveryWorker,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert worker._http is not None
+    original = worker._http.post
+    calls = {"n": 0}
+
+    def flaky_post(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise ValueError("unexpected")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(worker._http, "post", flaky_post)
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await touch_location(client, shop, 91)
+    await received(receiver, "/hook", 1)  # the resend, a second later
+    await wait_until_listed(client, listener, 0)
+    async with world.db.transaction(write=False) as session:
+        log = await render_delivery_log(session, await connection_id(world, listener), 10)
+    assert [(a["attempt"], a["error"], a["status_code"], a["outcome"]) for a in reversed(log)] == [
+        (1, "ValueError", None, "retry"),
+        (2, None, 200, "acknowledged"),
+    ]
+
+
+async def test_the_excerpt_is_the_first_2_kb_however_the_body_arrives(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, world: World, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    receiver.answer("/hook", Answer(status=200, body=b"y" * 3000, pause_after=100))
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await touch_location(client, shop, 92)
+    await received(receiver, "/hook", 1)
+    await wait_until_listed(client, listener, 0)
+    async with world.db.transaction(write=False) as session:
+        [attempt] = await render_delivery_log(session, await connection_id(world, listener), 10)
+    assert attempt["response_excerpt"] == "y" * 2048

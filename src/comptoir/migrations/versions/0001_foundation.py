@@ -31,6 +31,7 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_users")),
         sa.UniqueConstraint("email", name=op.f("uq_users_email")),
+        sqlite_autoincrement=True,
     )
     op.create_table(
         "accounts",
@@ -43,6 +44,7 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["owner_id"], ["users.id"], name=op.f("fk_accounts_owner_id_users")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_accounts")),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("accounts", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_accounts_owner_id"), ["owner_id"], unique=False)
@@ -57,6 +59,7 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["owner_id"], ["users.id"], name=op.f("fk_oauth_clients_owner_id_users")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_oauth_clients")),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("oauth_clients", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_oauth_clients_owner_id"), ["owner_id"], unique=False)
@@ -85,6 +88,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["account_id"], ["accounts.id"], name=op.f("fk_locations_account_id_accounts")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_locations")),
         sa.UniqueConstraint("account_id", "number", name=op.f("uq_locations_account_id_number")),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("locations", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_locations_acceptance_resume_at"), ["acceptance_resume_at"], unique=False)
@@ -116,6 +120,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["account_id"], ["accounts.id"], name=op.f("fk_catalogs_account_id_accounts")),
         sa.ForeignKeyConstraint(["location_id"], ["locations.id"], name=op.f("fk_catalogs_location_id_locations")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_catalogs")),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("catalogs", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_catalogs_account_id"), ["account_id"], unique=False)
@@ -133,6 +138,7 @@ def upgrade() -> None:
             ["location_id"], ["locations.id"], name=op.f("fk_customer_lists_location_id_locations")
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_customer_lists")),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("customer_lists", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_customer_lists_account_id"), ["account_id"], unique=False)
@@ -175,6 +181,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_connections")),
         sa.UniqueConstraint("client_id", "target", "name", name=op.f("uq_connections_client_id_target_name")),
         sa.UniqueConstraint("token_hash", name=op.f("uq_connections_token_hash")),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("connections", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_connections_account_id"), ["account_id"], unique=False)
@@ -217,6 +224,7 @@ def upgrade() -> None:
             ["location_id"], ["locations.id"], name=op.f("fk_changes_location_id_locations"), ondelete="CASCADE"
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_changes")),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("changes", schema=None) as batch_op:
         batch_op.create_index("ix_changes_pending", ["fanned_out_at", "id"], unique=False)

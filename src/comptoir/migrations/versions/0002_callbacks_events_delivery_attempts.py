@@ -58,6 +58,7 @@ def upgrade() -> None:
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_delivery_attempts")),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("delivery_attempts", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_delivery_attempts_attempted_at"), ["attempted_at"], unique=False)
@@ -80,6 +81,7 @@ def upgrade() -> None:
             ["connection_id"], ["connections.id"], name=op.f("fk_events_connection_id_connections"), ondelete="CASCADE"
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_events")),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("events", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_events_change_id"), ["change_id"], unique=False)
