@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
 from comptoir.errors import FieldErrors, NotFound
-from comptoir.events import RESOURCE_EVENTS
+from comptoir.events import RESOURCE_EVENTS, callback_changed
 from comptoir.events.payload import render_event
 from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
@@ -124,6 +124,7 @@ async def set_callback(session: AsyncSession, ctx: Ctx, url: Any, events: Any) -
     ]
     if rows:
         await session.execute(insert_rows(Subscription), rows)
+    await callback_changed(session, ctx.connection_id)
     return {"url": url, "events": subscribed}
 
 
@@ -135,6 +136,7 @@ async def delete_callback(session: AsyncSession, ctx: Ctx) -> dict[str, Any]:
     await session.execute(delete(Event).where(Event.connection_id == ctx.connection_id))
     if callback is not None:
         await session.delete(callback)
+    await callback_changed(session, ctx.connection_id)
     return before
 
 
@@ -194,4 +196,5 @@ async def acknowledge_event(session: AsyncSession, ctx: Ctx, public_id: str) -> 
     event, change = await _find(session, ctx, public_id, lock=True)
     body = render_event(event, change, full=True)
     await session.execute(delete(Event).where(Event.id == event.id))
+    await callback_changed(session, ctx.connection_id)
     return body

@@ -43,7 +43,7 @@ from sqlalchemy import Select, bindparam, delete, exists, insert, or_, select, t
 from comptoir.config import Settings
 from comptoir.connections.service import secret_from_seed
 from comptoir.db import Database
-from comptoir.events import NOTIFY_CHANNEL, signals
+from comptoir.events import CALLBACK_CHANNEL, NOTIFY_CHANNEL, signals
 from comptoir.events.payload import render_event
 from comptoir.fastdb import FastReader, Query
 from comptoir.kit import clock, ids
@@ -151,6 +151,10 @@ class DeliveryWorker:
         self._reader = FastReader(settings)
         self._wake = asyncio.Event()
         self._stopping = False
+        # PostgreSQL only: while LISTEN works, a lane re-reads an event's state before its POST
+        # only when its connection was named on CALLBACK_CHANNEL since the last read.
+        self._listening = False
+        self._changed: set[int] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._http: aiohttp.ClientSession | None = None
 
@@ -210,10 +214,24 @@ class DeliveryWorker:
         try:
             connection = await asyncpg.connect(**asyncpg_options(self.settings))
             await connection.add_listener(NOTIFY_CHANNEL, lambda *_args: self._wake.set())
-        except (OSError, asyncpg.PostgresError) as exc:  # polling still delivers
+            await connection.add_listener(CALLBACK_CHANNEL, self._on_callback_changed)
+            connection.add_termination_listener(self._on_listener_lost)
+        except (OSError, asyncpg.PostgresError) as exc:  # polling still delivers, checking every send
             log.warning("callback_listen_failed", error=type(exc).__name__)
             return None
+        self._listening = True
         return connection
+
+    def _on_callback_changed(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
+        with contextlib.suppress(ValueError):
+            connection_id = int(payload)
+            if connection_id in self._lanes:  # a lane that starts later reads fresh state anyway
+                self._changed.add(connection_id)
+
+    def _on_listener_lost(self, _connection: Any) -> None:
+        self._listening = False  # from now on every send is checked
+        if not self._stopping:
+            log.warning("callback_listen_lost")
 
     # --- lanes ----------------------------------------------------------------------------
 
@@ -272,6 +290,7 @@ class DeliveryWorker:
                 if not batch:
                     break
                 outcomes: list[Outcome] = []
+                checking = False  # once something changed, read every remaining event's state
                 for item in batch:
                     if self._stopping:
                         break
@@ -279,7 +298,8 @@ class DeliveryWorker:
                         if not await self._renew(lane):
                             return
                         renewed = loop.time()
-                    if not await self._still_due(lane, item):
+                    checking = checking or self._must_check(lane)
+                    if checking and not await self._still_due(lane, item):
                         # acknowledged meanwhile, or the callback was deleted, made passive or
                         # pointed elsewhere: no call (spec 4.9, 6.1 item 2)
                         outcomes.append(SKIPPED)
@@ -296,13 +316,23 @@ class DeliveryWorker:
                 del self._lanes[lane.connection_id]
             self._wake.set()
 
+    def _must_check(self, lane: Lane) -> bool:
+        """Whether to re-read an event's state before its POST: always on SQLite (a local read)
+        or without a working LISTEN; on PostgreSQL when the connection's callback or events
+        changed since the batch was read."""
+        if self.db.is_sqlite or not self._listening:
+            return True
+        return lane.connection_id in self._changed
+
     async def _still_due(self, lane: Lane, item: Due) -> bool:
-        """Checked right before each POST, with a fast read (no session)."""
+        """Checked right before a POST, with a fast read (no session)."""
+        self._changed.discard(lane.connection_id)
         found = await self._reader.one(STILL_DUE, event_id=item.event_id, token=lane.token, url=item.url)
         return found is not None
 
     async def _due(self, lane: Lane) -> list[Due]:
         """The lane's due events, oldest first, while this worker holds its lease."""
+        self._changed.discard(lane.connection_id)  # this read is fresh
         stmt = (
             select(Event, Change, Callback.url)
             .join(Change, Change.id == Event.change_id)

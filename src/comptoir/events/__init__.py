@@ -22,7 +22,20 @@ from comptoir.events.audience import Candidate, Subject, receives, subscription_
 from comptoir.kit import clock
 from comptoir.models import Change, Connection, Event, Subscription
 
-NOTIFY_CHANNEL = "comptoir_events"
+NOTIFY_CHANNEL = "comptoir_events"  # new events (payload empty)
+CALLBACK_CHANNEL = "comptoir_callbacks"  # a connection's callback or pending events changed (payload: its id)
+
+
+async def callback_changed(session: AsyncSession, connection_id: int) -> None:
+    """Tell delivery workers, at commit, that this connection's pending POSTs may no longer be
+    due (callback deleted, replaced or made passive; an event acknowledged). Workers in this
+    process re-check every send anyway on SQLite; on PostgreSQL the notification lets them
+    skip that read while nothing changed."""
+    if session.bind.dialect.name == "postgresql":
+        await session.execute(
+            text("SELECT pg_notify(:channel, :payload)"), {"channel": CALLBACK_CHANNEL, "payload": str(connection_id)}
+        )
+
 
 RESOURCE_EVENTS: dict[str, tuple[str, ...]] = {
     # spec 6.2: the allowed (resource type, event type) combinations

@@ -364,3 +364,17 @@ async def test_the_excerpt_is_the_first_2_kb_however_the_body_arrives(
     async with world.db.transaction(write=False) as session:
         [attempt] = await render_delivery_log(session, await connection_id(world, listener), 10)
     assert attempt["response_excerpt"] == "y" * 2048
+
+
+async def test_without_a_working_listen_every_send_is_checked(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    worker._on_listener_lost(None)  # as if PostgreSQL's LISTEN connection dropped (SQLite: always checked)
+    receiver.answer("/hook", Answer(status=200, delay=0.3))
+    await queue_events(client, shop, listener, 5)
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await received(receiver, "/hook", 1)
+    await client.delete("/v1/callback", headers=listener.headers())
+    sent_by_then = len(receiver.requests_to("/hook"))
+    await asyncio.sleep(1.2)
+    assert len(receiver.requests_to("/hook")) == sent_by_then
