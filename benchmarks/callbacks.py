@@ -68,9 +68,6 @@ async def prepare(database_url: str, hook: str) -> tuple[int, int, int, int]:
     os.environ["COMPTOIR_SECRET_KEY"] = KEY
     from tests.factories import World
 
-    from comptoir.auth.context import Ctx
-    from comptoir.auth.scopes import parse_scope
-    from comptoir.callbacks.service import set_callback
     from comptoir.config import Settings
     from comptoir.connections.service import find_connection_by_token
     from comptoir.db import create_database
@@ -85,11 +82,8 @@ async def prepare(database_url: str, hook: str) -> tuple[int, int, int, int]:
     writer_token = await world.token("location[orders.write]", location=location, client=writer)
     listener_app = await world.client(name="Listener")
     token = await world.token("location[orders.read]", location=location, client=listener_app)
+    await world.subscribe(token, hook, {"location": ["update"]})
     async with db.transaction() as session:
-        connection = await find_connection_by_token(session, world.key, token)
-        assert connection is not None
-        ctx = Ctx(connection.id, "", listener_app.id, "", 0, "location", None, None, None, None, parse_scope("profile"))
-        await set_callback(session, ctx, hook, {"location": ["update"]})
         writer_connection = await find_connection_by_token(session, world.key, writer_token)
         assert writer_connection is not None
     await db.dispose()

@@ -114,6 +114,23 @@ class World:
             raise AssertionError("create a user first")
         return user
 
+    async def subscribe(self, token: str, url: str | None, events: dict[str, list[str]]) -> int:
+        """Set the callback of the token's connection directly (as POST /callback does, even
+        for a blocked connection); returns the connection id."""
+        from comptoir.auth.context import Ctx
+        from comptoir.callbacks.service import set_callback
+        from comptoir.connections.service import find_connection_by_token
+
+        async with self.db.transaction() as session:
+            connection = await find_connection_by_token(session, self.key, token)
+            assert connection is not None
+            ctx = Ctx(
+                connection.id, connection.name, connection.client_id, "", connection.user_id, connection.level,
+                connection.account_id, connection.location_id, None, None, parse_scope(connection.scope),
+            )  # fmt: skip
+            await set_callback(session, ctx, url, events)
+            return connection.id
+
     async def changes(self) -> list[Change]:
         async with self.db.transaction(write=False) as session:
             return list((await session.scalars(select(Change).order_by(Change.id))).all())

@@ -15,11 +15,7 @@ from typing import IO
 import httpx
 import pytest
 
-from comptoir.auth.context import Ctx
-from comptoir.auth.scopes import parse_scope
-from comptoir.callbacks.service import set_callback
 from comptoir.config import Settings
-from comptoir.connections.service import find_connection_by_token
 from comptoir.db import create_database
 from tests.e2e.conftest import COMPTOIR, Server
 from tests.factories import World
@@ -47,13 +43,7 @@ def setup_shop(database_url: str, receiver: Receiver, listeners: int) -> tuple[s
                 app = await world.client(name=f"Listener {i}")
                 token = await world.token("location[orders.read]", location=location, client=app)
                 tokens.append(token)
-                async with db.transaction() as session:
-                    connection = await find_connection_by_token(session, world.key, token)
-                    assert connection is not None
-                    ctx = Ctx(
-                        connection.id, "", app.id, "", 0, "location", None, None, None, None, parse_scope("profile")
-                    )
-                    await set_callback(session, ctx, receiver.url(f"/hook/{i}"), {"location": ["update"]})
+                await world.subscribe(token, receiver.url(f"/hook/{i}"), {"location": ["update"]})
             return writer, tokens
         finally:
             await db.dispose()

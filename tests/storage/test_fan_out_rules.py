@@ -9,10 +9,6 @@ import pytest
 from sqlalchemy import select
 
 from comptoir import events
-from comptoir.auth.context import Ctx
-from comptoir.auth.scopes import parse_scope
-from comptoir.callbacks.service import set_callback
-from comptoir.connections.service import find_connection_by_token
 from comptoir.models import Event
 from tests.factories import World
 
@@ -58,12 +54,7 @@ class Setup:
             scope = grant.pop("scope")
             app = await w.client(name=name)
             token = await w.token(scope, client=app, **grant)
-            async with w.db.transaction() as session:
-                connection = await find_connection_by_token(session, w.key, token)
-                assert connection is not None
-                self.connections[name] = connection.id
-                ctx = _ctx(connection.id, connection.client_id, scope)
-                await set_callback(session, ctx, None, ALL)
+            self.connections[name] = await w.subscribe(token, None, ALL)
 
     async def receivers(self, **record: Any) -> set[str]:
         async with self.world.db.transaction() as session:
@@ -75,10 +66,6 @@ class Setup:
             ).all()
         by_id = {v: k for k, v in self.connections.items()}
         return {by_id[c] + ("" if rt == record["resource_type"] else f":{rt}") for c, rt in rows}
-
-
-def _ctx(connection_id: int, client_id: int, scope: str) -> Ctx:
-    return Ctx(connection_id, "", client_id, "", 0, "location", None, None, None, None, parse_scope(scope))
 
 
 @pytest.fixture

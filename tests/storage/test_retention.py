@@ -8,9 +8,6 @@ from datetime import timedelta
 from sqlalchemy import func, select
 
 from comptoir import events
-from comptoir.auth.context import Ctx
-from comptoir.auth.scopes import parse_scope
-from comptoir.callbacks.service import set_callback
 from comptoir.db import Database
 from comptoir.jobs import purge_history
 from comptoir.kit import clock
@@ -23,14 +20,11 @@ async def test_old_attempts_and_unneeded_changes_are_purged(database: Database, 
     token = await world.token("location[orders.read]", location=location)
     from comptoir.connections.service import find_connection_by_token
 
+    await world.subscribe(token, None, {"location": ["update"]})
     async with database.transaction() as session:
         connection = await find_connection_by_token(session, world.key, token)
         assert connection is not None
         now = clock.now()
-        ctx = Ctx(
-            connection.id, "", connection.client_id, "", 0, "location", None, None, None, None, parse_scope("profile")
-        )
-        await set_callback(session, ctx, None, {"location": ["update"]})
         for age in (31, 29):
             session.add(
                 DeliveryAttempt(

@@ -197,7 +197,7 @@ async def test_a_blocked_connection_gets_no_post_until_unblocked(
 ) -> None:
     async with world.db.transaction() as session:
         await session.execute(update(Connection).where(Connection.client_id == listener.client_id).values(blocked=True))
-    await subscribe_as_admin(world, listener, receiver.url("/hook"))
+    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})  # blocked: no API
     await touch_location(client, shop, 65)
     await asyncio.sleep(0.5)
     assert receiver.received == []
@@ -207,18 +207,6 @@ async def test_a_blocked_connection_gets_no_post_until_unblocked(
         )
     worker.poke()
     await received(receiver, "/hook", 1)
-
-
-async def subscribe_as_admin(world: World, listener: Listener, url: str) -> None:
-    """A blocked connection cannot call the API: set its callback directly."""
-    from comptoir.auth.context import Ctx
-    from comptoir.auth.scopes import parse_scope
-    from comptoir.callbacks.service import set_callback
-
-    connection = await connection_id(world, listener)
-    ctx = Ctx(connection, "", listener.client_id, "", 0, "location", None, None, None, None, parse_scope("profile"))
-    async with world.db.transaction() as session:
-        await set_callback(session, ctx, url, {"location": ["update"]})
 
 
 async def test_the_log_keeps_the_first_2_kb_of_the_answer(
