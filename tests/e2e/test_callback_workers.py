@@ -169,3 +169,41 @@ def test_serve_delivers_unless_no_worker(
     quiet.process.wait(timeout=15)
     start_server(env=env)
     wait_until(lambda: len(receiver.received) == 1, 10, "the delivery")
+
+
+def test_a_worker_alone_runs_the_timed_jobs(
+    start_worker: Callable[..., subprocess.Popen[bytes]], fresh_postgres: str
+) -> None:
+    """decisions.md "Locations": resume_at reversions are run by every worker loop."""
+    from datetime import timedelta
+
+    from comptoir.kit import clock
+    from comptoir.models import Location
+
+    async def pause() -> int:
+        settings = Settings(database_url=fresh_postgres, secret_key=KEY)
+        db = create_database(settings, pool_size=1)
+        try:
+            location = await World(db, settings.server_key()).location(name="Paused")
+            async with db.transaction() as session:
+                row = await session.get(Location, location.id)
+                assert row is not None
+                row.acceptance_mode = "paused"
+                row.acceptance_resume_at = clock.now() + timedelta(seconds=1)
+            return location.id
+        finally:
+            await db.dispose()
+
+    async def mode(location_id: int) -> str:
+        db = create_database(Settings(database_url=fresh_postgres, secret_key=KEY), pool_size=1)
+        try:
+            async with db.transaction(write=False) as session:
+                row = await session.get(Location, location_id)
+                assert row is not None
+                return row.acceptance_mode
+        finally:
+            await db.dispose()
+
+    location_id = asyncio.run(pause())
+    start_worker(environment(fresh_postgres))
+    wait_until(lambda: asyncio.run(mode(location_id)) == "normal", 20, "the reversion")

@@ -11,7 +11,7 @@ from comptoir import events
 from comptoir.db import Database
 from comptoir.jobs import purge_history
 from comptoir.kit import clock
-from comptoir.models import Callback, Change, DeliveryAttempt, Event
+from comptoir.models import Change, DeliveryAttempt, Event
 from tests.factories import World
 
 
@@ -37,26 +37,18 @@ async def test_old_attempts_and_unneeded_changes_are_purged(database: Database, 
                     outcome="acknowledged",
                 )
             )
+
+    async def location_update() -> None:
+        async with database.transaction() as session:
+            await events.record(
+                session, resource_type="location", event_type="update", ids={},
+                account_id=location.account_id, location_id=location.id,
+            )  # fmt: skip
+
     clock.travel(timedelta(days=-40))
-    async with database.transaction() as session:  # an old change with a pending event, one without
-        await events.record(
-            session,
-            resource_type="location",
-            event_type="update",
-            ids={},
-            account_id=location.account_id,
-            location_id=location.id,
-        )
-    async with database.transaction() as session:
-        await session.execute(Callback.__table__.delete())
-        await events.record(
-            session,
-            resource_type="location",
-            event_type="update",
-            ids={},
-            account_id=location.account_id,
-            location_id=location.id,
-        )
+    await location_update()  # an old change with a pending event
+    await world.subscribe(token, None, {})
+    await location_update()  # an old change without one
     clock.reset()
     assert await purge_history(database) == 2
     async with database.transaction(write=False) as session:

@@ -115,11 +115,6 @@ class Outcome:
         return self.status_code is not None and 200 <= self.status_code <= 499
 
 
-SKIPPED = Outcome(
-    attempted_at=datetime.min, finished_at=datetime.min, duration_ms=0, status_code=None, error=None, excerpt=None
-)
-
-
 class DeliveryWorker:
     def __init__(
         self,
@@ -289,7 +284,7 @@ class DeliveryWorker:
                 batch = await self._due(lane)
                 if not batch:
                     break
-                outcomes: list[Outcome] = []
+                outcomes: list[Outcome | None] = []  # None: not sent, nothing to record
                 checking = False  # once something changed, read every remaining event's state
                 for item in batch:
                     if self._stopping:
@@ -302,7 +297,7 @@ class DeliveryWorker:
                     if checking and not await self._still_due(lane, item):
                         # acknowledged meanwhile, or the callback was deleted, made passive or
                         # pointed elsewhere: no call (spec 4.9, 6.1 item 2)
-                        outcomes.append(SKIPPED)
+                        outcomes.append(None)
                         continue
                     outcomes.append(await self._send(lane, item))
                 if not await self._record(lane, batch[: len(outcomes)], outcomes):
@@ -389,14 +384,14 @@ class DeliveryWorker:
         )
         return outcome
 
-    async def _record(self, lane: Lane, batch: list[Due], outcomes: list[Outcome]) -> bool:
+    async def _record(self, lane: Lane, batch: list[Due], outcomes: list[Outcome | None]) -> bool:
         """Write the batch's outcomes and the delivery log, and renew the lease; False when
         the lane is no longer ours."""
         gone: list[int] = []
         retries: list[dict[str, Any]] = []
         log_rows: list[dict[str, Any]] = []
         for item, outcome in zip(batch, outcomes, strict=True):
-            if outcome is SKIPPED:
+            if outcome is None:
                 continue
             failures = item.attempts + 1
             if outcome.acknowledged:

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import parse_scope
 from comptoir.events import signals
-from comptoir.events.audience import Candidate, Subject, receives, subscription_keys
+from comptoir.events.audience import Candidate, receives, subscription_keys
 from comptoir.kit import clock
 from comptoir.models import Change, Connection, Event, Subscription
 
@@ -101,16 +101,6 @@ async def record(
 
 
 async def _fan_out(session: AsyncSession, change: Change) -> None:
-    subject = Subject(
-        resource_type=change.resource_type,
-        event_type=change.event_type,
-        account_id=change.account_id,
-        location_id=change.location_id,
-        catalog_id=change.catalog_id,
-        customer_list_id=change.customer_list_id,
-        client_id=change.client_id,
-        origin_connection_id=change.origin_connection_id,
-    )
     # Only connections subscribed to this event, of this account, and (for a change of a
     # location's resource) of that location or of the whole account: the index on
     # subscriptions keeps this cheap however many callbacks the account has.
@@ -150,7 +140,7 @@ async def _fan_out(session: AsyncSession, change: Change) -> None:
             customer_list_id=row.customer_list_id,
             scope=parse_scope(row.scope),
         )
-        if receives(subject, candidate, row.key):
+        if receives(change, candidate, row.key):
             rows.append(
                 {
                     "connection_id": candidate.connection_id,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from comptoir.auth.scopes import Scope
+from comptoir.models import Change
 
 # The subscriptions a change of each resource type can match (spec 6.2): own_order and
 # own_order_delivery select the changes of orders the connection created.
@@ -34,62 +35,50 @@ class Candidate:
     scope: Scope
 
 
-@dataclass(frozen=True, slots=True)
-class Subject:
-    """What fan-out needs of a change."""
-
-    resource_type: str
-    event_type: str
-    account_id: int
-    location_id: int | None  # the resource's location (None: account-level)
-    catalog_id: int | None
-    customer_list_id: int | None
-    client_id: int | None  # the causing client (None: the service itself)
-    origin_connection_id: int | None  # the connection that created the resource
-
-
 def subscription_keys(resource_type: str) -> tuple[str, ...]:
     """The subscription keys a change of `resource_type` can match."""
     return SUBSCRIPTIONS.get(resource_type, (resource_type,))
 
 
-def receives(subject: Subject, candidate: Candidate, key: str) -> bool:
-    """Whether `candidate`, subscribed under `key` to this event type, gets the event."""
-    if subject.client_id is not None and candidate.client_id == subject.client_id:
+def receives(change: Change, candidate: Candidate, key: str) -> bool:
+    """Whether `candidate`, subscribed under `key` to the change's event type, gets its event.
+    The change's `location_id` is its resource's location (None: account-level), `client_id`
+    the causing client (None: the service), `origin_connection_id` the resource's creator."""
+    if change.client_id is not None and candidate.client_id == change.client_id:
         return False
-    return can_access(subject, candidate, key)
+    return can_access(change, candidate, key)
 
 
-def can_access(subject: Subject, candidate: Candidate, key: str) -> bool:
+def can_access(change: Change, candidate: Candidate, key: str) -> bool:
     scope = candidate.scope
-    kind = subject.resource_type
+    kind = change.resource_type
     if key in ("own_order", "own_order_delivery"):
-        own = candidate.connection_id == subject.origin_connection_id
-        return own and _reaches_location(subject, candidate) and scope.allows("orders", "read")
+        own = candidate.connection_id == change.origin_connection_id
+        return own and _reaches_location(change, candidate) and scope.allows("orders", "read")
     if kind == "location":
-        return _reaches_location(subject, candidate) and scope.has_any_permission
+        return _reaches_location(change, candidate) and scope.has_any_permission
     if kind in ("order", "delivery"):
-        return _reaches_location(subject, candidate) and scope.allows("orders", "read")
+        return _reaches_location(change, candidate) and scope.allows("orders", "read")
     if kind == "inventory":
         # spec 5.1: inventory scopes at either level; the deprecated location[catalog.*] scopes
         # also grant the location's inventory.
         deprecated = candidate.level == "location" and scope.allows("catalog")
-        return _reaches_location(subject, candidate) and (scope.allows("inventory") or deprecated)
+        return _reaches_location(change, candidate) and (scope.allows("inventory") or deprecated)
     if kind == "catalog":
-        return _bound_or_all(subject, candidate, "catalog", candidate.catalog_id == subject.catalog_id)
+        return _bound_or_all(change, candidate, "catalog", candidate.catalog_id == change.catalog_id)
     if kind in ("customer_list", "customer"):
-        bound = candidate.customer_list_id == subject.customer_list_id
-        return _bound_or_all(subject, candidate, "customer_list", bound)
+        bound = candidate.customer_list_id == change.customer_list_id
+        return _bound_or_all(change, candidate, "customer_list", bound)
     return False
 
 
-def _reaches_location(subject: Subject, candidate: Candidate) -> bool:
+def _reaches_location(change: Change, candidate: Candidate) -> bool:
     if candidate.level == "location":
-        return candidate.location_id == subject.location_id
-    return candidate.level == "account" and candidate.account_id == subject.account_id
+        return candidate.location_id == change.location_id
+    return candidate.level == "account" and candidate.account_id == change.account_id
 
 
-def _bound_or_all(subject: Subject, candidate: Candidate, resource: str, bound: bool) -> bool:
+def _bound_or_all(change: Change, candidate: Candidate, resource: str, bound: bool) -> bool:
     """spec 5.1: `catalog` (or `customer_list`) reads the one bound to the connection;
     `all_catalogs` reads any of the location or its account (location level), or any of the
     account or its locations (account level)."""
@@ -99,5 +88,5 @@ def _bound_or_all(subject: Subject, candidate: Candidate, resource: str, bound: 
     if not scope.allows(f"all_{resource}s"):
         return False
     if candidate.level == "location":
-        return subject.location_id is None or subject.location_id == candidate.location_id
+        return change.location_id is None or change.location_id == candidate.location_id
     return candidate.level == "account"

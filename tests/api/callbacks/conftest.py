@@ -26,11 +26,16 @@ class Listener:
         return {"X-Access-Token": self.token}
 
 
-@pytest.fixture
-async def listener(world: World, shop: Shop) -> Listener:
-    app_client = await world.client(name="Listening app")
+async def new_listener(world: World, shop: Shop, name: str) -> Listener:
+    """A location-level orders.read connection of a new client, `name`."""
+    app_client = await world.client(name=name)
     token = await world.token("location[orders.read]", location=shop.location, client=app_client)
     return Listener(token, app_client.id)
+
+
+@pytest.fixture
+async def listener(world: World, shop: Shop) -> Listener:
+    return await new_listener(world, shop, "Listening app")
 
 
 async def subscribe(

@@ -218,15 +218,23 @@ async def test_any_token_may_manage_its_callback(client: httpx.AsyncClient, worl
     assert (await client.get("/v1/callback/events", headers={"X-Access-Token": token})).json() == []
 
 
-async def test_callback_endpoints_need_a_valid_token(client: httpx.AsyncClient) -> None:
+async def test_callback_endpoints_need_a_valid_token(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, world: World
+) -> None:
+    await subscribe(client, listener.token, {"location": ["update"]})
+    await touch_location(client, shop, 49)
+    before = await world.snapshot()
+    body = {"url": None, "events": {"order": ["create"]}}
     for method, path in (
         ("GET", "/v1/callback"),
         ("POST", "/v1/callback"),
         ("DELETE", "/v1/callback"),
         ("GET", "/v1/callback/events"),
     ):
-        response = await client.request(method, path, headers={"X-Access-Token": "nope"})
+        payload = body if method == "POST" else None
+        response = await client.request(method, path, json=payload, headers={"X-Access-Token": "nope"})
         assert response.status_code == 401, (method, path)
+    assert await world.snapshot() == before
 
 
 async def test_event_ids_are_never_reused(client: httpx.AsyncClient, shop: Shop, listener: Listener) -> None:

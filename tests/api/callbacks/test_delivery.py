@@ -17,7 +17,7 @@ from comptoir.callbacks.service import render_delivery_log
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.connections.service import client_secret
 from comptoir.models import Connection, OAuthClient
-from tests.api.callbacks.conftest import Listener, subscribe, touch_location
+from tests.api.callbacks.conftest import Listener, new_listener, subscribe, touch_location
 from tests.api.conftest import Shop
 from tests.factories import World
 from tests.receiver import Answer, Receiver
@@ -99,18 +99,8 @@ async def test_any_status_from_200_to_499_acknowledges(
 async def test_5xx_and_timeouts_resend_on_the_schedule_then_drop(
     client: httpx.AsyncClient, shop: Shop, world: World, receiver: Receiver, worker: DeliveryWorker
 ) -> None:
-    failing = Listener(
-        await world.token(
-            "location[orders.read]", location=shop.location, client=(app := await world.client(name="5xx"))
-        ),
-        app.id,
-    )
-    slow = Listener(
-        await world.token(
-            "location[orders.read]", location=shop.location, client=(app2 := await world.client(name="Slow"))
-        ),
-        app2.id,
-    )
+    failing = await new_listener(world, shop, "5xx")
+    slow = await new_listener(world, shop, "Slow")
     receiver.answer("/fail", Answer(status=503, body=b"unavailable"))
     receiver.answer("/slow", Answer(status=200, delay=1.0))  # answers after the 0.5 s timeout
     await subscribe(client, failing.token, {"location": ["update"]}, receiver.url("/fail"))
@@ -172,10 +162,7 @@ async def test_a_passive_callback_gets_no_post(
 async def test_becoming_passive_or_deleting_the_callback_stops_the_calls(
     client: httpx.AsyncClient, shop: Shop, world: World, receiver: Receiver, worker: DeliveryWorker
 ) -> None:
-    apps = [await world.client(name=f"Stopper {i}") for i in range(2)]
-    passive, deleted = [
-        Listener(await world.token("location[orders.read]", location=shop.location, client=a), a.id) for a in apps
-    ]
+    passive, deleted = [await new_listener(world, shop, f"Stopper {i}") for i in range(2)]
     receiver.answer("/p", Answer(status=500))
     receiver.answer("/d", Answer(status=500))
     await subscribe(client, passive.token, {"location": ["update"]}, receiver.url("/p"))
@@ -227,10 +214,7 @@ async def test_the_log_keeps_the_first_2_kb_of_the_answer(
 async def test_different_receivers_are_served_concurrently(
     client: httpx.AsyncClient, shop: Shop, world: World, receiver: Receiver, worker: DeliveryWorker
 ) -> None:
-    apps = [await world.client(name=f"Receiver {i}") for i in range(3)]
-    listeners = [
-        Listener(await world.token("location[orders.read]", location=shop.location, client=a), a.id) for a in apps
-    ]
+    listeners = [await new_listener(world, shop, f"Receiver {i}") for i in range(3)]
     for i, listener in enumerate(listeners):
         receiver.answer(f"/slow/{i}", Answer(status=200, delay=0.4))
         await subscribe(client, listener.token, {"location": ["update"]}, receiver.url(f"/slow/{i}"))
