@@ -17,7 +17,7 @@ from comptoir.models import Account, Base, Catalog, Change, CustomerList, Locati
 from comptoir.users.service import create_user
 
 _seq = itertools.count(1)
-B = TypeVar("B", Catalog, CustomerList)
+B = TypeVar("B", bound=Catalog)
 
 
 class World:
@@ -46,6 +46,12 @@ class World:
         async with self.db.transaction() as session:
             return await create_location(session, account=account, name=name, **fields)
 
+    async def account_of(self, location: Location) -> Account:
+        async with self.db.transaction(write=False) as session:
+            account = await session.get(Account, location.account_id)
+            assert account is not None
+            return account
+
     async def client(self, name: str = "Test app", redirect_uris: list[str] | None = None) -> OAuthClient:
         async with self.db.transaction() as session:
             return await create_client(session, name=name, redirect_uris=redirect_uris or ["https://app.example/cb"])
@@ -58,7 +64,13 @@ class World:
     async def customer_list(
         self, *, location: Location | None = None, account: Account | None = None, name: str = "Customers"
     ) -> CustomerList:
-        return await self._binding(CustomerList, name, location, account)
+        """Through the service, so the name is claimed as an API create would; no event."""
+        from comptoir.customer_lists.service import insert_list
+
+        async with self.db.transaction() as session:
+            owner = await session.get(Account, location.account_id if location else account.id)  # type: ignore[union-attr]
+            where = await session.get(Location, location.id) if location else None
+            return (await insert_list(session, account=owner, location=where, name=name)).row
 
     async def _binding(self, model: type[B], name: str, location: Location | None, account: Account | None) -> B:
         """A catalog or customer list at location level (`location`) or account level."""
@@ -143,6 +155,14 @@ class World:
                 rows = (await session.execute(select(table).order_by(*table.primary_key.columns))).all()
                 result[table.name] = [tuple(row) for row in rows]
             return result
+
+    async def customer_list_row(self, public_id: str) -> CustomerList:
+        from comptoir.db import get_by_public_id
+
+        async with self.db.transaction(write=False) as session:
+            row = await get_by_public_id(session, CustomerList, public_id)
+            assert row is not None
+            return row
 
     async def location_row(self, location: Location) -> Location:
         async with self.db.transaction(write=False) as session:

@@ -20,6 +20,8 @@ from comptoir.accounts.endpoints import router as accounts_router
 from comptoir.callbacks.endpoints import router as callbacks_router
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.config import Settings
+from comptoir.customer_lists.endpoints import router as customer_lists_router
+from comptoir.customers.endpoints import router as customers_router
 from comptoir.db import Database, create_database
 from comptoir.errors import (
     BadRequest,
@@ -32,6 +34,7 @@ from comptoir.errors import (
 from comptoir.fastdb import FastReader
 from comptoir.jobs import TimedJobs
 from comptoir.locations.endpoints import router as locations_router
+from comptoir.loyalty.endpoints import router as loyalty_router
 from comptoir.middleware import HttpConventions
 from comptoir.ratelimit import RateLimiter
 from comptoir.ratelimit.memory import MemoryBackend
@@ -108,7 +111,11 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         """Liveness: no token, no database."""
         return JSON({"status": "ok"})
 
-    for router in (service, accounts_router, locations_router, users_router, callbacks_router):
+    routers = (
+        service, accounts_router, locations_router, users_router, callbacks_router,
+        customer_lists_router, customers_router, loyalty_router,
+    )  # fmt: skip
+    for router in routers:
         app.include_router(router, prefix="/v1")
 
     @app.get("/", include_in_schema=False)

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir.accounts.service import create_account
 from comptoir.auth.scopes import parse_scope
 from comptoir.connections.service import authorise, client_secret, create_client
+from comptoir.customer_lists.service import insert_list
 from comptoir.kit import clock
 from comptoir.locations.service import create_location
 from comptoir.models import Account, Catalog, CustomerList, Location, OAuthClient
@@ -59,11 +60,8 @@ async def ensure_demo(session: AsyncSession, key: bytes, *, is_sqlite: bool) -> 
     customer_list = await session.scalar(
         select(CustomerList).where(CustomerList.location_id == first.id, CustomerList.name == "Demo customers")
     )
-    if customer_list is None:
-        customer_list = CustomerList(
-            name="Demo customers", account_id=account.id, location_id=first.id, created_at=clock.now()
-        )
-        session.add(customer_list)
+    if customer_list is None:  # its name claimed like any list's (spec 2.6)
+        customer_list = (await insert_list(session, account=account, location=first, name="Demo customers")).row
 
     client = await session.scalar(
         select(OAuthClient).where(OAuthClient.owner_id == user.id, OAuthClient.name == CLIENT)

@@ -20,8 +20,17 @@ from comptoir.kit.refs import parse_private_ref
 from comptoir.models import PrivateRef
 
 
-async def set_ref(session: AsyncSession, resource_type: str, resource_id: int, client_id: int, ref: str | None) -> None:
-    """Set (or with None, clear) `client_id`'s private ref on one object."""
+async def set_ref(
+    session: AsyncSession,
+    resource_type: str,
+    resource_id: int,
+    client_id: int,
+    ref: str | None,
+    *,
+    scope_id: int | None = None,
+) -> None:
+    """Set (or with None, clear) `client_id`'s private ref on one object. With `scope_id`
+    the ref must be unique among the client's refs in that scope: IntegrityError otherwise."""
     if ref is None:
         await session.execute(
             delete(PrivateRef).where(
@@ -33,9 +42,13 @@ async def set_ref(session: AsyncSession, resource_type: str, resource_id: int, c
         return
     ref = parse_private_ref(ref)
     insert = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
-    stmt = insert(PrivateRef).values(resource_type=resource_type, resource_id=resource_id, client_id=client_id, ref=ref)
+    stmt = insert(PrivateRef).values(
+        resource_type=resource_type, resource_id=resource_id, client_id=client_id, ref=ref, scope_id=scope_id
+    )
     await session.execute(
-        stmt.on_conflict_do_update(index_elements=["resource_type", "resource_id", "client_id"], set_={"ref": ref})
+        stmt.on_conflict_do_update(
+            index_elements=["resource_type", "resource_id", "client_id"], set_={"ref": ref, "scope_id": scope_id}
+        )
     )
 
 

@@ -58,8 +58,12 @@ def _check(scope: Scope, need: str) -> str | None:
         return None
     if need == PROFILE:
         return None if scope.profile else "it needs the profile or profile_with_email scope"
-    resource, _, right = need.partition(".")
-    return None if scope.allows(resource, right) else f"it needs {need}"
+    alternatives = need.split("|")  # "customer_list.read|all_customer_lists.read": either
+    for permission in alternatives:
+        resource, _, right = permission.partition(".")
+        if scope.allows(resource, right):
+            return None
+    return f"it needs {' or '.join(alternatives)}"
 
 
 @cache
@@ -67,7 +71,8 @@ def require(levels: str, need: str, kind: str = GENERAL) -> Callable[..., Awaita
     """Dependency giving the request's Ctx once token, rate limit, level and scope allow it.
 
     `levels`: "location", "account", "location,account", or "*" (any token, e.g. /user).
-    `need`: ANY, ANY_WRITE, PROFILE or a permission such as "orders.write".
+    `need`: ANY, ANY_WRITE, PROFILE, a permission such as "orders.write", or alternatives
+    such as "customer_list.write|all_customer_lists.write".
     `kind`: rate-limit policy ("general", "heavy", "image").
     """
     allowed = tuple(levels.split(",")) if levels != "*" else None

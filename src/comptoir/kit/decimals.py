@@ -8,6 +8,7 @@ trailing-zero noise ("13.50" -> "13.5").
 
 from __future__ import annotations
 
+import decimal
 import re
 from decimal import Decimal
 from typing import Any
@@ -51,3 +52,13 @@ DecimalStr = wire_type(
         "examples": ["13.5"],
     },
 )
+
+
+# Wide enough for any sum of values parse_decimal accepts; Inexact trapped so a sum is
+# never silently rounded (the default context keeps only 28 digits).
+_EXACT = decimal.Context(prec=1000, traps=[decimal.Inexact, decimal.InvalidOperation, decimal.Overflow])
+
+
+def exact_add(a: Decimal, b: Decimal) -> Decimal:
+    """a + b, exactly (balances: spec 2.1, never rounded)."""
+    return _EXACT.add(a, b)

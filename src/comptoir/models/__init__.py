@@ -7,8 +7,9 @@ from comptoir.models.catalogs import Catalog
 from comptoir.models.changes import Change
 from comptoir.models.clients import OAuthClient
 from comptoir.models.connections import Connection
-from comptoir.models.customers import CustomerList
+from comptoir.models.customers import Customer, CustomerList, LoyaltyCard, LoyaltyOperation
 from comptoir.models.locations import Location
+from comptoir.models.names import NameClaim
 from comptoir.models.private_refs import PrivateRef
 from comptoir.models.users import User
 
@@ -19,10 +20,14 @@ __all__ = [
     "Catalog",
     "Change",
     "Connection",
+    "Customer",
     "CustomerList",
     "DeliveryAttempt",
     "Event",
     "Location",
+    "LoyaltyCard",
+    "LoyaltyOperation",
+    "NameClaim",
     "OAuthClient",
     "PrivateRef",
     "Subscription",

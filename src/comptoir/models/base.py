@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, Integer, MetaData, TypeDecorator
+from sqlalchemy import JSON, BigInteger, DateTime, Integer, MetaData, Numeric, String, TypeDecorator
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase
 
@@ -47,6 +48,39 @@ class JSONValue(TypeDecorator[Any]):
 
     impl = JSON(none_as_null=True)
     cache_ok = True
+
+
+class ExactDecimal(TypeDecorator[Decimal]):
+    """An exact decimal of any size and scale (spec 2.1: never a float): PostgreSQL NUMERIC,
+    so balances can be added in SQL; text on SQLite, whose NUMERIC affinity would round
+    through a double. The value read back keeps the scale it was written with."""
+
+    impl = String(100)
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> Any:
+        if dialect.name == "postgresql":
+            return dialect.type_descriptor(Numeric(asdecimal=True))
+        return dialect.type_descriptor(String(100))
+
+    def process_bind_param(self, value: Decimal | None, dialect: Dialect) -> Any:
+        if value is None:
+            return None
+        if not isinstance(value, Decimal):
+            raise TypeError(f"ExactDecimal takes Decimal values, not {type(value).__name__}")
+        return value if dialect.name == "postgresql" else format(value, "f")
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Decimal | None:
+        if value is None:
+            return None
+        return value if isinstance(value, Decimal) else Decimal(value)
+
+
+def search_text(length: int) -> Any:
+    """A column searched by prefix (`john*`): compared byte-wise on both databases (collation
+    "C" on PostgreSQL; SQLite's default BINARY), so a range `>= 'john' AND < 'joho'` on its
+    index finds exactly the values starting with "john"."""
+    return String(length).with_variant(String(length, collation="C"), "postgresql")
 
 
 # SQLite reuses the largest rowid once its row is deleted; with AUTOINCREMENT it never

@@ -1,0 +1,239 @@
+"""Customer lists (spec 2.6, 4.4) and who may use them (spec 5.1, decisions.md "Access").
+
+A list is readable by a connection at its level (a location token: lists of its location
+and account-level lists of its account; an account token: every list of the account) when
+it is the list bound to the connection and the scope has `customer_list.*`, or when the
+scope has `all_customer_lists.*`. Anything else is a 404, whether or not the list exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Select, delete, or_, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir import events, names
+from comptoir.auth.context import Ctx
+from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unauthorized, Unprocessable, check_text
+from comptoir.kit import clock, ids
+from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.kit.times import render_datetime
+from comptoir.models import Account, CustomerList, Location, PrivateRef
+
+KIND = "customer_list"
+BOUND, ALL = "customer_list", "all_customer_lists"
+ACCOUNT_LEVEL_REFUSAL = "A location-level token cannot {action} an account-level customer list"
+
+
+@dataclass(frozen=True, slots=True)
+class ListInReach:
+    """A customer list with what rendering its resources needs."""
+
+    row: CustomerList
+    timezone: str  # its location's, or UTC for an account-level list (decisions.md "Fields")
+    currency: str  # its account's (customer order_total)
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def public_id(self) -> str:
+        return self.row.public_id
+
+
+def render_list(found: ListInReach) -> dict[str, Any]:
+    row = found.row
+    return {"id": row.public_id, "name": row.name, "created_at": render_datetime(row.created_at, found.timezone)}
+
+
+def _select() -> Select[Any]:
+    return (
+        select(CustomerList, Location.timezone, Account.currency)
+        .join(Account, Account.id == CustomerList.account_id)
+        .outerjoin(Location, Location.id == CustomerList.location_id)
+    )
+
+
+def _found(row: Any) -> ListInReach:
+    return ListInReach(row[0], row[1] or "UTC", row[2])
+
+
+# --- access -------------------------------------------------------------------------------
+
+
+def _at_level(ctx: Ctx, row: CustomerList) -> bool:
+    if row.account_id != ctx.account_id:
+        return False
+    if ctx.level == "account":
+        return True
+    return ctx.level == "location" and row.location_id in (None, ctx.location_id)
+
+
+def may(ctx: Ctx, row: CustomerList, right: str) -> bool:
+    """spec 5.1: `customer_list` reaches the bound list, `all_customer_lists` every list at
+    the connection's level; write implies read."""
+    if not _at_level(ctx, row):
+        return False
+    if ctx.customer_list_id == row.id and ctx.scope.allows(BOUND, right):
+        return True
+    return ctx.scope.allows(ALL, right)
+
+
+async def list_in_reach(
+    session: AsyncSession, ctx: Ctx, public_id: str, *, right: str = "read", for_update: bool = False
+) -> ListInReach:
+    """The list behind `public_id` if the connection may read it (404 otherwise), and, with
+    `right="write"`, write its customers, cards and operations (403 otherwise; writing
+    customers is not a modification of the list, decisions.md "Access")."""
+    pk = ids.decode(CustomerList.KIND, public_id)
+    row = None
+    if pk is not None:
+        stmt = _select().where(CustomerList.id == pk)
+        if for_update:
+            stmt = stmt.with_for_update(of=CustomerList).execution_options(populate_existing=True)
+        row = (await session.execute(stmt)).first()
+    if row is None or not may(ctx, row[0], "read"):
+        raise NotFound(KIND, public_id)
+    found = _found(row)
+    if right == "write" and not may(ctx, found.row, "write"):
+        raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow writing to customer list {public_id!r}")
+    return found
+
+
+def _check_modify(ctx: Ctx, found: ListInReach, action: str) -> None:
+    """Rename or delete (spec 4.3, 5.1; decisions.md "Access"): a location token may rename
+    the account-level list it is bound to with `customer_list.write`; every other rename or
+    delete of an account-level list with a location token is a 401."""
+    row = found.row
+    bound_write = ctx.customer_list_id == row.id and ctx.scope.allows(BOUND, "write")
+    if ctx.level == "location" and row.location_id is None and not (action == "rename" and bound_write):
+        raise Unauthorized(ACCOUNT_LEVEL_REFUSAL.format(action=action))
+    if not (bound_write or ctx.scope.allows(ALL, "write")):
+        raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow this request: it needs {BOUND}.write")
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def _readable(ctx: Ctx, stmt: Select[Any]) -> Select[Any]:
+    """Only the lists the connection may read (the caller limits to its level)."""
+    if ctx.scope.allows(ALL):
+        return stmt
+    return stmt.where(CustomerList.id == ctx.customer_list_id)
+
+
+async def list_lists(
+    session: AsyncSession, ctx: Ctx, page: PageRequest, *, account_id: int, location_id: int | None
+) -> tuple[list[dict[str, Any]], Page]:
+    """spec 4.4: a location's lists include the account-level ones; an account's lists are
+    its account-level lists (like catalogs, spec 4.3)."""
+    stmt = _select().where(CustomerList.account_id == account_id)
+    if location_id is None:
+        stmt = stmt.where(CustomerList.location_id.is_(None))
+    else:
+        stmt = stmt.where(or_(CustomerList.location_id.is_(None), CustomerList.location_id == location_id))
+    result = await paginate(session, _readable(ctx, stmt), [Key(CustomerList.id, int)], page)
+    return [render_list(_found(row)) for row in result.rows], result
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def _name_taken(name: str) -> Unprocessable:
+    return Unprocessable(
+        FieldError("name", f"{name!r} is already the name of another customer list of this location or account")
+    )
+
+
+def _check_name(name: str) -> None:
+    errors = FieldErrors()
+    check_text(errors, "name", name, 255, required=True)
+    errors.raise_if_any()
+
+
+async def _record(session: AsyncSession, ctx: Ctx, found: ListInReach, event_type: str, **states: Any) -> None:
+    row = found.row
+    await events.record(
+        session,
+        resource_type=KIND,
+        event_type=event_type,
+        ids={"customer_list_id": row.public_id},
+        account_id=row.account_id,
+        location_id=row.location_id,
+        customer_list_id=row.id,
+        timezone=found.timezone,
+        ctx=ctx,
+        **states,
+    )
+
+
+async def insert_list(session: AsyncSession, *, account: Any, location: Any | None, name: str) -> ListInReach:
+    """A new list at location level (`location`) or account level, its name claimed under
+    the rules of spec 2.6 (enforced by the database: `comptoir.names`); no event."""
+    _check_name(name)
+    try:
+        await names.claim(session, KIND, account.id, name, account_level=location is None)
+    except names.NameTaken:
+        raise _name_taken(name) from None
+    row = CustomerList(
+        name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
+    )
+    try:
+        async with session.begin_nested():
+            session.add(row)
+            await session.flush()
+    except IntegrityError:  # the name exists in this location
+        raise _name_taken(name) from None
+    return ListInReach(row, location.timezone if location else "UTC", account.currency)
+
+
+async def create_list(session: AsyncSession, ctx: Ctx, *, account: Any, location: Any | None, name: str) -> ListInReach:
+    """POST .../customer_lists (spec 4.4): `insert_list`, recording `customer_list.create`."""
+    found = await insert_list(session, account=account, location=location, name=name)
+    await _record(session, ctx, found, "create", new_state=render_list(found))
+    return found
+
+
+async def rename_list(session: AsyncSession, ctx: Ctx, public_id: str, name: str) -> dict[str, Any]:
+    """PATCH /customer_lists/:id (spec 4.4): refused when another list holds the name."""
+    found = await list_in_reach(session, ctx, public_id, for_update=True)
+    _check_modify(ctx, found, "rename")
+    _check_name(name)
+    row = found.row
+    if name == row.name:
+        return render_list(found)
+    previous = render_list(found)
+    await names.release(session, KIND, row.account_id, row.name)
+    try:
+        await names.claim(session, KIND, row.account_id, name, account_level=row.location_id is None)
+    except names.NameTaken:
+        raise _name_taken(name) from None
+    try:
+        async with session.begin_nested():
+            row.name = name
+            await session.flush()
+    except IntegrityError:
+        raise _name_taken(name) from None
+    new = render_list(found)
+    await _record(session, ctx, found, "update", previous_state=previous, new_state=new)
+    return new
+
+
+async def delete_list(session: AsyncSession, ctx: Ctx, public_id: str) -> dict[str, Any]:
+    """DELETE /customer_lists/:id (spec 4.4): its customers, loyalty cards and operations
+    go with it (foreign keys cascade), and so do the private refs set on its customers.
+    No event (spec 4.4, 6.3). Answers the list as it was."""
+    found = await list_in_reach(session, ctx, public_id, for_update=True)
+    _check_modify(ctx, found, "delete")
+    row = found.row
+    body = render_list(found)
+    await session.execute(
+        delete(PrivateRef).where(PrivateRef.resource_type == "customer", PrivateRef.scope_id == row.id)
+    )
+    await names.release(session, KIND, row.account_id, row.name)
+    await session.execute(delete(CustomerList).where(CustomerList.id == row.id))
+    return body

@@ -1,0 +1,83 @@
+"""spec 4.5 and 4.6: customers of a list, and their anonymisation."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+
+from comptoir.auth.access import require
+from comptoir.auth.context import Ctx
+from comptoir.customers import service
+from comptoir.customers.schemas import Customer, CustomerWrite
+from comptoir.dependencies import Session
+from comptoir.kit.pagination import Pagination
+from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.ratelimit import HEAVY
+from comptoir.routing import JSON, ComptoirRoute, update_route
+
+router = APIRouter(route_class=ComptoirRoute, tags=["Customers"])
+
+READ = "customer_list.read|all_customer_lists.read"
+WRITE = "customer_list.write|all_customer_lists.write"
+Reader = Annotated[Ctx, Depends(require("location,account", READ))]
+# decisions.md "Rate limits": listing the customers of a list is a heavy query.
+HeavyReader = Annotated[Ctx, Depends(require("location,account", READ, HEAVY))]
+Writer = Annotated[Ctx, Depends(require("location,account", WRITE))]
+PATH = "/customer_lists/{customer_list_id}/customers"
+
+
+def customer_filters(
+    private_ref: Annotated[str | None, Query(description="Your private ref of the customer (exact).")] = None,
+    email: Annotated[
+        str | None,
+        Query(description="Email, case-insensitive; `*` matches any characters (`john*` is index-backed)."),
+    ] = None,
+    phone: Annotated[
+        str | None,
+        Query(description="Phone; `*` matches any characters. `+` is a plus sign (`%2B` works too)."),
+    ] = None,
+) -> service.CustomerFilters:
+    return service.CustomerFilters(private_ref=private_ref, email=email, phone=phone)
+
+
+@router.get(PATH, response_model=list[Customer], responses=PAGE_RESPONSES, summary="List the customers of a list")
+async def list_customers(
+    customer_list_id: str,
+    session: Session,
+    ctx: HeavyReader,
+    page: Pagination,
+    filters: Annotated[service.CustomerFilters, Depends(customer_filters)],
+) -> JSON:
+    body, result = await service.list_customers(session, ctx, customer_list_id, page, filters)
+    return JSON(body, headers=result.headers())
+
+
+@router.get(PATH + "/{customer_id}", response_model=Customer, responses=READ_ERRORS, summary="Get a customer")
+async def get_customer(customer_list_id: str, customer_id: str, session: Session, ctx: Reader) -> JSON:
+    return JSON(await service.get_customer(session, ctx, customer_list_id, customer_id))
+
+
+@router.post(PATH, response_model=Customer, responses=WRITE_ERRORS, summary="Create a customer")
+async def create_customer(customer_list_id: str, body: CustomerWrite, session: Session, ctx: Writer) -> JSON:
+    return JSON(await service.create_customer(session, ctx, customer_list_id, body))
+
+
+@update_route(
+    router, PATH + "/{customer_id}", response_model=Customer, responses=WRITE_ERRORS,
+    summary="Update a customer (only the fields present)",
+)  # fmt: skip
+async def update_customer(
+    customer_list_id: str, customer_id: str, body: CustomerWrite, session: Session, ctx: Writer
+) -> JSON:
+    return JSON(await service.update_customer(session, ctx, customer_list_id, customer_id, body))
+
+
+@router.post(
+    PATH + "/{customer_id}/anonymise",
+    response_model=Customer,
+    responses=WRITE_ERRORS,
+    summary="Anonymise a customer, irreversibly",
+)
+async def anonymise_customer(customer_list_id: str, customer_id: str, session: Session, ctx: Writer) -> JSON:
+    return JSON(await service.anonymise_customer(session, ctx, customer_list_id, customer_id))

@@ -1,0 +1,95 @@
+"""Request and read shapes of spec 2.6 Customer."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, StrictBool
+
+from comptoir.kit.codes import Country
+from comptoir.kit.custom_fields import CustomFields
+from comptoir.kit.phone import Phone
+from comptoir.kit.refs import PrivateRef
+from comptoir.kit.text import BoundedDecimal, Email, Text
+from comptoir.kit.times import DateStr
+
+# spec 4.6 item 1: the fields anonymisation sets to null, and whose later writes are ignored
+ANONYMISED_FIELDS = (
+    "email", "first_name", "last_name", "gender", "birth_date", "company_name", "phone", "phone_access_code",
+    "address_1", "address_2", "postal_code", "latitude", "longitude", "delivery_notes",
+)  # fmt: skip
+
+
+class CustomerWrite(BaseModel):
+    """POST, PATCH and PUT body (spec 2.6, 4.5): every field optional; on update only the
+    fields present change. Read-only fields and unknown keys are ignored (decisions.md)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    private_ref: PrivateRef | None = None
+    email: Email | None = None
+    first_name: Text(255) | None = None
+    last_name: Text(255) | None = None
+    gender: Literal["male", "female"] | None = None
+    birth_date: DateStr | None = None
+    company_name: Text(255) | None = None
+    phone: Phone | None = None
+    phone_access_code: Text(64) | None = None
+    address_1: Text(1000) | None = None
+    address_2: Text(1000) | None = None
+    postal_code: Text(32) | None = None
+    city: Text(255) | None = None
+    state: Text(255) | None = None
+    country: Country | None = None
+    latitude: BoundedDecimal(90) | None = None
+    longitude: BoundedDecimal(180) | None = None
+    delivery_notes: Text(5000) | None = None
+    sms_marketing: StrictBool = False
+    email_marketing: StrictBool = False
+    custom_fields: CustomFields = None
+
+
+class LoyaltyCardSummary(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    ref: str | None
+    name: str | None
+    balance: str
+
+
+class Customer(BaseModel):
+    """spec 2.6 Customer (read shape). `private_ref` is the reading client's own."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    customer_list_id: str
+    private_ref: str | None
+    email: str | None
+    first_name: str | None
+    last_name: str | None
+    gender: Literal["male", "female"] | None
+    birth_date: str | None
+    company_name: str | None
+    phone: str | None
+    phone_access_code: str | None
+    address_1: str | None
+    address_2: str | None
+    postal_code: str | None
+    city: str | None
+    state: str | None
+    country: str | None
+    latitude: str | None
+    longitude: str | None
+    delivery_notes: str | None
+    sms_marketing: bool
+    email_marketing: bool
+    custom_fields: dict[str, Any]
+    anonymised: bool
+    created_at: str
+    nb_orders: int
+    order_total: str
+    first_order_date: str | None
+    last_order_date: str | None
+    loyalty_cards: list[LoyaltyCardSummary]

@@ -1,0 +1,285 @@
+"""Customers (spec 2.6, 4.5) and their anonymisation (spec 4.6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir import events
+from comptoir.auth.context import Ctx
+from comptoir.customer_lists.service import ListInReach, list_in_reach
+from comptoir.customers import hooks
+from comptoir.customers.schemas import ANONYMISED_FIELDS, CustomerWrite
+from comptoir.errors import BadRequest, FieldError, FieldErrors, NotFound, Unprocessable
+from comptoir.kit import clock, custom_fields, ids
+from comptoir.kit.decimals import render_decimal
+from comptoir.kit.money import Money
+from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.kit.patterns import MAX_PATTERN, matches
+from comptoir.kit.times import render_datetime
+from comptoir.kit.wire import WireError
+from comptoir.models import Customer, LoyaltyCard
+from comptoir.private_refs import has_ref, refs_for, set_ref
+
+KIND = "customer"
+PLAIN_FIELDS = (
+    "email", "first_name", "last_name", "gender", "birth_date", "company_name", "phone", "phone_access_code",
+    "address_1", "address_2", "postal_code", "city", "state", "country", "latitude", "longitude", "delivery_notes",
+    "sms_marketing", "email_marketing",
+)  # fmt: skip
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def _decimal(value: Decimal | None) -> str | None:
+    return render_decimal(value) if value is not None else None
+
+
+def render_card_summary(card: LoyaltyCard) -> dict[str, Any]:
+    return {"id": card.public_id, "ref": card.ref, "name": card.name, "balance": render_decimal(card.balance)}
+
+
+def render_customer(
+    customer: Customer, found: ListInReach, private_ref: str | None, cards: list[LoyaltyCard]
+) -> dict[str, Any]:
+    """spec 2.6 Customer. `private_ref` is the reader's own (spec 2.2 item 7)."""
+    tz = found.timezone
+    return {
+        "id": customer.public_id,
+        "customer_list_id": found.public_id,
+        "private_ref": private_ref,
+        "email": customer.email,
+        "first_name": customer.first_name,
+        "last_name": customer.last_name,
+        "gender": customer.gender,
+        "birth_date": customer.birth_date.isoformat() if customer.birth_date else None,
+        "company_name": customer.company_name,
+        "phone": customer.phone,
+        "phone_access_code": customer.phone_access_code,
+        "address_1": customer.address_1,
+        "address_2": customer.address_2,
+        "postal_code": customer.postal_code,
+        "city": customer.city,
+        "state": customer.state,
+        "country": customer.country,
+        "latitude": _decimal(customer.latitude),
+        "longitude": _decimal(customer.longitude),
+        "delivery_notes": customer.delivery_notes,
+        "sms_marketing": customer.sms_marketing,
+        "email_marketing": customer.email_marketing,
+        "custom_fields": customer.custom_fields,
+        "anonymised": customer.anonymised,
+        "created_at": render_datetime(customer.created_at, tz),
+        "nb_orders": customer.nb_orders,
+        "order_total": str(Money(customer.order_total, found.currency)),
+        "first_order_date": render_datetime(customer.first_order_at, tz),
+        "last_order_date": render_datetime(customer.last_order_at, tz),
+        "loyalty_cards": [render_card_summary(card) for card in cards],
+    }
+
+
+async def cards_of(session: AsyncSession, customer_ids: list[int]) -> dict[int, list[LoyaltyCard]]:
+    """The loyalty cards of these customers, oldest first."""
+    found: dict[int, list[LoyaltyCard]] = {pk: [] for pk in customer_ids}
+    if customer_ids:
+        stmt = select(LoyaltyCard).where(LoyaltyCard.customer_id.in_(customer_ids)).order_by(LoyaltyCard.id)
+        for card in await session.scalars(stmt):
+            found[card.customer_id].append(card)
+    return found
+
+
+async def customer_in_list(
+    session: AsyncSession, found: ListInReach, public_id: str, *, for_update: bool = False
+) -> Customer:
+    """The customer behind `public_id` in that list; 404 otherwise."""
+    pk = ids.decode(Customer.KIND, public_id)
+    customer = None
+    if pk is not None:
+        stmt = select(Customer).where(Customer.id == pk, Customer.customer_list_id == found.id)
+        if for_update:
+            stmt = stmt.with_for_update().execution_options(populate_existing=True)
+        customer = await session.scalar(stmt)
+    if customer is None:
+        raise NotFound(KIND, public_id)
+    return customer
+
+
+async def _rendered(session: AsyncSession, ctx: Ctx, found: ListInReach, customer: Customer) -> dict[str, Any]:
+    refs = await refs_for(session, KIND, [customer.id], ctx.client_id)
+    cards = (await cards_of(session, [customer.id]))[customer.id]
+    return render_customer(customer, found, refs.get(customer.id), cards)
+
+
+async def get_customer(session: AsyncSession, ctx: Ctx, list_id: str, customer_id: str) -> dict[str, Any]:
+    found = await list_in_reach(session, ctx, list_id)
+    return await _rendered(session, ctx, found, await customer_in_list(session, found, customer_id))
+
+
+@dataclass(frozen=True, slots=True)
+class CustomerFilters:
+    private_ref: str | None = None
+    email: str | None = None
+    phone: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("private_ref", "email", "phone"):
+            value = getattr(self, name)
+            if value is not None and not value:
+                raise BadRequest(f"The {name} filter must not be empty")
+            if value is not None and len(value) > MAX_PATTERN:
+                raise BadRequest(f"The {name} filter must be at most {MAX_PATTERN} characters")
+
+
+async def list_customers(
+    session: AsyncSession, ctx: Ctx, list_id: str, page: PageRequest, filters: CustomerFilters
+) -> tuple[list[dict[str, Any]], Page]:
+    """GET /customer_lists/:id/customers (spec 4.5), oldest first. `email` matches case-
+    insensitively, `phone` exactly; both take `*` wildcards, a trailing one index-backed."""
+    found = await list_in_reach(session, ctx, list_id)
+    stmt = select(Customer).where(Customer.customer_list_id == found.id)
+    if filters.private_ref is not None:
+        stmt = stmt.where(has_ref(KIND, Customer.id, ctx.client_id, filters.private_ref))
+    if filters.email is not None:
+        stmt = stmt.where(matches(Customer.email_lower, filters.email.lower()))
+    if filters.phone is not None:
+        stmt = stmt.where(matches(Customer.phone, filters.phone))
+    result = await paginate(session, stmt, [Key(Customer.id, int)], page)
+    customers = [row[0] for row in result.rows]
+    pks = [customer.id for customer in customers]
+    refs = await refs_for(session, KIND, pks, ctx.client_id)
+    cards = await cards_of(session, pks)
+    body = [render_customer(c, found, refs.get(c.id), cards[c.id]) for c in customers]
+    return body, result
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def _apply(customer: Customer, body: CustomerWrite, errors: FieldErrors) -> None:
+    """Copy the fields present in `body` onto `customer`, checking each; an anonymised
+    customer's personal fields are left as they are (spec 4.6 item 2: silently ignored)."""
+    given = body.model_fields_set
+    for name in PLAIN_FIELDS:
+        if name not in given or (customer.anonymised and name in ANONYMISED_FIELDS):
+            continue
+        value = getattr(body, name)
+        setattr(customer, name, value)
+        if name == "email":
+            customer.email_lower = value.lower() if value is not None else None
+    if "custom_fields" in given:
+        try:
+            customer.custom_fields = custom_fields.merge(customer.custom_fields, body.custom_fields)
+        except WireError as exc:
+            errors.add("custom_fields", str(exc))
+
+
+async def _set_private_ref(session: AsyncSession, ctx: Ctx, customer: Customer, ref: str | None) -> None:
+    """decisions.md "Customers and loyalty": unique per (list, client), by the database."""
+    try:
+        async with session.begin_nested():
+            await set_ref(session, KIND, customer.id, ctx.client_id, ref, scope_id=customer.customer_list_id)
+    except IntegrityError:
+        raise Unprocessable(
+            FieldError("private_ref", f"{ref!r} is already the private ref of another customer of this list")
+        ) from None
+
+
+async def _record(
+    session: AsyncSession, ctx: Ctx, found: ListInReach, customer: Customer, event_type: str, **states: Any
+) -> None:
+    row = found.row
+    await events.record(
+        session,
+        resource_type=KIND,
+        event_type=event_type,
+        ids={"customer_id": customer.public_id, "customer_list_id": row.public_id},
+        account_id=row.account_id,
+        location_id=row.location_id,
+        customer_list_id=row.id,
+        timezone=found.timezone,
+        ctx=ctx,
+        **states,
+    )
+
+
+def _state(customer: Customer, found: ListInReach, cards: list[LoyaltyCard]) -> dict[str, Any]:
+    """The customer as events carry it: without the causing client's private ref, which no
+    other client may see (spec 2.2 item 7)."""
+    return render_customer(customer, found, None, cards)
+
+
+async def create_customer(session: AsyncSession, ctx: Ctx, list_id: str, body: CustomerWrite) -> dict[str, Any]:
+    """POST /customer_lists/:id/customers (spec 4.5): a customer, possibly empty. Records
+    `customer.create`."""
+    found = await list_in_reach(session, ctx, list_id, right="write")
+    now = clock.now()
+    customer = Customer(
+        customer_list_id=found.id,
+        custom_fields={},
+        anonymised=False,
+        sms_marketing=False,
+        email_marketing=False,
+        nb_orders=0,
+        order_total=Decimal("0"),
+        created_at=now,
+        updated_at=now,
+    )
+    errors = FieldErrors()
+    _apply(customer, body, errors)
+    errors.raise_if_any()
+    session.add(customer)
+    await session.flush()
+    ref = body.private_ref if "private_ref" in body.model_fields_set else None
+    if ref is not None:
+        await _set_private_ref(session, ctx, customer, ref)
+    await _record(session, ctx, found, customer, "create", new_state=_state(customer, found, []))
+    return render_customer(customer, found, ref, [])
+
+
+async def update_customer(
+    session: AsyncSession, ctx: Ctx, list_id: str, customer_id: str, body: CustomerWrite
+) -> dict[str, Any]:
+    """PATCH/PUT (spec 4.5): only the fields present change. Records `customer.update`
+    when the customer's shape changed (custom fields included, spec 2.2 item 6)."""
+    found = await list_in_reach(session, ctx, list_id, right="write")
+    customer = await customer_in_list(session, found, customer_id, for_update=True)
+    cards = (await cards_of(session, [customer.id]))[customer.id]
+    previous = _state(customer, found, cards)
+    errors = FieldErrors()
+    _apply(customer, body, errors)
+    errors.raise_if_any()
+    if "private_ref" in body.model_fields_set:
+        await _set_private_ref(session, ctx, customer, body.private_ref)
+    new = _state(customer, found, cards)
+    if new != previous:
+        customer.updated_at = clock.now()
+        await _record(session, ctx, found, customer, "update", previous_state=previous, new_state=new)
+    await session.flush()
+    return await _rendered(session, ctx, found, customer)
+
+
+async def anonymise_customer(session: AsyncSession, ctx: Ctx, list_id: str, customer_id: str) -> dict[str, Any]:
+    """POST .../anonymise (spec 4.6): the personal fields of item 1 become null and
+    `anonymised` true, irreversibly; then the orders feature anonymises the customer's
+    orders (`hooks.on_anonymise`). Records `customer.update` when anything changed."""
+    found = await list_in_reach(session, ctx, list_id, right="write")
+    customer = await customer_in_list(session, found, customer_id, for_update=True)
+    cards = (await cards_of(session, [customer.id]))[customer.id]
+    previous = _state(customer, found, cards)
+    for name in ANONYMISED_FIELDS:
+        setattr(customer, name, None)
+    customer.email_lower = None
+    customer.anonymised = True
+    new = _state(customer, found, cards)
+    if new != previous:
+        customer.updated_at = clock.now()
+        await _record(session, ctx, found, customer, "update", previous_state=previous, new_state=new)
+    await session.flush()
+    await hooks.customer_anonymised(session, ctx, customer)
+    return await _rendered(session, ctx, found, customer)

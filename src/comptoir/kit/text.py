@@ -1,0 +1,51 @@
+"""Free-text fields with a maximum length, and emails: checked while the body is parsed, so
+a 422 names every bad field at once, with the same limits on both databases."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from functools import cache
+from typing import Any
+
+from comptoir.kit.decimals import parse_decimal, render_decimal
+from comptoir.kit.wire import WireError, shown, wire_type
+
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
+
+
+def _text(value: Any, max_length: int) -> str:
+    if not isinstance(value, str):
+        raise WireError("must be a string")
+    if len(value) > max_length:
+        raise WireError(f"must be at most {max_length} characters (it has {len(value)})")
+    return value
+
+
+@cache
+def Text(max_length: int) -> Any:
+    """A string of at most `max_length` characters."""
+    return wire_type(str, lambda value: _text(value, max_length), None, {"type": "string", "maxLength": max_length})
+
+
+def parse_email(value: Any) -> str:
+    text = _text(value, 255)
+    if not _EMAIL.fullmatch(text):
+        raise WireError(f"{shown(text)} is not a valid email address")
+    return text
+
+
+Email = wire_type(str, parse_email, None, {"type": "string", "format": "email", "maxLength": 255})
+
+
+@cache
+def BoundedDecimal(limit: int) -> Any:
+    """A Decimal between -limit and limit (coordinates)."""
+
+    def parse(value: Any) -> Decimal:
+        number = parse_decimal(value)
+        if abs(number) > limit:
+            raise WireError(f"must be between -{limit} and {limit}")
+        return number
+
+    return wire_type(Decimal, parse, render_decimal, {"anyOf": [{"type": "string"}, {"type": "number"}]})

@@ -1,0 +1,99 @@
+"""spec 4.7: loyalty cards and operations of a customer list."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+
+from comptoir.auth.access import require
+from comptoir.auth.context import Ctx
+from comptoir.dependencies import Session
+from comptoir.kit.pagination import Pagination
+from comptoir.loyalty import service
+from comptoir.loyalty.schemas import (
+    LoyaltyCard,
+    LoyaltyCardCreate,
+    LoyaltyCardUpdate,
+    LoyaltyOperation,
+    LoyaltyOperationCreate,
+)
+from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.routing import JSON, ComptoirRoute, update_route
+
+router = APIRouter(route_class=ComptoirRoute, tags=["Loyalty"])
+
+Reader = Annotated[Ctx, Depends(require("location,account", "customer_list.read|all_customer_lists.read"))]
+Writer = Annotated[Ctx, Depends(require("location,account", "customer_list.write|all_customer_lists.write"))]
+CARDS = "/customer_lists/{customer_list_id}/loyalty_cards"
+CARD = CARDS + "/{loyalty_card_id}"
+OPERATIONS = CARD + "/operations"
+
+
+@router.get(CARDS, response_model=list[LoyaltyCard], responses=PAGE_RESPONSES, summary="List loyalty cards")
+async def list_cards(
+    customer_list_id: str,
+    session: Session,
+    ctx: Reader,
+    page: Pagination,
+    customer_id: Annotated[str | None, Query(description="Cards of this customer.")] = None,
+    name: Annotated[str | None, Query(description="Cards with this name (exact).")] = None,
+    ref: Annotated[str | None, Query(description="Cards with this ref (exact).")] = None,
+) -> JSON:
+    body, result = await service.list_cards(
+        session, ctx, customer_list_id, page, customer_id=customer_id, name=name, ref=ref
+    )
+    return JSON(body, headers=result.headers())
+
+
+@router.get(CARD, response_model=LoyaltyCard, responses=READ_ERRORS, summary="Get a loyalty card")
+async def get_card(customer_list_id: str, loyalty_card_id: str, session: Session, ctx: Reader) -> JSON:
+    return JSON(await service.get_card(session, ctx, customer_list_id, loyalty_card_id))
+
+
+@router.post(CARDS, response_model=LoyaltyCard, responses=WRITE_ERRORS, summary="Create a loyalty card")
+async def create_card(customer_list_id: str, body: LoyaltyCardCreate, session: Session, ctx: Writer) -> JSON:
+    return JSON(await service.create_card(session, ctx, customer_list_id, body))
+
+
+@update_route(
+    router, CARD, response_model=LoyaltyCard, responses=WRITE_ERRORS, summary="Update a loyalty card's name or ref"
+)
+async def update_card(
+    customer_list_id: str, loyalty_card_id: str, body: LoyaltyCardUpdate, session: Session, ctx: Writer
+) -> JSON:
+    return JSON(await service.update_card(session, ctx, customer_list_id, loyalty_card_id, body))
+
+
+@router.get(
+    OPERATIONS,
+    response_model=list[LoyaltyOperation],
+    responses=PAGE_RESPONSES,
+    summary="List a card's operations, newest first",
+)
+async def list_operations(
+    customer_list_id: str, loyalty_card_id: str, session: Session, ctx: Reader, page: Pagination
+) -> JSON:
+    body, result = await service.list_operations(session, ctx, customer_list_id, loyalty_card_id, page)
+    return JSON(body, headers=result.headers())
+
+
+@router.get(
+    OPERATIONS + "/{operation_id}", response_model=LoyaltyOperation, responses=READ_ERRORS, summary="Get an operation"
+)
+async def get_operation(
+    customer_list_id: str, loyalty_card_id: str, operation_id: str, session: Session, ctx: Reader
+) -> JSON:
+    return JSON(await service.get_operation(session, ctx, customer_list_id, loyalty_card_id, operation_id))
+
+
+@router.post(
+    OPERATIONS,
+    response_model=LoyaltyOperation,
+    responses=WRITE_ERRORS,
+    summary="Add an operation to a card: its balance moves by delta",
+)
+async def create_operation(
+    customer_list_id: str, loyalty_card_id: str, body: LoyaltyOperationCreate, session: Session, ctx: Writer
+) -> JSON:
+    return JSON(await service.create_operation(session, ctx, customer_list_id, loyalty_card_id, body))
