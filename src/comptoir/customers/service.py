@@ -20,7 +20,7 @@ from comptoir.kit import clock, custom_fields, ids
 from comptoir.kit.decimals import render_decimal
 from comptoir.kit.money import Money
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
-from comptoir.kit.patterns import MAX_PATTERN, matches
+from comptoir.kit.patterns import MAX_PATTERN, is_range, matches
 from comptoir.kit.times import render_datetime
 from comptoir.kit.wire import WireError
 from comptoir.models import Customer, LoyaltyCard
@@ -136,11 +136,25 @@ class CustomerFilters:
                 raise BadRequest(f"The {name} filter must be at most {MAX_PATTERN} characters")
 
 
+def _order(filters: CustomerFilters) -> list[Key]:
+    """Oldest first; but with an `email` (else `phone`) filter that is a value or a prefix,
+    by that value, then oldest first: each page is then one range of the (list, value, id)
+    index, however many customers match and wherever they are in the list (oldest first
+    would scan the list's customers until a page of matches is found: 130 ms when they
+    are the newest 2% of a million). For an exact value it is oldest first too."""
+    if filters.email is not None and is_range(filters.email):
+        return [Key(Customer.email_lower, str), Key(Customer.id, int)]
+    if filters.phone is not None and is_range(filters.phone):
+        return [Key(Customer.phone, str), Key(Customer.id, int)]
+    return [Key(Customer.id, int)]
+
+
 async def list_customers(
     session: AsyncSession, ctx: Ctx, list_id: str, page: PageRequest, filters: CustomerFilters
 ) -> tuple[list[dict[str, Any]], Page]:
-    """GET /customer_lists/:id/customers (spec 4.5), oldest first. `email` matches case-
-    insensitively, `phone` exactly; both take `*` wildcards, a trailing one index-backed."""
+    """GET /customer_lists/:id/customers (spec 4.5), in the order of `_order`. `email`
+    matches case-insensitively, `phone` exactly; both take `*` wildcards, a trailing one
+    index-backed."""
     found = await list_in_reach(session, ctx, list_id)
     stmt = select(Customer).where(Customer.customer_list_id == found.id)
     if filters.private_ref is not None:
@@ -149,7 +163,7 @@ async def list_customers(
         stmt = stmt.where(matches(Customer.email_lower, filters.email.lower()))
     if filters.phone is not None:
         stmt = stmt.where(matches(Customer.phone, filters.phone))
-    result = await paginate(session, stmt, [Key(Customer.id, int)], page)
+    result = await paginate(session, stmt, _order(filters), page)
     customers = [row[0] for row in result.rows]
     pks = [customer.id for customer in customers]
     refs = await refs_for(session, KIND, pks, ctx.client_id)

@@ -35,6 +35,11 @@ def _like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
+def is_range(pattern: str) -> bool:
+    """Whether `pattern` is an equality or a trailing-wildcard range (index-backed)."""
+    return WILDCARD not in pattern.rstrip(WILDCARD) and pattern.rstrip(WILDCARD) != ""
+
+
 def matches(column: Any, pattern: str) -> ColumnElement[bool]:
     """A condition on `column` for `pattern` (see the module docstring)."""
     if WILDCARD not in pattern:

@@ -73,7 +73,7 @@ async def test_email_filter(
         ("phone=%2B447911123456", [0]),
         ("phone=%2B4477*", [1]),
         ("phone=+4477*", [1]),  # a literal + is a plus sign
-        ("phone=+44*", [0, 1, 4]),
+        ("phone=+44*", [4, 1, 0]),  # a prefix lists by value
         ("phone=020+7946*", []),  # ... so it never matches a space
         ("phone=020%207946*", [3]),
         ("phone=*123456", [0, 1]),
@@ -94,7 +94,7 @@ async def test_private_ref_filter_matches_the_readers_own_refs(
 
 
 async def test_filters_combine(client: httpx.AsyncClient, shop: Shop, list_id: str) -> None:
-    assert await found(client, shop, list_id, "email=*john*&phone=%2B44*") == [0, 1]
+    assert await found(client, shop, list_id, "email=*john*&phone=%2B44*") == [1, 0]  # by phone
     assert await found(client, shop, list_id, "email=*john*&private_ref=a") == [0]
 
 
@@ -109,6 +109,23 @@ async def test_filtered_lists_are_paginated(client: httpx.AsyncClient, shop: Sho
     )
     assert [PEOPLE_IDS[item["id"]] for item in second.json()] == [3, 4]
     assert "X-Cursor-Next" not in second.headers
+
+
+async def test_a_prefix_filter_lists_by_value_then_oldest_first_page_by_page(
+    client: httpx.AsyncClient, shop: Shop, list_id: str
+) -> None:
+    # byte order of the lowercased emails: "jo%hn" < "joh_n" < "john.smith" < "johnny"
+    url = f"/v1/customer_lists/{list_id}/customers"
+    first = await client.get(url, params={"email": "jo*", "count": 2}, headers=shop.headers())
+    assert [PEOPLE_IDS[item["id"]] for item in first.json()] == [4, 3]
+    cursor = first.headers["X-Cursor-Next"]
+    second = await client.get(url, params={"email": "jo*", "count": 2, "cursor": cursor}, headers=shop.headers())
+    assert [PEOPLE_IDS[item["id"]] for item in second.json()] == [0, 1]
+    assert "X-Cursor-Next" not in second.headers
+    # a cursor belongs to its list's order
+    response = await client.get(url, params={"cursor": cursor}, headers=shop.headers())
+    assert response.status_code == 400
+    assert response.json() == {"error_type": "bad_request", "message": "cursor does not belong to this list"}
 
 
 @pytest.mark.parametrize("query", ["email=", "phone=", "private_ref=", "email=" + "x" * 256])
