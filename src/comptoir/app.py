@@ -30,12 +30,14 @@ from comptoir.errors import (
     RoutingError,
     Unprocessable,
     field_path,
+    validation_message,
 )
 from comptoir.fastdb import FastReader
 from comptoir.jobs import TimedJobs
 from comptoir.locations.endpoints import router as locations_router
 from comptoir.loyalty.endpoints import router as loyalty_router
 from comptoir.middleware import HttpConventions
+from comptoir.orders.endpoints import router as orders_router
 from comptoir.ratelimit import RateLimiter
 from comptoir.ratelimit.memory import MemoryBackend
 from comptoir.routing import JSON, ComptoirRoute, operation_id
@@ -113,7 +115,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
     routers = (
         service, accounts_router, locations_router, users_router, callbacks_router,
-        customer_lists_router, customers_router, loyalty_router,
+        customer_lists_router, customers_router, loyalty_router, orders_router,
     )  # fmt: skip
     for router in routers:
         app.include_router(router, prefix="/v1")
@@ -142,24 +144,6 @@ def app_from_environment() -> FastAPI:
 
 # --- errors (spec 7, decisions.md "Errors and statuses") --------------------------------
 
-_MESSAGES = {
-    "missing": "is required",
-    "model_type": "must be a JSON object",
-    "model_attributes_type": "must be a JSON object",
-    "dict_type": "must be a JSON object",
-    "list_type": "must be an array",
-    "string_type": "must be a string",
-    "int_type": "must be an integer",
-    "int_parsing": "must be an integer",
-    "int_from_float": "must be an integer",
-    "bool_type": "must be true or false",
-    "bool_parsing": "must be true or false",
-}
-
-
-def _message(error: dict[str, Any]) -> str:
-    return _MESSAGES.get(error["type"]) or str(error["msg"]).replace("Input should be", "must be")
-
 
 def validation_error(exc: RequestValidationError) -> ComptoirError:
     """FastAPI's validation errors in the spec's shape: body fields are a 422 naming each
@@ -170,10 +154,10 @@ def validation_error(exc: RequestValidationError) -> ComptoirError:
         where = loc[0] if loc else "body"
         if where != "body":
             name = loc[-1] if len(loc) > 1 else where
-            return BadRequest(f"Invalid {where} parameter {name!r}: {_message(error)}")
+            return BadRequest(f"Invalid {where} parameter {name!r}: {validation_message(error)}")
         if len(loc) == 1 or error["type"] == "json_invalid":
             return BadRequest("The request body must be a JSON object")
-        fields.append(FieldError(field_path(loc[1:]), _message(error)))
+        fields.append(FieldError(field_path(loc[1:]), validation_message(error)))
     return Unprocessable(fields)
 
 

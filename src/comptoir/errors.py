@@ -177,3 +177,23 @@ def field_path(loc: Iterable[str | int]) -> str:
         else:
             path += ("." if path else "") + str(part)
     return path
+
+
+_MESSAGES = {
+    "missing": "is required",
+    "model_type": "must be a JSON object",
+    "model_attributes_type": "must be a JSON object",
+    "dict_type": "must be a JSON object",
+    "list_type": "must be an array",
+    "string_type": "must be a string",
+    "int_type": "must be an integer",
+    "int_parsing": "must be an integer",
+    "int_from_float": "must be an integer",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+}
+
+
+def validation_message(error: dict[str, Any]) -> str:
+    """A pydantic error's message, as integrators read it."""
+    return _MESSAGES.get(error["type"]) or str(error["msg"]).replace("Input should be", "must be")

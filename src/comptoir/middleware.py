@@ -3,7 +3,6 @@
 - `X-Request-Id` on every response (the caller's own when it sends a sane one);
 - `X-Http-Method-Override` on POST turns it into the named method; on GET it is a 400
   (spec 4, decisions.md "Methods");
-- in `/v1` query strings a literal `+` is a plus sign, not a space;
 - a trailing slash is ignored (`GET /locations/` of spec 4.8 is `GET /locations`);
 - `/v1` answers browsers from any origin, exposing `X-Cursor-Next` (spec 5.4 item 3);
   the authorisation server does not (spec 5.3 item 6);
@@ -78,11 +77,6 @@ class HttpConventions:
             path = path.rstrip("/") or "/"
             scope = dict(scope, path=path, raw_path=path.encode())
         api = path == "/v1" or path.startswith("/v1/")
-        query: bytes = scope.get("query_string", b"")
-        if api and b"+" in query:
-            # A literal "+" in a query is a plus sign, never a space (README "API notes"):
-            # `phone=+4477*` and `after=...T10:00:00+02:00` mean what they say; %20 is a space.
-            scope = dict(scope, query_string=query.replace(b"+", b"%2B"))
         method: str = scope["method"]
         request_id_header = (b"x-request-id", request_id.encode())
         status_seen = 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
 from typing import Any
+from urllib.parse import unquote
 
 from fastapi import APIRouter
 from fastapi.routing import APIRoute
@@ -63,6 +64,22 @@ class ComptoirRoute(APIRoute):
             return await handler(request)
 
         return route_handler
+
+
+def plus_literal(request: Request, name: str, value: str | None) -> str | None:
+    """The query parameter `name` with a literal `+` read as a plus sign, not a space.
+
+    For the parameters whose values hold plus signs and never spaces that a form encoder
+    would have written as `+`: phone and email filters (`phone=+4477*`, `john+tag@...`)
+    and times (`after=2026-06-24T13:00:00+02:00`). `%2B` means the same; `%20` is still a
+    space. Other parameters follow form encoding (`created_by=My+App` is "My App")."""
+    if value is None or b"+" not in request.scope.get("query_string", b""):
+        return value
+    for pair in request.scope["query_string"].split(b"&"):
+        key, _, raw = pair.partition(b"=")
+        if unquote(key.decode("latin-1")) == name:
+            return unquote(raw.decode("latin-1"), encoding="utf-8", errors="replace")
+    return value
 
 
 def update_route(router: APIRouter, path: str, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -74,6 +74,18 @@ API_OPERATIONS = {
     ("/v1/customer_lists/{customer_list_id}/loyalty_cards/{loyalty_card_id}/operations", "GET"),
     ("/v1/customer_lists/{customer_list_id}/loyalty_cards/{loyalty_card_id}/operations", "POST"),
     ("/v1/customer_lists/{customer_list_id}/loyalty_cards/{loyalty_card_id}/operations/{operation_id}", "GET"),
+    ("/v1/locations/{location_id}/orders", "GET"),
+    ("/v1/locations/{location_id}/orders", "POST"),
+    ("/v1/location/orders", "GET"),
+    ("/v1/location/orders", "POST"),
+    ("/v1/locations/{location_id}/orders/{order_id}", "GET"),
+    ("/v1/locations/{location_id}/orders/{order_id}", "PATCH"),
+    ("/v1/locations/{location_id}/orders/{order_id}", "PUT"),
+    ("/v1/location/orders/{order_id}", "GET"),
+    ("/v1/location/orders/{order_id}", "PATCH"),
+    ("/v1/location/orders/{order_id}", "PUT"),
+    ("/v1/accounts/{account_id}/orders", "GET"),
+    ("/v1/account/orders", "GET"),
 }
 
 
@@ -198,3 +210,26 @@ async def test_customer_responses_match_the_documented_schemas(
     assert {r.status_code for _, _, r in cases} == {200}
     for path, method, response in cases:
         check(document, path, method, response)
+
+
+async def test_order_responses_match_the_documented_schemas(
+    client: httpx.AsyncClient, shop: Shop, document: dict[str, Any]
+) -> None:
+    from tests.api.orders.conftest import order
+
+    headers = shop.headers()
+    created = await client.post("/v1/location/orders", json=order(), headers=headers)
+    path = f"/v1/location/orders/{created.json()['id']}"
+    cases = [
+        ("/v1/location/orders", "post", created),
+        ("/v1/location/orders/{order_id}", "get", await client.get(path, headers=headers)),
+        (
+            "/v1/location/orders/{order_id}",
+            "patch",
+            await client.patch(path, json={"status": "accepted"}, headers=headers),
+        ),
+        ("/v1/location/orders", "get", await client.get("/v1/location/orders", headers=headers)),
+    ]
+    assert {r.status_code for _, _, r in cases} == {200}
+    for route, method, response in cases:
+        check(document, route, method, response)

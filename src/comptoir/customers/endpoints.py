@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
+from starlette.requests import Request
 
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
@@ -14,7 +15,7 @@ from comptoir.dependencies import Session
 from comptoir.kit.pagination import Pagination
 from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
 from comptoir.ratelimit import HEAVY
-from comptoir.routing import JSON, ComptoirRoute, update_route
+from comptoir.routing import JSON, ComptoirRoute, plus_literal, update_route
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Customers"])
 
@@ -28,6 +29,7 @@ PATH = "/customer_lists/{customer_list_id}/customers"
 
 
 def customer_filters(
+    request: Request,
     private_ref: Annotated[str | None, Query(description="Your private ref of the customer (exact).")] = None,
     email: Annotated[
         str | None,
@@ -38,7 +40,11 @@ def customer_filters(
         Query(description="Phone; `*` matches any characters. `+` is a plus sign (`%2B` works too)."),
     ] = None,
 ) -> service.CustomerFilters:
-    return service.CustomerFilters(private_ref=private_ref, email=email, phone=phone)
+    return service.CustomerFilters(
+        private_ref=private_ref,
+        email=plus_literal(request, "email", email),
+        phone=plus_literal(request, "phone", phone),
+    )
 
 
 @router.get(PATH, response_model=list[Customer], responses=PAGE_RESPONSES, summary="List the customers of a list")

@@ -62,3 +62,8 @@ _EXACT = decimal.Context(prec=1000, traps=[decimal.Inexact, decimal.InvalidOpera
 def exact_add(a: Decimal, b: Decimal) -> Decimal:
     """a + b, exactly (balances: spec 2.1, never rounded)."""
     return _EXACT.add(a, b)
+
+
+def exact_mul(a: Decimal, b: Decimal) -> Decimal:
+    """a x b, exactly."""
+    return _EXACT.multiply(a, b)

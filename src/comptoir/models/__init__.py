@@ -10,10 +10,12 @@ from comptoir.models.connections import Connection
 from comptoir.models.customers import Customer, CustomerList, LoyaltyCard, LoyaltyOperation
 from comptoir.models.locations import Location
 from comptoir.models.names import NameClaim
+from comptoir.models.orders import ORDER_ELEMENT_IDS, IdCounter, Order
 from comptoir.models.private_refs import PrivateRef
 from comptoir.models.users import User
 
 __all__ = [
+    "ORDER_ELEMENT_IDS",
     "Account",
     "Base",
     "Callback",
@@ -22,13 +24,17 @@ __all__ = [
     "Connection",
     "Customer",
     "CustomerList",
+    "Delivery",
     "DeliveryAttempt",
+    "DeliveryQuote",
     "Event",
+    "IdCounter",
     "Location",
     "LoyaltyCard",
     "LoyaltyOperation",
     "NameClaim",
     "OAuthClient",
+    "Order",
     "PrivateRef",
     "Subscription",
     "User",

@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import BigInteger, ForeignKey, Index, Sequence, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from comptoir.kit import ids
+from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, ExactDecimal, JSONValue, UTCDateTime
+
+# Ids of order elements (items, discounts, charges, payments): one series for all, so an
+# element id names one element (decisions.md "Wire formats"). A sequence on PostgreSQL (no
+# lock between concurrent orders); a counter row on SQLite, whose writers are serialised.
+ORDER_ELEMENT_IDS = Sequence("order_elements_id_seq", metadata=Base.metadata)
+
+
+class Order(Base):
+    """An order (spec 2.5), kept as one document: the columns are what lists filter and sort
+    on (each filter of spec 4.1 has an index ending in (created_at, id), newest first); `body`
+    holds every other field, elements included (never edited in place, spec 2.5 rule 7);
+    `refs` the private refs each client set on the order and its elements
+    ({client id: {"order" | element id: ref}}), so a read is one row."""
+
+    __tablename__ = "orders"
+    __table_args__ = (
+        Index("ix_orders_location", "location_id", "created_at", "id"),
+        Index("ix_orders_account", "account_id", "created_at", "id"),
+        Index("ix_orders_location_status", "location_id", "status", "created_at", "id"),
+        Index("ix_orders_location_created_by", "location_id", "created_by", "created_at", "id"),
+        Index("ix_orders_customer", "customer_id", "created_at", "id"),
+        NEVER_REUSE_IDS,
+    )
+    KIND = "order"
+
+    id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    location_id: Mapped[int] = mapped_column(ForeignKey("locations.id"))
+    status: Mapped[str] = mapped_column(String(32))
+    created_by: Mapped[str] = mapped_column(String(255))  # the creating client's name
+    client_id: Mapped[int | None] = mapped_column(ForeignKey("oauth_clients.id", ondelete="SET NULL"))
+    connection_id: Mapped[int | None] = mapped_column(ForeignKey("connections.id", ondelete="SET NULL"))
+    customer_id: Mapped[int | None] = mapped_column(ForeignKey("customers.id", ondelete="SET NULL"))
+    total: Mapped[Decimal] = mapped_column(ExactDecimal)
+    body: Mapped[dict[str, Any]] = mapped_column(JSONValue)
+    refs: Mapped[dict[str, Any]] = mapped_column(JSONValue)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    @property
+    def public_id(self) -> str:
+        return ids.encode(self.KIND, self.id)
+
+
+class IdCounter(Base):
+    """Counters standing in for sequences on SQLite (`comptoir.sequences`)."""
+
+    __tablename__ = "id_counters"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[int] = mapped_column(BigInteger)

@@ -1,0 +1,322 @@
+"""Request shapes of spec 2.5 Order and its elements (4.1 for updates).
+
+Money amounts are checked against the account's currency by the service (decisions.md
+"Wire formats"); everything else is checked here, so one 422 names every malformed field.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from comptoir.customers.schemas import CustomerWrite
+from comptoir.kit.codes import ServiceType
+from comptoir.kit.custom_fields import CustomFields
+from comptoir.kit.decimals import DecimalStr
+from comptoir.kit.money import MoneyStr
+from comptoir.kit.refs import PrivateRef
+from comptoir.kit.text import Text
+from comptoir.kit.times import DateTimeStr
+
+STATUSES = (
+    "new", "received", "accepted", "in_preparation", "awaiting_shipment", "awaiting_collection", "in_delivery",
+    "completed", "rejected", "cancelled", "delivery_failed",
+)  # fmt: skip
+Status = Literal[
+    "new", "received", "accepted", "in_preparation", "awaiting_shipment", "awaiting_collection", "in_delivery",
+    "completed", "rejected", "cancelled", "delivery_failed",
+]  # fmt: skip
+CHARGE_TYPES = ("delivery", "payment_fee", "tip", "tax", "other")
+PAYMENT_TYPES = ("online", "gift_card", "cash")
+Name = Text(255)
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class OptionIn(_In):
+    option_list_name: Name | None = None
+    name: Name
+    ref: Name | None = None
+    price: MoneyStr | None = None  # omitted: free
+    quantity: StrictInt = Field(default=1, ge=1, le=1_000_000)
+    removed: StrictBool = False
+
+
+class DealLineIn(_In):
+    deal_key: StrictStr
+    label: Name | None = None
+    position: StrictInt | None = None
+    pricing_effect: Name | None = None
+    pricing_value: Name | None = None
+
+
+class ItemIn(_In):
+    private_ref: PrivateRef | None = None
+    product_name: Name
+    sku_name: Name | None = None
+    sku_ref: Name | None = None
+    price: MoneyStr
+    quantity: DecimalStr
+    options: list[OptionIn] = Field(default_factory=list, max_length=1000)
+    points_earned: DecimalStr | None = None
+    points_used: DecimalStr | None = None
+    deal_line: DealLineIn | None = None
+    tax_rate: DecimalStr | None = None
+    customer_notes: Text(5000) | None = None
+
+
+class DiscountIn(_In):
+    private_ref: PrivateRef | None = None
+    name: Name
+    ref: Name | None = None
+    price_off: MoneyStr
+    pricing_effect: Name | None = None
+    pricing_value: Name | None = None
+
+
+class ChargeIn(_In):
+    private_ref: PrivateRef | None = None
+    type: Literal["delivery", "payment_fee", "tip", "tax", "other"] = "other"  # decisions.md "Orders"
+    name: Name
+    ref: Name | None = None
+    price: MoneyStr
+    tax_rate: DecimalStr | None = None
+
+
+class PaymentIn(_In):
+    private_ref: PrivateRef | None = None
+    type: Literal["online", "gift_card", "cash"] = "online"  # decisions.md "Orders"
+    name: Name | None = None
+    ref: Name | None = None
+    amount: MoneyStr
+    info: dict[str, Any] | None = None
+
+
+class DealIn(_In):
+    name: Name
+    ref: Name | None = None
+
+
+class LoyaltyOperationIn(_In):
+    """decisions.md "Orders": the customer's card by `ref` (null allowed), created with
+    `name` when the customer has none."""
+
+    ref: Name | None = None
+    name: Name | None = None
+    delta: DecimalStr
+    reason: Text(1000) | None = None
+
+
+class GuestCustomer(CustomerWrite):
+    """A guest order's customer data (spec 2.5 rule 5): the customer fields, no private ref."""
+
+
+ELEMENT_MODELS: dict[str, type[_In]] = {
+    "items": ItemIn,
+    "discounts": DiscountIn,
+    "charges": ChargeIn,
+    "payments": PaymentIn,
+}
+
+
+class OrderCreate(_In):
+    """POST /locations/:id/orders (spec 2.5): only `status` is required."""
+
+    channel: Name | None = None
+    ref: Name | None = None
+    private_ref: PrivateRef | None = None
+    status: Status
+    service_type: ServiceType | None = None
+    service_type_ref: Name | None = None
+    expected_time: DateTimeStr | None = None
+    expected_time_pickup: StrictBool = False
+    asap: StrictBool | None = None
+    confirmed_time: DateTimeStr | None = None
+    driver_pickup_url: Text(2000) | None = None
+    customer_notes: Text(5000) | None = None
+    seller_notes: Text(5000) | None = None
+    collection_code: Text(64) | None = None
+    coupon_codes: list[Name] = Field(default_factory=list, max_length=100)
+    items: list[ItemIn] = Field(default_factory=list, max_length=1000)
+    deals: dict[str, DealIn] = Field(default_factory=dict)
+    discounts: list[DiscountIn] = Field(default_factory=list, max_length=1000)
+    charges: list[ChargeIn] = Field(default_factory=list, max_length=1000)
+    payments: list[PaymentIn] = Field(default_factory=list, max_length=1000)
+    customer_id: StrictStr | None = None
+    customer_list_id: StrictStr | None = None
+    customer_private_ref: StrictStr | None = None
+    customer: GuestCustomer | None = None
+    loyalty_operations: list[LoyaltyOperationIn] = Field(default_factory=list, max_length=100)
+    custom_fields: CustomFields = Field(default_factory=dict)
+
+
+class OrderUpdate(_In):
+    """PATCH/PUT (spec 4.1): these fields only; each element collection takes the three
+    forms of spec 4.1 (add, delete, set private ref), told apart by the service."""
+
+    status: Status = None  # type: ignore[assignment]
+    confirmed_time: DateTimeStr | None = None
+    driver_pickup_url: Text(2000) | None = None
+    seller_notes: Text(5000) | None = None
+    collection_code: Text(64) | None = None
+    private_ref: PrivateRef | None = None
+    custom_fields: CustomFields = None
+    items: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
+    discounts: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
+    charges: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
+    payments: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
+
+
+# --- read shapes (spec 2.5) ---------------------------------------------------------------
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class OptionOut(_Out):
+    option_list_name: str | None
+    name: str
+    ref: str | None
+    price: str | None
+    quantity: int
+    removed: bool
+
+
+class DealLineOut(_Out):
+    deal_key: str
+    label: str | None
+    position: int | None
+    pricing_effect: str | None
+    pricing_value: str | None
+
+
+class _ElementOut(_Out):
+    id: str
+    private_ref: str | None
+    deleted: bool
+
+
+class ItemOut(_ElementOut):
+    product_name: str
+    sku_name: str | None
+    sku_ref: str | None
+    price: str
+    quantity: str
+    subtotal: str
+    tax_rate: str | None
+    subset: str | None
+    customer_notes: str | None
+    points_earned: str | None
+    points_used: str | None
+    options: list[OptionOut]
+    deal_line: DealLineOut | None
+
+
+class DiscountOut(_ElementOut):
+    name: str
+    ref: str | None
+    price_off: str
+    pricing_effect: str | None
+    pricing_value: str | None
+
+
+class ChargeOut(_ElementOut):
+    type: str
+    name: str
+    ref: str | None
+    price: str
+    tax_rate: str | None
+    charge_type: str
+    charge_ref: str | None
+    charge_price: str
+
+
+class PaymentOut(_ElementOut):
+    type: str
+    name: str | None
+    ref: str | None
+    amount: str
+    info: dict[str, Any] | None
+
+
+class DealOut(_Out):
+    name: str
+    ref: str | None
+
+
+class OrderCustomer(_Out):
+    """The customer at the order's creation (spec 2.5 rule 6)."""
+
+    id: str | None
+    customer_list_id: str | None
+    private_ref: str | None
+    email: str | None
+    first_name: str | None
+    last_name: str | None
+    gender: str | None
+    birth_date: str | None
+    company_name: str | None
+    phone: str | None
+    phone_access_code: str | None
+    address_1: str | None
+    address_2: str | None
+    postal_code: str | None
+    city: str | None
+    state: str | None
+    country: str | None
+    latitude: str | None
+    longitude: str | None
+    delivery_notes: str | None
+    sms_marketing: bool
+    email_marketing: bool
+
+
+class LoyaltyOperationOut(_Out):
+    ref: str | None
+    name: str | None
+    delta: str
+    reason: str | None
+    new_balance: str
+
+
+class Order(_Out):
+    """spec 2.5 Order (read shape)."""
+
+    id: str
+    location_id: str
+    created_at: str
+    created_by: str
+    connection_name: str | None
+    channel: str | None
+    ref: str | None
+    private_ref: str | None
+    status: Status
+    service_type: str | None
+    service_type_ref: str | None
+    expected_time: str | None
+    expected_time_pickup: bool
+    asap: bool
+    confirmed_time: str | None
+    driver_pickup_url: str | None
+    customer_notes: str | None
+    seller_notes: str | None
+    collection_code: str | None
+    coupon_codes: list[str]
+    total: str
+    total_discrepancy: str = Field(description="Deprecated: do not use")
+    payment_discrepancy: str = Field(description="Deprecated: do not use")
+    items: list[ItemOut]
+    discounts: list[DiscountOut]
+    charges: list[ChargeOut]
+    payments: list[PaymentOut]
+    deals: dict[str, DealOut]
+    customer_id: str | None
+    customer_list_id: str | None
+    customer: OrderCustomer | None
+    loyalty_operations: list[LoyaltyOperationOut]
+    custom_fields: dict[str, Any]
+    delivery: dict[str, Any] | None

@@ -1,0 +1,756 @@
+"""Orders (spec 2.5, 3.1, 4.1): creation with totals, customer attachment and loyalty
+operations; reads; lists with filters; updates with the element forms of spec 4.1."""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import Select, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir import events
+from comptoir.auth.context import Ctx
+from comptoir.customers import hooks
+from comptoir.customers.schemas import ANONYMISED_FIELDS
+from comptoir.customers.service import PLAIN_FIELDS, render_customer
+from comptoir.errors import FieldErrors, NotFound, field_path, validation_message
+from comptoir.kit import clock, custom_fields, ids
+from comptoir.kit.decimals import exact_add, render_decimal
+from comptoir.kit.money import Money
+from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.kit.refs import parse_private_ref
+from comptoir.kit.times import localize, render_datetime
+from comptoir.kit.wire import WireError
+from comptoir.loyalty.service import add_to_balance
+from comptoir.models import ORDER_ELEMENT_IDS, Customer, CustomerList, LoyaltyCard, LoyaltyOperation, Order
+from comptoir.orders import totals
+from comptoir.orders.schemas import ELEMENT_MODELS, OrderCreate, OrderUpdate
+from comptoir.private_refs import has_ref, set_ref
+from comptoir.sequences import allocate
+
+KIND = "order"
+ELEMENT_KIND = "order_element"
+COLLECTIONS = ("items", "discounts", "charges", "payments")
+MONEY_FIELDS = {"items": "price", "discounts": "price_off", "charges": "price", "payments": "amount"}
+MAX_ELEMENTS = 1000  # per collection, deleted ones included
+ORDER_REF = "order"  # key of the order's own ref in `Order.refs[client]`
+
+
+# --- elements -----------------------------------------------------------------------------
+
+
+def _amount(money: Money | None) -> str | None:
+    return format(money.amount, "f") if money is not None else None
+
+
+def _element(collection: str, given: Any, element_id: int) -> dict[str, Any]:
+    """The stored form of a new element (decimals and amounts as exact strings)."""
+    stored: dict[str, Any] = {"id": element_id, "deleted": False}
+    for name, value in given:
+        if name == "private_ref":
+            continue
+        if isinstance(value, Money):
+            stored[name] = _amount(value)
+        elif isinstance(value, Decimal):
+            stored[name] = format(value, "f")
+        elif name == "options":
+            stored[name] = [
+                {**option.model_dump(exclude={"price"}), "price": _amount(option.price)} for option in value
+            ]
+        elif name == "deal_line":
+            stored[name] = value.model_dump() if value is not None else None
+        else:
+            stored[name] = value
+    return stored
+
+
+def _money(amount: str | None, currency: str) -> str | None:
+    return str(Money(Decimal(amount), currency)) if amount is not None else None
+
+
+def _decimal(value: str | None) -> str | None:
+    return render_decimal(Decimal(value)) if value is not None else None
+
+
+def _render_item(item: dict[str, Any], currency: str, ref: str | None) -> dict[str, Any]:
+    return {
+        "id": ids.encode(ELEMENT_KIND, item["id"]),
+        "private_ref": ref,
+        "deleted": item["deleted"],
+        "product_name": item["product_name"],
+        "sku_name": item.get("sku_name"),
+        "sku_ref": item.get("sku_ref"),
+        "price": _money(item["price"], currency),
+        "quantity": _decimal(item["quantity"]),
+        "subtotal": str(Money(totals.item_subtotal(item), currency)),
+        "tax_rate": _decimal(item.get("tax_rate")),
+        "subset": None,
+        "customer_notes": item.get("customer_notes"),
+        "points_earned": _decimal(item.get("points_earned")),
+        "points_used": _decimal(item.get("points_used")),
+        "options": [
+            {
+                "option_list_name": option.get("option_list_name"),
+                "name": option["name"],
+                "ref": option.get("ref"),
+                "price": _money(option.get("price"), currency),
+                "quantity": option["quantity"],
+                "removed": option.get("removed", False),
+            }
+            for option in item.get("options") or []
+        ],
+        "deal_line": item.get("deal_line"),
+    }
+
+
+def _render_discount(discount: dict[str, Any], currency: str, ref: str | None) -> dict[str, Any]:
+    return {
+        "id": ids.encode(ELEMENT_KIND, discount["id"]),
+        "private_ref": ref,
+        "deleted": discount["deleted"],
+        "name": discount["name"],
+        "ref": discount.get("ref"),
+        "price_off": _money(discount["price_off"], currency),
+        "pricing_effect": discount.get("pricing_effect"),
+        "pricing_value": discount.get("pricing_value"),
+    }
+
+
+def _render_charge(charge: dict[str, Any], currency: str, ref: str | None) -> dict[str, Any]:
+    price = _money(charge["price"], currency)
+    return {
+        "id": ids.encode(ELEMENT_KIND, charge["id"]),
+        "private_ref": ref,
+        "deleted": charge["deleted"],
+        "type": charge["type"],
+        "name": charge["name"],
+        "ref": charge.get("ref"),
+        "price": price,
+        "tax_rate": _decimal(charge.get("tax_rate")),
+        # spec 2.5: legacy copies
+        "charge_type": charge["type"],
+        "charge_ref": charge.get("ref"),
+        "charge_price": price,
+    }
+
+
+def _render_payment(payment: dict[str, Any], currency: str, ref: str | None) -> dict[str, Any]:
+    return {
+        "id": ids.encode(ELEMENT_KIND, payment["id"]),
+        "private_ref": ref,
+        "deleted": payment["deleted"],
+        "type": payment["type"],
+        "name": payment.get("name"),
+        "ref": payment.get("ref"),
+        "amount": _money(payment["amount"], currency),
+        "info": payment.get("info"),
+    }
+
+
+RENDERERS = {
+    "items": _render_item,
+    "discounts": _render_discount,
+    "charges": _render_charge,
+    "payments": _render_payment,
+}
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def _time(value: str | None, timezone: str) -> str | None:
+    return render_datetime(datetime.fromisoformat(value), timezone) if value is not None else None
+
+
+def _customer(order: Order, customer_ref: str | None) -> dict[str, Any] | None:
+    """spec 2.5 rule 6: the snapshot taken at creation; its ids and private ref only while
+    the customer exists (the foreign key nulls `customer_id` when it is deleted)."""
+    snapshot = order.body.get("customer")
+    if snapshot is None:
+        return None
+    attached = order.customer_id is not None
+    fields = {name: snapshot.get(name) for name in PLAIN_FIELDS}
+    return {
+        "id": ids.encode(Customer.KIND, order.customer_id) if attached else None,
+        "customer_list_id": snapshot.get("customer_list_id") if attached else None,
+        "private_ref": customer_ref if attached else None,
+        **fields,
+    }
+
+
+def render_order(
+    order: Order,
+    timezone: str,
+    location_public_id: str,
+    client_id: int | None,
+    *,
+    customer_ref: str | None = None,
+    delivery: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """spec 2.5 Order as `client_id` reads it (its private refs; None: nobody's, for events)."""
+    body = order.body
+    currency = body["currency"]
+    refs = order.refs.get(str(client_id), {}) if client_id is not None else {}
+    zero = str(Money(Decimal(0), currency))
+    rendered: dict[str, Any] = {
+        "id": order.public_id,
+        "location_id": location_public_id,
+        "created_at": render_datetime(order.created_at, timezone),
+        "created_by": order.created_by,
+        "connection_name": body.get("connection_name"),
+        "channel": body.get("channel"),
+        "ref": body.get("ref"),
+        "private_ref": refs.get(ORDER_REF),
+        "status": order.status,
+        "service_type": body.get("service_type"),
+        "service_type_ref": body.get("service_type_ref"),
+        "expected_time": _time(body.get("expected_time"), timezone),
+        "expected_time_pickup": body.get("expected_time_pickup", False),
+        "asap": body.get("asap"),
+        "confirmed_time": _time(body.get("confirmed_time"), timezone),
+        "driver_pickup_url": body.get("driver_pickup_url"),
+        "customer_notes": body.get("customer_notes"),
+        "seller_notes": body.get("seller_notes"),
+        "collection_code": body.get("collection_code"),
+        "coupon_codes": body.get("coupon_codes", []),
+        "total": str(Money(order.total, currency)),
+        "total_discrepancy": zero,  # deprecated (spec 2.5, 9.3): values must not be used
+        "payment_discrepancy": zero,
+    }
+    for collection in COLLECTIONS:
+        render = RENDERERS[collection]
+        rendered[collection] = [render(e, currency, refs.get(str(e["id"]))) for e in body[collection]]
+    rendered["deals"] = body.get("deals", {})
+    customer = _customer(order, customer_ref)
+    rendered["customer_id"] = customer["id"] if customer else None
+    rendered["customer_list_id"] = customer["customer_list_id"] if customer else None
+    rendered["customer"] = customer
+    rendered["loyalty_operations"] = body.get("loyalty_operations", [])
+    rendered["custom_fields"] = body.get("custom_fields", {})
+    rendered["delivery"] = delivery
+    return rendered
+
+
+async def order_in_location(
+    session: AsyncSession, location_id: int, public_id: str, *, for_update: bool = False
+) -> Order:
+    pk = ids.decode(Order.KIND, public_id)
+    order = None
+    if pk is not None:
+        stmt = select(Order).where(Order.id == pk, Order.location_id == location_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        order = await session.scalar(stmt.execution_options(populate_existing=True))
+    if order is None:
+        raise NotFound(KIND, public_id)
+    return order
+
+
+async def _customer_ref(session: AsyncSession, order: Order, client_id: int) -> str | None:
+    if order.customer_id is None:
+        return None
+    from comptoir.private_refs import refs_for
+
+    return (await refs_for(session, "customer", [order.customer_id], client_id)).get(order.customer_id)
+
+
+async def read_order(session: AsyncSession, ctx: Ctx, location: Any, order: Order) -> dict[str, Any]:
+    delivery = None  # deliveries come with spec 4.2
+    return render_order(
+        order,
+        location.timezone,
+        location.public_id,
+        ctx.client_id,
+        customer_ref=await _customer_ref(session, order, ctx.client_id),
+        delivery=delivery,
+    )
+
+
+# --- lists --------------------------------------------------------------------------------
+
+
+def _filtered(stmt: Select[Any], ctx: Ctx, filters: dict[str, Any], timezone: str) -> Select[Any]:
+    if filters.get("private_ref") is not None:
+        stmt = stmt.where(has_ref(KIND, Order.id, ctx.client_id, filters["private_ref"]))
+    if filters.get("status") is not None:
+        stmt = stmt.where(Order.status == filters["status"])
+    if filters.get("created_by") is not None:
+        stmt = stmt.where(Order.created_by == filters["created_by"])
+    if filters.get("after") is not None:  # spec 4.1: inclusive
+        stmt = stmt.where(Order.created_at >= localize(filters["after"], timezone))
+    if filters.get("before") is not None:  # exclusive
+        stmt = stmt.where(Order.created_at < localize(filters["before"], timezone))
+    if filters.get("customer_id") is not None:
+        stmt = stmt.where(Order.customer_id == (ids.decode(Customer.KIND, filters["customer_id"]) or 0))
+    return stmt
+
+
+async def list_orders(
+    session: AsyncSession,
+    ctx: Ctx,
+    page: PageRequest,
+    filters: dict[str, Any],
+    *,
+    locations: dict[int, Any],
+    account_id: int | None = None,
+) -> tuple[list[dict[str, Any]], Page]:
+    """spec 4.1: newest first. `locations` are the listed locations by pk (one, or every
+    location of `account_id` for the account list)."""
+    stmt = select(Order)
+    if account_id is not None:
+        stmt = stmt.where(Order.account_id == account_id)
+        timezone = "UTC"
+    else:
+        (location_pk, location), *_ = locations.items()
+        stmt = stmt.where(Order.location_id == location_pk)
+        timezone = location.timezone
+    stmt = _filtered(stmt, ctx, filters, timezone)
+    keys = [Key(Order.created_at, datetime), Key(Order.id, int)]
+    result = await paginate(session, stmt, keys, page, descending=True)
+    body = []
+    for (order,) in result.rows:
+        location = locations[order.location_id]
+        body.append(render_order(order, location.timezone, location.public_id, ctx.client_id))
+    return body, result
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def _check_currency(path: str, money: Money | None, currency: str, errors: FieldErrors) -> None:
+    if money is not None and money.currency != currency:
+        errors.add(path, f"must be in {currency}, the account's currency (not {money.currency})")
+
+
+def _check_element_currencies(collection: str, index: int, element: Any, currency: str, errors: FieldErrors) -> None:
+    prefix = f"{collection}[{index}]"
+    _check_currency(
+        f"{prefix}.{MONEY_FIELDS[collection]}", getattr(element, MONEY_FIELDS[collection]), currency, errors
+    )
+    for j, option in enumerate(getattr(element, "options", None) or []):
+        _check_currency(f"{prefix}.options[{j}].price", option.price, currency, errors)
+
+
+async def _record(
+    session: AsyncSession, ctx: Ctx | None, order: Order, location: Any, event_type: str, **states: Any
+) -> None:
+    await events.record(
+        session,
+        resource_type="order",
+        event_type=event_type,
+        ids={"order_id": order.public_id, "location_id": location.public_id},
+        account_id=order.account_id,
+        location_id=order.location_id,
+        timezone=location.timezone,
+        ctx=ctx,
+        origin_connection_id=order.connection_id,
+        **states,
+    )
+
+
+def _state(order: Order, location: Any) -> dict[str, Any]:
+    """The order as events carry it: nobody's private refs (spec 2.2 item 7)."""
+    return render_order(order, location.timezone, location.public_id, None)
+
+
+async def _attach_customer(
+    session: AsyncSession, ctx: Ctx, body: OrderCreate, account: Any, location: Any, errors: FieldErrors
+) -> Customer | None:
+    """spec 2.5 rule 5 and decisions.md: `customer_id`, or `customer_list_id` with
+    `customer_private_ref`, or neither (a guest order); 422 for an unknown customer."""
+    given = body.model_fields_set
+    by_id = body.customer_id is not None
+    by_ref = body.customer_list_id is not None or body.customer_private_ref is not None
+    if by_id and (by_ref or body.customer is not None):
+        errors.add("customer_id", "excludes customer_list_id, customer_private_ref and customer")
+        return None
+    if by_ref and body.customer is not None:
+        errors.add("customer", "is used only when no customer identifier is given")
+        return None
+    customer = None
+    if by_id:
+        pk = ids.decode(Customer.KIND, body.customer_id)  # type: ignore[arg-type]
+        if pk is not None:
+            stmt = (
+                select(Customer)
+                .join(CustomerList, CustomerList.id == Customer.customer_list_id)
+                .where(Customer.id == pk, CustomerList.account_id == account.id)
+                .where((CustomerList.location_id.is_(None)) | (CustomerList.location_id == location.id))
+                .with_for_update(of=Customer)
+            )
+            customer = await session.scalar(stmt)
+        if customer is None:
+            errors.add("customer_id", f"no customer with id {body.customer_id!r}")
+    elif by_ref:
+        if body.customer_list_id is None or body.customer_private_ref is None:
+            missing = "customer_list_id" if body.customer_list_id is None else "customer_private_ref"
+            errors.add(
+                missing,
+                "is required with " + ("customer_private_ref" if missing == "customer_list_id" else "customer_list_id"),
+            )
+            return None
+        list_pk = ids.decode(CustomerList.KIND, body.customer_list_id)
+        row = await session.get(CustomerList, list_pk) if list_pk is not None else None
+        if row is None or row.account_id != account.id or row.location_id not in (None, location.id):
+            errors.add("customer_list_id", f"no customer list with id {body.customer_list_id!r}")
+            return None
+        stmt = (
+            select(Customer)
+            .where(Customer.customer_list_id == row.id)
+            .where(has_ref("customer", Customer.id, ctx.client_id, body.customer_private_ref))
+            .with_for_update()
+        )
+        customer = await session.scalar(stmt)
+        if customer is None:
+            errors.add(
+                "customer_private_ref", f"no customer with private ref {body.customer_private_ref!r} in that list"
+            )
+    if body.loyalty_operations and customer is None and not errors:
+        errors.add(
+            "loyalty_operations", "are only for orders linked to a customer (customer_id or customer_private_ref)"
+        )
+    _ = given
+    return customer
+
+
+def _snapshot(
+    customer: Customer | None, guest: Any, list_public_id: str | None, currency: str
+) -> dict[str, Any] | None:
+    if customer is not None:
+        fields = render_customer(customer, _ListView(list_public_id or "", currency), None, [])
+        return {"customer_list_id": list_public_id, **{name: fields[name] for name in PLAIN_FIELDS}}
+    if guest is not None:
+        return {"customer_list_id": None, **guest.model_dump(mode="json", include=set(PLAIN_FIELDS))}
+    return None
+
+
+class _ListView:
+    """What `render_customer` needs of a list, for a snapshot (times are not used)."""
+
+    def __init__(self, public_id: str, currency: str) -> None:
+        self.public_id = public_id
+        self.currency = currency
+        self.timezone = "UTC"
+
+
+async def _apply_loyalty(
+    session: AsyncSession, order: Order, customer: Customer, operations: list[Any]
+) -> list[dict[str, Any]]:
+    """decisions.md "Orders": each operation moves the customer's card with that ref (null
+    allowed), created with `name` when the customer has none; in this transaction."""
+    done = []
+    for op in operations:
+        card = await session.scalar(
+            select(LoyaltyCard).where(
+                LoyaltyCard.customer_id == customer.id,
+                LoyaltyCard.ref.is_(None) if op.ref is None else LoyaltyCard.ref == op.ref,
+            )
+        )
+        if card is None:
+            card = LoyaltyCard(
+                customer_list_id=customer.customer_list_id,
+                customer_id=customer.id,
+                name=op.name,
+                ref=op.ref,
+                balance=Decimal("0.0"),
+                created_at=clock.now(),
+            )
+            session.add(card)
+            await session.flush()
+        new_balance = await add_to_balance(session, card.id, op.delta)
+        session.add(
+            LoyaltyOperation(
+                loyalty_card_id=card.id,
+                customer_id=customer.id,
+                delta=op.delta,
+                new_balance=new_balance,
+                reason=op.reason,
+                order_id=order.id,
+                order_location_id=order.location_id,
+                created_at=clock.now(),
+            )
+        )
+        done.append(
+            {
+                "ref": op.ref,
+                "name": op.name,
+                "delta": render_decimal(op.delta),
+                "reason": op.reason,
+                "new_balance": render_decimal(new_balance),
+            }
+        )
+    return done
+
+
+async def _count_order(
+    session: AsyncSession, customer: Customer, order: Order, delta_total: Decimal, count: int
+) -> None:
+    """The customer's order counters (spec 2.6 read-only fields), under its row lock."""
+    customer.nb_orders += count
+    customer.order_total = exact_add(customer.order_total, delta_total)
+    if count:
+        first, last = customer.first_order_at, customer.last_order_at
+        customer.first_order_at = order.created_at if first is None or order.created_at < first else first
+        customer.last_order_at = order.created_at if last is None or order.created_at > last else last
+
+
+async def create_order(
+    session: AsyncSession, ctx: Ctx, location: Any, account: Any, body: OrderCreate
+) -> dict[str, Any]:
+    """POST /locations/:id/orders (spec 2.5, 4.1). Records `order.create`."""
+    errors = FieldErrors()
+    currency = account.currency
+    for collection in COLLECTIONS:
+        for i, element in enumerate(getattr(body, collection)):
+            _check_element_currencies(collection, i, element, currency, errors)
+    # spec 2.5: deal keys renumbered "0", "1", ...; an item's deal_key must exist in deals
+    renumbered = {key: str(n) for n, key in enumerate(body.deals)}
+    for i, item in enumerate(body.items):
+        if item.deal_line is not None and item.deal_line.deal_key not in renumbered:
+            errors.add(f"items[{i}].deal_line.deal_key", f"{item.deal_line.deal_key!r} is not a key of deals")
+    delivery = body.service_type == "delivery"
+    if body.expected_time_pickup and not delivery:
+        errors.add("expected_time_pickup", "is only for delivery orders (service_type delivery)")
+    if body.driver_pickup_url is not None and not delivery:
+        errors.add("driver_pickup_url", "is only for delivery orders (service_type delivery)")
+    try:
+        custom_fields.check_size(body.custom_fields)
+    except WireError as exc:
+        errors.add("custom_fields", str(exc))
+    customer = await _attach_customer(session, ctx, body, account, location, errors)
+    errors.raise_if_any()
+
+    now = clock.now()
+    count = sum(len(getattr(body, collection)) for collection in COLLECTIONS)
+    element_ids = iter(await allocate(session, ORDER_ELEMENT_IDS.name, count))
+    stored: dict[str, Any] = {"currency": currency}
+    refs: dict[str, str] = {}
+    for collection in COLLECTIONS:
+        stored[collection] = []
+        for element in getattr(body, collection):
+            element_id = next(element_ids)
+            entry = _element(collection, element, element_id)
+            if collection == "items" and entry.get("deal_line"):
+                entry["deal_line"] = {**entry["deal_line"], "deal_key": renumbered[entry["deal_line"]["deal_key"]]}
+            stored[collection].append(entry)
+            if element.private_ref is not None:
+                refs[str(element_id)] = element.private_ref
+    asap = body.asap if body.asap is not None else body.expected_time is None
+    list_public_id = ids.encode(CustomerList.KIND, customer.customer_list_id) if customer else None
+    stored.update(
+        connection_name=ctx.connection_name or None,
+        channel=body.channel if body.channel is not None else ctx.client_name,
+        ref=body.ref,
+        service_type=body.service_type,
+        service_type_ref=body.service_type_ref,
+        expected_time=localize(body.expected_time, location.timezone).isoformat() if body.expected_time else None,
+        expected_time_pickup=body.expected_time_pickup,
+        asap=asap,
+        confirmed_time=localize(body.confirmed_time, location.timezone).isoformat() if body.confirmed_time else None,
+        driver_pickup_url=body.driver_pickup_url,
+        customer_notes=body.customer_notes,
+        seller_notes=body.seller_notes,
+        collection_code=body.collection_code,
+        coupon_codes=body.coupon_codes,
+        deals={renumbered[key]: deal.model_dump() for key, deal in body.deals.items()},
+        customer=_snapshot(customer, body.customer, list_public_id, currency),
+        loyalty_operations=[],
+        custom_fields={k: v for k, v in body.custom_fields.items() if v is not None},
+    )
+    if body.private_ref is not None:
+        refs[ORDER_REF] = body.private_ref
+    order = Order(
+        account_id=account.id,
+        location_id=location.id,
+        status=body.status,
+        created_by=ctx.client_name,
+        client_id=ctx.client_id,
+        connection_id=ctx.connection_id,
+        customer_id=customer.id if customer else None,
+        total=totals.order_total(stored),
+        body=stored,
+        refs={str(ctx.client_id): refs} if refs else {},
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(order)
+    await session.flush()
+    if body.private_ref is not None:
+        await set_ref(session, KIND, order.id, ctx.client_id, body.private_ref)
+    if customer is not None:
+        if body.loyalty_operations:
+            order.body = {
+                **stored,
+                "loyalty_operations": await _apply_loyalty(session, order, customer, body.loyalty_operations),
+            }
+        await _count_order(session, customer, order, order.total, 1)
+    await _record(session, ctx, order, location, "create", new_state=_state(order, location))
+    return await read_order(session, ctx, location, order)
+
+
+_SINGULAR = {"items": "item", "discounts": "discount", "charges": "charge", "payments": "payment"}
+
+
+def _element_changes(
+    collection: str, raw_elements: list[Any], stored: dict[str, Any], refs: dict[str, Any], errors: FieldErrors
+) -> list[Any]:
+    """spec 4.1's three forms: add (the full element, no id), delete (`id` and `deleted:
+    true`, irreversible), set private ref (`id` and `private_ref`). Applies deletions and
+    refs to `stored`/`refs`; returns the validated elements to add."""
+    by_public_id = {ids.encode(ELEMENT_KIND, e["id"]): e for e in stored[collection]}
+    adds = []
+    for i, raw in enumerate(raw_elements):
+        path = f"{collection}[{i}]"
+        if not isinstance(raw, dict):
+            errors.add(path, "must be a JSON object")
+            continue
+        if "id" not in raw:
+            try:
+                element = ELEMENT_MODELS[collection].model_validate(raw)
+            except ValidationError as exc:
+                for error in exc.errors():
+                    errors.add(field_path((path, *error["loc"])), validation_message(error))
+                continue
+            _check_element_currencies(collection, i, element, stored["currency"], errors)
+            deal_line = getattr(element, "deal_line", None)
+            if deal_line is not None and deal_line.deal_key not in stored.get("deals", {}):
+                errors.add(f"{path}.deal_line.deal_key", f"{deal_line.deal_key!r} is not a key of deals")
+            adds.append(element)
+            continue
+        entry = by_public_id.get(raw["id"]) if isinstance(raw["id"], str) else None
+        if entry is None:
+            errors.add(f"{path}.id", f"no {_SINGULAR[collection]} with id {raw['id']!r} in this order")
+            continue
+        keys = set(raw) - {"id"}
+        if keys == {"deleted"}:
+            if raw["deleted"] is not True:
+                errors.add(f"{path}.deleted", "can only be true: a deleted element stays deleted")
+            else:
+                entry["deleted"] = True
+        elif keys == {"private_ref"}:
+            ref = raw["private_ref"]
+            try:
+                ref = parse_private_ref(ref) if ref is not None else None
+            except WireError as exc:
+                errors.add(f"{path}.private_ref", str(exc))
+                continue
+            if ref is None:
+                refs.pop(str(entry["id"]), None)
+            else:
+                refs[str(entry["id"])] = ref
+        else:
+            errors.add(
+                path,
+                "elements cannot be modified (spec 2.5 rule 7): send only id and deleted true, only id and "
+                "private_ref, or a new element without id",
+            )
+    return adds
+
+
+async def update_order(
+    session: AsyncSession, ctx: Ctx, location: Any, order: Order, body: OrderUpdate
+) -> dict[str, Any]:
+    """PATCH/PUT /locations/:id/orders/:id (spec 4.1): the updatable fields and the element
+    forms. Records `order.update` (and `own_order.update` for its creator) when the order
+    changed. The caller holds the row lock."""
+    given = body.model_fields_set
+    previous = _state(order, location)
+    errors = FieldErrors()
+    stored = copy.deepcopy(order.body)
+    all_refs = copy.deepcopy(order.refs)
+    refs = all_refs.setdefault(str(ctx.client_id), {})
+    if "driver_pickup_url" in given and body.driver_pickup_url is not None and stored.get("service_type") != "delivery":
+        errors.add("driver_pickup_url", "is only for delivery orders (service_type delivery)")
+    if "custom_fields" in given:
+        try:
+            stored["custom_fields"] = custom_fields.merge(stored.get("custom_fields", {}), body.custom_fields)
+        except WireError as exc:
+            errors.add("custom_fields", str(exc))
+    adds = {c: _element_changes(c, getattr(body, c), stored, refs, errors) for c in COLLECTIONS if c in given}
+    for collection, new in adds.items():
+        if len(stored[collection]) + len(new) > MAX_ELEMENTS:
+            errors.add(collection, f"an order holds at most {MAX_ELEMENTS} {collection}, deleted ones included")
+    errors.raise_if_any()
+
+    if "status" in given:
+        order.status = body.status
+    if "confirmed_time" in given:
+        stored["confirmed_time"] = (
+            localize(body.confirmed_time, location.timezone).isoformat() if body.confirmed_time else None
+        )
+    for name in ("driver_pickup_url", "seller_notes", "collection_code"):
+        if name in given:
+            stored[name] = getattr(body, name)
+    element_ids = iter(await allocate(session, ORDER_ELEMENT_IDS.name, sum(len(new) for new in adds.values())))
+    for collection, new in adds.items():
+        for element in new:
+            element_id = next(element_ids)
+            stored[collection].append(_element(collection, element, element_id))
+            if element.private_ref is not None:
+                refs[str(element_id)] = element.private_ref
+    if "private_ref" in given:
+        await set_ref(session, KIND, order.id, ctx.client_id, body.private_ref)
+        if body.private_ref is None:
+            refs.pop(ORDER_REF, None)
+        else:
+            refs[ORDER_REF] = body.private_ref
+    if not refs:
+        all_refs.pop(str(ctx.client_id), None)
+    old_total = order.total
+    order.body = stored
+    order.refs = all_refs
+    order.total = totals.order_total(stored)
+    if order.customer_id is not None and order.total != old_total:
+        customer = await session.scalar(select(Customer).where(Customer.id == order.customer_id).with_for_update())
+        if customer is not None:
+            await _count_order(session, customer, order, order.total - old_total, 0)
+    new = _state(order, location)
+    if new != previous:
+        order.updated_at = clock.now()
+        await _record(session, ctx, order, location, "update", previous_state=previous, new_state=new)
+    await session.flush()
+    return await read_order(session, ctx, location, order)
+
+
+# --- joining customers (comptoir.customers.hooks) -----------------------------------------
+
+
+@hooks.on_anonymise
+async def anonymise_orders(session: AsyncSession, ctx: Ctx | None, customer: Customer) -> None:
+    """spec 4.6 items 3-4: the customer object of each of the customer's orders is
+    anonymised like the customer, with an `order.update` event per order changed."""
+    from comptoir.models import Location
+
+    stmt = (
+        select(Order, Location).join(Location, Location.id == Order.location_id).where(Order.customer_id == customer.id)
+    )
+    for order, location in (await session.execute(stmt.with_for_update(of=Order))).all():
+        snapshot = order.body.get("customer")
+        if snapshot is None or all(snapshot.get(name) is None for name in ANONYMISED_FIELDS):
+            continue
+        previous = _state(order, location)
+        order.body = {**order.body, "customer": {**snapshot, **dict.fromkeys(ANONYMISED_FIELDS)}}
+        order.updated_at = clock.now()
+        await _record(
+            session, ctx, order, location, "update", previous_state=previous, new_state=_state(order, location)
+        )
+
+
+@hooks.order_lookup
+async def order_for_loyalty(session: AsyncSession, customer_list_id: int, public_id: str) -> tuple[int, int] | None:
+    """spec 4.7: a loyalty operation's `order_id` names an order of the list's account."""
+    pk = ids.decode(Order.KIND, public_id)
+    if pk is None:
+        return None
+    row = (
+        await session.execute(
+            select(Order.id, Order.location_id)
+            .join(CustomerList, CustomerList.account_id == Order.account_id)
+            .where(Order.id == pk, CustomerList.id == customer_list_id)
+        )
+    ).first()
+    return (row[0], row[1]) if row else None
