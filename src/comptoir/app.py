@@ -23,6 +23,7 @@ from comptoir.config import Settings
 from comptoir.customer_lists.endpoints import router as customer_lists_router
 from comptoir.customers.endpoints import router as customers_router
 from comptoir.db import Database, create_database
+from comptoir.deliveries.endpoints import router as deliveries_router
 from comptoir.errors import (
     BadRequest,
     ComptoirError,
@@ -115,7 +116,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
     routers = (
         service, accounts_router, locations_router, users_router, callbacks_router,
-        customer_lists_router, customers_router, loyalty_router, orders_router,
+        customer_lists_router, customers_router, loyalty_router, orders_router, deliveries_router,
     )  # fmt: skip
     for router in routers:
         app.include_router(router, prefix="/v1")

@@ -14,6 +14,7 @@ import structlog
 from sqlalchemy import delete, exists, select
 
 from comptoir.db import Database
+from comptoir.idempotency import purge_expired
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
 from comptoir.models import Change, Connection, DeliveryAttempt, Event
@@ -26,7 +27,8 @@ PURGE_BATCH = 5000
 
 async def purge_history(db: Database) -> int:
     """Delete the events of revoked connections (nobody will fetch them), delivery attempts
-    older than 30 days, and changes older than 30 days that no pending event refers to.
+    older than 30 days, changes older than 30 days that no pending event refers to, and
+    expired Idempotency-Key answers.
     Batched, so a long backlog never holds a long lock."""
     cutoff = clock.now() - RETENTION
     revoked = select(Connection.id).where(Connection.revoked_at.is_not(None))
@@ -43,6 +45,8 @@ async def purge_history(db: Database) -> int:
             purged += count
             if count < PURGE_BATCH:
                 break
+    async with db.transaction() as session:  # Idempotency-Key answers past their 24 hours
+        purged += await purge_expired(session)
     return purged
 
 

@@ -31,7 +31,10 @@ _REQUEST_ID = re.compile(rb"[A-Za-z0-9._\-]{1,128}")
 _OVERRIDABLE = {"GET", "PUT", "PATCH", "DELETE", "POST"}
 _CORS = [
     (b"access-control-allow-origin", b"*"),
-    (b"access-control-expose-headers", b"X-Cursor-Next, X-Request-Id, ETag, Retry-After, RateLimit, RateLimit-Policy"),
+    (
+        b"access-control-expose-headers",
+        b"X-Cursor-Next, X-Request-Id, ETag, Retry-After, RateLimit, RateLimit-Policy, Idempotent-Replayed",
+    ),
 ]
 _PREFLIGHT = [
     (b"access-control-allow-origin", b"*"),

@@ -6,12 +6,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 from starlette.requests import Request
+from starlette.responses import Response
 
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.customers import service
 from comptoir.customers.schemas import Customer, CustomerWrite
 from comptoir.dependencies import Session
+from comptoir.idempotency import idempotent
 from comptoir.kit.pagination import Pagination
 from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
 from comptoir.ratelimit import HEAVY
@@ -65,8 +67,12 @@ async def get_customer(customer_list_id: str, customer_id: str, session: Session
 
 
 @router.post(PATH, response_model=Customer, responses=WRITE_ERRORS, summary="Create a customer")
-async def create_customer(customer_list_id: str, body: CustomerWrite, session: Session, ctx: Writer) -> JSON:
-    return JSON(await service.create_customer(session, ctx, customer_list_id, body))
+async def create_customer(
+    request: Request, customer_list_id: str, body: CustomerWrite, session: Session, ctx: Writer
+) -> Response:
+    return await idempotent(
+        request, session, ctx, lambda: service.create_customer(session, ctx, customer_list_id, body)
+    )
 
 
 @update_route(

@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
+from starlette.requests import Request
+from starlette.responses import Response
 
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.dependencies import Session
+from comptoir.idempotency import idempotent
 from comptoir.kit.pagination import Pagination
 from comptoir.loyalty import service
 from comptoir.loyalty.schemas import (
@@ -94,6 +97,16 @@ async def get_operation(
     summary="Add an operation to a card: its balance moves by delta",
 )
 async def create_operation(
-    customer_list_id: str, loyalty_card_id: str, body: LoyaltyOperationCreate, session: Session, ctx: Writer
-) -> JSON:
-    return JSON(await service.create_operation(session, ctx, customer_list_id, loyalty_card_id, body))
+    request: Request,
+    customer_list_id: str,
+    loyalty_card_id: str,
+    body: LoyaltyOperationCreate,
+    session: Session,
+    ctx: Writer,
+) -> Response:
+    return await idempotent(
+        request,
+        session,
+        ctx,
+        lambda: service.create_operation(session, ctx, customer_list_id, loyalty_card_id, body),
+    )

@@ -8,6 +8,8 @@ from comptoir.models.changes import Change
 from comptoir.models.clients import OAuthClient
 from comptoir.models.connections import Connection
 from comptoir.models.customers import Customer, CustomerList, LoyaltyCard, LoyaltyOperation
+from comptoir.models.deliveries import Delivery, DeliveryQuote
+from comptoir.models.idempotency import IdempotencyKey
 from comptoir.models.locations import Location
 from comptoir.models.names import NameClaim
 from comptoir.models.orders import ORDER_ELEMENT_IDS, IdCounter, Order
@@ -29,6 +31,7 @@ __all__ = [
     "DeliveryQuote",
     "Event",
     "IdCounter",
+    "IdempotencyKey",
     "Location",
     "LoyaltyCard",
     "LoyaltyOperation",

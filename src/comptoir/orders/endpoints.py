@@ -8,12 +8,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 from sqlalchemy import select
 from starlette.requests import Request
+from starlette.responses import Response
 
 from comptoir.accounts.service import account_in_reach, connection_account
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.dependencies import Session
 from comptoir.errors import BadRequest
+from comptoir.idempotency import idempotent
 from comptoir.kit.pagination import Pagination
 from comptoir.kit.times import parse_datetime
 from comptoir.kit.wire import WireError
@@ -75,24 +77,26 @@ OWN_ORDERS = "/location/orders"
 
 
 @router.post(LOCATION_ORDERS, response_model=Order, responses=WRITE_ERRORS, summary="Create an order")
-async def create_order(location_id: str, body: OrderCreate, session: Session, ctx: Writer) -> JSON:
+async def create_order(
+    request: Request, location_id: str, body: OrderCreate, session: Session, ctx: Writer
+) -> Response:
     location, account = await location_in_reach(session, ctx, location_id)
-    return JSON(await service.create_order(session, ctx, location, account, body))
+    return await idempotent(request, session, ctx, lambda: service.create_order(session, ctx, location, account, body))
 
 
 @router.post(
     OWN_ORDERS, response_model=Order, responses=WRITE_ERRORS, summary="Create an order in the connection's location"
 )
-async def create_own_order(body: OrderCreate, session: Session, ctx: LocationWriter) -> JSON:
+async def create_own_order(request: Request, body: OrderCreate, session: Session, ctx: LocationWriter) -> Response:
     location, account = await connection_location(session, ctx)
-    return JSON(await service.create_order(session, ctx, location, account, body))
+    return await idempotent(request, session, ctx, lambda: service.create_order(session, ctx, location, account, body))
 
 
 @router.get(LOCATION_ORDERS + "/{order_id}", response_model=Order, responses=READ_ERRORS, summary="Get an order")
 async def get_order(location_id: str, order_id: str, session: Session, ctx: Reader) -> JSON:
     location, _account = await location_in_reach(session, ctx, location_id)
-    order = await service.order_in_location(session, location.id, order_id)
-    return JSON(await service.read_order(session, ctx, location, order))
+    order, delivery = await service.order_and_delivery(session, location.id, order_id)
+    return JSON(await service.read_order(session, ctx, location, order, delivery))
 
 
 @router.get(
@@ -103,8 +107,8 @@ async def get_order(location_id: str, order_id: str, session: Session, ctx: Read
 )
 async def get_own_order(order_id: str, session: Session, ctx: LocationReader) -> JSON:
     location, _account = await connection_location(session, ctx)
-    order = await service.order_in_location(session, location.id, order_id)
-    return JSON(await service.read_order(session, ctx, location, order))
+    order, delivery = await service.order_and_delivery(session, location.id, order_id)
+    return JSON(await service.read_order(session, ctx, location, order, delivery))
 
 
 @router.get(

@@ -17,6 +17,7 @@ from comptoir.auth.context import Ctx
 from comptoir.customers import hooks
 from comptoir.customers.schemas import ANONYMISED_FIELDS
 from comptoir.customers.service import PLAIN_FIELDS, render_customer
+from comptoir.deliveries.render import deliveries_of, delivery_of, render_delivery
 from comptoir.errors import FieldErrors, NotFound, field_path, validation_message
 from comptoir.kit import clock, custom_fields, ids
 from comptoir.kit.decimals import exact_add, render_decimal
@@ -26,7 +27,7 @@ from comptoir.kit.refs import parse_private_ref
 from comptoir.kit.times import localize, render_datetime
 from comptoir.kit.wire import WireError
 from comptoir.loyalty.service import add_to_balance
-from comptoir.models import ORDER_ELEMENT_IDS, Customer, CustomerList, LoyaltyCard, LoyaltyOperation, Order
+from comptoir.models import ORDER_ELEMENT_IDS, Customer, CustomerList, Delivery, LoyaltyCard, LoyaltyOperation, Order
 from comptoir.orders import totals
 from comptoir.orders.schemas import ELEMENT_MODELS, OrderCreate, OrderUpdate
 from comptoir.private_refs import has_ref, set_ref
@@ -258,16 +259,41 @@ async def _customer_ref(session: AsyncSession, order: Order, client_id: int) -> 
     return (await refs_for(session, "customer", [order.customer_id], client_id)).get(order.customer_id)
 
 
-async def read_order(session: AsyncSession, ctx: Ctx, location: Any, order: Order) -> dict[str, Any]:
-    delivery = None  # deliveries come with spec 4.2
+_LOAD = object()
+
+
+async def read_order(
+    session: AsyncSession, ctx: Ctx, location: Any, order: Order, delivery: Any = _LOAD
+) -> dict[str, Any]:
+    """The order as the connection reads it; `delivery` (a Delivery row or None) when the
+    caller loaded it already."""
+    if delivery is _LOAD:
+        delivery = await delivery_of(session, order.id)
+    rendered = render_delivery(delivery, order.public_id, location.public_id, location.timezone) if delivery else None
     return render_order(
         order,
         location.timezone,
         location.public_id,
         ctx.client_id,
         customer_ref=await _customer_ref(session, order, ctx.client_id),
-        delivery=delivery,
+        delivery=rendered,
     )
+
+
+async def order_and_delivery(session: AsyncSession, location_id: int, public_id: str) -> tuple[Order, Any]:
+    """An order of the location with its delivery, in one query (GET); 404 otherwise."""
+    pk = ids.decode(Order.KIND, public_id)
+    row = None
+    if pk is not None:
+        stmt = (
+            select(Order, Delivery)
+            .outerjoin(Delivery, Delivery.order_id == Order.id)
+            .where(Order.id == pk, Order.location_id == location_id)
+        )
+        row = (await session.execute(stmt)).first()
+    if row is None:
+        raise NotFound(KIND, public_id)
+    return row[0], row[1]
 
 
 # --- lists --------------------------------------------------------------------------------
@@ -311,10 +337,18 @@ async def list_orders(
     stmt = _filtered(stmt, ctx, filters, timezone)
     keys = [Key(Order.created_at, datetime), Key(Order.id, int)]
     result = await paginate(session, stmt, keys, page, descending=True)
+    orders = [row[0] for row in result.rows]
+    deliveries = await deliveries_of(session, [order.id for order in orders])
     body = []
-    for (order,) in result.rows:
+    for order in orders:
         location = locations[order.location_id]
-        body.append(render_order(order, location.timezone, location.public_id, ctx.client_id))
+        delivery = deliveries.get(order.id)
+        rendered_delivery = (
+            render_delivery(delivery, order.public_id, location.public_id, location.timezone) if delivery else None
+        )
+        body.append(
+            render_order(order, location.timezone, location.public_id, ctx.client_id, delivery=rendered_delivery)
+        )
     return body, result
 
 
@@ -335,7 +369,7 @@ def _check_element_currencies(collection: str, index: int, element: Any, currenc
         _check_currency(f"{prefix}.options[{j}].price", option.price, currency, errors)
 
 
-async def _record(
+async def record(
     session: AsyncSession, ctx: Ctx | None, order: Order, location: Any, event_type: str, **states: Any
 ) -> None:
     await events.record(
@@ -352,9 +386,18 @@ async def _record(
     )
 
 
-def _state(order: Order, location: Any) -> dict[str, Any]:
-    """The order as events carry it: nobody's private refs (spec 2.2 item 7)."""
-    return render_order(order, location.timezone, location.public_id, None)
+async def state(session: AsyncSession, order: Order, location: Any) -> dict[str, Any]:
+    """The order as events carry it: its delivery, nobody's private refs (spec 2.2 item 7)."""
+    return render_order(
+        order, location.timezone, location.public_id, None, delivery=await _delivery(session, order, location)
+    )
+
+
+async def _delivery(session: AsyncSession, order: Order, location: Any) -> dict[str, Any] | None:
+    delivery = await delivery_of(session, order.id)
+    if delivery is None:
+        return None
+    return render_delivery(delivery, order.public_id, location.public_id, location.timezone)
 
 
 async def _attach_customer(
@@ -588,8 +631,9 @@ async def create_order(
                 "loyalty_operations": await _apply_loyalty(session, order, customer, body.loyalty_operations),
             }
         await _count_order(session, customer, order, order.total, 1)
-    await _record(session, ctx, order, location, "create", new_state=_state(order, location))
-    return await read_order(session, ctx, location, order)
+    new_state = render_order(order, location.timezone, location.public_id, None)  # no delivery yet
+    await record(session, ctx, order, location, "create", new_state=new_state)
+    return await read_order(session, ctx, location, order, delivery=None)
 
 
 _SINGULAR = {"items": "item", "discounts": "discount", "charges": "charge", "payments": "payment"}
@@ -658,7 +702,8 @@ async def update_order(
     forms. Records `order.update` (and `own_order.update` for its creator) when the order
     changed. The caller holds the row lock."""
     given = body.model_fields_set
-    previous = _state(order, location)
+    delivery = await _delivery(session, order, location)
+    previous = render_order(order, location.timezone, location.public_id, None, delivery=delivery)
     errors = FieldErrors()
     stored = copy.deepcopy(order.body)
     all_refs = copy.deepcopy(order.refs)
@@ -708,10 +753,10 @@ async def update_order(
         customer = await session.scalar(select(Customer).where(Customer.id == order.customer_id).with_for_update())
         if customer is not None:
             await _count_order(session, customer, order, order.total - old_total, 0)
-    new = _state(order, location)
+    new = render_order(order, location.timezone, location.public_id, None, delivery=delivery)
     if new != previous:
         order.updated_at = clock.now()
-        await _record(session, ctx, order, location, "update", previous_state=previous, new_state=new)
+        await record(session, ctx, order, location, "update", previous_state=previous, new_state=new)
     await session.flush()
     return await read_order(session, ctx, location, order)
 
@@ -732,12 +777,11 @@ async def anonymise_orders(session: AsyncSession, ctx: Ctx | None, customer: Cus
         snapshot = order.body.get("customer")
         if snapshot is None or all(snapshot.get(name) is None for name in ANONYMISED_FIELDS):
             continue
-        previous = _state(order, location)
+        previous = await state(session, order, location)
         order.body = {**order.body, "customer": {**snapshot, **dict.fromkeys(ANONYMISED_FIELDS)}}
         order.updated_at = clock.now()
-        await _record(
-            session, ctx, order, location, "update", previous_state=previous, new_state=_state(order, location)
-        )
+        new = await state(session, order, location)
+        await record(session, ctx, order, location, "update", previous_state=previous, new_state=new)
 
 
 @hooks.order_lookup

@@ -1,0 +1,332 @@
+"""Orders under load (issue 5, "Done when"): PostgreSQL, 2 `serve` processes, Redis, rate
+limits off.
+
+Runs wrk against, in alternation, the bare endpoint (`GET /v1/health`, same middleware, no
+token, no database), order creation (`POST /v1/location/orders` with a realistic 2 KB order:
+5 items with options, a charge, a discount, a payment, a guest customer) and order reads
+(`GET /v1/location/orders/:id` over many orders); prints requests/s, p50 and p99 of each,
+and the ratios to the bare endpoint (targets: creation at least 10%, reads at least 20%).
+Then fills the location with 1,000,000 orders and times list pages of 100 (newest first,
+walking the cursor, and filtered by status) sequentially: p50/p99 (target p99 under 50 ms).
+
+Needs wrk (`apt-get install -y wrk`). Run by hand, not in CI:
+
+    uv run python benchmarks/orders.py
+    uv run python benchmarks/orders.py --runs 5 --duration 10 --list-orders 1000000
+
+The PostgreSQL database `comptoir_bench_orders` is (re)created by each run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncpg
+import httpx
+
+COMPTOIR = str(Path(sys.executable).parent / "comptoir")
+ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
+NAME = "comptoir_bench_orders"
+URL = f"postgresql://postgres@127.0.0.1:5432/{NAME}"
+SECRET_KEY = "benchmark-secret-key"
+
+
+def realistic_order() -> dict:
+    items = []
+    for i, (name, price) in enumerate(
+        [("Margherita", "10.50"), ("Regina", "12.90"), ("Tiramisu", "5.50"), ("Cola 33cl", "2.50"), ("Salad", "7.20")]
+    ):
+        items.append(
+            {
+                "product_name": name,
+                "sku_name": "Large" if i < 2 else None,
+                "sku_ref": f"SKU-{i}",
+                "price": f"{price} EUR",
+                "quantity": "1" if i != 3 else "3",
+                "customer_notes": "No onions please" if i == 0 else None,
+                "options": [
+                    {
+                        "option_list_name": "Extras",
+                        "name": "Mozzarella",
+                        "ref": "MOZ",
+                        "price": "1.50 EUR",
+                        "quantity": 1,
+                    },
+                    {"option_list_name": "Sauce", "name": "Tomato", "ref": "TOM", "quantity": 1},
+                ],
+            }
+        )
+    return {
+        "status": "new",
+        "channel": "Website",
+        "ref": "W-100234",
+        "service_type": "delivery",
+        "service_type_ref": "home",
+        "expected_time": "2026-06-24T19:30:00+02:00",
+        "customer_notes": "Ring twice, 3rd floor",
+        "collection_code": "XK2",
+        "coupon_codes": ["SUMMER"],
+        "items": items,
+        "charges": [{"type": "delivery", "name": "Delivery fee", "ref": "DLV", "price": "3.00 EUR"}],
+        "discounts": [{"name": "Summer offer", "ref": "SUMMER", "price_off": "4.00 EUR"}],
+        "payments": [
+            {"type": "online", "name": "Card", "ref": "pi_3NkLmX", "amount": "49.30 EUR", "info": {"psp": "x"}}
+        ],
+        "customer": {
+            "first_name": "Ann",
+            "last_name": "Smith",
+            "email": "ann.smith@example.com",
+            "phone": "+33612345678",
+            "address_1": "12 rue de la Paix",
+            "postal_code": "75002",
+            "city": "Paris",
+            "country": "FR",
+            "delivery_notes": "Code 4521B",
+        },
+        "custom_fields": {"marketplace": {"order_id": "MK-99812", "commission": "12.5"}},
+    }
+
+
+POST_SCRIPT = """
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+init = function(args)
+  local f = io.open(args[1]); wrk.body = f:read("*a"); f:close()
+  wrk.headers["X-Access-Token"] = args[2]
+end
+"""
+GET_SCRIPT = """
+local ids = {}
+local i = 0
+local token
+init = function(args)
+  for line in io.lines(args[1]) do ids[#ids + 1] = line end
+  token = args[2]
+end
+request = function()
+  i = i + 1
+  return wrk.format("GET", "/v1/location/orders/" .. ids[(i % #ids) + 1], {["X-Access-Token"] = token})
+end
+"""
+BARE_SCRIPT = 'init = function(args) end\nwrk.path = "/v1/health"\n'
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def _ms(text: str) -> float:
+    match = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
+    assert match, text
+    return float(match.group(1)) * _UNITS[match.group(2)]
+
+
+def run_wrk(base: str, script: Path, extra: list[str], duration: int, connections: int) -> dict[str, float]:
+    out = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "-s", str(script), base, "--", *extra],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    if re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out) or re.search(r"Socket errors: (.*)", out):
+        raise SystemExit(f"wrk saw failures, figures invalid:\n{out}")
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = _ms(re.search(r"\s50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    p99 = _ms(re.search(r"\s99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    return {"rps": rps, "p50": p50, "p99": p99}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def recreate_database() -> None:
+    admin = await asyncpg.connect(ADMIN_URL)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {NAME} WITH (FORCE)")
+        await admin.execute(f"CREATE DATABASE {NAME}")
+    finally:
+        await admin.close()
+
+
+async def fill(location_pk: int, count: int) -> float:
+    """`count` more orders, copies of the newest, spread over the past year; returns seconds."""
+    connection = await asyncpg.connect(URL)
+    try:
+        started = time.perf_counter()
+        template = await connection.fetchrow(
+            "SELECT * FROM orders WHERE location_id = $1 ORDER BY id DESC LIMIT 1", location_pk
+        )
+        body = template["body"] if isinstance(template["body"], str) else json.dumps(template["body"])
+        statuses = ["new", "accepted", "in_preparation", "completed", "completed", "completed", "cancelled"]
+        batch = 100_000
+        for first in range(1, count + 1, batch):
+            last = min(first + batch - 1, count)
+            await connection.execute(
+                """
+                INSERT INTO orders (account_id, location_id, status, created_by, client_id, connection_id, customer_id,
+                                    total, body, refs, created_at, updated_at)
+                SELECT $1, $2, ($3::text[])[1 + (g % 7)], $4, $5, $6, NULL, $7, $8::json, '{}'::json,
+                       now() - make_interval(secs => g * 31.5), now() - make_interval(secs => g * 31.5)
+                FROM generate_series($9::bigint, $10::bigint) g
+                """,
+                template["account_id"], location_pk, statuses, template["created_by"], template["client_id"],
+                template["connection_id"], template["total"], body, first, last,
+            )  # fmt: skip
+            print(f"  {last:,} orders", end="\r", flush=True)
+        await connection.execute("VACUUM ANALYZE orders")
+        return time.perf_counter() - started
+    finally:
+        await connection.close()
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def time_lists(base: str, token: str, requests: int) -> list[tuple[str, list[float]]]:
+    results = []
+    with httpx.Client(base_url=base, headers={"X-Access-Token": token}, timeout=30) as http:
+        for label, params in (("newest first", {}), ("status=cancelled", {"status": "cancelled"})):
+            timings: list[float] = []
+            cursor = None
+            http.get("/v1/location/orders", params=params)
+            for _ in range(requests):
+                query = dict(params, **({"cursor": cursor} if cursor else {}))
+                started = time.perf_counter()
+                response = http.get("/v1/location/orders", params=query)
+                timings.append((time.perf_counter() - started) * 1000)
+                assert response.status_code == 200, response.text
+                assert len(response.json()) == 100
+                cursor = response.headers.get("X-Cursor-Next")
+            results.append((label, timings))
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--list-orders", type=int, default=1_000_000)
+    parser.add_argument("--list-requests", type=int, default=300)
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is required: apt-get install -y wrk")
+
+    asyncio.run(recreate_database())
+    workdir = Path(tempfile.mkdtemp(prefix="comptoir-bench-"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | {
+        "COMPTOIR_DATABASE_URL": URL,
+        "COMPTOIR_SECRET_KEY": SECRET_KEY,
+        "COMPTOIR_RATE_LIMITS": "off",
+        "COMPTOIR_REDIS_URL": args.redis,
+        "COMPTOIR_REDIS_PREFIX": f"comptoir-bench:{os.getpid()}:",
+        "COMPTOIR_LOG_LEVEL": "warning",
+    }
+    demo = json.loads(subprocess.run([COMPTOIR, "demo"], env=env, check=True, capture_output=True, text=True).stdout)
+    token = demo["tokens"]["location"]
+    order_file = workdir / "order.json"
+    order_file.write_text(json.dumps(realistic_order()))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = (workdir / "server.log").open("w")
+    server = subprocess.Popen(
+        [COMPTOIR, "serve", "--port", str(port), "--workers", "2"], env=env, stdout=subprocess.DEVNULL, stderr=log
+    )
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(f"{base}/v1/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        headers = {"X-Access-Token": token, "Content-Type": "application/json"}
+        first = httpx.post(f"{base}/v1/location/orders", content=order_file.read_bytes(), headers=headers)
+        assert first.status_code == 200, first.text
+        ids = [
+            httpx.post(f"{base}/v1/location/orders", content=order_file.read_bytes(), headers=headers).json()["id"]
+            for _ in range(500)
+        ]
+        ids_file = workdir / "ids.txt"
+        ids_file.write_text("\n".join(ids) + "\n")
+        scripts = {}
+        for name, text in (("bare", BARE_SCRIPT), ("create", POST_SCRIPT), ("get", GET_SCRIPT)):
+            scripts[name] = workdir / f"{name}.lua"
+            scripts[name].write_text(text)
+        extra = {"bare": [], "create": [str(order_file), token], "get": [str(ids_file), token]}
+        for name in scripts:  # warm-up
+            run_wrk(base, scripts[name], extra[name], 3, args.connections)
+        results: dict[str, list[dict[str, float]]] = {name: [] for name in scripts}
+        for run in range(args.runs):
+            names = ["bare", "create", "get"]
+            for name in names[run % 3 :] + names[: run % 3]:
+                results[name].append(run_wrk(base, scripts[name], extra[name], args.duration, args.connections))
+
+        print(
+            "\nOrders: PostgreSQL, 2 serve processes, Redis, rate limits off;"
+            f" order body {len(order_file.read_bytes())} bytes"
+        )
+        print(f"wrk -t2 -c{args.connections}, {args.runs} rotating runs of {args.duration}s each")
+        print(f"{'endpoint':<32}{'req/s per run':<40}{'median':>9}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}")
+        bare = statistics.median(r["rps"] for r in results["bare"])
+        for name, label in (
+            ("bare", "GET /v1/health (bare)"),
+            ("create", "POST /v1/location/orders"),
+            ("get", "GET /v1/location/orders/:id"),
+        ):
+            runs = results[name]
+            median = statistics.median(r["rps"] for r in runs)
+            print(
+                f"{label:<32}{' '.join(format(r['rps'], '.0f') for r in runs):<40}{median:>9.0f}"
+                f"{statistics.median(r['p50'] for r in runs):>9.2f}{statistics.median(r['p99'] for r in runs):>9.2f}"
+                f"{median / bare:>8.1%}"
+            )
+
+        if args.list_orders:
+            location_pk = asyncio.run(_location_pk(demo["location_ids"][0]))
+            seconds = asyncio.run(fill(location_pk, args.list_orders))
+            print(f"\n{args.list_orders:,} more orders inserted in {seconds:.0f} s")
+            print(f"{'list page of 100':<24}{'requests':>9}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+            for label, timings in time_lists(base, token, args.list_requests):
+                print(
+                    f"{label:<24}{len(timings):>9}{statistics.median(timings):>9.1f}"
+                    f"{percentile(timings, 99):>9.1f}{max(timings):>9.1f}"
+                )
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+        log.close()
+    print(f"(server log in {workdir})")
+
+
+async def _location_pk(public_id: str) -> int:
+    from comptoir.kit import ids
+
+    account_pk = ids.decode("account", public_id.split("-")[0])
+    connection = await asyncpg.connect(URL)
+    try:
+        return await connection.fetchval(
+            "SELECT id FROM locations WHERE account_id = $1 AND number = $2", account_pk, int(public_id.split("-")[1])
+        )
+    finally:
+        await connection.close()
+
+
+if __name__ == "__main__":
+    main()

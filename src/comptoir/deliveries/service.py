@@ -1,0 +1,239 @@
+"""Delivery quotes and deliveries (spec 2.7, 3.2, 3.3, 4.2).
+
+Events (spec 6.2): a delivery's creation or update records `delivery.create`/`update` (and
+`own_order_delivery.*` for the order's creator); any quote or delivery change also records
+`order.update`, except a delivery update that only moved the driver.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir import events
+from comptoir.auth.context import Ctx
+from comptoir.deliveries.render import DELIVERY_TEXTS, DELIVERY_TIMES, delivery_of, render_delivery, render_quote
+from comptoir.deliveries.schemas import DeliveryCreate, DeliveryUpdate, QuoteCreate
+from comptoir.errors import FieldError, NotFound, Unprocessable
+from comptoir.kit import clock, ids
+from comptoir.kit.times import localize
+from comptoir.models import Delivery, DeliveryQuote, Order
+from comptoir.orders import service as orders
+
+# spec 3.2: the time set automatically when the status is set to each of these
+AUTOMATIC_TIMES = {
+    "pickup_enroute": "assigned_at",
+    "dropoff_enroute": "pickup_at",
+    "delivered": "delivered_at",
+    "cancelled": "cancelled_at",
+}
+POSITION = ("driver_latitude", "driver_longitude")
+
+
+def _only_for_delivery_orders(order: Order, what: str) -> None:
+    service_type = order.body.get("service_type")
+    if service_type != "delivery":
+        raise Unprocessable(
+            FieldError(
+                "service_type", f"{what} only for delivery orders; this order's service_type is {service_type!r}"
+            )
+        )
+
+
+# --- quotes -------------------------------------------------------------------------------
+
+
+async def _quote(session: AsyncSession, order: Order, public_id: str, *, for_update: bool = False) -> DeliveryQuote:
+    pk = ids.decode(DeliveryQuote.KIND, public_id)
+    quote = None
+    if pk is not None:
+        stmt = select(DeliveryQuote).where(DeliveryQuote.id == pk, DeliveryQuote.order_id == order.id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        quote = await session.scalar(stmt.execution_options(populate_existing=True))
+    if quote is None:
+        raise NotFound("delivery_quote", public_id)
+    return quote
+
+
+def _quote_body(quote: DeliveryQuote, order: Order, location: Any) -> dict[str, Any]:
+    return render_quote(quote, order.public_id, location.public_id, location.timezone)
+
+
+async def _order_touched(
+    session: AsyncSession, ctx: Ctx, order: Order, location: Any, previous: dict[str, Any]
+) -> None:
+    """spec 6.2: a quote or delivery change is also an update of its order."""
+    order.updated_at = clock.now()
+    await orders.record(
+        session,
+        ctx,
+        order,
+        location,
+        "update",
+        previous_state=previous,
+        new_state=await orders.state(session, order, location),
+    )
+
+
+async def create_quote(
+    session: AsyncSession, ctx: Ctx, location: Any, order: Order, body: QuoteCreate
+) -> dict[str, Any]:
+    _only_for_delivery_orders(order, "delivery quotes are")
+    previous = await orders.state(session, order, location)
+    quote = DeliveryQuote(
+        order_id=order.id,
+        carrier=body.carrier,
+        carrier_ref=body.carrier_ref,
+        ref=body.ref,
+        fee=body.fee,
+        estimated_pickup_at=_utc(body.estimated_pickup_at, location),
+        estimated_dropoff_at=_utc(body.estimated_dropoff_at, location),
+        created_at=clock.now(),
+    )
+    session.add(quote)
+    await session.flush()
+    await _order_touched(session, ctx, order, location, previous)
+    return _quote_body(quote, order, location)
+
+
+async def accept_quote(session: AsyncSession, ctx: Ctx, location: Any, order: Order, quote_id: str) -> dict[str, Any]:
+    """spec 3.3: `accepted_at` is saved at the first accept; later accepts change nothing.
+    Several quotes of one order may be accepted."""
+    quote = await _quote(session, order, quote_id, for_update=True)
+    if quote.accepted_at is None:
+        previous = await orders.state(session, order, location)
+        quote.accepted_at = clock.now()
+        await session.flush()
+        await _order_touched(session, ctx, order, location, previous)
+    return _quote_body(quote, order, location)
+
+
+async def get_quote(session: AsyncSession, location: Any, order: Order, quote_id: str) -> dict[str, Any]:
+    return _quote_body(await _quote(session, order, quote_id), order, location)
+
+
+async def list_quotes(session: AsyncSession, location: Any, order: Order) -> list[dict[str, Any]]:
+    quotes = await session.scalars(
+        select(DeliveryQuote).where(DeliveryQuote.order_id == order.id).order_by(DeliveryQuote.id)
+    )
+    return [_quote_body(quote, order, location) for quote in quotes]
+
+
+# --- deliveries ---------------------------------------------------------------------------
+
+
+def _utc(value: Any, location: Any) -> Any:
+    return localize(value, location.timezone) if value is not None else None
+
+
+def _apply(
+    delivery: Delivery, body: DeliveryCreate | DeliveryUpdate, location: Any, previous_status: str | None
+) -> None:
+    """Copy the fields present; then the automatic times of spec 3.2, unless the request
+    gives them: for a status set to one of AUTOMATIC_TIMES, and whenever the driver's
+    latitude or longitude is sent, even unchanged."""
+    given = body.model_fields_set
+    now = clock.now()
+    if "status" in given:
+        delivery.status = body.status
+    for name in DELIVERY_TEXTS:
+        if name in given:
+            setattr(delivery, name, getattr(body, name))
+    for name in POSITION:
+        if name in given:
+            setattr(delivery, name, getattr(body, name))
+    for name in DELIVERY_TIMES:
+        if name in given:
+            setattr(delivery, name, _utc(getattr(body, name), location))
+    automatic = AUTOMATIC_TIMES.get(body.status) if "status" in given else None
+    if automatic is not None and body.status != previous_status and automatic not in given:
+        setattr(delivery, automatic, now)
+    if given & set(POSITION) and "driver_position_updated_at" not in given:
+        delivery.driver_position_updated_at = now
+
+
+async def _record_delivery(
+    session: AsyncSession, ctx: Ctx, order: Order, location: Any, delivery: Delivery, event_type: str, **states: Any
+) -> None:
+    await events.record(
+        session,
+        resource_type="delivery",
+        event_type=event_type,
+        ids={"order_id": order.public_id, "location_id": location.public_id, "delivery_id": delivery.public_id},
+        account_id=order.account_id,
+        location_id=order.location_id,
+        timezone=location.timezone,
+        ctx=ctx,
+        origin_connection_id=order.connection_id,
+        **states,
+    )
+
+
+def _body(delivery: Delivery, order: Order, location: Any) -> dict[str, Any]:
+    return render_delivery(delivery, order.public_id, location.public_id, location.timezone)
+
+
+async def create_delivery(
+    session: AsyncSession, ctx: Ctx, location: Any, order: Order, body: DeliveryCreate
+) -> dict[str, Any]:
+    """POST .../delivery (spec 4.2): only for a delivery order without one (422)."""
+    _only_for_delivery_orders(order, "deliveries are")
+    taken = Unprocessable(FieldError("delivery", "the order already has a delivery (update it with PATCH)"))
+    if await delivery_of(session, order.id) is not None:
+        raise taken
+    previous_order = await orders.state(session, order, location)
+    now = clock.now()
+    delivery = Delivery(
+        order_id=order.id,
+        carrier=body.carrier,
+        carrier_ref=body.carrier_ref,
+        fee=body.fee,
+        created_at=now,
+        updated_at=now,
+    )
+    _apply(delivery, body, location, None)
+    try:
+        async with session.begin_nested():
+            session.add(delivery)
+            await session.flush()
+    except IntegrityError:  # a concurrent create won
+        raise taken from None
+    new = _body(delivery, order, location)
+    await _record_delivery(session, ctx, order, location, delivery, "create", new_state=new)
+    await _order_touched(session, ctx, order, location, previous_order)
+    return new
+
+
+async def _delivery(session: AsyncSession, order: Order, *, for_update: bool = False) -> Delivery:
+    delivery = await delivery_of(session, order.id, for_update=for_update)
+    if delivery is None:
+        raise NotFound("delivery", None)  # spec 7 item 2
+    return delivery
+
+
+async def get_delivery(session: AsyncSession, location: Any, order: Order) -> dict[str, Any]:
+    return _body(await _delivery(session, order), order, location)
+
+
+async def update_delivery(
+    session: AsyncSession, ctx: Ctx, location: Any, order: Order, body: DeliveryUpdate
+) -> dict[str, Any]:
+    """PATCH/PUT .../delivery (spec 4.2, 3.2)."""
+    delivery = await _delivery(session, order, for_update=True)
+    previous = _body(delivery, order, location)
+    previous_order = await orders.state(session, order, location)
+    _apply(delivery, body, location, delivery.status)
+    new = _body(delivery, order, location)
+    if new == previous:
+        return new
+    delivery.updated_at = clock.now()
+    await session.flush()
+    await _record_delivery(session, ctx, order, location, delivery, "update", previous_state=previous, new_state=new)
+    moved_only = {k for k in new if new[k] != previous[k]} <= {*POSITION, "driver_position_updated_at"}
+    if not moved_only:  # spec 6.2: not for a driver-position-only change
+        await _order_touched(session, ctx, order, location, previous_order)
+    return new

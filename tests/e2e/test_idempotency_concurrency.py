@@ -1,0 +1,61 @@
+"""Issue 5, "Done when": the same order POSTed 20 times at once with one Idempotency-Key,
+to two `comptoir serve` worker processes, creates exactly one order (SQLite and
+PostgreSQL); every other answer is that order again or a 409."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from threading import Barrier
+
+import httpx
+import pytest
+
+from comptoir.config import Settings
+from comptoir.db import create_database
+from tests.api.orders.conftest import ORDER
+from tests.e2e.conftest import Server
+from tests.factories import World
+
+pytestmark = pytest.mark.e2e
+KEY = "e2e-idempotency-key"
+COPIES = 20
+
+
+def writer_token(database_url: str) -> str:
+    async def build() -> str:
+        settings = Settings(database_url=database_url, secret_key=KEY)
+        db = create_database(settings, pool_size=2)
+        try:
+            location = await World(db, settings.server_key()).location(name="Busy kitchen")
+            return await World(db, settings.server_key()).token("location[orders.write]", location=location)
+        finally:
+            await db.dispose()
+
+    return asyncio.run(build())
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_twenty_concurrent_copies_create_one_order(
+    kind: str, tmp_path: Path, start_server: Callable[..., Server], request: pytest.FixtureRequest
+) -> None:
+    url = f"sqlite:///{tmp_path / 'comptoir.db'}" if kind == "sqlite" else request.getfixturevalue("fresh_postgres")
+    server = start_server("--workers", "2", env={"COMPTOIR_DATABASE_URL": url, "COMPTOIR_SECRET_KEY": KEY})
+    headers = {"X-Access-Token": writer_token(url), "Idempotency-Key": "order-W-1001"}
+    start = Barrier(COPIES)
+
+    def send(_: int) -> httpx.Response:
+        with httpx.Client(base_url=server.base_url, timeout=60) as http:
+            start.wait()
+            return http.post("/v1/location/orders", json=ORDER, headers=headers)
+
+    with ThreadPoolExecutor(max_workers=COPIES) as pool:
+        responses = list(pool.map(send, range(COPIES)))
+    assert {r.status_code for r in responses} <= {200, 409}, {r.text for r in responses}
+    orders = {r.json()["id"] for r in responses if r.status_code == 200}
+    assert len(orders) == 1
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        listed = http.get("/v1/location/orders", headers={"X-Access-Token": headers["X-Access-Token"]}).json()
+    assert [o["id"] for o in listed] == list(orders)
