@@ -101,11 +101,14 @@ def realistic_order() -> dict:
 
 
 POST_SCRIPT = """
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
+local body
+local headers = {["Content-Type"] = "application/json"}
 init = function(args)
-  local f = io.open(args[1]); wrk.body = f:read("*a"); f:close()
-  wrk.headers["X-Access-Token"] = args[2]
+  local f = io.open(args[1]); body = f:read("*a"); f:close()
+  headers["X-Access-Token"] = args[2]
+end
+request = function()
+  return wrk.format("POST", "/v1/location/orders", headers, body)
 end
 """
 GET_SCRIPT = """
@@ -121,7 +124,7 @@ request = function()
   return wrk.format("GET", "/v1/location/orders/" .. ids[(i % #ids) + 1], {["X-Access-Token"] = token})
 end
 """
-BARE_SCRIPT = 'init = function(args) end\nwrk.path = "/v1/health"\n'
+BARE_SCRIPT = 'request = function() return wrk.format("GET", "/v1/health") end\n'
 
 _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
@@ -140,7 +143,7 @@ def run_wrk(base: str, script: Path, extra: list[str], duration: int, connection
         check=True,
     ).stdout
     if re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out) or re.search(r"Socket errors: (.*)", out):
-        raise SystemExit(f"wrk saw failures, figures invalid:\n{out}")
+        raise SystemExit(f"wrk saw failures with {script.name}, figures invalid:\n{out}")
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     p50 = _ms(re.search(r"\s50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
     p99 = _ms(re.search(r"\s99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
@@ -171,6 +174,7 @@ async def fill(location_pk: int, count: int) -> float:
             "SELECT * FROM orders WHERE location_id = $1 ORDER BY id DESC LIMIT 1", location_pk
         )
         body = template["body"] if isinstance(template["body"], str) else json.dumps(template["body"])
+        view = template["view"] if isinstance(template["view"], str) else json.dumps(template["view"])
         statuses = ["new", "accepted", "in_preparation", "completed", "completed", "completed", "cancelled"]
         batch = 100_000
         for first in range(1, count + 1, batch):
@@ -178,13 +182,13 @@ async def fill(location_pk: int, count: int) -> float:
             await connection.execute(
                 """
                 INSERT INTO orders (account_id, location_id, status, created_by, client_id, connection_id, customer_id,
-                                    total, body, refs, created_at, updated_at)
-                SELECT $1, $2, ($3::text[])[1 + (g % 7)], $4, $5, $6, NULL, $7, $8::json, '{}'::json,
+                                    total, body, refs, view, created_at, updated_at)
+                SELECT $1, $2, ($3::text[])[1 + (g % 7)], $4, $5, $6, NULL, $7, $8::json, '{}'::json, $11::json,
                        now() - make_interval(secs => g * 31.5), now() - make_interval(secs => g * 31.5)
                 FROM generate_series($9::bigint, $10::bigint) g
                 """,
                 template["account_id"], location_pk, statuses, template["created_by"], template["client_id"],
-                template["connection_id"], template["total"], body, first, last,
+                template["connection_id"], template["total"], body, first, last, view,
             )  # fmt: skip
             print(f"  {last:,} orders", end="\r", flush=True)
         await connection.execute("VACUUM ANALYZE orders")

@@ -23,6 +23,7 @@ import asyncio
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import Boolean, Select
@@ -32,7 +33,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from comptoir.config import Settings
 from comptoir.kit.jsonutil import loads
-from comptoir.models.base import JSONValue, UTCDateTime
+from comptoir.models.base import ExactDecimal, JSONValue, UTCDateTime
 
 Converter = Callable[[Any], Any]
 
@@ -53,6 +54,10 @@ def _bool(value: Any) -> bool | None:
     return None if value is None else bool(value)
 
 
+def _decimal(value: Any) -> Decimal | None:
+    return None if value is None else Decimal(value)
+
+
 def _converter(column: ColumnElement[Any], is_sqlite: bool) -> Converter | None:
     kind = column.type
     if isinstance(kind, UTCDateTime):
@@ -61,6 +66,8 @@ def _converter(column: ColumnElement[Any], is_sqlite: bool) -> Converter | None:
         return _json
     if isinstance(kind, Boolean) and is_sqlite:
         return _bool
+    if isinstance(kind, ExactDecimal) and is_sqlite:  # exact text on SQLite, NUMERIC on PostgreSQL
+        return _decimal
     return None
 
 

@@ -21,7 +21,8 @@ class Order(Base):
     on (each filter of spec 4.1 has an index ending in (created_at, id), newest first); `body`
     holds every other field, elements included (never edited in place, spec 2.5 rule 7);
     `refs` the private refs each client set on the order and its elements
-    ({client id: {"order" | element id: ref}}), so a read is one row."""
+    ({client id: {"order" | element id: ref}}), so a read is one row; `view` the rendered
+    order, kept with every write, so a read (and a list of 100) does not render again."""
 
     __tablename__ = "orders"
     __table_args__ = (
@@ -45,6 +46,9 @@ class Order(Base):
     total: Mapped[Decimal] = mapped_column(ExactDecimal)
     body: Mapped[dict[str, Any]] = mapped_column(JSONValue)
     refs: Mapped[dict[str, Any]] = mapped_column(JSONValue)
+    # The read shape as of the last write, without private refs and delivery, and the
+    # timezone its times are in: reads patch it instead of rendering (see orders.service).
+    view: Mapped[dict[str, Any] | None] = mapped_column(JSONValue)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 

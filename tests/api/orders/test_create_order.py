@@ -215,3 +215,19 @@ async def test_another_client_reads_null_private_refs(client: httpx.AsyncClient,
     seen = (await client.get(f"/v1/location/orders/{read['id']}", headers={"X-Access-Token": other})).json()
     assert seen["private_ref"] is None
     assert seen["items"][0]["private_ref"] is None
+
+
+async def test_an_order_stored_without_its_view_reads_the_same(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    # orders written before migration 0007 have no stored view: they are rendered on read
+    from sqlalchemy import update
+
+    from comptoir.models import Order
+
+    read = await created(client, shop, order())
+    listed = (await client.get("/v1/location/orders", headers=shop.headers())).json()
+    async with world.db.transaction() as session:
+        await session.execute(update(Order).values(view=None))
+    assert (await client.get(f"/v1/location/orders/{read['id']}", headers=shop.headers())).json() == read
+    assert (await client.get("/v1/location/orders", headers=shop.headers())).json() == listed
