@@ -5,6 +5,7 @@ pages at /."""
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -82,6 +83,11 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         worker_task = asyncio.create_task(worker.run(), name="comptoir-callbacks") if worker else None
         if background:
             jobs.start()
+            # Everything loaded so far (modules, routes, compiled statements) lives as long
+            # as the process: out of the collector's sight, a full collection walks only
+            # what requests create. Without it, one list of 100 orders in 50 paid for a
+            # ~100 ms pause (p99 170 ms instead of 34 ms, benchmarks/orders.py).
+            gc.freeze()
         try:
             yield
         finally:
