@@ -58,14 +58,11 @@ class LoyaltyCardSummary(BaseModel):
     balance: str
 
 
-class Customer(BaseModel):
-    """spec 2.6 Customer (read shape). `private_ref` is the reading client's own."""
+class CustomerFields(BaseModel):
+    """The customer's own fields as read: on a customer, and in an order's snapshot of it."""
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str
-    customer_list_id: str
-    private_ref: str | None
     email: str | None
     first_name: str | None
     last_name: str | None
@@ -85,6 +82,14 @@ class Customer(BaseModel):
     delivery_notes: str | None
     sms_marketing: bool
     email_marketing: bool
+
+
+class Customer(CustomerFields):
+    """spec 2.6 Customer (read shape). `private_ref` is the reading client's own."""
+
+    id: str
+    customer_list_id: str
+    private_ref: str | None
     custom_fields: dict[str, Any]
     anonymised: bool
     created_at: str

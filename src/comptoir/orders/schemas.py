@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from comptoir.customers.schemas import CustomerWrite
+from comptoir.customers.schemas import CustomerFields, CustomerWrite
 from comptoir.kit.codes import ServiceType
 from comptoir.kit.custom_fields import CustomFields
 from comptoir.kit.decimals import DecimalStr
@@ -248,31 +248,13 @@ class DealOut(_Out):
     ref: str | None
 
 
-class OrderCustomer(_Out):
-    """The customer at the order's creation (spec 2.5 rule 6)."""
+class OrderCustomer(CustomerFields):
+    """The customer at the order's creation (spec 2.5 rule 6); its ids and private ref only
+    while the customer exists."""
 
     id: str | None
     customer_list_id: str | None
     private_ref: str | None
-    email: str | None
-    first_name: str | None
-    last_name: str | None
-    gender: str | None
-    birth_date: str | None
-    company_name: str | None
-    phone: str | None
-    phone_access_code: str | None
-    address_1: str | None
-    address_2: str | None
-    postal_code: str | None
-    city: str | None
-    state: str | None
-    country: str | None
-    latitude: str | None
-    longitude: str | None
-    delivery_notes: str | None
-    sms_marketing: bool
-    email_marketing: bool
 
 
 class LoyaltyOperationOut(_Out):
