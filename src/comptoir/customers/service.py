@@ -270,30 +270,35 @@ async def update_customer(
     errors.raise_if_any()
     if "private_ref" in body.model_fields_set:
         await _set_private_ref(session, ctx, customer, body.private_ref)
+        ref = body.private_ref
+    else:
+        ref = (await refs_for(session, KIND, [customer.id], ctx.client_id)).get(customer.id)
     new = _state(customer, found, cards)
     if new != previous:
         customer.updated_at = clock.now()
         await _record(session, ctx, found, customer, "update", previous_state=previous, new_state=new)
-    await session.flush()
-    return await _rendered(session, ctx, found, customer)
+    return render_customer(customer, found, ref, cards)
 
 
 async def anonymise_customer(session: AsyncSession, ctx: Ctx, list_id: str, customer_id: str) -> dict[str, Any]:
     """POST .../anonymise (spec 4.6): the personal fields of item 1 become null and
     `anonymised` true, irreversibly; then the orders feature anonymises the customer's
-    orders (`hooks.on_anonymise`). Records `customer.update` when anything changed."""
+    orders (`hooks.on_anonymise`). Records `customer.update`. Anonymising again changes
+    nothing."""
     found = await list_in_reach(session, ctx, list_id, right="write")
     customer = await customer_in_list(session, found, customer_id, for_update=True)
+    if customer.anonymised:
+        return await _rendered(session, ctx, found, customer)
     cards = (await cards_of(session, [customer.id]))[customer.id]
     previous = _state(customer, found, cards)
     for name in ANONYMISED_FIELDS:
         setattr(customer, name, None)
     customer.email_lower = None
     customer.anonymised = True
+    customer.updated_at = clock.now()
     new = _state(customer, found, cards)
-    if new != previous:
-        customer.updated_at = clock.now()
-        await _record(session, ctx, found, customer, "update", previous_state=previous, new_state=new)
-    await session.flush()
+    await _record(session, ctx, found, customer, "update", previous_state=previous, new_state=new)
+    await session.flush()  # the orders hook reads the customer's orders in this transaction
     await hooks.customer_anonymised(session, ctx, customer)
-    return await _rendered(session, ctx, found, customer)
+    ref = (await refs_for(session, KIND, [customer.id], ctx.client_id)).get(customer.id)
+    return render_customer(customer, found, ref, cards)

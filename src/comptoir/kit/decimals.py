@@ -64,6 +64,11 @@ def exact_add(a: Decimal, b: Decimal) -> Decimal:
     return _EXACT.add(a, b)
 
 
+def exact_sub(a: Decimal, b: Decimal) -> Decimal:
+    """a - b, exactly (plain `-` rounds to 28 digits)."""
+    return _EXACT.subtract(a, b)
+
+
 def exact_mul(a: Decimal, b: Decimal) -> Decimal:
     """a x b, exactly."""
     return _EXACT.multiply(a, b)

@@ -173,7 +173,7 @@ async def list_own_account_orders(
 )
 async def update_order(location_id: str, order_id: str, body: OrderUpdate, session: Session, ctx: Writer) -> JSON:
     location, _account = await location_in_reach(session, ctx, location_id)
-    order = await service.order_in_location(session, location.id, order_id, for_update=True)
+    order = await service.order_for_update(session, location.id, order_id)
     return JSON(await service.update_order(session, ctx, location, order, body))
 
 
@@ -186,5 +186,5 @@ async def update_order(location_id: str, order_id: str, body: OrderUpdate, sessi
 )
 async def update_own_order(order_id: str, body: OrderUpdate, session: Session, ctx: LocationWriter) -> JSON:
     location, _account = await connection_location(session, ctx)
-    order = await service.order_in_location(session, location.id, order_id, for_update=True)
+    order = await service.order_for_update(session, location.id, order_id)
     return JSON(await service.update_order(session, ctx, location, order, body))

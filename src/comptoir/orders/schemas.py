@@ -6,9 +6,11 @@ Money amounts are checked against the account's currency by the service (decisio
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from decimal import Decimal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic_core import PydanticCustomError
 
 from comptoir.customers.schemas import CustomerFields, CustomerWrite
 from comptoir.kit.codes import ServiceType
@@ -53,13 +55,19 @@ class DealLineIn(_In):
     pricing_value: Name | None = None
 
 
+def _positive(value: Decimal) -> Decimal:
+    if value <= 0:
+        raise PydanticCustomError("positive", "must be greater than 0")
+    return value
+
+
 class ItemIn(_In):
     private_ref: PrivateRef | None = None
     product_name: Name
     sku_name: Name | None = None
     sku_ref: Name | None = None
     price: MoneyStr
-    quantity: DecimalStr
+    quantity: Annotated[DecimalStr, AfterValidator(_positive)]
     options: list[OptionIn] = Field(default_factory=list, max_length=1000)
     points_earned: DecimalStr | None = None
     points_used: DecimalStr | None = None

@@ -20,10 +20,10 @@ from comptoir.customers import hooks
 from comptoir.customers.schemas import ANONYMISED_FIELDS
 from comptoir.customers.service import PLAIN_FIELDS, render_customer
 from comptoir.deliveries.render import deliveries_of, delivery_of, render_delivery
-from comptoir.errors import FieldErrors, NotFound, field_path, validation_message
+from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, field_path, validation_message
 from comptoir.fastdb import FastReader, Query
 from comptoir.kit import clock, custom_fields, ids
-from comptoir.kit.decimals import exact_add, render_decimal
+from comptoir.kit.decimals import exact_add, exact_sub, render_decimal
 from comptoir.kit.money import Money
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
 from comptoir.kit.refs import parse_private_ref
@@ -261,6 +261,19 @@ async def order_in_location(
     if order is None:
         raise NotFound(KIND, public_id)
     return order
+
+
+async def order_for_update(session: AsyncSession, location_id: int, public_id: str) -> Order:
+    """The order, locked for an update, after its customer: locks are always taken customer
+    first, then orders (as anonymisation does), so the two cannot deadlock."""
+    pk = ids.decode(Order.KIND, public_id)
+    if pk is not None:
+        customer_id = await session.scalar(
+            select(Order.customer_id).where(Order.id == pk, Order.location_id == location_id)
+        )
+        if customer_id is not None:
+            await session.execute(select(Customer.id).where(Customer.id == customer_id).with_for_update())
+    return await order_in_location(session, location_id, public_id, for_update=True)
 
 
 async def _customer_ref(session: AsyncSession, order: Order, client_id: int) -> str | None:
@@ -586,9 +599,7 @@ async def _apply_loyalty(
     return done
 
 
-async def _count_order(
-    session: AsyncSession, customer: Customer, order: Order, delta_total: Decimal, count: int
-) -> None:
+def _count_order(customer: Customer, order: Order, delta_total: Decimal, count: int) -> None:
     """The customer's order counters (spec 2.6 read-only fields), under its row lock."""
     customer.nb_orders += count
     customer.order_total = exact_add(customer.order_total, delta_total)
@@ -596,6 +607,26 @@ async def _count_order(
         first, last = customer.first_order_at, customer.last_order_at
         customer.first_order_at = order.created_at if first is None or order.created_at < first else first
         customer.last_order_at = order.created_at if last is None or order.created_at > last else last
+
+
+def _checked_total(stored: dict[str, Any]) -> Decimal:
+    """The order's total; 422 when the discounts exceed the rest (spec 2.1: Money is never
+    negative)."""
+    total = totals.order_total(stored)
+    if total < 0:
+        shown = f"-{Money(-total, stored['currency'])}"
+        raise Unprocessable(FieldError("discounts", f"exceed the rest of the order: its total would be {shown}"))
+    return total
+
+
+async def _number(session: AsyncSession, added: list[tuple[dict[str, Any], str | None]], refs: dict[str, str]) -> None:
+    """Give the new elements their ids (and the caller's refs on them), once the order is
+    accepted: a refused request takes none."""
+    element_ids = await allocate(session, ORDER_ELEMENT_IDS.name, len(added))
+    for (entry, ref), element_id in zip(added, element_ids, strict=True):
+        entry["id"] = element_id
+        if ref is not None:
+            refs[str(element_id)] = ref
 
 
 async def create_order(
@@ -625,20 +656,19 @@ async def create_order(
     errors.raise_if_any()
 
     now = clock.now()
-    count = sum(len(getattr(body, collection)) for collection in COLLECTIONS)
-    element_ids = iter(await allocate(session, ORDER_ELEMENT_IDS.name, count))
     stored: dict[str, Any] = {"currency": currency}
-    refs: dict[str, str] = {}
+    added = []
     for collection in COLLECTIONS:
         stored[collection] = []
         for element in getattr(body, collection):
-            element_id = next(element_ids)
-            entry = _element(collection, element, element_id)
+            entry = _element(collection, element, 0)  # its id comes once the order is accepted
             if collection == "items" and entry.get("deal_line"):
                 entry["deal_line"] = {**entry["deal_line"], "deal_key": renumbered[entry["deal_line"]["deal_key"]]}
             stored[collection].append(entry)
-            if element.private_ref is not None:
-                refs[str(element_id)] = element.private_ref
+            added.append((entry, element.private_ref))
+    total = _checked_total(stored)
+    refs: dict[str, str] = {}
+    await _number(session, added, refs)
     asap = body.asap if body.asap is not None else body.expected_time is None
     list_public_id = ids.encode(CustomerList.KIND, customer.customer_list_id) if customer else None
     stored.update(
@@ -671,7 +701,7 @@ async def create_order(
         client_id=ctx.client_id,
         connection_id=ctx.connection_id,
         customer_id=customer.id if customer else None,
-        total=totals.order_total(stored),
+        total=total,
         body=stored,
         refs={str(ctx.client_id): refs} if refs else {},
         created_at=now,
@@ -695,7 +725,7 @@ async def create_order(
             state = render_order(order, location.timezone, location.public_id, None)
             keep_view(order, location, state)
             await session.execute(update(Order).where(Order.id == order.id).values(body=order.body, view=order.view))
-        await _count_order(session, customer, order, order.total, 1)
+        _count_order(customer, order, order.total, 1)
         if body.customer_private_ref is not None:
             customer_ref = body.customer_private_ref
         else:
@@ -850,13 +880,14 @@ async def update_order(
     for name in ("driver_pickup_url", "seller_notes", "collection_code"):
         if name in given:
             stored[name] = getattr(body, name)
-    element_ids = iter(await allocate(session, ORDER_ELEMENT_IDS.name, sum(len(new) for new in adds.values())))
+    added = []
     for collection, new in adds.items():
         for element in new:
-            element_id = next(element_ids)
-            stored[collection].append(_element(collection, element, element_id))
-            if element.private_ref is not None:
-                refs[str(element_id)] = element.private_ref
+            entry = _element(collection, element, 0)
+            stored[collection].append(entry)
+            added.append((entry, element.private_ref))
+    total = _checked_total(stored)
+    await _number(session, added, refs)
     if "private_ref" in given:
         await set_ref(session, KIND, order.id, ctx.client_id, body.private_ref)
         if body.private_ref is None:
@@ -868,11 +899,11 @@ async def update_order(
     old_total = order.total
     order.body = stored
     order.refs = all_refs
-    order.total = totals.order_total(stored)
+    order.total = total
     if order.customer_id is not None and order.total != old_total:
         customer = await session.scalar(select(Customer).where(Customer.id == order.customer_id).with_for_update())
         if customer is not None:
-            await _count_order(session, customer, order, order.total - old_total, 0)
+            _count_order(customer, order, exact_sub(order.total, old_total), 0)
     new = render_order(order, location.timezone, location.public_id, None, delivery=delivery)
     if new != previous:
         keep_view(order, location, new)

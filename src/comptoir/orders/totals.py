@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from comptoir.kit.decimals import exact_add, exact_mul
+from comptoir.kit.decimals import exact_add, exact_mul, exact_sub
 
 ZERO = Decimal(0)
 
@@ -35,5 +35,5 @@ def order_total(body: dict[str, Any]) -> Decimal:
             total = exact_add(total, Decimal(charge["price"]))
     for discount in body["discounts"]:
         if not discount["deleted"]:
-            total = exact_add(total, -Decimal(discount["price_off"]))
+            total = exact_sub(total, Decimal(discount["price_off"]))
     return total

@@ -171,6 +171,12 @@ async def test_an_account_token_creates_in_any_location_of_its_account(client: h
          "'tomorrow' is not a valid ISO 8601 time (expected e.g. \"2026-06-24T17:07:53+02:00\")"),
         ({"custom_fields": {"x": "y" * 9000}}, "custom_fields", "must not exceed 8192 bytes as JSON (it is 9008 bytes)"),
         ({"private_ref": "r" * 256}, "private_ref", "must be at most 255 characters (it has 256)"),
+        ({"items": [{"product_name": "X", "price": "1 EUR", "quantity": "0"}]}, "items[0].quantity",
+         "must be greater than 0"),
+        ({"items": [{"product_name": "X", "price": "1 EUR", "quantity": -2}]}, "items[0].quantity",
+         "must be greater than 0"),
+        ({"discounts": [{"name": "Too much", "price_off": "100 EUR"}]}, "discounts",
+         "exceed the rest of the order: its total would be -63.30 EUR"),
     ],
 )  # fmt: skip
 async def test_invalid_orders_are_refused_and_nothing_changes(

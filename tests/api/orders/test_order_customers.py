@@ -4,12 +4,15 @@ attached to customers, their snapshot, counters and loyalty operations."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from decimal import Context, Decimal, localcontext
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 
-from comptoir.kit import clock
+from comptoir.kit import clock, ids
+from comptoir.models import Customer
 from tests.api.callbacks.conftest import subscribe
 from tests.api.conftest import Shop
 from tests.api.customers.conftest import lists_of, new_card, new_customer
@@ -191,3 +194,34 @@ async def test_the_snapshot_ids_disappear_with_the_customer(
         None,
     )
     assert after["customer"]["first_name"] == "Ann"
+
+
+async def test_the_customers_order_total_stays_exact_beyond_28_digits(
+    client: httpx.AsyncClient, shop: Shop, world: World, ann: dict[str, Any]
+) -> None:
+    # a 30-decimal quantity makes a 46-digit subtotal: the counters never round it
+    bulk = {"product_name": "Bulk", "price": "999999999999999.99 EUR", "quantity": "1.000000000000000000000000000001"}
+    placed = await created(client, shop, {"status": "new", "customer_id": ann["id"], "items": [bulk, ITEM]})
+    soup = placed["items"][1]["id"]
+    url = f"/v1/location/orders/{placed['id']}"
+    response = await client.patch(url, json={"items": [{"id": soup, "deleted": True}]}, headers=shop.headers())
+    assert response.status_code == 200
+    with localcontext(Context(prec=100)):
+        expected = Decimal("999999999999999.99") * Decimal("1.000000000000000000000000000001")
+    async with world.db.transaction(write=False) as session:
+        stored = await session.scalar(
+            select(Customer.order_total).where(Customer.id == ids.decode("customer", ann["id"]))
+        )
+    assert stored == expected
+
+
+async def test_anonymising_again_touches_no_order(
+    client: httpx.AsyncClient, shop: Shop, world: World, ann: dict[str, Any]
+) -> None:
+    await created(client, shop, {"status": "new", "customer_id": ann["id"]})
+    url = f"/v1/customer_lists/{ann['customer_list_id']}/customers/{ann['id']}/anonymise"
+    first = await client.post(url, headers=shop.headers())
+    before = await world.snapshot()
+    again = await client.post(url, headers=shop.headers())
+    assert again.json() == first.json()
+    assert await world.snapshot() == before

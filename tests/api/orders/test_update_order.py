@@ -145,3 +145,17 @@ async def test_an_unknown_order_is_404(client: httpx.AsyncClient, shop: Shop, wo
     response = await client.patch("/v1/location/orders/zzzzzz", json={"status": "accepted"}, headers=shop.headers())
     assert response.status_code == 404
     assert await world.snapshot() == before
+
+
+async def test_an_update_leaving_a_negative_total_is_refused(
+    client: httpx.AsyncClient, shop: Shop, world: World, placed: dict[str, Any]
+) -> None:
+    # spec 2.1: Money is never negative; 32.70 - 26.20 - 7.50 = -1.00
+    body = {"items": [{"id": item["id"], "deleted": True} for item in placed["items"]]}
+    before = await world.snapshot()
+    response = await patch(client, shop, placed, body)
+    assert response.status_code == 422
+    assert response.json()["errors"] == [
+        {"field": "discounts", "message": "exceed the rest of the order: its total would be -1.00 EUR"}
+    ]
+    assert await world.snapshot() == before
