@@ -79,7 +79,9 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         jobs = TimedJobs(db, settings.timed_jobs_interval_seconds)
-        worker = DeliveryWorker(settings, db, state.key) if background and settings.run_worker else None
+        worker = (
+            DeliveryWorker(settings, db, state.key, reader=state.fast) if background and settings.run_worker else None
+        )
         worker_task = asyncio.create_task(worker.run(), name="comptoir-callbacks") if worker else None
         if background:
             jobs.start()

@@ -19,7 +19,6 @@ from __future__ import annotations
 from sqlalchemy import delete, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.models import NameClaim
@@ -30,8 +29,7 @@ class NameTaken(Exception):
 
 
 async def claim(session: AsyncSession, kind: str, account_id: int, name: str, *, account_level: bool) -> None:
-    """Claim `name` for a new holder; NameTaken when the rule forbids it. Run inside a
-    savepoint so a refusal leaves the transaction usable."""
+    """Claim `name` for a new holder; NameTaken when the rule forbids it."""
     insert = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
     values = {"kind": kind, "account_id": account_id, "name": name, "account_level": account_level, "holders": 1}
     stmt = insert(NameClaim).values(**values)
@@ -43,13 +41,8 @@ async def claim(session: AsyncSession, kind: str, account_id: int, name: str, *,
             set_={"holders": NameClaim.holders + 1},
             where=NameClaim.account_level.is_(False),
         )
-    try:
-        async with session.begin_nested():
-            result = await session.execute(stmt.returning(NameClaim.holders))
-            claimed = result.first() is not None
-    except IntegrityError:
-        claimed = False
-    if not claimed:
+    # a conflict is never an error here: the claim just returns no row
+    if (await session.execute(stmt.returning(NameClaim.holders))).first() is None:
         raise NameTaken(name)
 
 

@@ -126,6 +126,7 @@ class DeliveryWorker:
         poll_interval: float = 0.2,
         batch: int = 20,
         lane_seconds: float = 5.0,
+        reader: FastReader | None = None,
     ) -> None:
         self.db = db
         self.key = key
@@ -143,7 +144,9 @@ class DeliveryWorker:
         self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
         self._claims = itertools.count(1)
         self._lanes: dict[int, asyncio.Task[None]] = {}
-        self._reader = FastReader(settings)
+        # inside `serve` the app's reader; `comptoir worker` has its own
+        self._own_reader = reader is None
+        self._reader = reader or FastReader(settings)
         self._wake = asyncio.Event()
         self._stopping = False
         # PostgreSQL only: while LISTEN works, a lane re-reads an event's state before its POST
@@ -186,7 +189,8 @@ class DeliveryWorker:
                 with contextlib.suppress(Exception):
                     await listener.close()
             await self._http.close()
-            await self._reader.close()
+            if self._own_reader:
+                await self._reader.close()
             log.info("callback_worker_stopped", owner=self.owner)
 
     def stop(self) -> None:
@@ -255,7 +259,7 @@ class DeliveryWorker:
         now = clock.now()
         claimable = self._claimable(now)
         async with self.db.transaction(write=False) as session:  # cheap probe, no write lock
-            if (await session.execute(claimable.limit(1))).first() is None:
+            if (await session.execute(claimable.order_by(None).limit(1))).first() is None:
                 return []
         async with self.db.transaction() as session:
             rows = (await session.execute(claimable.limit(limit).with_for_update(of=Callback, skip_locked=True))).all()

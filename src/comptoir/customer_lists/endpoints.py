@@ -11,6 +11,7 @@ from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.customer_lists import service
 from comptoir.customer_lists.schemas import CustomerList, CustomerListWrite
+from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
 from comptoir.dependencies import Session
 from comptoir.kit.pagination import Pagination
 from comptoir.locations.service import connection_location, location_in_reach
@@ -19,13 +20,11 @@ from comptoir.routing import JSON, ComptoirRoute, update_route
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Customer lists"])
 
-READ = "customer_list.read|all_customer_lists.read"
-WRITE = "customer_list.write|all_customer_lists.write"
 CREATE = "all_customer_lists.write"  # spec 5.1: only all_customer_lists creates lists
-Reader = Annotated[Ctx, Depends(require("location,account", READ))]
-LocationReader = Annotated[Ctx, Depends(require("location", READ))]
-AccountReader = Annotated[Ctx, Depends(require("account", READ))]
-Writer = Annotated[Ctx, Depends(require("location,account", WRITE))]
+Reader = Annotated[Ctx, Depends(require("location,account", READ_NEED))]
+LocationReader = Annotated[Ctx, Depends(require("location", READ_NEED))]
+AccountReader = Annotated[Ctx, Depends(require("account", READ_NEED))]
+Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED))]
 Creator = Annotated[Ctx, Depends(require("location,account", CREATE))]
 LocationCreator = Annotated[Ctx, Depends(require("location", CREATE))]
 AccountCreator = Annotated[Ctx, Depends(require("account", CREATE))]

@@ -21,10 +21,14 @@ from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unauth
 from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
 from comptoir.kit.times import render_datetime
-from comptoir.models import Account, CustomerList, Location, PrivateRef
+from comptoir.models import Account, Customer, CustomerList, Location, PrivateRef
 
 KIND = "customer_list"
 BOUND, ALL = "customer_list", "all_customer_lists"
+# What endpoints of a list and of its customers, cards and operations require (access.require);
+# which list the connection reaches is `list_in_reach`.
+READ_NEED = f"{BOUND}.read|{ALL}.read"
+WRITE_NEED = f"{BOUND}.write|{ALL}.write"
 ACCOUNT_LEVEL_REFUSAL = "A location-level token cannot {action} an account-level customer list"
 
 
@@ -231,8 +235,9 @@ async def delete_list(session: AsyncSession, ctx: Ctx, public_id: str) -> dict[s
     _check_modify(ctx, found, "delete")
     row = found.row
     body = render_list(found)
+    customers = select(Customer.id).where(Customer.customer_list_id == row.id)
     await session.execute(
-        delete(PrivateRef).where(PrivateRef.resource_type == "customer", PrivateRef.scope_id == row.id)
+        delete(PrivateRef).where(PrivateRef.resource_type == Customer.KIND, PrivateRef.resource_id.in_(customers))
     )
     await names.release(session, KIND, row.account_id, row.name)
     await session.execute(delete(CustomerList).where(CustomerList.id == row.id))

@@ -10,6 +10,7 @@ from starlette.responses import Response
 
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
+from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
 from comptoir.customers import service
 from comptoir.customers.schemas import Customer, CustomerWrite
 from comptoir.dependencies import Session
@@ -21,12 +22,10 @@ from comptoir.routing import JSON, ComptoirRoute, plus_literal, update_route
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Customers"])
 
-READ = "customer_list.read|all_customer_lists.read"
-WRITE = "customer_list.write|all_customer_lists.write"
-Reader = Annotated[Ctx, Depends(require("location,account", READ))]
+Reader = Annotated[Ctx, Depends(require("location,account", READ_NEED))]
 # decisions.md "Rate limits": listing the customers of a list is a heavy query.
-HeavyReader = Annotated[Ctx, Depends(require("location,account", READ, HEAVY))]
-Writer = Annotated[Ctx, Depends(require("location,account", WRITE))]
+HeavyReader = Annotated[Ctx, Depends(require("location,account", READ_NEED, HEAVY))]
+Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED))]
 PATH = "/customer_lists/{customer_list_id}/customers"
 
 

@@ -22,7 +22,7 @@ AnonymiseHook = Callable[["AsyncSession", "Ctx | None", "Customer"], Awaitable[N
 OrderLookup = Callable[["AsyncSession", int, str], Awaitable["tuple[int, int] | None"]]
 
 _on_anonymise: list[AnonymiseHook] = []
-_order_lookup: list[OrderLookup] = []
+_order_lookup: OrderLookup | None = None
 
 
 def on_anonymise(hook: AnonymiseHook) -> AnonymiseHook:
@@ -33,7 +33,8 @@ def on_anonymise(hook: AnonymiseHook) -> AnonymiseHook:
 
 def order_lookup(lookup: OrderLookup) -> OrderLookup:
     """Register how a loyalty operation's `order_id` is found (spec 4.7)."""
-    _order_lookup[:] = [lookup]
+    global _order_lookup
+    _order_lookup = lookup
     return lookup
 
 
@@ -44,6 +45,6 @@ async def customer_anonymised(session: AsyncSession, ctx: Ctx | None, customer: 
 
 async def find_order(session: AsyncSession, customer_list_id: int, order_id: str) -> tuple[int, int] | None:
     """The order behind `order_id` for a loyalty operation: None while no order exists."""
-    for lookup in _order_lookup:
-        return await lookup(session, customer_list_id, order_id)
-    return None
+    if _order_lookup is None:
+        return None
+    return await _order_lookup(session, customer_list_id, order_id)

@@ -14,7 +14,7 @@ from comptoir import events
 from comptoir.auth.context import Ctx
 from comptoir.customer_lists.service import ListInReach, list_in_reach
 from comptoir.customers import hooks
-from comptoir.customers.schemas import ANONYMISED_FIELDS, CustomerWrite
+from comptoir.customers.schemas import ANONYMISED_FIELDS, CustomerFields, CustomerWrite
 from comptoir.errors import BadRequest, FieldError, FieldErrors, NotFound, Unprocessable
 from comptoir.kit import clock, custom_fields, ids
 from comptoir.kit.decimals import render_decimal
@@ -27,11 +27,7 @@ from comptoir.models import Customer, LoyaltyCard
 from comptoir.private_refs import has_ref, refs_for, set_ref
 
 KIND = "customer"
-PLAIN_FIELDS = (
-    "email", "first_name", "last_name", "gender", "birth_date", "company_name", "phone", "phone_access_code",
-    "address_1", "address_2", "postal_code", "city", "state", "country", "latitude", "longitude", "delivery_notes",
-    "sms_marketing", "email_marketing",
-)  # fmt: skip
+PLAIN_FIELDS = tuple(CustomerFields.model_fields)  # the customer's own fields, as written and read
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -45,6 +41,17 @@ def render_card_summary(card: LoyaltyCard) -> dict[str, Any]:
     return {"id": card.public_id, "ref": card.ref, "name": card.name, "balance": render_decimal(card.balance)}
 
 
+def render_fields(customer: Customer) -> dict[str, Any]:
+    """The customer's own fields (PLAIN_FIELDS) as read: on the customer and in an order's
+    snapshot of it."""
+    fields = {name: getattr(customer, name) for name in PLAIN_FIELDS}
+    if customer.birth_date is not None:
+        fields["birth_date"] = customer.birth_date.isoformat()
+    fields["latitude"] = _decimal(customer.latitude)
+    fields["longitude"] = _decimal(customer.longitude)
+    return fields
+
+
 def render_customer(
     customer: Customer, found: ListInReach, private_ref: str | None, cards: list[LoyaltyCard]
 ) -> dict[str, Any]:
@@ -54,25 +61,7 @@ def render_customer(
         "id": customer.public_id,
         "customer_list_id": found.public_id,
         "private_ref": private_ref,
-        "email": customer.email,
-        "first_name": customer.first_name,
-        "last_name": customer.last_name,
-        "gender": customer.gender,
-        "birth_date": customer.birth_date.isoformat() if customer.birth_date else None,
-        "company_name": customer.company_name,
-        "phone": customer.phone,
-        "phone_access_code": customer.phone_access_code,
-        "address_1": customer.address_1,
-        "address_2": customer.address_2,
-        "postal_code": customer.postal_code,
-        "city": customer.city,
-        "state": customer.state,
-        "country": customer.country,
-        "latitude": _decimal(customer.latitude),
-        "longitude": _decimal(customer.longitude),
-        "delivery_notes": customer.delivery_notes,
-        "sms_marketing": customer.sms_marketing,
-        "email_marketing": customer.email_marketing,
+        **render_fields(customer),
         "custom_fields": customer.custom_fields,
         "anonymised": customer.anonymised,
         "created_at": render_datetime(customer.created_at, tz),

@@ -10,10 +10,6 @@ from comptoir.kit.phone import Phone
 from comptoir.kit.text import BoundedDecimal, Text
 from comptoir.kit.times import DateTimeStr
 
-DELIVERY_STATUSES = (
-    "pending", "pickup_enroute", "pickup_approaching", "pickup_waiting", "dropoff_enroute", "dropoff_approaching",
-    "dropoff_waiting", "delivered", "cancelled",
-)  # fmt: skip
 DeliveryStatus = Literal[
     "pending", "pickup_enroute", "pickup_approaching", "pickup_waiting", "dropoff_enroute", "dropoff_approaching",
     "dropoff_waiting", "delivered", "cancelled",

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
@@ -64,9 +63,15 @@ def _quote_body(quote: DeliveryQuote, order: Order, location: Any) -> dict[str, 
 
 
 async def _order_touched(
-    session: AsyncSession, ctx: Ctx, order: Order, location: Any, previous: dict[str, Any]
+    session: AsyncSession,
+    ctx: Ctx,
+    order: Order,
+    location: Any,
+    previous: dict[str, Any] | None,
+    new: dict[str, Any] | None,
 ) -> None:
-    """spec 6.2: a quote or delivery change is also an update of its order."""
+    """spec 6.2: a quote or delivery change is also an update of its order; `previous` and
+    `new` are the order's delivery before and after (a quote is not part of the order)."""
     order.updated_at = clock.now()
     await orders.record(
         session,
@@ -74,16 +79,20 @@ async def _order_touched(
         order,
         location,
         "update",
-        previous_state=previous,
-        new_state=await orders.state(session, order, location),
+        previous_state=orders.state(order, location, previous),
+        new_state=orders.state(order, location, new),
     )
+
+
+async def _current_delivery(session: AsyncSession, order: Order, location: Any) -> dict[str, Any] | None:
+    delivery = await delivery_of(session, order.id)
+    return _body(delivery, order, location) if delivery else None
 
 
 async def create_quote(
     session: AsyncSession, ctx: Ctx, location: Any, order: Order, body: QuoteCreate
 ) -> dict[str, Any]:
     _only_for_delivery_orders(order, "delivery quotes are")
-    previous = await orders.state(session, order, location)
     quote = DeliveryQuote(
         order_id=order.id,
         carrier=body.carrier,
@@ -96,7 +105,8 @@ async def create_quote(
     )
     session.add(quote)
     await session.flush()
-    await _order_touched(session, ctx, order, location, previous)
+    delivery = await _current_delivery(session, order, location)
+    await _order_touched(session, ctx, order, location, delivery, delivery)
     return _quote_body(quote, order, location)
 
 
@@ -105,10 +115,9 @@ async def accept_quote(session: AsyncSession, ctx: Ctx, location: Any, order: Or
     Several quotes of one order may be accepted."""
     quote = await _quote(session, order, quote_id, for_update=True)
     if quote.accepted_at is None:
-        previous = await orders.state(session, order, location)
         quote.accepted_at = clock.now()
-        await session.flush()
-        await _order_touched(session, ctx, order, location, previous)
+        delivery = await _current_delivery(session, order, location)
+        await _order_touched(session, ctx, order, location, delivery, delivery)
     return _quote_body(quote, order, location)
 
 
@@ -182,10 +191,9 @@ async def create_delivery(
 ) -> dict[str, Any]:
     """POST .../delivery (spec 4.2): only for a delivery order without one (422)."""
     _only_for_delivery_orders(order, "deliveries are")
-    taken = Unprocessable(FieldError("delivery", "the order already has a delivery (update it with PATCH)"))
+    # the caller holds the order's row lock, so no other delivery can be created meanwhile
     if await delivery_of(session, order.id) is not None:
-        raise taken
-    previous_order = await orders.state(session, order, location)
+        raise Unprocessable(FieldError("delivery", "the order already has a delivery (update it with PATCH)"))
     now = clock.now()
     delivery = Delivery(
         order_id=order.id,
@@ -196,15 +204,11 @@ async def create_delivery(
         updated_at=now,
     )
     _apply(delivery, body, location, None)
-    try:
-        async with session.begin_nested():
-            session.add(delivery)
-            await session.flush()
-    except IntegrityError:  # a concurrent create won
-        raise taken from None
+    session.add(delivery)
+    await session.flush()
     new = _body(delivery, order, location)
     await _record_delivery(session, ctx, order, location, delivery, "create", new_state=new)
-    await _order_touched(session, ctx, order, location, previous_order)
+    await _order_touched(session, ctx, order, location, None, new)
     return new
 
 
@@ -225,7 +229,6 @@ async def update_delivery(
     """PATCH/PUT .../delivery (spec 4.2, 3.2)."""
     delivery = await _delivery(session, order, for_update=True)
     previous = _body(delivery, order, location)
-    previous_order = await orders.state(session, order, location)
     _apply(delivery, body, location, delivery.status)
     new = _body(delivery, order, location)
     if new == previous:
@@ -235,5 +238,5 @@ async def update_delivery(
     await _record_delivery(session, ctx, order, location, delivery, "update", previous_state=previous, new_state=new)
     moved_only = {k for k in new if new[k] != previous[k]} <= {*POSITION, "driver_position_updated_at"}
     if not moved_only:  # spec 6.2: not for a driver-position-only change
-        await _order_touched(session, ctx, order, location, previous_order)
+        await _order_touched(session, ctx, order, location, previous, new)
     return new

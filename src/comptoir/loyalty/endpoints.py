@@ -10,6 +10,7 @@ from starlette.responses import Response
 
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
+from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
 from comptoir.dependencies import Session
 from comptoir.idempotency import idempotent
 from comptoir.kit.pagination import Pagination
@@ -26,8 +27,8 @@ from comptoir.routing import JSON, ComptoirRoute, update_route
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Loyalty"])
 
-Reader = Annotated[Ctx, Depends(require("location,account", "customer_list.read|all_customer_lists.read"))]
-Writer = Annotated[Ctx, Depends(require("location,account", "customer_list.write|all_customer_lists.write"))]
+Reader = Annotated[Ctx, Depends(require("location,account", READ_NEED))]
+Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED))]
 CARDS = "/customer_lists/{customer_list_id}/loyalty_cards"
 CARD = CARDS + "/{loyalty_card_id}"
 OPERATIONS = CARD + "/operations"

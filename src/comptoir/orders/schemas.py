@@ -7,7 +7,7 @@ Money amounts are checked against the account's currency by the service (decisio
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from pydantic_core import PydanticCustomError
@@ -21,16 +21,11 @@ from comptoir.kit.refs import PrivateRef
 from comptoir.kit.text import Text
 from comptoir.kit.times import DateTimeStr
 
-STATUSES = (
-    "new", "received", "accepted", "in_preparation", "awaiting_shipment", "awaiting_collection", "in_delivery",
-    "completed", "rejected", "cancelled", "delivery_failed",
-)  # fmt: skip
 Status = Literal[
     "new", "received", "accepted", "in_preparation", "awaiting_shipment", "awaiting_collection", "in_delivery",
     "completed", "rejected", "cancelled", "delivery_failed",
 ]  # fmt: skip
-CHARGE_TYPES = ("delivery", "payment_fee", "tip", "tax", "other")
-PAYMENT_TYPES = ("online", "gift_card", "cash")
+STATUSES = get_args(Status)
 Name = Text(255)
 
 

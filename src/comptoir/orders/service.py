@@ -18,7 +18,7 @@ from comptoir import events
 from comptoir.auth.context import Ctx
 from comptoir.customers import hooks
 from comptoir.customers.schemas import ANONYMISED_FIELDS
-from comptoir.customers.service import PLAIN_FIELDS, render_customer
+from comptoir.customers.service import PLAIN_FIELDS, render_fields
 from comptoir.deliveries.render import deliveries_of, delivery_of, render_delivery
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, field_path, validation_message
 from comptoir.fastdb import FastReader, Query
@@ -29,12 +29,13 @@ from comptoir.kit.pagination import Key, Page, PageRequest, paginate
 from comptoir.kit.refs import parse_private_ref
 from comptoir.kit.times import localize, render_datetime
 from comptoir.kit.wire import WireError
-from comptoir.loyalty.service import add_to_balance
+from comptoir.loyalty.service import INITIAL_BALANCE, add_to_balance
 from comptoir.models import (
     ORDER_ELEMENT_IDS,
     Customer,
     CustomerList,
     Delivery,
+    Location,
     LoyaltyCard,
     LoyaltyOperation,
     Order,
@@ -279,24 +280,7 @@ async def order_for_update(session: AsyncSession, location_id: int, public_id: s
 async def _customer_ref(session: AsyncSession, order: Order, client_id: int) -> str | None:
     if order.customer_id is None:
         return None
-    from comptoir.private_refs import refs_for
-
     return (await refs_for(session, "customer", [order.customer_id], client_id)).get(order.customer_id)
-
-
-_LOAD = object()
-
-
-async def read_order(
-    session: AsyncSession, ctx: Ctx, location: Any, order: Order, delivery: Any = _LOAD
-) -> dict[str, Any]:
-    """The order as the connection reads it; `delivery` (a Delivery row or None) when the
-    caller loaded it already."""
-    if delivery is _LOAD:
-        delivery = await delivery_of(session, order.id)
-    rendered = render_delivery(delivery, order.public_id, location.public_id, location.timezone) if delivery else None
-    customer_ref = await _customer_ref(session, order, ctx.client_id)
-    return read_view(order, location, ctx.client_id, customer_ref, rendered)
 
 
 _ORDER_COLUMNS = tuple(column.key for column in Order.__table__.columns if column.key != "body")
@@ -338,24 +322,7 @@ async def fast_read(reader: FastReader, ctx: Ctx, location: Any, public_id: str)
             CUSTOMER_REF, resource_type="customer", customer_id=order.customer_id, client_id=ctx.client_id
         )
         customer_ref = found["ref"] if found else None
-    rendered = render_delivery(delivery, order.public_id, location.public_id, location.timezone) if delivery else None
-    return read_view(order, location, ctx.client_id, customer_ref, rendered)
-
-
-async def order_and_delivery(session: AsyncSession, location_id: int, public_id: str) -> tuple[Order, Any]:
-    """An order of the location with its delivery, in one query (GET); 404 otherwise."""
-    pk = ids.decode(Order.KIND, public_id)
-    row = None
-    if pk is not None:
-        stmt = (
-            select(Order, Delivery)
-            .outerjoin(Delivery, Delivery.order_id == Order.id)
-            .where(Order.id == pk, Order.location_id == location_id)
-        )
-        row = (await session.execute(stmt)).first()
-    if row is None:
-        raise NotFound(KIND, public_id)
-    return row[0], row[1]
+    return read_view(order, location, ctx.client_id, customer_ref, _rendered(delivery, order, location))
 
 
 # --- lists --------------------------------------------------------------------------------
@@ -413,12 +380,9 @@ async def list_orders(
     body = []
     for order in orders:
         location = locations[order.location_id]
-        delivery = deliveries.get(order.id)
-        rendered_delivery = (
-            render_delivery(delivery, order.public_id, location.public_id, location.timezone) if delivery else None
-        )
         customer_ref = customer_refs.get(order.customer_id) if order.customer_id is not None else None
-        body.append(read_view(order, location, ctx.client_id, customer_ref, rendered_delivery))
+        delivery = _rendered(deliveries.get(order.id), order, location)
+        body.append(read_view(order, location, ctx.client_id, customer_ref, delivery))
     return body, result
 
 
@@ -456,18 +420,14 @@ async def record(
     )
 
 
-async def state(session: AsyncSession, order: Order, location: Any) -> dict[str, Any]:
-    """The order as events carry it: its delivery, nobody's private refs (spec 2.2 item 7)."""
-    return render_order(
-        order, location.timezone, location.public_id, None, delivery=await _delivery(session, order, location)
-    )
+def state(order: Order, location: Any, delivery: dict[str, Any] | None) -> dict[str, Any]:
+    """The order as events carry it: with its (rendered) delivery, without anybody's
+    private refs (spec 2.2 item 7)."""
+    return render_order(order, location.timezone, location.public_id, None, delivery=delivery)
 
 
-async def _delivery(session: AsyncSession, order: Order, location: Any) -> dict[str, Any] | None:
-    delivery = await delivery_of(session, order.id)
-    if delivery is None:
-        return None
-    return render_delivery(delivery, order.public_id, location.public_id, location.timezone)
+def _rendered(delivery: Delivery | None, order: Order, location: Any) -> dict[str, Any] | None:
+    return render_delivery(delivery, order.public_id, location.public_id, location.timezone) if delivery else None
 
 
 async def _attach_customer(
@@ -475,7 +435,6 @@ async def _attach_customer(
 ) -> Customer | None:
     """spec 2.5 rule 5 and decisions.md: `customer_id`, or `customer_list_id` with
     `customer_private_ref`, or neither (a guest order); 422 for an unknown customer."""
-    given = body.model_fields_set
     by_id = body.customer_id is not None
     by_ref = body.customer_list_id is not None or body.customer_private_ref is not None
     if by_id and (by_ref or body.customer is not None):
@@ -526,28 +485,16 @@ async def _attach_customer(
         errors.add(
             "loyalty_operations", "are only for orders linked to a customer (customer_id or customer_private_ref)"
         )
-    _ = given
     return customer
 
 
-def _snapshot(
-    customer: Customer | None, guest: Any, list_public_id: str | None, currency: str
-) -> dict[str, Any] | None:
+def _snapshot(customer: Customer | None, guest: Any, list_public_id: str | None) -> dict[str, Any] | None:
+    """spec 2.5 rule 6: the customer's fields at the order's creation."""
     if customer is not None:
-        fields = render_customer(customer, _ListView(list_public_id or "", currency), None, [])
-        return {"customer_list_id": list_public_id, **{name: fields[name] for name in PLAIN_FIELDS}}
+        return {"customer_list_id": list_public_id, **render_fields(customer)}
     if guest is not None:
         return {"customer_list_id": None, **guest.model_dump(mode="json", include=set(PLAIN_FIELDS))}
     return None
-
-
-class _ListView:
-    """What `render_customer` needs of a list, for a snapshot (times are not used)."""
-
-    def __init__(self, public_id: str, currency: str) -> None:
-        self.public_id = public_id
-        self.currency = currency
-        self.timezone = "UTC"
 
 
 async def _apply_loyalty(
@@ -569,7 +516,7 @@ async def _apply_loyalty(
                 customer_id=customer.id,
                 name=op.name,
                 ref=op.ref,
-                balance=Decimal("0.0"),
+                balance=INITIAL_BALANCE,
                 created_at=clock.now(),
             )
             session.add(card)
@@ -687,7 +634,7 @@ async def create_order(
         collection_code=body.collection_code,
         coupon_codes=body.coupon_codes,
         deals={renumbered[key]: deal.model_dump() for key, deal in body.deals.items()},
-        customer=_snapshot(customer, body.customer, list_public_id, currency),
+        customer=_snapshot(customer, body.customer, list_public_id),
         loyalty_operations=[],
         custom_fields={k: v for k, v in body.custom_fields.items() if v is not None},
     )
@@ -775,12 +722,10 @@ def with_refs(state: dict[str, Any], refs: dict[str, str], customer_ref: str | N
     are reads it: the same as render_order for that client, without rendering again."""
     read = dict(state)
     read["private_ref"] = refs.get(ORDER_REF)
-    if refs:
+    by_id = {ids.encode(ELEMENT_KIND, int(key)): ref for key, ref in refs.items() if key != ORDER_REF}
+    if by_id:
         for collection in COLLECTIONS:
-            read[collection] = [
-                {**element, "private_ref": refs.get(str(ids.decode(ELEMENT_KIND, element["id"])))}
-                for element in state[collection]
-            ]
+            read[collection] = [{**element, "private_ref": by_id.get(element["id"])} for element in state[collection]]
     if read["customer"] is not None and read["customer"]["id"] is not None:
         read["customer"] = {**read["customer"], "private_ref": customer_ref}
     return read
@@ -852,7 +797,7 @@ async def update_order(
     forms. Records `order.update` (and `own_order.update` for its creator) when the order
     changed. The caller holds the row lock."""
     given = body.model_fields_set
-    delivery = await _delivery(session, order, location)
+    delivery = _rendered(await delivery_of(session, order.id), order, location)
     previous = render_order(order, location.timezone, location.public_id, None, delivery=delivery)
     errors = FieldErrors()
     stored = copy.deepcopy(order.body)
@@ -909,8 +854,7 @@ async def update_order(
         keep_view(order, location, new)
         order.updated_at = clock.now()
         await record(session, ctx, order, location, "update", previous_state=previous, new_state=new)
-    await session.flush()
-    return await read_order(session, ctx, location, order)
+    return with_refs(new, all_refs.get(str(ctx.client_id), {}), await _customer_ref(session, order, ctx.client_id))
 
 
 # --- joining customers (comptoir.customers.hooks) -----------------------------------------
@@ -920,19 +864,20 @@ async def update_order(
 async def anonymise_orders(session: AsyncSession, ctx: Ctx | None, customer: Customer) -> None:
     """spec 4.6 items 3-4: the customer object of each of the customer's orders is
     anonymised like the customer, with an `order.update` event per order changed."""
-    from comptoir.models import Location
-
     stmt = (
         select(Order, Location).join(Location, Location.id == Order.location_id).where(Order.customer_id == customer.id)
     )
-    for order, location in (await session.execute(stmt.with_for_update(of=Order))).all():
+    rows = (await session.execute(stmt.with_for_update(of=Order))).all()
+    deliveries = await deliveries_of(session, [order.id for order, _location in rows])
+    for order, location in rows:
         snapshot = order.body.get("customer")
         if snapshot is None or all(snapshot.get(name) is None for name in ANONYMISED_FIELDS):
             continue
-        previous = await state(session, order, location)
+        delivery = _rendered(deliveries.get(order.id), order, location)
+        previous = state(order, location, delivery)
         order.body = {**order.body, "customer": {**snapshot, **dict.fromkeys(ANONYMISED_FIELDS)}}
         order.updated_at = clock.now()
-        new = await state(session, order, location)
+        new = state(order, location, delivery)
         keep_view(order, location, new)
         await record(session, ctx, order, location, "update", previous_state=previous, new_state=new)
 
