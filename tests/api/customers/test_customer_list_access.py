@@ -100,7 +100,11 @@ async def test_creating_lists_needs_all_customer_lists_write(
     before = await world.snapshot()
     response = await client.post("/v1/location/customer_lists", json={"name": "New"}, headers=shop.headers())
     assert response.status_code == 403
-    assert "all_customer_lists.write" in response.json()["message"]
+    assert response.json() == {
+        "error_type": "forbidden",
+        "message": "The connection's scope (location[orders.write,catalog.write,customer_list.write,inventory.write],"
+        "profile_with_email) does not allow this request: it needs all_customer_lists.write",
+    }
     response = await client.post(
         f"/v1/locations/{shop.other_location.public_id}/customer_lists",
         json={"name": "New"},
@@ -119,12 +123,15 @@ async def test_a_location_token_cannot_rename_or_delete_an_account_level_list_wi
 ) -> None:
     token = await world.token("location[all_customer_lists.write]", location=shop.location)
     before = await world.snapshot()
-    for response in (
-        await rename(client, token, account_list.public_id, "New"),
-        await delete(client, token, account_list.public_id),
+    for action, response in (
+        ("rename", await rename(client, token, account_list.public_id, "New")),
+        ("delete", await delete(client, token, account_list.public_id)),
     ):
         assert response.status_code == 401
-        assert response.json()["error_type"] == "unauthorized"
+        assert response.json() == {
+            "error_type": "unauthorized",
+            "message": f"A location-level token cannot {action} an account-level customer list",
+        }
     assert await world.snapshot() == before
     # but it may write that list's customers (not a modification of the list)
     customer = await new_customer(client, shop, account_list.public_id, {"first_name": "Ann"}, token=token)

@@ -194,10 +194,14 @@ async def test_every_invalid_field_is_named_at_once(
     assert await world.snapshot() == before
 
 
-async def test_a_body_that_is_not_an_object_is_400(client: httpx.AsyncClient, shop: Shop, list_id: str) -> None:
+async def test_a_body_that_is_not_an_object_is_400(
+    client: httpx.AsyncClient, shop: Shop, list_id: str, world: World
+) -> None:
+    before = await world.snapshot()
     response = await client.post(path(list_id), json=[1], headers=shop.headers())
     assert response.status_code == 400
-    assert response.json()["error_type"] == "bad_request"
+    assert response.json() == {"error_type": "bad_request", "message": "The request body must be a JSON object"}
+    assert await world.snapshot() == before
 
 
 async def test_unknown_customer_or_wrong_list_is_404(
@@ -206,11 +210,13 @@ async def test_unknown_customer_or_wrong_list_is_404(
     customer = await new_customer(client, shop, list_id)
     other = await world.customer_list(account=shop.account, name="Everyone")
     token = shop.headers(shop.account_token)
+    before = await world.snapshot()
     response = await client.get(path(other.public_id, customer["id"]), headers=token)
     assert response.status_code == 404
     assert response.json() == {"error_type": "not_found", "message": f"No customer with id {customer['id']!r}"}
     assert (await client.patch(path(other.public_id, customer["id"]), json={}, headers=token)).status_code == 404
     assert (await client.get(path(list_id, "zzzzzz"), headers=token)).status_code == 404
+    assert await world.snapshot() == before
 
 
 async def test_a_private_ref_is_unique_in_a_list_for_one_client(

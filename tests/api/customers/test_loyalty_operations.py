@@ -122,13 +122,16 @@ async def test_invalid_operations_are_refused_and_the_balance_stays(
 
 
 async def test_operations_cannot_be_updated_or_deleted(
-    client: httpx.AsyncClient, shop: Shop, list_id: str, card: dict[str, Any]
+    client: httpx.AsyncClient, shop: Shop, list_id: str, card: dict[str, Any], world: World
 ) -> None:
     operation = (await operate(client, shop, list_id, card, {"delta": "2"})).json()
+    before = await world.snapshot()
+    path = ops(list_id, card, operation["id"])
     for method in ("PATCH", "PUT", "DELETE"):
-        response = await client.request(method, ops(list_id, card, operation["id"]), json={}, headers=shop.headers())
-        assert response.status_code in (404, 405)
-        assert response.json()["error_type"] == "routing_error"
+        response = await client.request(method, path, json={"delta": "5"}, headers=shop.headers())
+        assert response.status_code == 404
+        assert response.json() == {"error_type": "routing_error", "message": f"No route matches [{method}] {path}"}
+    assert await world.snapshot() == before
 
 
 async def test_an_unknown_operation_or_card_is_404(

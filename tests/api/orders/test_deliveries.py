@@ -81,12 +81,14 @@ async def test_quotes_and_deliveries_are_only_for_delivery_orders(
 
 
 async def test_an_order_without_delivery_answers_404(
-    client: httpx.AsyncClient, shop: Shop, placed: dict[str, Any]
+    client: httpx.AsyncClient, shop: Shop, world: World, placed: dict[str, Any]
 ) -> None:
-    for method in ("GET", "PATCH"):
+    before = await world.snapshot()
+    for method in ("GET", "PATCH", "PUT"):
         response = await client.request(method, url(placed, "delivery"), json={}, headers=shop.headers())
         assert response.status_code == 404
         assert response.json() == {"error_type": "not_found", "message": "No such delivery"}
+    assert await world.snapshot() == before
 
 
 async def test_a_delivery_is_created_once_and_read_with_its_order(

@@ -72,8 +72,10 @@ async def test_without_the_header_every_post_creates(client: httpx.AsyncClient, 
 
 
 async def test_a_refused_creation_keeps_no_key(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    before = await world.snapshot()
     bad = await client.post("/v1/location/orders", json={"status": "lost"}, headers=keyed(shop, "k-1"))
     assert bad.status_code == 422
+    assert await world.snapshot() == before  # no order, no key
     good = await client.post("/v1/location/orders", json={"status": "new"}, headers=keyed(shop, "k-1"))
     assert good.status_code == 200
     assert "Idempotent-Replayed" not in good.headers

@@ -99,7 +99,12 @@ async def test_identifiers_exclude_each_other(
     client: httpx.AsyncClient, shop: Shop, world: World, ann: dict[str, Any]
 ) -> None:
     before = await world.snapshot()
-    for extra in ({"customer_list_id": ann["customer_list_id"], "customer_private_ref": "crm-ann"}, {"customer": {}}):
+    by_ref = {"customer_list_id": ann["customer_list_id"], "customer_private_ref": "crm-ann"}
+    response = await create(client, shop, {"status": "new", **by_ref, "customer": {"first_name": "X"}})
+    assert response.json()["errors"] == [
+        {"field": "customer", "message": "is used only when no customer identifier is given"}
+    ]
+    for extra in (by_ref, {"customer": {}}):
         response = await create(client, shop, {"status": "new", "customer_id": ann["id"], **extra})
         assert response.json()["errors"] == [
             {"field": "customer_id", "message": "excludes customer_list_id, customer_private_ref and customer"}
@@ -118,8 +123,11 @@ async def test_a_customer_of_another_location_cannot_be_attached(
 ) -> None:
     lyon = await world.customer_list(location=shop.other_location, name="Lyon")
     someone = await new_customer(client, shop, lyon.public_id, {}, token=shop.account_token)
+    before = await world.snapshot()
     response = await create(client, shop, {"status": "new", "customer_id": someone["id"]})
     assert response.status_code == 422
+    assert response.json()["errors"] == [{"field": "customer_id", "message": f"no customer with id {someone['id']!r}"}]
+    assert await world.snapshot() == before
 
 
 async def test_loyalty_operations_move_cards_and_create_a_missing_one(
