@@ -19,7 +19,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from comptoir.config import Settings
-from comptoir.kit.jsonutil import dumps_str, loads
+from comptoir.kit.jsonutil import dumps_str, loads_stored
 
 M = TypeVar("M")
 WRITE = {"comptoir_write": True}  # execution option: this transaction will write
@@ -69,7 +69,7 @@ class Database:
 def create_database(settings: Settings, *, pool_size: int = 10) -> Database:
     url = async_url(settings.database_url)
     is_sqlite = url.startswith("sqlite")
-    options: dict = {"json_serializer": dumps_str, "json_deserializer": loads}
+    options: dict = {"json_serializer": dumps_str, "json_deserializer": loads_stored}
     if is_sqlite:
         path = settings.sqlite_path
         if path is not None:

@@ -32,7 +32,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.sql.elements import ColumnElement
 
 from comptoir.config import Settings
-from comptoir.kit.jsonutil import loads
+from comptoir.kit.jsonutil import loads_stored
 from comptoir.models.base import ExactDecimal, JSONValue, UTCDateTime
 
 Converter = Callable[[Any], Any]
@@ -47,7 +47,7 @@ def _pg_datetime(value: datetime | None) -> datetime | None:
 
 
 def _json(value: str | None) -> Any:
-    return None if value is None else loads(value)
+    return None if value is None else loads_stored(value)
 
 
 def _bool(value: Any) -> bool | None:

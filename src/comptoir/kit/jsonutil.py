@@ -13,6 +13,11 @@ import orjson
 
 MAX_DEPTH = 64  # free-form values (custom fields) nested deeper are refused; orjson writes 254
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+# Stored JSON that starts with a space was written by `plain_fragment`: it holds no number
+# orjson would read inexactly, so orjson reads it, three times faster than the exact parser.
+# `dumps` never writes a leading space, so nothing else is read that way.
+_PLAIN_MARK = b" "
+_DIGIT = re.compile(rb"[0-9]")
 
 
 def _default(value: Any) -> Any:
@@ -39,19 +44,55 @@ def _parse_int(text: str) -> int | Decimal:
     return value if -(2**63) <= value < 2**63 else Decimal(text)
 
 
+_EXACT = json.JSONDecoder(parse_float=Decimal, parse_int=_parse_int, parse_constant=_reject_constant)
+
+
 def loads(data: str | bytes) -> Any:
     """Parse JSON keeping every number exact (Decimal for non-integers and huge integers).
 
     Raises ValueError for what is not storable JSON: NaN/Infinity, nesting too deep for the
     parser, strings with a lone surrogate (a valid escape, but not Unicode text)."""
+    text = data.decode(json.detect_encoding(data), "surrogatepass") if isinstance(data, bytes) else data
+    if text.startswith("\ufeff"):
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     try:
-        value = json.loads(data, parse_float=Decimal, parse_int=_parse_int, parse_constant=_reject_constant)
+        value = _EXACT.decode(text)  # json.loads(text, ...) without building a decoder per call
     except RecursionError:
         raise ValueError("nested too deeply") from None
     raw = data.encode() if isinstance(data, str) else data
     if _SURROGATE_ESCAPE.search(raw):  # rare: only then walk the strings
         _check_strings(value)
     return value
+
+
+def is_plain(value: Any) -> bool:
+    """True when orjson would read `dumps(value)` back exactly: no Decimal (fractions, or
+    integers beyond 64 bits as `loads` gives them), no float, no integer beyond 64 bits."""
+    kind = type(value)
+    if kind is dict:
+        return all(is_plain(item) for item in value.values())
+    if kind is list:
+        return all(is_plain(item) for item in value)
+    if kind is int:
+        return -(2**63) <= value < 2**63
+    return kind is not Decimal and kind is not float
+
+
+def plain_fragment(value: Any) -> Any:
+    """What to store for `value`: when `is_plain`, its JSON text marked for `loads_stored`
+    (a leading space, which JSON allows), else `value` itself."""
+    return orjson.Fragment(_PLAIN_MARK + dumps(value)) if is_plain(value) else value
+
+
+def loads_stored(data: str | bytes) -> Any:
+    """`loads` for JSON the database holds, which `dumps` or `plain_fragment` wrote."""
+    raw = data.encode() if isinstance(data, str) else data
+    if raw.startswith(_PLAIN_MARK) or not _DIGIT.search(raw):  # no number at all: nothing inexact
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+    return loads(raw)
 
 
 def _check_strings(value: Any) -> None:

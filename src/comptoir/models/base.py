@@ -10,6 +10,8 @@ from sqlalchemy import JSON, BigInteger, DateTime, Integer, MetaData, Numeric, S
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase
 
+from comptoir.kit.jsonutil import plain_fragment
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -48,6 +50,16 @@ class JSONValue(TypeDecorator[Any]):
 
     impl = JSON(none_as_null=True)
     cache_ok = True
+
+
+class StoredJSON(JSONValue):
+    """JSONValue for large shapes read often (an order's view): a value without fractions or
+    huge integers is stored marked, and read back by orjson (`kit.jsonutil.plain_fragment`)."""
+
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        return None if value is None else plain_fragment(value)
 
 
 class ExactDecimal(TypeDecorator[Decimal]):

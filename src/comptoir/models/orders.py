@@ -8,7 +8,7 @@ from sqlalchemy import BigInteger, ForeignKey, Index, Sequence, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
-from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, ExactDecimal, JSONValue, UTCDateTime
+from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, ExactDecimal, JSONValue, StoredJSON, UTCDateTime
 
 # Ids of order elements (items, discounts, charges, payments): one series for all, so an
 # element id names one element (decisions.md "Wire formats"). A sequence on PostgreSQL (no
@@ -48,7 +48,7 @@ class Order(Base):
     refs: Mapped[dict[str, Any]] = mapped_column(JSONValue)
     # The read shape as of the last write, without private refs and delivery, and the
     # timezone its times are in: reads patch it instead of rendering (see orders.service).
-    view: Mapped[dict[str, Any] | None] = mapped_column(JSONValue)
+    view: Mapped[dict[str, Any] | None] = mapped_column(StoredJSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from datetime import datetime
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any
 
 from pydantic import ValidationError
@@ -303,6 +304,15 @@ CUSTOMER_REF = Query(
 )
 
 
+class OrderRow(SimpleNamespace):
+    """An order's columns as read by `fast_read`: what rendering reads of an `Order`,
+    without the ORM's instrumentation (a tenth of the cost)."""
+
+    @property
+    def public_id(self) -> str:
+        return ids.encode(Order.KIND, self.id)
+
+
 async def fast_read(reader: FastReader, ctx: Ctx, location: Any, public_id: str) -> dict[str, Any]:
     """GET of one order without a session or a transaction: one statement for the order and
     its delivery (plus one for the reader's customer ref, when attached)."""
@@ -310,7 +320,7 @@ async def fast_read(reader: FastReader, ctx: Ctx, location: Any, public_id: str)
     row = await reader.one(ORDER_READ, id=pk, location_id=location.id) if pk is not None else None
     if row is None:
         raise NotFound(KIND, public_id)
-    order = Order(**{name: row[name] for name in _ORDER_COLUMNS})
+    order = OrderRow(**{name: row[name] for name in _ORDER_COLUMNS})
     if not _has_view(order, location):  # an order written before views: render it
         order.body = (await reader.one(ORDER_BODY, id=pk))["body"]  # type: ignore[index]
     delivery = None

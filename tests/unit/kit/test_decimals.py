@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from comptoir.kit.decimals import parse_decimal, render_decimal
-from comptoir.kit.jsonutil import dumps, loads
+from comptoir.kit.jsonutil import dumps, is_plain, loads, loads_stored, plain_fragment
 from comptoir.kit.wire import WireError
 
 
@@ -61,3 +61,41 @@ def test_render_then_parse_is_exact(value: Decimal) -> None:
 @given(st.decimals(allow_nan=False, allow_infinity=False, min_value=-(10**12), max_value=10**12, places=8))
 def test_json_round_trip_keeps_the_exact_value(value: Decimal) -> None:
     assert loads(dumps({"v": value}))["v"] == value
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"n": 12, "s": "10.50 EUR", "l": [1, -2, None, True], "d": {"x": "1.5"}},
+        {"n": [1, Decimal("2.5")]},
+        {"n": Decimal("-1E+2")},
+        {"big": Decimal("123456789012345678901234567890")},
+        {"big": 2**63 - 1},
+        {"big": -(2**63)},
+        {"s": "\u00e9t\u00e9 a:1.5"},
+    ],
+)
+def test_stored_json_reads_back_exactly_whichever_parser_reads_it(value: dict) -> None:
+    stored = dumps(plain_fragment(value))
+    assert stored.startswith(b" ") == is_plain(value)
+    assert dumps(value).strip() == stored.strip()
+    read = loads_stored(stored)
+    assert read == value
+    assert [type(v) for v in read.values()] == [type(v) for v in value.values()]
+
+
+def test_only_what_plain_fragment_marked_skips_the_exact_parser() -> None:
+    assert loads_stored(b'{"a": 0.1}') == {"a": Decimal("0.1")}
+    assert loads(b' {"a": 0.1}') == {"a": Decimal("0.1")}  # request bodies: always exact
+
+
+def test_stored_json_without_numbers_reads_the_same() -> None:
+    assert loads_stored(b'{"a": ["x", true, null], "b": {}}') == {"a": ["x", True, None], "b": {}}
+    assert loads_stored("{}") == {}
+
+
+def test_bodies_in_other_unicode_encodings_are_read() -> None:
+    assert loads('{"a": 1.5}'.encode("utf-16")) == {"a": Decimal("1.5")}
+    assert loads('\ufeff{"a": 1}'.encode()) == {"a": 1}  # as json.loads: a UTF-8 BOM is skipped
+    with pytest.raises(ValueError, match="BOM"):
+        loads('\ufeff{"a": 1}')
