@@ -39,6 +39,7 @@ from comptoir.jobs import TimedJobs
 from comptoir.locations.endpoints import router as locations_router
 from comptoir.loyalty.endpoints import router as loyalty_router
 from comptoir.middleware import HttpConventions
+from comptoir.oauth2.endpoints import router as oauth2_router
 from comptoir.orders.endpoints import router as orders_router
 from comptoir.ratelimit import RateLimiter
 from comptoir.ratelimit.memory import MemoryBackend
@@ -128,6 +129,8 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     )  # fmt: skip
     for router in routers:
         app.include_router(router, prefix="/v1")
+
+    app.include_router(oauth2_router, prefix="/oauth2/v1")
 
     @app.get("/", include_in_schema=False)
     async def home() -> Response:

@@ -17,7 +17,7 @@ from comptoir.db import Database
 from comptoir.idempotency import purge_expired
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
-from comptoir.models import Change, Connection, DeliveryAttempt, Event
+from comptoir.models import AuthorizationCode, Change, Connection, DeliveryAttempt, Event
 
 log = structlog.get_logger("comptoir.jobs")
 
@@ -28,7 +28,7 @@ PURGE_BATCH = 5000
 async def purge_history(db: Database) -> int:
     """Delete the events of revoked connections (nobody will fetch them), delivery attempts
     older than 30 days, changes older than 30 days that no pending event refers to, and
-    expired Idempotency-Key answers.
+    expired Idempotency-Key answers, and authorisation codes a day past their expiry.
     Batched, so a long backlog never holds a long lock."""
     cutoff = clock.now() - RETENTION
     revoked = select(Connection.id).where(Connection.revoked_at.is_not(None))
@@ -37,6 +37,7 @@ async def purge_history(db: Database) -> int:
         (Event, Event.connection_id.in_(revoked)),
         (DeliveryAttempt, DeliveryAttempt.attempted_at < cutoff),
         (Change, (Change.created_at < cutoff) & ~exists().where(Event.change_id == Change.id)),
+        (AuthorizationCode, AuthorizationCode.expires_at < clock.now() - timedelta(days=1)),
     ):
         while True:
             async with db.transaction() as session:

@@ -112,11 +112,9 @@ def _reaches(bound: Catalog | CustomerList, location: Location | None, account: 
     return account is not None and bound.account_id == account.id
 
 
-async def authorise(
+async def check_binding(
     session: AsyncSession,
-    key: bytes,
     *,
-    client: OAuthClient,
     user: User,
     scope: Scope,
     location: Location | None = None,
@@ -124,11 +122,10 @@ async def authorise(
     catalog: Catalog | None = None,
     customer_list: CustomerList | None = None,
     name: str = "",
-) -> dict[str, Any]:
-    """Create or update the connection and return the token response of spec 5.3 item 3.
-
-    Raises Unprocessable naming what the user may not connect (the OAuth pages and the
-    `admin connect` command show it)."""
+) -> Account | None:
+    """The account the connection would belong to, once checked that `user` may connect
+    what is chosen with `scope` (spec 5.1); raises Unprocessable naming each problem (the
+    OAuth pages and the `admin connect` command show it)."""
     errors = FieldErrors()
     if len(name) > MAX_NAME:
         errors.add("name", f"must be at most {MAX_NAME} characters")
@@ -161,6 +158,34 @@ async def authorise(
             errors.add(field, f"is not a {label} of that location or account")
     errors.raise_if_any()
 
+    return owning_account
+
+
+async def authorise(
+    session: AsyncSession,
+    key: bytes,
+    *,
+    client: OAuthClient,
+    user: User,
+    scope: Scope,
+    location: Location | None = None,
+    account: Account | None = None,
+    catalog: Catalog | None = None,
+    customer_list: CustomerList | None = None,
+    name: str = "",
+) -> dict[str, Any]:
+    """Create or update the connection and return the token response of spec 5.3 item 3
+    (raises Unprocessable as `check_binding` does)."""
+    owning_account = await check_binding(
+        session,
+        user=user,
+        scope=scope,
+        location=location,
+        account=account,
+        catalog=catalog,
+        customer_list=customer_list,
+        name=name,
+    )
     if location is not None:
         level, target = "location", f"location:{location.id}"
     elif account is not None:

@@ -55,3 +55,18 @@ Currency = wire_type(
     None,
     {"type": "string", "pattern": "^[A-Z]{3}$", "description": "ISO 4217 code", "examples": ["EUR"]},
 )
+
+
+_EURO = "AD AT BE CY DE EE ES FI FR GR HR IE IT LT LU LV MC ME MT NL PT SI SK SM VA XK".split()  # noqa: SIM905
+_CURRENCY_OF = dict.fromkeys(_EURO, "EUR") | {
+    "GB": "GBP", "US": "USD", "CH": "CHF", "LI": "CHF", "CA": "CAD", "AU": "AUD", "NZ": "NZD", "JP": "JPY",
+    "SE": "SEK", "NO": "NOK", "DK": "DKK", "PL": "PLN", "CZ": "CZK", "HU": "HUF", "RO": "RON", "BG": "BGN",
+    "IS": "ISK", "TR": "TRY", "MA": "MAD", "TN": "TND", "DZ": "DZD", "ZA": "ZAR", "BR": "BRL", "MX": "MXN",
+    "AR": "ARS", "CL": "CLP", "CO": "COP", "IN": "INR", "CN": "CNY", "HK": "HKD", "SG": "SGD", "KR": "KRW",
+    "AE": "AED", "SA": "SAR", "IL": "ILS", "UA": "UAH", "RS": "RSD", "TH": "THB", "MY": "MYR", "ID": "IDR",
+}  # fmt: skip
+
+
+def currency_of(country: str) -> str | None:
+    """The usual currency of a country, for the signup form's default (None: ask)."""
+    return _CURRENCY_OF.get(country)

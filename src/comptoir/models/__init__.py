@@ -12,6 +12,7 @@ from comptoir.models.deliveries import Delivery, DeliveryQuote
 from comptoir.models.idempotency import IdempotencyKey
 from comptoir.models.locations import Location
 from comptoir.models.names import NameClaim
+from comptoir.models.oauth import AuthorizationCode
 from comptoir.models.orders import ORDER_ELEMENT_IDS, IdCounter, Order
 from comptoir.models.private_refs import PrivateRef
 from comptoir.models.users import User
@@ -19,6 +20,7 @@ from comptoir.models.users import User
 __all__ = [
     "ORDER_ELEMENT_IDS",
     "Account",
+    "AuthorizationCode",
     "Base",
     "Callback",
     "Catalog",

@@ -34,6 +34,10 @@ class Backend(Protocol):
         (True, new counts); otherwise change nothing and return (False, current counts)."""
         ...
 
+    async def peek(self, keys: list[str]) -> list[int]:
+        """The current counts, unchanged."""
+        ...
+
     async def close(self) -> None: ...
 
 

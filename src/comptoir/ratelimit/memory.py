@@ -28,6 +28,9 @@ class MemoryBackend:
             self._purge(now)
         return True, current
 
+    async def peek(self, keys: list[str]) -> list[int]:
+        return [self._counts.get(key, 0) for key in keys]
+
     def _purge(self, now: float) -> None:
         for key in [k for k, at in self._expiry.items() if at <= now]:
             self._counts.pop(key, None)

@@ -36,5 +36,8 @@ class RedisBackend:
         result = await self._take(keys=keys, args=[*limits, *ttls])
         return bool(result[0]), [int(c) for c in result[1:]]
 
+    async def peek(self, keys: list[str]) -> list[int]:
+        return [int(c or 0) for c in await self.client.mget(keys)]
+
     async def close(self) -> None:
         await self.client.aclose()

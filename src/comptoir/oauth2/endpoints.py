@@ -1,0 +1,587 @@
+"""The authorisation server at /oauth2/v1 (spec 5.2-5.5): the authorize pages, token and
+revoke.
+
+`/authorize` is one address: every page posts back to it with the authorisation request's
+own query string, so the request needs no server-side state until the user approves it.
+Each post carries a CSRF token (an HMAC of the browser session) and is answered by a 303.
+Pages: log in or sign up; choose the location or account the scope's level needs; consent,
+with the catalog and customer list when the scope names them; Allow or Deny.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pycountry
+from fastapi import APIRouter
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy import or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from comptoir.accounts.service import create_account
+from comptoir.auth.scopes import Scope, ScopeError, parse_scope
+from comptoir.connections.service import (
+    OOB_REDIRECT_URI,
+    authorise,
+    check_binding,
+    find_client,
+)
+from comptoir.errors import ComptoirError, Unprocessable
+from comptoir.kit import clock, crypto
+from comptoir.kit.codes import currency_of
+from comptoir.kit.jsonutil import dumps, loads
+from comptoir.kit.times import main_timezone
+from comptoir.locations.service import create_location
+from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, User
+from comptoir.oauth2 import service
+from comptoir.oauth2.service import OAuthError, Throttle
+from comptoir.state import app_state
+from comptoir.users.service import create_user, find_user_by_email
+from comptoir.web import session as web
+
+router = APIRouter(include_in_schema=False)
+
+_pages = Environment(
+    loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=select_autoescape(["html"])
+)
+COUNTRIES = sorted(((c.alpha_2, c.name) for c in pycountry.countries), key=lambda pair: pair[1])
+CURRENCIES = sorted(c.alpha_3 for c in pycountry.currencies)
+
+
+class AuthorizeRequest:
+    """The query of spec 5.2 item 1, checked."""
+
+    def __init__(self, request: Request, client: OAuthClient, scope: Scope) -> None:
+        query = request.query_params
+        self.client = client
+        self.scope = scope
+        self.redirect_uri = query["redirect_uri"]
+        self.state = query.get("state")
+        # decisions.md "OAuth": `device_id` is an alias of `name`
+        self.name = query.get("name") or query.get("device_id") or ""
+        self.code_challenge = query.get("code_challenge")
+        self.prefill = {k: query.get(k) or "" for k in ("country", "account_name", "location_name")}
+        self.action = str(request.url.path) + "?" + _query_without(request, {"selected", "screen"})
+        self.query = _query_without(request, {"selected", "screen"})
+        self.selected = query.get("selected")
+
+    def url(self, **extra: str) -> str:
+        return "/oauth2/v1/authorize?" + self.query + ("&" + urlencode(extra) if extra else "")
+
+    def back(self, **params: str) -> Response:
+        """303 to the client's redirect URI with `params` (and `state` unchanged)."""
+        if self.state is not None:
+            params["state"] = self.state
+        separator = "&" if "?" in self.redirect_uri else "?"
+        return RedirectResponse(self.redirect_uri + separator + urlencode(params), status_code=303)
+
+
+def _query_without(request: Request, names: set[str]) -> str:
+    return urlencode([(k, v) for k, v in request.query_params.multi_items() if k not in names])
+
+
+def _page(template: str, status: int = 200, **context: Any) -> Response:
+    context.setdefault("errors", [])
+    return web.protect(HTMLResponse(_pages.get_template(template).render(**context), status_code=status))
+
+
+def _error_page(message: str, status: int = 400) -> Response:
+    return _page("message.html", status, title="This connection request cannot be used", message=message)
+
+
+async def _checked_request(request: Request, db: AsyncSession) -> AuthorizeRequest | Response:
+    """spec 5.2 and RFC 6749 4.1.2.1: an unknown client or an unregistered redirect URI is
+    an error page, never a redirect; an invalid scope goes back with `invalid_scope`."""
+    query = request.query_params
+    client_id, redirect_uri = query.get("client_id"), query.get("redirect_uri")
+    if not client_id:
+        return _error_page("The client_id parameter is missing.")
+    client = await find_client(db, client_id)
+    if client is None:
+        return _error_page(f"No application has the client id {client_id!r}.")
+    if not redirect_uri:
+        return _error_page("The redirect_uri parameter is missing.")
+    if not service.redirect_allowed(client, redirect_uri):
+        return _error_page(f"The redirect_uri {redirect_uri!r} is not registered for {client.name}.")
+    challenge, method = query.get("code_challenge"), query.get("code_challenge_method", "plain")
+    state = {"state": query["state"]} if "state" in query else {}
+    back = redirect_uri + ("&" if "?" in redirect_uri else "?")
+    if challenge is not None and (method != "S256" or not service.valid_challenge(challenge)):
+        description = "code_challenge must be an S256 challenge (code_challenge_method=S256)"
+        params = {"error": "invalid_request", "error_description": description, **state}
+        return RedirectResponse(back + urlencode(params), status_code=303)
+    try:
+        scope = parse_scope(query.get("scope") or "")
+    except ScopeError as exc:
+        params = {"error": "invalid_scope", "error_description": str(exc), **state}
+        return RedirectResponse(back + urlencode(params), status_code=303)
+    return AuthorizeRequest(request, client, scope)
+
+
+def _browser(request: Request) -> tuple[web.WebSession, bool]:
+    """The browser's session, or a new anonymous one (True: the cookie must be set)."""
+    found = web.current(request, app_state(request).key)
+    return (found, False) if found is not None else (web.WebSession.new(), True)
+
+
+def _with_cookie(response: Response, request: Request, session: web.WebSession, fresh: bool) -> Response:
+    if fresh:
+        web.set_cookie(response, request, app_state(request).key, session)
+    return response
+
+
+# --- GET /authorize ---------------------------------------------------------------------
+
+
+@router.get("/authorize")
+async def authorize(request: Request) -> Response:
+    db_state = app_state(request)
+    async with db_state.db.transaction(write=False) as db:
+        checked = await _checked_request(request, db)
+        if isinstance(checked, Response):
+            return web.protect(checked)
+        browser, fresh = _browser(request)
+        user = await db.get(User, browser.user_id) if browser.user_id is not None else None
+        if user is None:
+            screen = request.query_params.get("screen")
+            page = _signup_page if screen == "signup" else _login_page
+            return _with_cookie(page(request, checked, browser), request, browser, fresh)
+        return _with_cookie(await _choice_page(request, db, checked, browser, user), request, browser, fresh)
+
+
+def _login_page(
+    request: Request,
+    req: AuthorizeRequest,
+    browser: web.WebSession,
+    errors: list[str] = (),
+    email: str = "",
+    status: int = 200,  # type: ignore[assignment]
+) -> Response:
+    return _page(
+        "login.html",
+        status,
+        title=f"Log in to connect {req.client.name}",
+        client_name=req.client.name,
+        action=req.action,
+        csrf=web.csrf_token(app_state(request).key, browser),
+        signup_url=req.url(screen="signup"),
+        email=email,
+        errors=list(errors),
+    )
+
+
+def _signup_page(
+    request: Request,
+    req: AuthorizeRequest,
+    browser: web.WebSession,
+    errors: list[str] = (),  # type: ignore[assignment]
+    form: dict[str, str] | None = None,
+    status: int = 200,
+) -> Response:
+    values = dict(req.prefill, first_name="", last_name="", email="", currency="")
+    values.update(form or {})
+    return _page(
+        "signup.html",
+        status,
+        title="Create your Comptoir account",
+        client_name=req.client.name,
+        action=req.action,
+        csrf=web.csrf_token(app_state(request).key, browser),
+        login_url=req.url(),
+        form=values,
+        countries=COUNTRIES,
+        currencies=CURRENCIES,
+        errors=list(errors),
+    )
+
+
+async def _owned(db: AsyncSession, user: User) -> tuple[list[Account], list[tuple[Location, Account]]]:
+    accounts = list(await db.scalars(select(Account).where(Account.owner_id == user.id).order_by(Account.id)))
+    rows = await db.execute(
+        select(Location, Account)
+        .join(Account, Account.id == Location.account_id)
+        .where(Account.owner_id == user.id)
+        .order_by(Account.id, Location.number)
+    )
+    return accounts, [(location, account) for location, account in rows.all()]
+
+
+async def _target(db: AsyncSession, user: User, scope: Scope, public_id: str | None) -> Location | Account | None:
+    """The location or account the user chose, if the user owns it."""
+    if not public_id:
+        return None
+    accounts, locations = await _owned(db, user)
+    if scope.level == "location":
+        return next((location for location, _account in locations if location.public_id == public_id), None)
+    return next((account for account in accounts if account.public_id == public_id), None)
+
+
+async def _bindable(db: AsyncSession, model: type, target: Location | Account) -> list[tuple[str, str]]:
+    """Catalogs (or customer lists) a connection of `target` may bind (spec 5.1): those of
+    the location and of its account, or of the account and any of its locations."""
+    if isinstance(target, Location):
+        where = or_(
+            model.location_id == target.id,  # type: ignore[attr-defined]
+            (model.location_id.is_(None)) & (model.account_id == target.account_id),  # type: ignore[attr-defined]
+        )
+    else:
+        where = model.account_id == target.id  # type: ignore[attr-defined]
+    rows = await db.scalars(select(model).where(where).order_by(model.id))  # type: ignore[attr-defined]
+    return [(row.public_id, row.name + (" (whole account)" if row.location_id is None else "")) for row in rows]
+
+
+async def _choice_page(
+    request: Request,
+    db: AsyncSession,
+    req: AuthorizeRequest,
+    browser: web.WebSession,
+    user: User,
+    errors: list[str] = (),  # type: ignore[assignment]
+    chosen: dict[str, str] | None = None,
+    status: int = 200,
+) -> Response:
+    key = app_state(request).key
+    common = {
+        "client_name": req.client.name,
+        "action": req.action,
+        "csrf": web.csrf_token(key, browser),
+        "user_email": user.email,
+        "errors": list(errors),
+    }
+    target = await _target(db, user, req.scope, req.selected) if req.scope.level else None
+    if req.scope.level and target is None:
+        accounts, locations = await _owned(db, user)
+        if req.scope.level == "location":
+            choices = [(loc.public_id, f"{loc.name} ({account.name})") for loc, account in locations]
+        else:
+            choices = [(account.public_id, account.name) for account in accounts]
+        if not choices:
+            return _page(
+                "message.html", title="Nothing to connect", message=f"You have no {req.scope.level} to connect yet."
+            )
+        return _page(
+            "choose.html",
+            status,
+            title=f"Connect {req.client.name}",
+            level=req.scope.level,
+            level_label=req.scope.level.capitalize(),
+            choices=choices,
+            **common,
+        )
+    catalogs = await _bindable(db, Catalog, target) if target and req.scope.allows("catalog") else None
+    lists = await _bindable(db, CustomerList, target) if target and req.scope.allows("customer_list") else None
+    return _page(
+        "consent.html",
+        status,
+        title=f"Allow {req.client.name}?",
+        target=target.public_id if target else "",
+        target_label=target.name if target else "",
+        allowances=service.describe(req.scope),
+        catalogs=catalogs,
+        customer_lists=lists,
+        chosen=chosen or {},
+        **common,
+    )
+
+
+# --- POST /authorize --------------------------------------------------------------------
+
+
+def _client_ip(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+@router.post("/authorize")
+async def authorize_step(request: Request) -> Response:
+    state = app_state(request)
+    form = await request.form()
+    async with state.db.transaction() as db:
+        checked = await _checked_request(request, db)
+        if isinstance(checked, Response):
+            return web.protect(checked)
+        browser = web.current(request, state.key)
+        if browser is None or not web.csrf_ok(state.key, browser, _field(form, "csrf")):
+            # RFC 6749 10.12: a post without this browser's token is refused outright
+            return _error_page("This form has expired or was not sent from this page. Go back and try again.", 403)
+        step = _field(form, "step")
+        if step == "login":
+            return await _log_in(request, db, checked, browser, form)
+        if step == "signup":
+            return await _sign_up(request, db, checked, browser, form)
+        user = await db.get(User, browser.user_id) if browser.user_id is not None else None
+        if user is None:
+            return web.protect(RedirectResponse(checked.url(), status_code=303))
+        if step == "deny":
+            return web.protect(_deny(checked))
+        if step == "choose":
+            target = await _target(db, user, checked.scope, _field(form, "target"))
+            if target is None:
+                return await _choice_page(request, db, checked, browser, user, ["Choose one of the list."], status=400)
+            return web.protect(RedirectResponse(checked.url(selected=target.public_id), status_code=303))
+        if step == "allow":
+            return await _allow(request, db, checked, browser, user, form)
+        return _error_page("Unknown step.")
+
+
+def _field(form: FormData, name: str) -> str:
+    value = form.get(name)
+    return value if isinstance(value, str) else ""
+
+
+def _deny(req: AuthorizeRequest) -> Response:
+    """spec 5.2 item 3: back with `error=access_denied`."""
+    if req.redirect_uri == OOB_REDIRECT_URI:
+        return _page("message.html", title="Access denied", message=f"{req.client.name} was not connected.")
+    return req.back(error="access_denied")
+
+
+async def _log_in(
+    request: Request, db: AsyncSession, req: AuthorizeRequest, browser: web.WebSession, form: FormData
+) -> Response:
+    key = app_state(request).key
+    throttle = Throttle(app_state(request).limiter)
+    email, password = _field(form, "email").strip().lower(), _field(form, "password")
+    subjects = [f"email:{email}", f"ip:{_client_ip(request)}"]
+    wait = await throttle.wait("login", subjects)
+    if wait is not None:
+        message = f"Too many failed attempts. Try again in {max(1, wait // 60)} minute(s)."
+        return _login_page(request, req, browser, [message], email, 429)
+    user = await find_user_by_email(db, email) if email else None
+    if user is None or not await _password_ok(user, password):
+        await throttle.failed("login", subjects)
+        return _login_page(request, req, browser, ["Wrong email or password."], email, 400)
+    response = RedirectResponse(req.url(), status_code=303)
+    web.set_cookie(response, request, key, web.WebSession.new(user.id))  # a new sid: no fixation
+    return web.protect(response)
+
+
+async def _password_ok(user: User, password: str) -> bool:
+    import asyncio
+
+    return await asyncio.to_thread(crypto.verify_password, user.password_hash, password)
+
+
+async def _sign_up(
+    request: Request, db: AsyncSession, req: AuthorizeRequest, browser: web.WebSession, form: FormData
+) -> Response:
+    """Creates the user, the account and its first location (spec 5.2 item 2)."""
+    names = ("first_name", "last_name", "email", "account_name", "location_name", "country", "currency")
+    values = {name: _field(form, name).strip() for name in names}
+    errors: list[str] = []
+    country = values["country"].upper()
+    if pycountry.countries.get(alpha_2=country) is None:
+        errors.append("Country: choose a country from the list.")
+    currency = values["currency"] or (currency_of(country) if not errors else None)
+    if currency is None or pycountry.currencies.get(alpha_3=currency) is None:
+        errors.append("Currency: choose the currency of the account.")
+    if errors:
+        return _signup_page(request, req, browser, errors, values, 400)
+    try:
+        async with db.begin_nested():
+            user = await create_user(
+                db,
+                email=values["email"],
+                password=_field(form, "password"),
+                first_name=values["first_name"] or None,
+                last_name=values["last_name"] or None,
+                timezone=main_timezone(country),
+            )
+            account = await create_account(db, owner=user, name=values["account_name"], currency=currency)
+            await create_location(
+                db, account=account, name=values["location_name"], timezone=main_timezone(country), country=country
+            )
+    except Unprocessable as exc:
+        shown = [f"{_label(e.field)}: {e.message}" for e in exc.errors]
+        return _signup_page(request, req, browser, shown, values, 400)
+    response = RedirectResponse(req.url(), status_code=303)
+    web.set_cookie(response, request, app_state(request).key, web.WebSession.new(user.id))
+    return web.protect(response)
+
+
+def _label(field: str) -> str:
+    return {"name": "Name"}.get(field, field.replace("_", " ").capitalize())
+
+
+async def _allow(
+    request: Request,
+    db: AsyncSession,
+    req: AuthorizeRequest,
+    browser: web.WebSession,
+    user: User,
+    form: FormData,
+) -> Response:
+    """Checks the choices as the connection will (spec 5.1), then issues the code."""
+    target = await _target(db, user, req.scope, _field(form, "target")) if req.scope.level else None
+    if req.scope.level and target is None:
+        return web.protect(RedirectResponse(req.url(), status_code=303))
+    from comptoir.db import get_by_public_id
+
+    catalog = await get_by_public_id(db, Catalog, _field(form, "catalog")) if _field(form, "catalog") else None
+    customer_list = (
+        await get_by_public_id(db, CustomerList, _field(form, "customer_list"))
+        if _field(form, "customer_list")
+        else None
+    )
+    location = target if isinstance(target, Location) else None
+    account = target if isinstance(target, Account) else None
+    try:
+        await check_binding(
+            db,
+            user=user,
+            scope=req.scope,
+            location=location,
+            account=account,
+            catalog=catalog,
+            customer_list=customer_list,
+            name=req.name,
+        )
+    except Unprocessable as exc:
+        req.selected = target.public_id if target else None
+        shown = [f"{_label(e.field)}: {e.message}" for e in exc.errors]
+        chosen = {"catalog": _field(form, "catalog"), "customer_list": _field(form, "customer_list")}
+        return await _choice_page(request, db, req, browser, user, shown, chosen, 400)
+    code = await service.issue_code(
+        db,
+        app_state(request).key,
+        client_id=req.client.id,
+        user_id=user.id,
+        redirect_uri=req.redirect_uri,
+        scope=str(req.scope),
+        account_id=account.id if account else (location.account_id if location else None),
+        location_id=location.id if location else None,
+        catalog_id=catalog.id if catalog else None,
+        customer_list_id=customer_list.id if customer_list else None,
+        name=req.name,
+        code_challenge=req.code_challenge,
+    )
+    if req.redirect_uri == OOB_REDIRECT_URI:  # spec 5.5 item 1: shown for the user to paste
+        return _page("code.html", title="Your authorization code", client_name=req.client.name, code=code)
+    return web.protect(req.back(code=code))
+
+
+# --- POST /token and /revoke ------------------------------------------------------------
+
+
+async def _token_fields(request: Request) -> dict[str, str]:
+    """spec 5.3 item 1: form-encoded; decisions.md "OAuth": a JSON body is accepted too."""
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type == "application/json":
+        try:
+            data = loads(await request.body())
+        except ValueError:
+            raise OAuthError(400, "invalid_request", "The request body is not valid JSON") from None
+        if not isinstance(data, dict):
+            raise OAuthError(400, "invalid_request", "The request body must be a JSON object")
+        return {k: v for k, v in data.items() if isinstance(v, str)}
+    form = await request.form()
+    return {k: v for k, v in form.items() if isinstance(v, str)}
+
+
+async def _client(request: Request, db: AsyncSession, fields: dict[str, str]) -> OAuthClient:
+    """spec 5.3 item 2: HTTP Basic, or (compatible) `client_id`/`client_secret` fields;
+    401 for wrong credentials; failures throttled per client id and per IP."""
+    state = app_state(request)
+    credentials = service.basic_credentials(request.headers.get("authorization"))
+    if credentials is None and "client_id" in fields:
+        credentials = (fields["client_id"], fields.get("client_secret", ""))
+    if credentials is None:
+        raise OAuthError(401, "invalid_client", "Client credentials are missing (HTTP Basic authentication)")
+    throttle = Throttle(state.limiter)
+    subjects = [f"client:{credentials[0]}", f"ip:{_client_ip(request)}"]
+    wait = await throttle.wait("client", subjects)
+    if wait is not None:
+        raise OAuthError(429, "invalid_client", "Too many failed client authentications", retry_after=wait)
+    client = await service.authenticate_client(db, state.key, *credentials)
+    if client is None:
+        await throttle.failed("client", subjects)
+        raise OAuthError(401, "invalid_client", "The client id or secret is wrong")
+    return client
+
+
+def _json(body: dict[str, Any]) -> Response:
+    return Response(dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+@router.post("/token")
+async def token(request: Request) -> Response:
+    """spec 5.3: the code for the connection's token (the same one on re-authorisation)."""
+    state = app_state(request)
+    try:
+        async with state.db.transaction() as db:
+            fields = await _token_fields(request)
+            client = await _client(request, db, fields)
+            grant_type = fields.get("grant_type")
+            if grant_type is not None and grant_type != "authorization_code":
+                raise OAuthError(400, "unsupported_grant_type", "grant_type must be authorization_code")
+            if not fields.get("code"):
+                raise OAuthError(400, "invalid_request", "The code field is missing")
+            code = await service.redeem_code(
+                db,
+                state.key,
+                client=client,
+                code=fields["code"],
+                redirect_uri=fields.get("redirect_uri"),
+                code_verifier=fields.get("code_verifier"),
+            )
+            user = await db.get(User, code.user_id)
+            location = await db.get(Location, code.location_id) if code.location_id else None
+            account = await db.get(Account, code.account_id) if code.account_id and not location else None
+            catalog = await db.get(Catalog, code.catalog_id) if code.catalog_id else None
+            customer_list = await db.get(CustomerList, code.customer_list_id) if code.customer_list_id else None
+            try:
+                body = await authorise(
+                    db,
+                    state.key,
+                    client=client,
+                    user=user,  # type: ignore[arg-type]
+                    scope=parse_scope(code.scope),
+                    location=location,
+                    account=account,
+                    catalog=catalog,
+                    customer_list=customer_list,
+                    name=code.name,
+                )
+            except Unprocessable as exc:  # what was approved changed meanwhile
+                raise OAuthError(400, "invalid_grant", f"The authorization no longer applies: {exc.message}") from None
+        return _json(body)
+    except ComptoirError as exc:
+        return _oauth_error(exc)
+
+
+def _oauth_error(exc: ComptoirError) -> Response:
+    if not isinstance(exc, OAuthError):
+        exc = OAuthError(400, "invalid_request", exc.message)
+    return Response(exc.render(), status_code=exc.status, headers=exc.headers(), media_type="application/json")
+
+
+@router.post("/revoke")
+async def revoke(request: Request) -> Response:
+    """spec 5.4 item 2: the client's own token only; 200 then means it is unusable. An
+    unknown token is already unusable: 200 too (RFC 7009 2.2)."""
+    state = app_state(request)
+    try:
+        async with state.db.transaction() as db:
+            fields = await _token_fields(request)
+            client = await _client(request, db, fields)
+            presented = fields.get("token")
+            if not presented:
+                raise OAuthError(400, "invalid_request", "The token field is missing")
+            connection = await db.scalar(
+                select(Connection).where(Connection.token_hash == crypto.lookup_hash(state.key, presented))
+            )
+            if connection is not None:
+                if connection.client_id != client.id:
+                    raise OAuthError(400, "unauthorized_client", "The token was not issued to this client")
+                if connection.revoked_at is None:
+                    now = clock.now()
+                    await db.execute(
+                        update(Connection).where(Connection.id == connection.id).values(revoked_at=now, updated_at=now)
+                    )
+        return _json({})
+    except ComptoirError as exc:
+        return _oauth_error(exc)

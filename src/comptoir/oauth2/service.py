@@ -1,0 +1,223 @@
+"""The authorisation server's rules (spec 5.2-5.5, decisions.md "OAuth"): authorisation
+codes, client authentication, failed-attempt throttling, and the scope in plain words.
+
+Codes are single use and valid 10 minutes, bound to their client and redirect URI, and may
+carry a PKCE challenge (RFC 7636, S256) that the exchange must then answer. A code is spent
+by one atomic UPDATE, so two concurrent exchanges of one code cannot both succeed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import math
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, ClassVar
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.auth.scopes import Scope
+from comptoir.connections.service import OOB_REDIRECT_URI, client_secret, find_client
+from comptoir.errors import ComptoirError
+from comptoir.kit import clock, crypto
+from comptoir.models import AuthorizationCode, OAuthClient
+from comptoir.ratelimit.limiter import RateLimiter
+
+CODE_LIFETIME = timedelta(minutes=10)  # spec 5.2 item 4
+_PKCE = re.compile(r"[A-Za-z0-9\-._~]{43,128}")  # RFC 7636 4.1 verifier / S256 challenge
+
+
+class OAuthError(ComptoirError):
+    """An error of the token or revoke endpoint: the spec's body plus the OAuth `error`
+    (decisions.md "Errors and statuses")."""
+
+    error_type: ClassVar[str] = "bad_request"
+
+    def __init__(self, status: int, error: str, message: str, *, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status  # type: ignore[misc]
+        self.error = error
+        self.retry_after = retry_after
+        self.error_type = {400: "bad_request", 401: "unauthorized", 429: "too_many_requests"}[status]  # type: ignore[misc]
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "error": self.error}
+
+    def headers(self) -> dict[str, str]:
+        headers = {"Cache-Control": "no-store"}
+        if self.status == 401:
+            headers["WWW-Authenticate"] = 'Basic realm="comptoir"'
+        if self.retry_after is not None:
+            headers["Retry-After"] = str(self.retry_after)
+        return headers
+
+
+# --- redirect URIs ----------------------------------------------------------------------
+
+
+def redirect_allowed(client: OAuthClient, redirect_uri: str) -> bool:
+    """decisions.md "OAuth": the oob URI for every client; any other registered, matched
+    exactly (RFC 9700 2.1: no prefix or pattern matching)."""
+    return redirect_uri == OOB_REDIRECT_URI or redirect_uri in client.redirect_uris
+
+
+def valid_challenge(challenge: str) -> bool:
+    return _PKCE.fullmatch(challenge) is not None
+
+
+# --- codes ------------------------------------------------------------------------------
+
+
+async def issue_code(session: AsyncSession, key: bytes, **values: Any) -> str:
+    """A new code for the approved request (`values`: the AuthorizationCode columns)."""
+    code = secrets.token_urlsafe(32)
+    now = clock.now()
+    session.add(
+        AuthorizationCode(
+            code_hash=crypto.lookup_hash(key, code), expires_at=now + CODE_LIFETIME, created_at=now, **values
+        )
+    )
+    await session.flush()
+    return code
+
+
+def _s256(verifier: str) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+
+
+async def redeem_code(
+    session: AsyncSession,
+    key: bytes,
+    *,
+    client: OAuthClient,
+    code: str,
+    redirect_uri: str | None,
+    code_verifier: str | None,
+) -> AuthorizationCode:
+    """Spend `code` for `client` (spec 5.3 item 4: 400 when unknown, expired or used)."""
+    found = await session.scalar(
+        select(AuthorizationCode).where(AuthorizationCode.code_hash == crypto.lookup_hash(key, code))
+    )
+    now = clock.now()
+    if found is None or found.client_id != client.id:
+        raise OAuthError(400, "invalid_grant", "The authorization code is unknown")
+    if found.used_at is not None:
+        raise OAuthError(400, "invalid_grant", "The authorization code has already been used")
+    if found.expires_at <= now:
+        raise OAuthError(400, "invalid_grant", "The authorization code has expired")
+    if redirect_uri is not None and redirect_uri != found.redirect_uri:
+        raise OAuthError(400, "invalid_grant", "redirect_uri differs from the one of the authorization request")
+    if found.code_challenge is not None:
+        if code_verifier is None:
+            raise OAuthError(400, "invalid_grant", "code_verifier is required: the authorization used PKCE")
+        if not hmac.compare_digest(_s256(code_verifier), found.code_challenge):
+            raise OAuthError(400, "invalid_grant", "code_verifier does not match the code_challenge")
+    spent = await session.execute(
+        update(AuthorizationCode)
+        .where(AuthorizationCode.id == found.id, AuthorizationCode.used_at.is_(None))
+        .values(used_at=now)
+    )
+    if spent.rowcount != 1:  # a concurrent exchange spent it first
+        raise OAuthError(400, "invalid_grant", "The authorization code has already been used")
+    return found
+
+
+# --- client authentication --------------------------------------------------------------
+
+
+def basic_credentials(header: str | None) -> tuple[str, str] | None:
+    """(client id, secret) of an HTTP Basic `Authorization` header (RFC 6749 2.3.1)."""
+    if not header or header[:6].lower() != "basic ":
+        return None
+    try:
+        decoded = base64.b64decode(header[6:].strip(), validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    client_id, sep, secret = decoded.partition(":")
+    return (client_id, secret) if sep else None
+
+
+async def authenticate_client(session: AsyncSession, key: bytes, client_id: str, secret: str) -> OAuthClient | None:
+    client = await find_client(session, client_id)
+    expected = client_secret(key, client) if client is not None else crypto.derive(key, "no-client", client_id)
+    # compared even for an unknown client: the answer takes the same time either way
+    if not hmac.compare_digest(expected.encode(), secret.encode()) or client is None:
+        return None
+    return client
+
+
+# --- throttling of failed attempts ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Throttle:
+    """Failed logins and failed client authentications, counted per subject (an email, a
+    client id) and per IP address in aligned 15-minute windows: after LIMIT failures in a
+    window, attempts are refused until it ends. Counters live where the rate limits do
+    (in process, or in Redis shared by every process)."""
+
+    limiter: RateLimiter
+    LIMIT: ClassVar[int] = 10
+    WINDOW: ClassVar[int] = 900
+
+    def _keys(self, kind: str, subjects: list[str]) -> tuple[list[str], int]:
+        now = clock.now().timestamp()
+        start = int(now // self.WINDOW) * self.WINDOW
+        keys = [f"{self.limiter.prefix}authfail:{kind}:{s}:{start}" for s in subjects]
+        return keys, max(1, math.ceil(start + self.WINDOW - now))
+
+    async def wait(self, kind: str, subjects: list[str]) -> int | None:
+        """Seconds to wait when any subject has failed too often, else None."""
+        keys, remaining = self._keys(kind, subjects)
+        counts = await self.limiter.backend.peek(keys)
+        return remaining if any(c >= self.LIMIT for c in counts) else None
+
+    async def failed(self, kind: str, subjects: list[str]) -> None:
+        keys, _remaining = self._keys(kind, subjects)
+        big = 10**9  # always counted
+        await self.limiter.backend.take(keys, [big] * len(keys), [self.WINDOW + 60] * len(keys))
+
+
+# --- the scope in plain words -----------------------------------------------------------
+
+_WHAT = {
+    "orders": ("see the orders of {target}", "see, create and update the orders of {target}"),
+    "inventory": ("see the stock of {target}", "see and update the stock of {target}"),
+    "catalog": ("read the catalog you choose below", "read and update the catalog you choose below"),
+    "customer_list": (
+        "read the customers and loyalty cards of the customer list you choose below",
+        "read and update the customers and loyalty cards of the customer list you choose below",
+    ),
+    "all_catalogs": (
+        "read every catalog of {target}",
+        "read every catalog of {target}, and create, update and delete {own} catalogs",
+    ),
+    "all_customer_lists": (
+        "read every customer list of {target}",
+        "read every customer list of {target}, and create, update and delete {own} customer lists",
+    ),
+}
+
+
+def describe(scope: Scope) -> list[str]:
+    """What the application will be able to do, one sentence per permission (spec 5.1)."""
+    target = "this location" if scope.level == "location" else "this account and all its locations"
+    own = "this location's" if scope.level == "location" else "its"
+    lines = []
+    for permission in scope.permissions:
+        resource, _, right = permission.partition(".")
+        text = _WHAT[resource][right == "write"].format(target=target, own=own)
+        if resource == "catalog" and scope.level == "location":
+            text += " (and the stock of this location)"  # spec 5.1: deprecated inventory grant
+        lines.append(text[0].upper() + text[1:] + ".")
+    if scope.profile_with_email:
+        lines.append("See your name, email address, time zone and languages.")
+    elif scope.profile:
+        lines.append("See your name, time zone and languages.")
+    return lines

@@ -1,0 +1,103 @@
+"""Browser sessions of the server-rendered pages (OAuth pages now, the back office later).
+
+A session is a signed cookie: `base64url(JSON {sid, uid, iat}) "." HMAC` under the server
+key, so no table is needed. `sid` is random per session and renewed at login (no session
+fixation); the CSRF token of every form is an HMAC of it, checked on every POST. Pages are
+never framed (`X-Frame-Options: DENY`, CSP `frame-ancestors 'none'`) and never cached.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response
+
+from comptoir.kit import crypto
+
+COOKIE = "comptoir_session"
+LIFETIME = 14 * 86400  # seconds
+
+SECURITY_HEADERS = {
+    "X-Frame-Options": "DENY",
+    # No script at all; inline styles of our own pages; forms may post here only.
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; "
+    "frame-ancestors 'none'; base-uri 'none'",
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class WebSession:
+    sid: str
+    user_id: int | None
+    issued_at: int
+
+    @classmethod
+    def new(cls, user_id: int | None = None) -> WebSession:
+        return cls(sid=secrets.token_urlsafe(18), user_id=user_id, issued_at=int(time.time()))
+
+
+def _sign(key: bytes, payload: bytes) -> str:
+    return hmac.new(key, b"session\x1f" + payload, hashlib.sha256).hexdigest()
+
+
+def encode(key: bytes, session: WebSession) -> str:
+    payload = base64.urlsafe_b64encode(
+        orjson.dumps({"sid": session.sid, "uid": session.user_id, "iat": session.issued_at})
+    )
+    return f"{payload.decode()}.{_sign(key, payload)}"
+
+
+def decode(key: bytes, value: str | None) -> WebSession | None:
+    """The session a cookie holds, or None when it is absent, forged or too old."""
+    if not value or value.count(".") != 1:
+        return None
+    payload, signature = value.split(".")
+    if not hmac.compare_digest(signature, _sign(key, payload.encode())):
+        return None
+    try:
+        data = orjson.loads(base64.urlsafe_b64decode(payload.encode()))
+        session = WebSession(sid=str(data["sid"]), user_id=data["uid"], issued_at=int(data["iat"]))
+    except (ValueError, KeyError, TypeError):
+        return None
+    if session.issued_at + LIFETIME < time.time():
+        return None
+    return session
+
+
+def current(request: Request, key: bytes) -> WebSession | None:
+    return decode(key, request.cookies.get(COOKIE))
+
+
+def csrf_token(key: bytes, session: WebSession) -> str:
+    return crypto.derive(key, "csrf", session.sid)
+
+
+def csrf_ok(key: bytes, session: WebSession | None, given: str | None) -> bool:
+    return session is not None and given is not None and hmac.compare_digest(csrf_token(key, session), given)
+
+
+def set_cookie(response: Response, request: Request, key: bytes, session: WebSession) -> None:
+    response.set_cookie(
+        COOKIE,
+        encode(key, session),
+        max_age=LIFETIME,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
+def protect(response: Response) -> Response:
+    response.headers.update(SECURITY_HEADERS)
+    return response
