@@ -44,19 +44,13 @@ def _parse_int(text: str) -> int | Decimal:
     return value if -(2**63) <= value < 2**63 else Decimal(text)
 
 
-_EXACT = json.JSONDecoder(parse_float=Decimal, parse_int=_parse_int, parse_constant=_reject_constant)
-
-
 def loads(data: str | bytes) -> Any:
     """Parse JSON keeping every number exact (Decimal for non-integers and huge integers).
 
     Raises ValueError for what is not storable JSON: NaN/Infinity, nesting too deep for the
     parser, strings with a lone surrogate (a valid escape, but not Unicode text)."""
-    text = data.decode(json.detect_encoding(data), "surrogatepass") if isinstance(data, bytes) else data
-    if text.startswith("\ufeff"):
-        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     try:
-        value = _EXACT.decode(text)  # json.loads(text, ...) without building a decoder per call
+        value = json.loads(data, parse_float=Decimal, parse_int=_parse_int, parse_constant=_reject_constant)
     except RecursionError:
         raise ValueError("nested too deeply") from None
     raw = data.encode() if isinstance(data, str) else data

@@ -22,6 +22,7 @@ class AuthorizationCode(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     redirect_uri: Mapped[str] = mapped_column(Text)
     scope: Mapped[str] = mapped_column(Text)
+    # what was chosen: the account of an account[...] scope, the location of a location[...] one
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
     location_id: Mapped[int | None] = mapped_column(ForeignKey("locations.id", ondelete="CASCADE"))
     catalog_id: Mapped[int | None] = mapped_column(ForeignKey("catalogs.id", ondelete="CASCADE"))

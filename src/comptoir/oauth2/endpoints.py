@@ -10,6 +10,8 @@ with the catalog and customer list when the scope names them; Allow or Deny.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -23,7 +25,7 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from comptoir.accounts.service import create_account
+from comptoir.accounts.service import create_account, find_account
 from comptoir.auth.scopes import Scope, ScopeError, parse_scope
 from comptoir.connections.service import (
     OOB_REDIRECT_URI,
@@ -31,17 +33,18 @@ from comptoir.connections.service import (
     check_binding,
     find_client,
 )
+from comptoir.db import get_by_public_id
 from comptoir.errors import ComptoirError, Unprocessable
 from comptoir.kit import clock, crypto
 from comptoir.kit.codes import currency_of
 from comptoir.kit.jsonutil import dumps, loads
 from comptoir.kit.times import main_timezone
-from comptoir.locations.service import create_location
+from comptoir.locations.service import create_location, find_location
 from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, User
 from comptoir.oauth2 import service
 from comptoir.oauth2.service import OAuthError, Throttle
 from comptoir.state import app_state
-from comptoir.users.service import create_user, find_user_by_email
+from comptoir.users.service import authenticate, create_user
 from comptoir.web import session as web
 
 router = APIRouter(include_in_schema=False)
@@ -49,8 +52,16 @@ router = APIRouter(include_in_schema=False)
 _pages = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=select_autoescape(["html"])
 )
-COUNTRIES = sorted(((c.alpha_2, c.name) for c in pycountry.countries), key=lambda pair: pair[1])
-CURRENCIES = sorted(c.alpha_3 for c in pycountry.currencies)
+
+
+@cache
+def _countries() -> list[tuple[str, str]]:
+    return sorted(((c.alpha_2, c.name) for c in pycountry.countries), key=lambda pair: pair[1])
+
+
+@cache
+def _currencies() -> list[str]:
+    return sorted(c.alpha_3 for c in pycountry.currencies)
 
 
 class AuthorizeRequest:
@@ -66,28 +77,28 @@ class AuthorizeRequest:
         self.name = query.get("name") or query.get("device_id") or ""
         self.code_challenge = query.get("code_challenge")
         self.prefill = {k: query.get(k) or "" for k in ("country", "account_name", "location_name")}
-        self.action = str(request.url.path) + "?" + _query_without(request, {"selected", "screen"})
-        self.query = _query_without(request, {"selected", "screen"})
+        self.query = urlencode([(k, v) for k, v in query.multi_items() if k not in ("selected", "screen")])
+        self.action = f"{request.url.path}?{self.query}"
         self.selected = query.get("selected")
 
     def url(self, **extra: str) -> str:
         return "/oauth2/v1/authorize?" + self.query + ("&" + urlencode(extra) if extra else "")
 
     def back(self, **params: str) -> Response:
-        """303 to the client's redirect URI with `params` (and `state` unchanged)."""
-        if self.state is not None:
-            params["state"] = self.state
-        separator = "&" if "?" in self.redirect_uri else "?"
-        return RedirectResponse(self.redirect_uri + separator + urlencode(params), status_code=303)
+        return _back(self.redirect_uri, self.state, **params)
 
 
-def _query_without(request: Request, names: set[str]) -> str:
-    return urlencode([(k, v) for k, v in request.query_params.multi_items() if k not in names])
+def _back(redirect_uri: str, state: str | None, **params: str) -> Response:
+    """303 to the client's redirect URI with `params` (and `state` unchanged, spec 5.2 item 3)."""
+    if state is not None:
+        params["state"] = state
+    separator = "&" if "?" in redirect_uri else "?"
+    return RedirectResponse(redirect_uri + separator + urlencode(params), status_code=303)
 
 
 def _page(template: str, status: int = 200, **context: Any) -> Response:
     context.setdefault("errors", [])
-    return web.protect(HTMLResponse(_pages.get_template(template).render(**context), status_code=status))
+    return HTMLResponse(_pages.get_template(template).render(**context), status_code=status)
 
 
 def _error_page(message: str, status: int = 400) -> Response:
@@ -109,17 +120,13 @@ async def _checked_request(request: Request, db: AsyncSession) -> AuthorizeReque
     if not service.redirect_allowed(client, redirect_uri):
         return _error_page(f"The redirect_uri {redirect_uri!r} is not registered for {client.name}.")
     challenge, method = query.get("code_challenge"), query.get("code_challenge_method", "plain")
-    state = {"state": query["state"]} if "state" in query else {}
-    back = redirect_uri + ("&" if "?" in redirect_uri else "?")
     if challenge is not None and (method != "S256" or not service.valid_challenge(challenge)):
         description = "code_challenge must be an S256 challenge (code_challenge_method=S256)"
-        params = {"error": "invalid_request", "error_description": description, **state}
-        return RedirectResponse(back + urlencode(params), status_code=303)
+        return _back(redirect_uri, query.get("state"), error="invalid_request", error_description=description)
     try:
         scope = parse_scope(query.get("scope") or "")
     except ScopeError as exc:
-        params = {"error": "invalid_scope", "error_description": str(exc), **state}
-        return RedirectResponse(back + urlencode(params), status_code=303)
+        return _back(redirect_uri, query.get("state"), error="invalid_scope", error_description=str(exc))
     return AuthorizeRequest(request, client, scope)
 
 
@@ -140,11 +147,14 @@ def _with_cookie(response: Response, request: Request, session: web.WebSession, 
 
 @router.get("/authorize")
 async def authorize(request: Request) -> Response:
-    db_state = app_state(request)
-    async with db_state.db.transaction(write=False) as db:
+    return web.protect(await _authorize_page(request))
+
+
+async def _authorize_page(request: Request) -> Response:
+    async with app_state(request).db.transaction(write=False) as db:
         checked = await _checked_request(request, db)
         if isinstance(checked, Response):
-            return web.protect(checked)
+            return checked
         browser, fresh = _browser(request)
         user = await db.get(User, browser.user_id) if browser.user_id is not None else None
         if user is None:
@@ -158,9 +168,9 @@ def _login_page(
     request: Request,
     req: AuthorizeRequest,
     browser: web.WebSession,
-    errors: list[str] = (),
+    errors: Sequence[str] = (),
     email: str = "",
-    status: int = 200,  # type: ignore[assignment]
+    status: int = 200,
 ) -> Response:
     return _page(
         "login.html",
@@ -179,7 +189,7 @@ def _signup_page(
     request: Request,
     req: AuthorizeRequest,
     browser: web.WebSession,
-    errors: list[str] = (),  # type: ignore[assignment]
+    errors: Sequence[str] = (),
     form: dict[str, str] | None = None,
     status: int = 200,
 ) -> Response:
@@ -194,8 +204,8 @@ def _signup_page(
         csrf=web.csrf_token(app_state(request).key, browser),
         login_url=req.url(),
         form=values,
-        countries=COUNTRIES,
-        currencies=CURRENCIES,
+        countries=_countries(),
+        currencies=_currencies(),
         errors=list(errors),
     )
 
@@ -215,10 +225,11 @@ async def _target(db: AsyncSession, user: User, scope: Scope, public_id: str | N
     """The location or account the user chose, if the user owns it."""
     if not public_id:
         return None
-    accounts, locations = await _owned(db, user)
     if scope.level == "location":
-        return next((location for location, _account in locations if location.public_id == public_id), None)
-    return next((account for account in accounts if account.public_id == public_id), None)
+        found = await find_location(db, public_id)
+        return found[0] if found is not None and found[1].owner_id == user.id else None
+    account = await find_account(db, public_id)
+    return account if account is not None and account.owner_id == user.id else None
 
 
 async def _bindable(db: AsyncSession, model: type, target: Location | Account) -> list[tuple[str, str]]:
@@ -241,7 +252,7 @@ async def _choice_page(
     req: AuthorizeRequest,
     browser: web.WebSession,
     user: User,
-    errors: list[str] = (),  # type: ignore[assignment]
+    errors: Sequence[str] = (),
     chosen: dict[str, str] | None = None,
     status: int = 200,
 ) -> Response:
@@ -298,12 +309,16 @@ def _client_ip(request: Request) -> str:
 
 @router.post("/authorize")
 async def authorize_step(request: Request) -> Response:
+    return web.protect(await _authorize_step(request))
+
+
+async def _authorize_step(request: Request) -> Response:
     state = app_state(request)
     form = await request.form()
     async with state.db.transaction() as db:
         checked = await _checked_request(request, db)
         if isinstance(checked, Response):
-            return web.protect(checked)
+            return checked
         browser = web.current(request, state.key)
         if browser is None or not web.csrf_ok(state.key, browser, _field(form, "csrf")):
             # RFC 6749 10.12: a post without this browser's token is refused outright
@@ -315,14 +330,14 @@ async def authorize_step(request: Request) -> Response:
             return await _sign_up(request, db, checked, browser, form)
         user = await db.get(User, browser.user_id) if browser.user_id is not None else None
         if user is None:
-            return web.protect(RedirectResponse(checked.url(), status_code=303))
+            return RedirectResponse(checked.url(), status_code=303)
         if step == "deny":
-            return web.protect(_deny(checked))
+            return _deny(checked)
         if step == "choose":
             target = await _target(db, user, checked.scope, _field(form, "target"))
             if target is None:
                 return await _choice_page(request, db, checked, browser, user, ["Choose one of the list."], status=400)
-            return web.protect(RedirectResponse(checked.url(selected=target.public_id), status_code=303))
+            return RedirectResponse(checked.url(selected=target.public_id), status_code=303)
         if step == "allow":
             return await _allow(request, db, checked, browser, user, form)
         return _error_page("Unknown step.")
@@ -351,19 +366,13 @@ async def _log_in(
     if wait is not None:
         message = f"Too many failed attempts. Try again in {max(1, wait // 60)} minute(s)."
         return _login_page(request, req, browser, [message], email, 429)
-    user = await find_user_by_email(db, email) if email else None
-    if user is None or not await _password_ok(user, password):
+    user = await authenticate(db, email, password)
+    if user is None:
         await throttle.failed("login", subjects)
         return _login_page(request, req, browser, ["Wrong email or password."], email, 400)
     response = RedirectResponse(req.url(), status_code=303)
     web.set_cookie(response, request, key, web.WebSession.new(user.id))  # a new sid: no fixation
-    return web.protect(response)
-
-
-async def _password_ok(user: User, password: str) -> bool:
-    import asyncio
-
-    return await asyncio.to_thread(crypto.verify_password, user.password_hash, password)
+    return response
 
 
 async def _sign_up(
@@ -400,11 +409,11 @@ async def _sign_up(
         return _signup_page(request, req, browser, shown, values, 400)
     response = RedirectResponse(req.url(), status_code=303)
     web.set_cookie(response, request, app_state(request).key, web.WebSession.new(user.id))
-    return web.protect(response)
+    return response
 
 
 def _label(field: str) -> str:
-    return {"name": "Name"}.get(field, field.replace("_", " ").capitalize())
+    return field.replace("_", " ").capitalize()
 
 
 async def _allow(
@@ -418,9 +427,7 @@ async def _allow(
     """Checks the choices as the connection will (spec 5.1), then issues the code."""
     target = await _target(db, user, req.scope, _field(form, "target")) if req.scope.level else None
     if req.scope.level and target is None:
-        return web.protect(RedirectResponse(req.url(), status_code=303))
-    from comptoir.db import get_by_public_id
-
+        return RedirectResponse(req.url(), status_code=303)
     catalog = await get_by_public_id(db, Catalog, _field(form, "catalog")) if _field(form, "catalog") else None
     customer_list = (
         await get_by_public_id(db, CustomerList, _field(form, "customer_list"))
@@ -452,7 +459,7 @@ async def _allow(
         user_id=user.id,
         redirect_uri=req.redirect_uri,
         scope=str(req.scope),
-        account_id=account.id if account else (location.account_id if location else None),
+        account_id=account.id if account else None,
         location_id=location.id if location else None,
         catalog_id=catalog.id if catalog else None,
         customer_list_id=customer_list.id if customer_list else None,
@@ -461,7 +468,7 @@ async def _allow(
     )
     if req.redirect_uri == OOB_REDIRECT_URI:  # spec 5.5 item 1: shown for the user to paste
         return _page("code.html", title="Your authorization code", client_name=req.client.name, code=code)
-    return web.protect(req.back(code=code))
+    return req.back(code=code)
 
 
 # --- POST /token and /revoke ------------------------------------------------------------
@@ -530,7 +537,7 @@ async def token(request: Request) -> Response:
             )
             user = await db.get(User, code.user_id)
             location = await db.get(Location, code.location_id) if code.location_id else None
-            account = await db.get(Account, code.account_id) if code.account_id and not location else None
+            account = await db.get(Account, code.account_id) if code.account_id else None
             catalog = await db.get(Catalog, code.catalog_id) if code.catalog_id else None
             customer_list = await db.get(CustomerList, code.customer_list_id) if code.customer_list_id else None
             try:

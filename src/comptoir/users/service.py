@@ -42,6 +42,15 @@ async def find_user_by_email(session: AsyncSession, email: str) -> User | None:
     return await session.scalar(select(User).where(User.email == normalise_email(email)))
 
 
+async def authenticate(session: AsyncSession, email: str, password: str) -> User | None:
+    """The user with this email and password, else None (the password is checked off the
+    event loop: argon2 is slow on purpose)."""
+    user = await find_user_by_email(session, email) if email else None
+    if user is None or not await asyncio.to_thread(crypto.verify_password, user.password_hash, password):
+        return None
+    return user
+
+
 async def create_user(
     session: AsyncSession,
     *,

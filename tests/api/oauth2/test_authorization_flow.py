@@ -42,10 +42,23 @@ async def test_an_invalid_scope_goes_back_with_invalid_scope_and_the_state(flow:
     assert back["state"] == "xyz"
 
 
-async def test_login_choice_and_allow_give_a_code_whose_token_reads_the_api(flow: Flow, shop: Shop) -> None:
+async def test_a_challenge_that_is_not_s256_goes_back_with_invalid_request(flow: Flow) -> None:
+    answer = await flow.http.get(flow.authorize_url("profile", code_challenge="c" * 43, state="q"))
+    back = query_of(answer.headers["location"])
+    assert (answer.status_code, back["error"], back["state"]) == (303, "invalid_request", "q")
+
+
+async def test_login_choice_and_allow_give_a_code_whose_token_reads_the_api(
+    flow: Flow, shop: Shop, world: World
+) -> None:
+    await world.catalog(location=shop.other_location, name="Lyon menu")  # not bindable from Paris
+    shared = await world.catalog(account=shop.account, name="Shared menu")
     url = flow.authorize_url(LOCATION_SCOPE, state="s 1/2")
     page = await flow.log_in(url, "owner@example.com")
     assert options(page.text, "target") == [shop.location.public_id, shop.other_location.public_id]
+    chosen = await flow.post(page, target=shop.location.public_id)
+    consent = await flow.http.get(chosen.headers["location"])
+    catalog_options = options(consent.text, "catalog")
     allowed = await flow.approve(url, "owner@example.com", target=shop.location.public_id)
     assert allowed.status_code == 303
     back = query_of(allowed.headers["location"])
@@ -63,10 +76,31 @@ async def test_login_choice_and_allow_give_a_code_whose_token_reads_the_api(flow
     assert (body["account_id"], body["location_id"]) == (shop.account.public_id, shop.location.public_id)
     assert (body["account_name"], body["location_name"]) == ("Chez Ada", "Chez Ada Paris")
     assert body["catalog_name"] == "Menu"
+    assert catalog_options == [body["catalog_id"], shared.public_id]  # not the Lyon menu
     assert body["customer_list_name"] is not None
     me = await flow.http.get("/v1/location", headers={"X-Access-Token": body["access_token"]})
     assert me.status_code == 200
     assert me.json()["id"] == shop.location.public_id
+
+
+async def test_an_account_scope_chooses_an_account(flow: Flow, shop: Shop, world: World) -> None:
+    other_owner = await world.user(email="someone@example.com")
+    await world.account(owner=other_owner, name="Not yours")
+    url = flow.authorize_url("account[orders.read]")
+    page = await flow.log_in(url, "owner@example.com")
+    assert options(page.text, "target") == [shop.account.public_id]
+    body = (await flow.exchange(await flow.code(url, "owner@example.com"))).json()
+    assert (body["account_id"], body["location_id"], body["account_name"]) == (shop.account.public_id, None, "Chez Ada")
+
+
+async def test_a_location_the_user_does_not_own_cannot_be_chosen(flow: Flow, shop: Shop, world: World) -> None:
+    foreign = await world.location(name="Elsewhere")
+    page = await flow.log_in(flow.authorize_url("location[orders.read]"), "owner@example.com")
+    before = await world.snapshot()
+    refused = await flow.post(page, target=foreign.public_id)
+    assert refused.status_code == 400
+    assert "Choose one of the list." in refused.text
+    assert await world.snapshot() == before
 
 
 async def test_the_consent_page_says_what_the_application_may_do(flow: Flow, shop: Shop) -> None:
@@ -142,15 +176,22 @@ async def test_a_signup_with_an_email_in_use_is_refused_and_creates_nothing(
     assert await world.snapshot() == before
 
 
-async def test_a_forged_csrf_token_is_refused_and_logs_nobody_in(flow: Flow, shop: Shop) -> None:
+async def test_a_forged_csrf_token_is_refused_and_logs_nobody_in(flow: Flow, shop: Shop, world: World) -> None:
     url = flow.authorize_url("profile")
     page = await flow.http.get(url)
     action, hidden = form_of(page.text)
+    before = await world.snapshot()
     forged = await flow.http.post(
         action, data={**hidden, "csrf": "0" * 32, "email": "owner@example.com", "password": PASSWORD}
     )
     assert forged.status_code == 403
     assert "Log in" in (await flow.http.get(url)).text  # still logged out
+    signup = await flow.http.get(url + "&screen=signup")
+    action, hidden = form_of(signup.text)
+    fields = {"email": "new@example.com", "password": PASSWORD, "account_name": "A", "location_name": "B"}
+    forged = await flow.http.post(action, data={**hidden, **fields, "country": "FR", "csrf": "0" * 32})
+    assert forged.status_code == 403
+    assert await world.snapshot() == before
 
 
 async def test_a_wrong_password_shows_the_login_again(flow: Flow, shop: Shop) -> None:
@@ -169,10 +210,12 @@ async def test_failed_logins_are_throttled_after_ten(flow: Flow, shop: Shop) -> 
     assert "Too many failed attempts" in blocked.text
 
 
-async def test_a_used_code_is_refused_with_400(flow: Flow, shop: Shop) -> None:
+async def test_a_used_code_is_refused_with_400(flow: Flow, shop: Shop, world: World) -> None:
     code = await flow.code(flow.authorize_url("profile"), "owner@example.com")
     assert (await flow.exchange(code)).status_code == 200
+    before = await world.snapshot()
     again = await flow.exchange(code)
+    assert await world.snapshot() == before
     assert again.status_code == 400
     assert again.json() == {
         "error_type": "bad_request",
@@ -181,12 +224,14 @@ async def test_a_used_code_is_refused_with_400(flow: Flow, shop: Shop) -> None:
     }
 
 
-async def test_an_expired_code_is_refused_with_400(flow: Flow, shop: Shop) -> None:
+async def test_an_expired_code_is_refused_with_400(flow: Flow, shop: Shop, world: World) -> None:
     code = await flow.code(flow.authorize_url("profile"), "owner@example.com")
     clock.travel(timedelta(minutes=10, seconds=1))
+    before = await world.snapshot()
     expired = await flow.exchange(code)
     assert expired.status_code == 400
     assert expired.json()["message"] == "The authorization code has expired"
+    assert await world.snapshot() == before
 
 
 async def test_a_different_redirect_uri_at_the_token_endpoint_is_400(flow: Flow, shop: Shop) -> None:
@@ -210,6 +255,15 @@ async def test_wrong_client_credentials_are_401_by_basic_and_by_body(flow: Flow,
         "/oauth2/v1/token", data={"code": code, "client_id": flow.client.public_id, "client_secret": flow.secret}
     )
     assert good.status_code == 200  # the code survived the failed attempts
+
+
+async def test_only_the_authorization_code_grant_is_accepted(flow: Flow, shop: Shop, world: World) -> None:
+    code = await flow.code(flow.authorize_url("profile"), "owner@example.com")
+    before = await world.snapshot()
+    refused = await flow.exchange(code, grant_type="client_credentials")
+    assert (refused.status_code, refused.json()["error"]) == (400, "unsupported_grant_type")
+    assert await world.snapshot() == before
+    assert (await flow.exchange(code, grant_type="authorization_code")).status_code == 200
 
 
 async def test_the_token_endpoint_takes_a_json_body_too(flow: Flow, shop: Shop) -> None:
@@ -258,10 +312,17 @@ async def test_revoke_makes_the_token_401_with_the_spec_message(flow: Flow, shop
     other = await world.client(name="Other")
     from comptoir.connections.service import client_secret
 
+    before = await world.snapshot()
     refused = await flow.http.post(
         "/oauth2/v1/revoke", data={"token": token}, auth=(other.public_id, client_secret(world.key, other))
     )
     assert refused.status_code == 400
+    assert refused.json()["error"] == "unauthorized_client"
+    assert await world.snapshot() == before
+    unknown = await flow.http.post(
+        "/oauth2/v1/revoke", data={"token": "f" * 32}, auth=(flow.client.public_id, flow.secret)
+    )
+    assert (unknown.status_code, unknown.json()) == (200, {})  # RFC 7009 2.2: already unusable
     assert (await flow.http.get("/v1/location", headers={"X-Access-Token": token})).status_code == 200
     revoked = await flow.http.post(
         "/oauth2/v1/revoke", data={"token": token}, auth=(flow.client.public_id, flow.secret)
