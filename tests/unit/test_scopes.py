@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from comptoir.auth.scopes import ScopeError, parse_scope
+from comptoir.auth.scopes import ScopeError, binding_reachable, parse_scope
 
 
 @pytest.mark.parametrize(
@@ -67,3 +67,22 @@ def test_write_implies_read() -> None:
     assert scope.has_any_permission
     assert not parse_scope("location[catalog.read]").has_any_write
     assert not parse_scope("profile").has_any_permission
+
+
+@pytest.mark.parametrize(
+    ("level", "row_account", "row_location", "expected"),
+    [
+        ("location", 1, 10, True),  # the location's own
+        ("location", 1, None, True),  # its account's
+        ("location", 1, 11, False),  # a sibling location's
+        ("location", 2, None, False),  # another account's
+        ("account", 1, 11, True),  # any location of the account
+        ("account", 1, None, True),
+        ("account", 2, None, False),
+        (None, 1, None, False),  # a profile-only connection reaches none
+    ],
+)
+def test_a_binding_is_reachable_within_the_connections_level(
+    level: str | None, row_account: int, row_location: int | None, expected: bool
+) -> None:
+    assert binding_reachable(level, 1, 10 if level == "location" else None, row_account, row_location) is expected

@@ -62,6 +62,37 @@ class Scope:
         return ",".join([*parts, *self.general])
 
 
+def binding_reachable(
+    level: str | None, account_id: int | None, location_id: int | None, row_account_id: int, row_location_id: int | None
+) -> bool:
+    """spec 5.1: whether a catalog or customer list (of `row_account_id`, at location
+    `row_location_id` or account level) is within a connection's level: of the location or its
+    account for a location-level connection, of the account or any of its locations for an
+    account-level one."""
+    if row_account_id != account_id:
+        return False
+    return level == "account" or (level == "location" and row_location_id in (None, location_id))
+
+
+def reaches_binding(
+    scope: Scope,
+    resource: str,
+    right: str,
+    *,
+    bound: bool,
+    level: str | None,
+    account_id: int | None,
+    location_id: int | None,
+    row_account_id: int,
+    row_location_id: int | None,
+) -> bool:
+    """spec 5.1: `catalog` (or `customer_list`) reaches the one bound to the connection,
+    `all_catalogs` (or `all_customer_lists`) every one within its level; write implies read."""
+    if not binding_reachable(level, account_id, location_id, row_account_id, row_location_id):
+        return False
+    return (bound and scope.allows(resource, right)) or scope.allows(f"all_{resource}s", right)
+
+
 def _split_top_level(text: str) -> list[str]:
     parts, depth, current = [], 0, []
     for char in text:

@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.auth.scopes import Scope
+from comptoir.auth.scopes import Scope, binding_reachable
 from comptoir.db import get_by_public_id
 from comptoir.errors import FieldErrors
 from comptoir.kit import clock, crypto
@@ -102,16 +102,6 @@ async def find_connection_by_token(session: AsyncSession, key: bytes, token: str
     return await session.scalar(select(Connection).where(Connection.token_hash == crypto.lookup_hash(key, token)))
 
 
-def _reaches(bound: Catalog | CustomerList, location: Location | None, account: Account | None) -> bool:
-    """spec 5.1: a catalog (or list) of the location or its account, for a location-level
-    connection; of the account or any of its locations, for an account-level one."""
-    if location is not None:
-        return bound.location_id == location.id or (
-            bound.location_id is None and bound.account_id == location.account_id
-        )
-    return account is not None and bound.account_id == account.id
-
-
 async def check_binding(
     session: AsyncSession,
     *,
@@ -154,7 +144,13 @@ async def check_binding(
             errors.add(field, f"a {label} is required by the {field}.* permission")
         elif bound is not None and not needed:
             errors.add(field, f"the scope has no {field}.read or {field}.write permission")
-        elif bound is not None and not _reaches(bound, location, account):
+        elif bound is not None and not binding_reachable(
+            "location" if location is not None else "account",
+            owning_account.id if owning_account else None,
+            location.id if location else None,
+            bound.account_id,
+            bound.location_id,
+        ):
             errors.add(field, f"is not a {label} of that location or account")
     errors.raise_if_any()
 

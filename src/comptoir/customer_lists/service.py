@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events, names
 from comptoir.auth.context import Ctx
+from comptoir.auth.scopes import reaches_binding
 from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unauthorized, Unprocessable, check_text
 from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
@@ -69,22 +70,20 @@ def _found(row: Any) -> ListInReach:
 # --- access -------------------------------------------------------------------------------
 
 
-def _at_level(ctx: Ctx, row: CustomerList) -> bool:
-    if row.account_id != ctx.account_id:
-        return False
-    if ctx.level == "account":
-        return True
-    return ctx.level == "location" and row.location_id in (None, ctx.location_id)
-
-
 def may(ctx: Ctx, row: CustomerList, right: str) -> bool:
     """spec 5.1: `customer_list` reaches the bound list, `all_customer_lists` every list at
     the connection's level; write implies read."""
-    if not _at_level(ctx, row):
-        return False
-    if ctx.customer_list_id == row.id and ctx.scope.allows(BOUND, right):
-        return True
-    return ctx.scope.allows(ALL, right)
+    return reaches_binding(
+        ctx.scope,
+        BOUND,
+        right,
+        bound=ctx.customer_list_id == row.id,
+        level=ctx.level,
+        account_id=ctx.account_id,
+        location_id=ctx.location_id,
+        row_account_id=row.account_id,
+        row_location_id=row.location_id,
+    )
 
 
 async def list_in_reach(

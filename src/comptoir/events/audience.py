@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from comptoir.auth.scopes import Scope
+from comptoir.auth.scopes import Scope, reaches_binding
 from comptoir.models import Change
 
 # The subscriptions a change of each resource type can match (spec 6.2): own_order and
@@ -79,14 +79,14 @@ def _reaches_location(change: Change, candidate: Candidate) -> bool:
 
 
 def _bound_or_all(change: Change, candidate: Candidate, resource: str, bound: bool) -> bool:
-    """spec 5.1: `catalog` (or `customer_list`) reads the one bound to the connection;
-    `all_catalogs` reads any of the location or its account (location level), or any of the
-    account or its locations (account level)."""
-    scope = candidate.scope
-    if bound and scope.allows(resource):
-        return True
-    if not scope.allows(f"all_{resource}s"):
-        return False
-    if candidate.level == "location":
-        return change.location_id is None or change.location_id == candidate.location_id
-    return candidate.level == "account"
+    return reaches_binding(
+        candidate.scope,
+        resource,
+        "read",
+        bound=bound,
+        level=candidate.level,
+        account_id=candidate.account_id,
+        location_id=candidate.location_id,
+        row_account_id=change.account_id,
+        row_location_id=change.location_id,
+    )

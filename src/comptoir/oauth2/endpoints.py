@@ -32,10 +32,11 @@ from comptoir.connections.service import (
     authorise,
     check_binding,
     find_client,
+    find_connection_by_token,
 )
 from comptoir.db import get_by_public_id
 from comptoir.errors import ComptoirError, Unprocessable
-from comptoir.kit import clock, crypto
+from comptoir.kit import clock
 from comptoir.kit.codes import currency_of
 from comptoir.kit.jsonutil import dumps, loads
 from comptoir.kit.times import main_timezone
@@ -578,9 +579,7 @@ async def revoke(request: Request) -> Response:
             presented = fields.get("token")
             if not presented:
                 raise OAuthError(400, "invalid_request", "The token field is missing")
-            connection = await db.scalar(
-                select(Connection).where(Connection.token_hash == crypto.lookup_hash(state.key, presented))
-            )
+            connection = await find_connection_by_token(db, state.key, presented)
             if connection is not None:
                 if connection.client_id != client.id:
                     raise OAuthError(400, "unauthorized_client", "The token was not issued to this client")
