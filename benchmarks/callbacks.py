@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,6 +30,8 @@ import time
 from pathlib import Path
 
 import httpx
+
+from _common import free_port
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 KEY = "callback-benchmark-key"
@@ -52,12 +53,6 @@ RECEIVER = textwrap.dedent(
     web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), print=None, access_log=None)
     """
 )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 async def prepare(database_url: str, hook: str) -> tuple[int, int, int, int]:

@@ -22,7 +22,6 @@ import asyncio
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from pathlib import Path
 import asyncpg
 import httpx
 
+from _common import free_port, percentile
 from comptoir.config import Settings
 from comptoir.db import create_database
 from comptoir.demo import ensure_demo
@@ -94,12 +94,6 @@ FROM (
     FROM generate_series($2::bigint, $3::bigint) g
 ) s
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 async def ensure_database(rebuild: bool) -> bool:
@@ -190,11 +184,6 @@ def measure(base: str, token: str, list_id: str, query: dict[str, str], requests
             found += len(response.json())
             cursor = response.headers.get("X-Cursor-Next")
     return timings, found
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def main() -> None:

@@ -20,10 +20,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,6 +30,8 @@ import time
 from pathlib import Path
 
 import httpx
+
+from _common import free_port, run_wrk
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
@@ -48,12 +48,6 @@ request = function()
   return wrk.format("GET", args_path, {["X-Access-Token"] = tokens[(i % #tokens) + 1]})
 end
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 async def make_tokens(env: dict[str, str], count: int) -> list[str]:
@@ -101,43 +95,6 @@ async def make_tokens(env: dict[str, str], count: int) -> list[str]:
     finally:
         await db.dispose()
     return tokens
-
-
-_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-
-
-def _ms(text: str) -> float:
-    match = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
-    assert match, text
-    return float(match.group(1)) * _UNITS[match.group(2)]
-
-
-def run_wrk(url: str, script: Path, tokens_file: Path, duration: int, connections: int) -> dict[str, float]:
-    out = subprocess.run(
-        [
-            "wrk",
-            "-t1",
-            f"-c{connections}",
-            f"-d{duration}s",
-            "--latency",
-            "-s",
-            str(script),
-            url,
-            "--",
-            str(tokens_file),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p50 = _ms(re.search(r"\s50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
-    p99 = _ms(re.search(r"\s99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
-    errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    socket_errors = re.search(r"Socket errors: (.*)", out)
-    if errors or socket_errors:
-        raise SystemExit(f"wrk saw failures, figures invalid:\n{out}")
-    return {"rps": rps, "p50": p50, "p99": p99}
 
 
 def main() -> None:
@@ -190,12 +147,14 @@ def main() -> None:
             script.write_text(f'args_path = "{path}"\n' + WRK_SCRIPT)
             scripts[name] = script
         for name in scripts:  # warm-up
-            run_wrk(base, scripts[name], tokens_file, 3, args.connections)
+            run_wrk(base, scripts[name], [str(tokens_file)], 3, args.connections, threads=1)
         results: dict[str, list[dict[str, float]]] = {"bare": [], "location": []}
         for run in range(args.runs):
             order = ("bare", "location") if run % 2 == 0 else ("location", "bare")
             for name in order:
-                results[name].append(run_wrk(base, scripts[name], tokens_file, args.duration, args.connections))
+                results[name].append(
+                    run_wrk(base, scripts[name], [str(tokens_file)], args.duration, args.connections, threads=1)
+                )
         ratios = [loc["rps"] / bare["rps"] for loc, bare in zip(results["location"], results["bare"], strict=True)]
     finally:
         server.send_signal(signal.SIGINT)

@@ -23,10 +23,8 @@ import argparse
 import asyncio
 import json
 import os
-import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -36,6 +34,8 @@ from pathlib import Path
 
 import asyncpg
 import httpx
+
+from _common import free_port, percentile, run_wrk
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -126,35 +126,6 @@ end
 """
 BARE_SCRIPT = 'request = function() return wrk.format("GET", "/v1/health") end\n'
 
-_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-
-
-def _ms(text: str) -> float:
-    match = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
-    assert match, text
-    return float(match.group(1)) * _UNITS[match.group(2)]
-
-
-def run_wrk(base: str, script: Path, extra: list[str], duration: int, connections: int) -> dict[str, float]:
-    out = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "-s", str(script), base, "--", *extra],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    if re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out) or re.search(r"Socket errors: (.*)", out):
-        raise SystemExit(f"wrk saw failures with {script.name}, figures invalid:\n{out}")
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p50 = _ms(re.search(r"\s50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
-    p99 = _ms(re.search(r"\s99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
-    return {"rps": rps, "p50": p50, "p99": p99}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
 
 async def recreate_database() -> None:
     admin = await asyncpg.connect(ADMIN_URL)
@@ -195,11 +166,6 @@ async def fill(location_pk: int, count: int) -> float:
         return time.perf_counter() - started
     finally:
         await connection.close()
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def time_lists(base: str, token: str, requests: int) -> list[tuple[str, list[float]]]:

@@ -1,0 +1,45 @@
+"""What the benchmarks share: a free port, wrk runs and their figures, percentiles."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+from pathlib import Path
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def _ms(text: str) -> float:
+    match = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
+    assert match, text
+    return float(match.group(1)) * _UNITS[match.group(2)]
+
+
+def run_wrk(
+    url: str, script: Path, args: list[str], duration: int, connections: int, threads: int = 2
+) -> dict[str, float]:
+    """requests/s, p50 and p99 (ms) of one wrk run; exits when wrk saw a failed response."""
+    out = subprocess.run(
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", "-s", str(script), url, "--", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    if re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out) or re.search(r"Socket errors: (.*)", out):
+        raise SystemExit(f"wrk saw failures with {script.name}, figures invalid:\n{out}")
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = _ms(re.search(r"\s50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    p99 = _ms(re.search(r"\s99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    return {"rps": rps, "p50": p50, "p99": p99}
