@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from comptoir.kit.jsonutil import dumps
+from comptoir.kit.text import too_long
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,8 +165,8 @@ def check_text(errors: FieldErrors, field: str, value: str | None, max_length: i
         if required:
             errors.add(field, "must not be empty")
         return
-    if len(value) > max_length:
-        errors.add(field, f"must be at most {max_length} characters (it has {len(value)})")
+    if problem := too_long(value, max_length):
+        errors.add(field, problem)
 
 
 def field_path(loc: Iterable[str | int]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from comptoir.kit.text import too_long
 from comptoir.kit.wire import WireError, shown, wire_type
 
 MAX_LENGTH = 255
@@ -13,8 +14,8 @@ MAX_LENGTH = 255
 def parse_private_ref(value: Any) -> str:
     if not isinstance(value, str):
         raise WireError(f"{shown(value)} is not a valid private ref (a string)")
-    if len(value) > MAX_LENGTH:
-        raise WireError(f"must be at most {MAX_LENGTH} characters (it has {len(value)})")
+    if problem := too_long(value, MAX_LENGTH):
+        raise WireError(problem)
     return value
 
 

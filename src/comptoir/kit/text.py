@@ -14,11 +14,16 @@ from comptoir.kit.wire import WireError, shown, wire_type
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
 
 
+def too_long(value: str, max_length: int) -> str | None:
+    """The one message for a text over its limit (None when it fits)."""
+    return f"must be at most {max_length} characters (it has {len(value)})" if len(value) > max_length else None
+
+
 def _text(value: Any, max_length: int) -> str:
     if not isinstance(value, str):
         raise WireError("must be a string")
-    if len(value) > max_length:
-        raise WireError(f"must be at most {max_length} characters (it has {len(value)})")
+    if problem := too_long(value, max_length):
+        raise WireError(problem)
     return value
 
 

@@ -20,6 +20,7 @@ from comptoir.auth.context import Ctx
 from comptoir.customers import hooks
 from comptoir.customers.schemas import ANONYMISED_FIELDS
 from comptoir.customers.service import PLAIN_FIELDS, render_fields
+from comptoir.db import get_by_public_id
 from comptoir.deliveries.render import deliveries_of, delivery_of, render_delivery
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, field_path, validation_message
 from comptoir.fastdb import FastReader, Query
@@ -475,8 +476,7 @@ async def _attach_customer(
                 "is required with " + ("customer_private_ref" if missing == "customer_list_id" else "customer_list_id"),
             )
             return None
-        list_pk = ids.decode(CustomerList.KIND, body.customer_list_id)
-        row = await session.get(CustomerList, list_pk) if list_pk is not None else None
+        row = await get_by_public_id(session, CustomerList, body.customer_list_id)
         if row is None or row.account_id != account.id or row.location_id not in (None, location.id):
             errors.add("customer_list_id", f"no customer list with id {body.customer_list_id!r}")
             return None
