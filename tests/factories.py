@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts.service import create_account
 from comptoir.auth.scopes import parse_scope
 from comptoir.connections.service import authorise, create_client
 from comptoir.db import Database
-from comptoir.kit import clock
 from comptoir.locations.service import create_location
 from comptoir.models import Account, Base, Catalog, Change, CustomerList, Location, OAuthClient, User
 from comptoir.users.service import create_user
 
 _seq = itertools.count(1)
-B = TypeVar("B", bound=Catalog)
 
 
 class World:
@@ -59,7 +58,12 @@ class World:
     async def catalog(
         self, *, location: Location | None = None, account: Account | None = None, name: str = "Menu"
     ) -> Catalog:
-        return await self._binding(Catalog, name, location, account)
+        """Through the service, so the name is claimed as an API create would; no event."""
+        from comptoir.catalogs.service import insert_catalog
+
+        async with self.db.transaction() as session:
+            owner, where = await self._owner(session, location, account)
+            return await insert_catalog(session, account=owner, location=where, name=name)
 
     async def customer_list(
         self, *, location: Location | None = None, account: Account | None = None, name: str = "Customers"
@@ -68,20 +72,17 @@ class World:
         from comptoir.customer_lists.service import insert_list
 
         async with self.db.transaction() as session:
-            owner = await session.get(Account, location.account_id if location else account.id)  # type: ignore[union-attr]
-            where = await session.get(Location, location.id) if location else None
+            owner, where = await self._owner(session, location, account)
             return (await insert_list(session, account=owner, location=where, name=name)).row
 
-    async def _binding(self, model: type[B], name: str, location: Location | None, account: Account | None) -> B:
-        """A catalog or customer list at location level (`location`) or account level."""
-        account_id = location.account_id if location else account.id  # type: ignore[union-attr]
-        async with self.db.transaction() as session:
-            row = model(
-                name=name, account_id=account_id, location_id=location.id if location else None, created_at=clock.now()
-            )
-            session.add(row)
-            await session.flush()
-            return row
+    @staticmethod
+    async def _owner(
+        session: AsyncSession, location: Location | None, account: Account | None
+    ) -> tuple[Account, Location | None]:
+        """The account (and location) a catalog or customer list is created in, this session's rows."""
+        owner = await session.get(Account, location.account_id if location else account.id)  # type: ignore[union-attr]
+        assert owner is not None
+        return owner, await session.get(Location, location.id) if location else None
 
     async def grant(
         self,

@@ -20,6 +20,7 @@ from starlette.responses import HTMLResponse, Response
 from comptoir.accounts.endpoints import router as accounts_router
 from comptoir.callbacks.endpoints import router as callbacks_router
 from comptoir.callbacks.worker import DeliveryWorker
+from comptoir.catalogs.endpoints import router as catalogs_router
 from comptoir.config import Settings
 from comptoir.customer_lists.endpoints import router as customer_lists_router
 from comptoir.customers.endpoints import router as customers_router
@@ -125,7 +126,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
     routers = (
         service, accounts_router, locations_router, users_router, callbacks_router,
-        customer_lists_router, customers_router, loyalty_router, orders_router, deliveries_router,
+        customer_lists_router, customers_router, loyalty_router, orders_router, deliveries_router, catalogs_router,
     )  # fmt: skip
     for router in routers:
         app.include_router(router, prefix="/v1")

@@ -14,9 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts.service import create_account
 from comptoir.auth.scopes import parse_scope
+from comptoir.catalogs.service import insert_catalog
 from comptoir.connections.service import authorise, client_secret, create_client
 from comptoir.customer_lists.service import insert_list
-from comptoir.kit import clock
 from comptoir.locations.service import create_location
 from comptoir.models import Account, Catalog, CustomerList, Location, OAuthClient
 from comptoir.users.service import create_user, find_user_by_email
@@ -54,9 +54,8 @@ async def ensure_demo(session: AsyncSession, key: bytes, *, is_sqlite: bool) -> 
     first = locations[0]
 
     catalog = await session.scalar(select(Catalog).where(Catalog.location_id == first.id, Catalog.name == "Demo menu"))
-    if catalog is None:
-        catalog = Catalog(name="Demo menu", account_id=account.id, location_id=first.id, created_at=clock.now())
-        session.add(catalog)
+    if catalog is None:  # its name claimed like any catalog's (spec 2.4 rule 2)
+        catalog = await insert_catalog(session, account=account, location=first, name="Demo menu")
     customer_list = await session.scalar(
         select(CustomerList).where(CustomerList.location_id == first.id, CustomerList.name == "Demo customers")
     )

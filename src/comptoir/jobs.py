@@ -13,6 +13,8 @@ from datetime import timedelta
 import structlog
 from sqlalchemy import delete, exists, select
 
+from comptoir.catalogs.images import remove_unused
+from comptoir.catalogs.inventory import expire_entries
 from comptoir.db import Database
 from comptoir.idempotency import purge_expired
 from comptoir.kit import clock
@@ -60,7 +62,9 @@ class TimedJob:
 
 TIMED_JOBS = (
     TimedJob("order_acceptance_resumed", revert_due_acceptances, 1.0),  # decisions.md: within seconds
+    TimedJob("inventory_expired", expire_entries, 1.0),  # decisions.md: entries removed on time
     TimedJob("history_purged", purge_history, 3600.0),
+    TimedJob("unused_images_removed", remove_unused, 3600.0),  # decisions.md: 30 days after upload
 )
 
 

@@ -158,7 +158,7 @@ def _check_name(name: str) -> None:
     errors.raise_if_any()
 
 
-async def _record(session: AsyncSession, ctx: Ctx, found: ListInReach, event_type: str, **states: Any) -> None:
+async def _record(session: AsyncSession, ctx: Ctx | None, found: ListInReach, event_type: str, **states: Any) -> None:
     row = found.row
     await events.record(
         session,
@@ -194,7 +194,9 @@ async def insert_list(session: AsyncSession, *, account: Any, location: Any | No
     return ListInReach(row, location.timezone if location else "UTC", account.currency)
 
 
-async def create_list(session: AsyncSession, ctx: Ctx, *, account: Any, location: Any | None, name: str) -> ListInReach:
+async def create_list(
+    session: AsyncSession, ctx: Ctx | None, *, account: Any, location: Any | None, name: str
+) -> ListInReach:
     """POST .../customer_lists (spec 4.4): `insert_list`, recording `customer_list.create`."""
     found = await insert_list(session, account=account, location=location, name=name)
     await _record(session, ctx, found, "create", new_state=render_list(found))

@@ -11,6 +11,7 @@ names, not credentials. Integers of 2**30 and more (a billion rows) get 7+ chara
 from __future__ import annotations
 
 import hashlib
+from array import array
 from functools import lru_cache
 
 ALPHABET = "23456789abcdefghijkmnpqrstuvwxyz"
@@ -64,6 +65,46 @@ def encode(kind: str, pk: int) -> str:
     if pk < _DOMAIN:
         return _to_base32(_permute(pk, kind), 6)
     return _to_base32(pk, 7)
+
+
+def encode_many(kind: str, pks: list[int]) -> list[str]:
+    """`encode` of many keys at once (a catalog's 30,000 items): from 5,000 keys on, the
+    round function is tabulated once per kind (4 x 32,768 values, kept), which makes each id
+    about ten times cheaper."""
+    if len(pks) < 5000 and kind not in _TABULATED:
+        return [encode(kind, pk) for pk in pks]
+    _TABULATED.add(kind)
+    tables = _round_tables(kind)
+    out = []
+    for pk in pks:
+        if not 1 <= pk < _DOMAIN:
+            out.append(encode(kind, pk))
+            continue
+        left, right = pk >> _HALF_BITS, pk & _HALF_MASK
+        for table in tables:
+            left, right = right, left ^ table[right]
+        n = (left << _HALF_BITS) | right
+        out.append(_PAIRS[n >> 20] + _PAIRS[(n >> 10) & 1023] + _PAIRS[n & 1023])
+    return out
+
+
+@lru_cache(maxsize=16)
+def _round_tables(kind: str) -> tuple[array[int], ...]:
+    """`_f(key, half)` for every half of every round key of `kind` (about 0.1 s, once)."""
+    tables = []
+    for key in _round_keys(kind):
+        keyed = hashlib.blake2b(key=key, digest_size=2)
+        table = array("H", bytes(2 << _HALF_BITS))
+        for half in range(1 << _HALF_BITS):
+            h = keyed.copy()
+            h.update(half.to_bytes(2, "big"))
+            table[half] = int.from_bytes(h.digest(), "big") & _HALF_MASK
+        tables.append(table)
+    return tuple(tables)
+
+
+_TABULATED: set[str] = set()
+_PAIRS = [ALPHABET[i >> 5] + ALPHABET[i & 31] for i in range(1024)]  # 10 bits -> 2 characters
 
 
 def decode(kind: str, public_id: str) -> int | None:

@@ -148,6 +148,23 @@ async def paginate(
     return Page(rows=rows, next_cursor=next_cursor)
 
 
+def page_of(items: Sequence[Any], page: PageRequest) -> Page:
+    """A page of a list held in memory (a product's skus), keyed by position."""
+    start = 0
+    if page.cursor is not None:
+        [last] = page.cursor if len(page.cursor) == 1 else [None]
+        if not isinstance(last, int) or isinstance(last, bool) or not 0 <= last < 2**31:
+            raise BadRequest("cursor does not belong to this list")
+        start = last + 1
+    rows = list(items[start : start + page.count])
+    more = start + page.count < len(items)
+    next_cursor = None
+    if more:
+        payload = orjson.dumps([_VERSION, start + page.count - 1])
+        next_cursor = base64.urlsafe_b64encode(payload).decode("ascii").rstrip("=")
+    return Page(rows=rows, next_cursor=next_cursor)
+
+
 def _key_value(row: Any, key: Key) -> Any:
     name = key.column.key
     mapping = row._mapping

@@ -3,6 +3,7 @@
 from comptoir.models.accounts import Account
 from comptoir.models.base import Base
 from comptoir.models.callbacks import Callback, DeliveryAttempt, Event, Subscription
+from comptoir.models.catalog_content import CATALOG_ITEM_IDS, CatalogContent, CatalogItem
 from comptoir.models.catalogs import Catalog
 from comptoir.models.changes import Change
 from comptoir.models.clients import OAuthClient
@@ -10,6 +11,8 @@ from comptoir.models.connections import Connection
 from comptoir.models.customers import Customer, CustomerList, LoyaltyCard, LoyaltyOperation
 from comptoir.models.deliveries import Delivery, DeliveryQuote
 from comptoir.models.idempotency import IdempotencyKey
+from comptoir.models.images import CatalogImage, ImageData
+from comptoir.models.inventory import InventoryEntry
 from comptoir.models.locations import Location
 from comptoir.models.names import NameClaim
 from comptoir.models.oauth import AuthorizationCode
@@ -18,12 +21,16 @@ from comptoir.models.private_refs import PrivateRef
 from comptoir.models.users import User
 
 __all__ = [
+    "CATALOG_ITEM_IDS",
     "ORDER_ELEMENT_IDS",
     "Account",
     "AuthorizationCode",
     "Base",
     "Callback",
     "Catalog",
+    "CatalogContent",
+    "CatalogImage",
+    "CatalogItem",
     "Change",
     "Connection",
     "Customer",
@@ -34,6 +41,8 @@ __all__ = [
     "Event",
     "IdCounter",
     "IdempotencyKey",
+    "ImageData",
+    "InventoryEntry",
     "Location",
     "LoyaltyCard",
     "LoyaltyOperation",

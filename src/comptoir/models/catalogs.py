@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
@@ -11,10 +11,11 @@ from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, UTCDateTime
 
 class Catalog(Base):
     """A catalog at location level (`location_id` set) or account level (spec 2.4).
-    Connections bind to it from the Foundation on; its content comes with the Catalogs issue."""
+    Naming (spec 2.4 rule 2) is enforced by the database: `uq_catalogs_location_id_name`
+    within a location, and a `name_claims` row for the account-wide rule (`comptoir.names`)."""
 
     __tablename__ = "catalogs"
-    __table_args__ = NEVER_REUSE_IDS
+    __table_args__ = (UniqueConstraint("location_id", "name"), NEVER_REUSE_IDS)
     KIND = "catalog"
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)

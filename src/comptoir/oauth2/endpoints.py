@@ -4,8 +4,9 @@ revoke.
 `/authorize` is one address: every page posts back to it with the authorisation request's
 own query string, so the request needs no server-side state until the user approves it.
 Each post carries a CSRF token (an HMAC of the browser session) and is answered by a 303.
-Pages: log in or sign up; choose the location or account the scope's level needs; consent,
-with the catalog and customer list when the scope names them; Allow or Deny.
+Pages: log in or sign up; then one page to choose the location or account the scope's
+level needs, with the catalog and customer list when the scope names them, that says what
+the application may do, with Allow and Deny.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from urllib.parse import urlencode
 import pycountry
 from fastapi import APIRouter
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from sqlalchemy import or_, select, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import FormData
 from starlette.requests import Request
@@ -27,6 +28,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from comptoir.accounts.service import create_account, find_account
 from comptoir.auth.scopes import Scope, ScopeError, parse_scope
+from comptoir.catalogs.service import new_catalog
 from comptoir.connections.service import (
     OOB_REDIRECT_URI,
     authorise,
@@ -34,8 +36,9 @@ from comptoir.connections.service import (
     find_client,
     find_connection_by_token,
 )
+from comptoir.customer_lists.service import create_list
 from comptoir.db import get_by_public_id
-from comptoir.errors import ComptoirError, Unprocessable
+from comptoir.errors import ComptoirError, FieldError, Unprocessable
 from comptoir.kit import clock
 from comptoir.kit.codes import currency_of
 from comptoir.kit.jsonutil import dumps, loads
@@ -51,7 +54,10 @@ from comptoir.web import session as web
 router = APIRouter(include_in_schema=False)
 
 _pages = Environment(
-    loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=select_autoescape(["html"])
+    loader=FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
 )
 
 
@@ -78,9 +84,8 @@ class AuthorizeRequest:
         self.name = query.get("name") or query.get("device_id") or ""
         self.code_challenge = query.get("code_challenge")
         self.prefill = {k: query.get(k) or "" for k in ("country", "account_name", "location_name")}
-        self.query = urlencode([(k, v) for k, v in query.multi_items() if k not in ("selected", "screen")])
+        self.query = urlencode([(k, v) for k, v in query.multi_items() if k != "screen"])
         self.action = f"{request.url.path}?{self.query}"
-        self.selected = query.get("selected")
 
     def url(self, **extra: str) -> str:
         return "/oauth2/v1/authorize?" + self.query + ("&" + urlencode(extra) if extra else "")
@@ -211,6 +216,10 @@ def _signup_page(
     )
 
 
+Options = list[tuple[str | None, list[tuple[str, str]]]]  # (optgroup label or None, [(value, text)])
+NEW = "new"  # the option that creates a catalog or customer list (issue 7 item 2)
+
+
 async def _owned(db: AsyncSession, user: User) -> tuple[list[Account], list[tuple[Location, Account]]]:
     accounts = list(await db.scalars(select(Account).where(Account.owner_id == user.id).order_by(Account.id)))
     rows = await db.execute(
@@ -233,18 +242,38 @@ async def _target(db: AsyncSession, user: User, scope: Scope, public_id: str | N
     return account if account is not None and account.owner_id == user.id else None
 
 
-async def _bindable(db: AsyncSession, model: type, target: Location | Account) -> list[tuple[str, str]]:
-    """Catalogs (or customer lists) a connection of `target` may bind (spec 5.1): those of
-    the location and of its account, or of the account and any of its locations."""
-    if isinstance(target, Location):
-        where = or_(
-            model.location_id == target.id,  # type: ignore[attr-defined]
-            (model.location_id.is_(None)) & (model.account_id == target.account_id),  # type: ignore[attr-defined]
+def _target_options(level: str, accounts: list[Account], locations: list[tuple[Location, Account]]) -> Options:
+    if level == "account":
+        return [(None, [(account.public_id, account.name) for account in accounts])]
+    groups: Options = []
+    for account in accounts:
+        items = [(loc.public_id, loc.name) for loc, owner in locations if owner.id == account.id]
+        if items:
+            groups.append((account.name if len(accounts) > 1 else None, items))
+    return groups
+
+
+async def _binding_options(
+    db: AsyncSession, model: type, accounts: list[Account], locations: list[tuple[Location, Account]]
+) -> Options:
+    """Every catalog (or customer list) of the user's accounts, grouped by location, then
+    account-level ones. Which of them fits the chosen location or account (spec 5.1) is
+    checked on Allow, the page having no scripts to narrow the list as the choice changes."""
+    rows = list(
+        await db.scalars(
+            select(model).where(model.account_id.in_([a.id for a in accounts])).order_by(model.id)  # type: ignore[attr-defined]
         )
-    else:
-        where = model.account_id == target.id  # type: ignore[attr-defined]
-    rows = await db.scalars(select(model).where(where).order_by(model.id))  # type: ignore[attr-defined]
-    return [(row.public_id, row.name + (" (whole account)" if row.location_id is None else "")) for row in rows]
+    )
+    groups: Options = []
+    for location, _ in locations:
+        items = [(row.public_id, row.name) for row in rows if row.location_id == location.id]
+        if items:
+            groups.append((location.name, items))
+    for account in accounts:
+        items = [(row.public_id, row.name) for row in rows if row.location_id is None and row.account_id == account.id]
+        if items:
+            groups.append((f"{account.name} (whole account)", items))
+    return groups
 
 
 async def _choice_page(
@@ -257,47 +286,37 @@ async def _choice_page(
     chosen: dict[str, str] | None = None,
     status: int = 200,
 ) -> Response:
-    key = app_state(request).key
-    common = {
-        "client_name": req.client.name,
-        "action": req.action,
-        "csrf": web.csrf_token(key, browser),
-        "user_email": user.email,
-        "errors": list(errors),
-    }
-    target = await _target(db, user, req.scope, req.selected) if req.scope.level else None
-    if req.scope.level and target is None:
-        accounts, locations = await _owned(db, user)
-        if req.scope.level == "location":
-            choices = [(loc.public_id, f"{loc.name} ({account.name})") for loc, account in locations]
-        else:
-            choices = [(account.public_id, account.name) for account in accounts]
-        if not choices:
-            return _page(
-                "message.html", title="Nothing to connect", message=f"You have no {req.scope.level} to connect yet."
-            )
-        return _page(
-            "choose.html",
-            status,
-            title=f"Connect {req.client.name}",
-            level=req.scope.level,
-            level_label=req.scope.level.capitalize(),
-            choices=choices,
-            **common,
-        )
-    catalogs = await _bindable(db, Catalog, target) if target and req.scope.allows("catalog") else None
-    lists = await _bindable(db, CustomerList, target) if target and req.scope.allows("customer_list") else None
+    """One page (operator-interface.md "a selection step"): the "Location" or "Account",
+    "Catalog" and "Customer list" selects the scope needs, what the application may do, and
+    Allow / Deny."""
+    scope = req.scope
+    accounts, locations = await _owned(db, user) if scope.level else ([], [])
+    targets = _target_options(scope.level, accounts, locations) if scope.level else None
+    if targets is not None and not targets:
+        return _page("message.html", title="Nothing to connect", message=f"You have no {scope.level} to connect yet.")
+    selects = []
+    for field, model, label in (("catalog", Catalog, "Catalog"), ("customer_list", CustomerList, "Customer list")):
+        if not scope.allows(field):
+            continue
+        groups = await _binding_options(db, model, accounts, locations)
+        creatable = scope.allows(field, "write")  # an application that may fill it
+        if creatable:
+            groups.append((None, [(NEW, f"A new {label.lower()} named “{req.client.name}”")]))
+        selects.append({"field": field, "label": label, "groups": groups, "creatable": creatable})
     return _page(
         "consent.html",
         status,
         title=f"Allow {req.client.name}?",
-        target=target.public_id if target else "",
-        target_label=target.name if target else "",
-        allowances=service.describe(req.scope),
-        catalogs=catalogs,
-        customer_lists=lists,
+        client_name=req.client.name,
+        action=req.action,
+        csrf=web.csrf_token(app_state(request).key, browser),
+        user_email=user.email,
+        errors=list(errors),
+        level_label=scope.level.capitalize() if scope.level else None,
+        targets=targets,
+        selects=selects,
+        allowances=service.describe(scope),
         chosen=chosen or {},
-        **common,
     )
 
 
@@ -334,11 +353,6 @@ async def _authorize_step(request: Request) -> Response:
             return RedirectResponse(checked.url(), status_code=303)
         if step == "deny":
             return _deny(checked)
-        if step == "choose":
-            target = await _target(db, user, checked.scope, _field(form, "target"))
-            if target is None:
-                return await _choice_page(request, db, checked, browser, user, ["Choose one of the list."], status=400)
-            return RedirectResponse(checked.url(selected=target.public_id), status_code=303)
         if step == "allow":
             return await _allow(request, db, checked, browser, user, form)
         return _error_page("Unknown step.")
@@ -425,33 +439,34 @@ async def _allow(
     user: User,
     form: FormData,
 ) -> Response:
-    """Checks the choices as the connection will (spec 5.1), then issues the code."""
-    target = await _target(db, user, req.scope, _field(form, "target")) if req.scope.level else None
+    """Checks the choices as the connection will (spec 5.1), creates the new catalog or
+    customer list if one was asked for, then issues the code. A refusal changes nothing."""
+    chosen = {name: _field(form, name) for name in ("target", "catalog", "customer_list")}
+    target = await _target(db, user, req.scope, chosen["target"]) if req.scope.level else None
     if req.scope.level and target is None:
-        return RedirectResponse(req.url(), status_code=303)
-    catalog = await get_by_public_id(db, Catalog, _field(form, "catalog")) if _field(form, "catalog") else None
-    customer_list = (
-        await get_by_public_id(db, CustomerList, _field(form, "customer_list"))
-        if _field(form, "customer_list")
-        else None
-    )
+        shown = [f"{req.scope.level.capitalize()}: choose one of the list."]
+        return await _choice_page(request, db, req, browser, user, shown, chosen, 400)
     location = target if isinstance(target, Location) else None
     account = target if isinstance(target, Account) else None
+    bound: dict[str, Any] = {}
     try:
-        await check_binding(
-            db,
-            user=user,
-            scope=req.scope,
-            location=location,
-            account=account,
-            catalog=catalog,
-            customer_list=customer_list,
-            name=req.name,
-        )
+        async with db.begin_nested():  # rolled back, new catalog or list included, on refusal
+            catalog = bound["catalog"] = await _bound(db, Catalog, chosen["catalog"], target, req.client.name)
+            customer_list = bound["customer_list"] = await _bound(
+                db, CustomerList, chosen["customer_list"], target, req.client.name
+            )
+            await check_binding(
+                db,
+                user=user,
+                scope=req.scope,
+                location=location,
+                account=account,
+                catalog=catalog,
+                customer_list=customer_list,
+                name=req.name,
+            )
     except Unprocessable as exc:
-        req.selected = target.public_id if target else None
-        shown = [f"{_label(e.field)}: {e.message}" for e in exc.errors]
-        chosen = {"catalog": _field(form, "catalog"), "customer_list": _field(form, "customer_list")}
+        shown = [_refusal(e.field, e.message, bound.get(e.field), target) for e in exc.errors]
         return await _choice_page(request, db, req, browser, user, shown, chosen, 400)
     code = await service.issue_code(
         db,
@@ -470,6 +485,32 @@ async def _allow(
     if req.redirect_uri == OOB_REDIRECT_URI:  # spec 5.5 item 1: shown for the user to paste
         return _page("code.html", title="Your authorization code", client_name=req.client.name, code=code)
     return req.back(code=code)
+
+
+def _refusal(field: str, message: str, row: Any, target: Any) -> str:
+    """A refused choice in the page's words: which catalog or list does not fit, and why."""
+    label = _label(field)
+    if row is not None and target is not None and message.startswith("is not a"):
+        others = "its account" if isinstance(target, Location) else "its locations"
+        return f"{label}: “{row.name}” is not a {label.lower()} of {target.name} or of {others}."
+    return f"{label}: {message}"
+
+
+async def _bound(
+    db: AsyncSession, model: type[Catalog] | type[CustomerList], value: str, target: Any, name: str
+) -> Any:
+    """The catalog or customer list chosen, or a new one named after the application, made
+    at the chosen location or account (with its `.create` event, caused by no connection)."""
+    if value != NEW:
+        return await get_by_public_id(db, model, value) if value else None
+    location = target if isinstance(target, Location) else None
+    account = target if isinstance(target, Account) else await db.get(Account, target.account_id)
+    try:
+        if model is Catalog:
+            return await new_catalog(db, None, account=account, location=location, name=name)
+        return (await create_list(db, None, account=account, location=location, name=name)).row
+    except Unprocessable as exc:  # the name is taken: shown against the select
+        raise Unprocessable([FieldError(model.KIND, e.message) for e in exc.errors]) from None
 
 
 # --- POST /token and /revoke ------------------------------------------------------------

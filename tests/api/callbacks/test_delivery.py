@@ -96,9 +96,12 @@ async def test_any_status_from_200_to_499_acknowledges(
     assert (attempt["attempt"], attempt["status_code"], attempt["outcome"]) == (1, status, "acknowledged")
 
 
+@pytest.mark.parametrize("db_kind", ["postgresql"], indirect=True)
 async def test_5xx_and_timeouts_resend_on_the_schedule_then_drop(
     client: httpx.AsyncClient, shop: Shop, world: World, receiver: Receiver, worker: DeliveryWorker
 ) -> None:
+    """The whole 63 s schedule once, on PostgreSQL (the suite stays under its 15 minutes);
+    resends are stored and found on SQLite as well: the tests below resend on both."""
     failing = await new_listener(world, shop, "5xx")
     slow = await new_listener(world, shop, "Slow")
     receiver.answer("/fail", Answer(status=503, body=b"unavailable"))

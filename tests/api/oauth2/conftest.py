@@ -59,16 +59,12 @@ class Flow:
         return await self.http.get(done.headers["location"])
 
     async def approve(self, url: str, email: str, **choices: str) -> httpx.Response:
-        """Log in, choose the location or account (first or `target`), allow: the 303."""
+        """Log in, choose (the first option of each select unless given), allow: the 303."""
         page = await self.http.get(url)
         if 'name="step" value="login"' in page.text:
             page = await self.log_in(url, email)
-        if 'name="step" value="choose"' in page.text:
-            chosen = await self.post(page, target=choices.pop("target", options(page.text, "target")[0]))
-            assert chosen.status_code == 303, chosen.text
-            page = await self.http.get(chosen.headers["location"])
         action, hidden = form_of(page.text)
-        for select in ("catalog", "customer_list"):
+        for select in ("target", "catalog", "customer_list"):
             if f'<select id="{select}"' in page.text and select not in choices:
                 choices[select] = options(page.text, select)[0]
         return await self.http.post(action, data={**hidden, **choices, "step": "allow"})

@@ -56,3 +56,11 @@ def test_location_ids_are_account_id_dash_number() -> None:
         f"{account}-1234567890",
     ):
         assert parse_location_id(bad) is None
+
+
+def test_encode_many_gives_the_same_ids_as_encode_with_and_without_tables() -> None:
+    few = [1, 2, 3, 1000, 2**30 - 1, 2**30, 2**40]
+    many = [*range(7_000, 13_000), 2**30 + 5]
+    assert ids.encode_many("test_kind_few", few) == [ids.encode("test_kind_few", pk) for pk in few]
+    assert ids.encode_many("test_kind_many", many) == [ids.encode("test_kind_many", pk) for pk in many]
+    assert ids.encode_many("test_kind_many", few) == [ids.encode("test_kind_many", pk) for pk in few]  # tabulated now

@@ -1,0 +1,461 @@
+"""spec 4.3: catalogs, with the /location and /account short forms, and the reads of their
+categories, products, skus, option lists, options, deals, discounts and charges."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Query, Security
+from starlette.requests import Request
+from starlette.responses import Response
+
+from comptoir.accounts.service import account_in_reach, connection_account
+from comptoir.auth.access import ACCESS_TOKEN, require
+from comptoir.auth.context import Ctx
+from comptoir.catalogs import images, inventory, service
+from comptoir.catalogs.schemas import (
+    Catalog,
+    CatalogWrite,
+    Category,
+    Charge,
+    Deal,
+    Discount,
+    Image,
+    InventoryEntry,
+    Option,
+    OptionList,
+    Product,
+    Sku,
+)
+from comptoir.catalogs.service import CREATE_NEED, READ_NEED, WRITE_NEED
+from comptoir.dependencies import Session
+from comptoir.errors import BadRequest, NotFound
+from comptoir.kit.jsonutil import loads
+from comptoir.kit.pagination import Pagination, page_of
+from comptoir.locations.service import connection_location, location_in_reach
+from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, error_responses
+from comptoir.ratelimit import GENERAL, HEAVY, IMAGE
+from comptoir.routing import JSON, ComptoirRoute
+from comptoir.state import app_state
+
+router = APIRouter(route_class=ComptoirRoute, tags=["Catalogs"])
+
+Reader = Annotated[Ctx, Depends(require("location,account", READ_NEED))]
+AccountReader = Annotated[Ctx, Depends(require("account", READ_NEED))]
+LocationReader = Annotated[Ctx, Depends(require("location", READ_NEED))]
+Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED))]
+Creator = Annotated[Ctx, Depends(require("location,account", CREATE_NEED))]
+LocationCreator = Annotated[Ctx, Depends(require("location", CREATE_NEED))]
+AccountCreator = Annotated[Ctx, Depends(require("account", CREATE_NEED))]
+MODIFY_ERRORS = {**WRITE_ERRORS, **error_responses(401)}
+CATALOG = "/catalogs/{catalog_id}"
+
+
+def _hide_data(raw: str | None) -> bool:
+    if raw is None or raw in ("false", "0"):
+        return False
+    if raw in ("true", "1"):
+        return True
+    raise BadRequest(f"hide_data must be true or false, not {raw!r}")
+
+
+async def _catalog_reader(request: Request, token: Annotated[str | None, Security(ACCESS_TOKEN)]) -> Ctx:
+    """decisions.md "Rate limits": a catalog GET with its data is a heavy query."""
+    try:
+        light = _hide_data(request.query_params.get("hide_data"))
+    except BadRequest:
+        light = False
+    return await require("location,account", READ_NEED, GENERAL if light else HEAVY)(request, token)
+
+
+def _raw(body: bytes | str, headers: dict[str, str] | None = None) -> Response:
+    """Stored JSON, answered as it is."""
+    return Response(body, media_type="application/json", headers=headers)
+
+
+def _array(bodies: list[str], headers: dict[str, str] | None = None) -> Response:
+    return _raw("[" + ",".join(bodies) + "]", headers)
+
+
+# --- catalogs -----------------------------------------------------------------------------
+
+
+@router.get(CATALOG, response_model=Catalog, responses=READ_ERRORS, summary="Get a catalog, with all its data")
+async def get_catalog(
+    catalog_id: str,
+    session: Session,
+    ctx: Annotated[Ctx, Depends(_catalog_reader)],
+    hide_data: Annotated[str | None, Query(description="true: omit `data`.")] = None,
+) -> Response:
+    body, headers = await service.get_catalog(session, ctx, catalog_id, hide_data=_hide_data(hide_data))
+    return _raw(body, headers)
+
+
+@router.get(
+    "/locations/{location_id}/catalogs",
+    response_model=list[Catalog],
+    responses=READ_ERRORS,
+    summary="List a location's catalogs (account-level ones included), without data",
+)
+async def list_location_catalogs(location_id: str, session: Session, ctx: Reader) -> JSON:
+    location, _account = await location_in_reach(session, ctx, location_id)
+    return JSON(await service.list_catalogs(session, ctx, account_id=location.account_id, location_id=location.id))
+
+
+@router.get(
+    "/location/catalogs",
+    response_model=list[Catalog],
+    responses=READ_ERRORS,
+    summary="List the connection's location's catalogs (account-level ones included), without data",
+)
+async def list_own_location_catalogs(session: Session, ctx: LocationReader) -> JSON:
+    assert ctx.account_id is not None
+    return JSON(await service.list_catalogs(session, ctx, account_id=ctx.account_id, location_id=ctx.location_id))
+
+
+@router.get(
+    "/accounts/{account_id}/catalogs",
+    response_model=list[Catalog],
+    responses=READ_ERRORS,
+    summary="List an account's account-level catalogs, without data",
+)
+async def list_account_catalogs(account_id: str, session: Session, ctx: AccountReader) -> JSON:
+    account = account_in_reach(ctx, account_id)
+    return JSON(await service.list_catalogs(session, ctx, account_id=account.id, location_id=None))
+
+
+@router.get(
+    "/account/catalogs",
+    response_model=list[Catalog],
+    responses=READ_ERRORS,
+    summary="List the connection's account's account-level catalogs, without data",
+)
+async def list_own_account_catalogs(session: Session, ctx: AccountReader) -> JSON:
+    account = connection_account(ctx)
+    return JSON(await service.list_catalogs(session, ctx, account_id=account.id, location_id=None))
+
+
+@router.post(
+    "/locations/{location_id}/catalogs",
+    response_model=Catalog,
+    responses=WRITE_ERRORS,
+    summary="Create a location-level catalog",
+)
+async def create_location_catalog(location_id: str, body: CatalogWrite, session: Session, ctx: Creator) -> Response:
+    location, account = await location_in_reach(session, ctx, location_id)
+    return _raw(
+        await service.create_catalog(session, ctx, account=account, location=location, name=body.name, data=body.data)
+    )
+
+
+@router.post(
+    "/location/catalogs",
+    response_model=Catalog,
+    responses=WRITE_ERRORS,
+    summary="Create a catalog in the connection's location",
+)
+async def create_own_location_catalog(body: CatalogWrite, session: Session, ctx: LocationCreator) -> Response:
+    location, account = await connection_location(session, ctx)
+    return _raw(
+        await service.create_catalog(session, ctx, account=account, location=location, name=body.name, data=body.data)
+    )
+
+
+@router.post(
+    "/accounts/{account_id}/catalogs",
+    response_model=Catalog,
+    responses=WRITE_ERRORS,
+    summary="Create an account-level catalog",
+)
+async def create_account_catalog(
+    account_id: str, body: CatalogWrite, session: Session, ctx: AccountCreator
+) -> Response:
+    account = account_in_reach(ctx, account_id)
+    return _raw(
+        await service.create_catalog(session, ctx, account=account, location=None, name=body.name, data=body.data)
+    )
+
+
+@router.post(
+    "/account/catalogs",
+    response_model=Catalog,
+    responses=WRITE_ERRORS,
+    summary="Create an account-level catalog in the connection's account",
+)
+async def create_own_account_catalog(body: CatalogWrite, session: Session, ctx: AccountCreator) -> Response:
+    account = connection_account(ctx)
+    return _raw(
+        await service.create_catalog(session, ctx, account=account, location=None, name=body.name, data=body.data)
+    )
+
+
+@router.put(
+    CATALOG, response_model=Catalog, responses=MODIFY_ERRORS, summary="Rename a catalog and/or replace its data"
+)
+async def replace_catalog(catalog_id: str, body: CatalogWrite, session: Session, ctx: Writer) -> Response:
+    return _raw(await service.replace_catalog(session, ctx, catalog_id, name=body.name, data=body.data))
+
+
+@router.delete(CATALOG, response_model=Catalog, responses=MODIFY_ERRORS, summary="Delete a catalog and its content")
+async def delete_catalog(catalog_id: str, session: Session, ctx: Writer) -> Response:
+    return _raw(await service.delete_catalog(session, ctx, catalog_id))
+
+
+# --- what a catalog holds -------------------------------------------------------------------
+
+
+async def _page(session: Any, ctx: Ctx, catalog_id: str, kind: str, page: Any) -> Response:
+    bodies, result = await service.list_items(session, ctx, catalog_id, kind, page)
+    return _array(bodies, result.headers())
+
+
+async def _all(session: Any, ctx: Ctx, catalog_id: str, kind: str) -> Response:
+    bodies, _ = await service.list_items(session, ctx, catalog_id, kind, None)
+    return _array(bodies)
+
+
+async def _one(request: Request, ctx: Ctx, catalog_id: str, kind: str, item_id: str) -> Response:
+    return _raw(await service.fast_item(app_state(request).fast, ctx, catalog_id, kind, item_id))
+
+
+def _child(parent: str, key: str, kind: str, child_id: str) -> dict[str, Any]:
+    """One sku of a product, or one option of an option list."""
+    for child in loads(parent)[key]:
+        if child["id"] == child_id:
+            return child
+    raise NotFound(kind, child_id)
+
+
+def _item_routes(section: str, kind: str, summary: str, model: Any, *, paginated: bool) -> None:
+    """`GET /catalogs/:id/<section>` and `GET /catalogs/:id/<section>/:item_id`, for each kind
+    of item stored as its own row (spec 4.3, decisions.md "Catalogs")."""
+    if paginated:
+
+        async def list_all(catalog_id: str, session: Session, ctx: Reader, page: Pagination) -> Response:
+            return await _page(session, ctx, catalog_id, kind, page)
+
+    else:
+
+        async def list_all(catalog_id: str, session: Session, ctx: Reader) -> Response:  # type: ignore[misc]
+            return await _all(session, ctx, catalog_id, kind)
+
+    async def get_one(request: Request, catalog_id: str, item_id: str, ctx: Reader) -> Response:
+        return await _one(request, ctx, catalog_id, kind, item_id)
+
+    path = f"{CATALOG}/{section}"
+    errors = PAGE_RESPONSES if paginated else READ_ERRORS
+    router.add_api_route(
+        path, list_all, methods=["GET"], responses=errors, summary=f"List {summary}", name=f"list_{section}"
+    )
+    router.add_api_route(
+        path + "/{item_id}", get_one, methods=["GET"], responses=READ_ERRORS, summary=f"Get one of the {summary}",
+        name=f"get_{kind}",
+    )  # fmt: skip
+
+
+_item_routes("categories", "category", "categories, depth-first", Category, paginated=True)
+_item_routes("products", "product", "products, with their skus, in upload order", Product, paginated=True)
+_item_routes("option_lists", "option_list", "option lists, with their options", OptionList, paginated=False)
+_item_routes("deals", "deal", "deals", Deal, paginated=False)
+_item_routes("discounts", "discount", "catalog discounts", Discount, paginated=False)
+_item_routes("charges", "charge", "catalog charges", Charge, paginated=False)
+
+
+@router.get(
+    CATALOG + "/products/{product_id}/skus",
+    response_model=list[Sku],
+    responses=PAGE_RESPONSES,
+    summary="List a product's skus",
+)
+async def list_skus(catalog_id: str, product_id: str, session: Session, ctx: Reader, page: Pagination) -> JSON:
+    product = await service.get_item(session, ctx, catalog_id, "product", product_id)
+    result = page_of(loads(product)["skus"], page)
+    return JSON(result.rows, headers=result.headers())
+
+
+@router.get(
+    CATALOG + "/products/{product_id}/skus/{sku_id}", response_model=Sku, responses=READ_ERRORS, summary="Get a sku"
+)
+async def get_sku(request: Request, catalog_id: str, product_id: str, sku_id: str, ctx: Reader) -> JSON:
+    product = await service.fast_item(app_state(request).fast, ctx, catalog_id, "product", product_id)
+    return JSON(_child(product, "skus", "sku", sku_id))
+
+
+@router.get(
+    CATALOG + "/option_lists/{option_list_id}/options",
+    response_model=list[Option],
+    responses=READ_ERRORS,
+    summary="List an option list's options",
+)
+async def list_options(catalog_id: str, option_list_id: str, session: Session, ctx: Reader) -> JSON:
+    option_list = await service.get_item(session, ctx, catalog_id, "option_list", option_list_id)
+    return JSON(loads(option_list)["options"])
+
+
+@router.get(
+    CATALOG + "/option_lists/{option_list_id}/options/{option_id}", responses=READ_ERRORS, summary="Get an option"
+)
+async def get_option(request: Request, catalog_id: str, option_list_id: str, option_id: str, ctx: Reader) -> JSON:
+    option_list = await service.fast_item(app_state(request).fast, ctx, catalog_id, "option_list", option_list_id)
+    return JSON(_child(option_list, "options", "option", option_id))
+
+
+# --- inventory (decisions.md "Catalogs") ---------------------------------------------------
+
+INVENTORY_READ = "inventory.read|catalog.read"  # the service tells the deprecated grant apart
+INVENTORY_WRITE = "inventory.write|catalog.write"
+InventoryReader = Annotated[Ctx, Depends(require("location,account", INVENTORY_READ))]
+InventoryWriter = Annotated[Ctx, Depends(require("location,account", INVENTORY_WRITE))]
+OwnInventoryReader = Annotated[Ctx, Depends(require("location", INVENTORY_READ))]
+OwnInventoryWriter = Annotated[Ctx, Depends(require("location", INVENTORY_WRITE))]
+INVENTORY = CATALOG + "/locations/{location_id}/inventory"
+OWN_INVENTORY = CATALOG + "/location/inventory"
+InventoryBody = Annotated[Any, Body(description="An array of {sku_ref or option_ref, stock, expires_at}.")]
+
+
+async def _at(session: Any, ctx: Ctx, location_id: str | None, *, write: bool) -> Any:
+    if location_id is None:
+        location, _account = await connection_location(session, ctx, for_update=write)
+    else:
+        location, _account = await location_in_reach(session, ctx, location_id, for_update=write)
+    return location
+
+
+@router.get(
+    INVENTORY,
+    response_model=list[InventoryEntry],
+    responses=READ_ERRORS,
+    summary="Get a catalog's inventory at a location",
+)
+async def get_inventory(catalog_id: str, location_id: str, session: Session, ctx: InventoryReader) -> JSON:
+    found = await inventory.inventory_in_reach(
+        session, ctx, catalog_id, await _at(session, ctx, location_id, write=False), right="read"
+    )
+    return JSON(await inventory.read_inventory(session, *found))
+
+
+@router.get(
+    OWN_INVENTORY,
+    response_model=list[InventoryEntry],
+    responses=READ_ERRORS,
+    summary="Get a catalog's inventory at the connection's location",
+)
+async def get_own_inventory(catalog_id: str, session: Session, ctx: OwnInventoryReader) -> JSON:
+    found = await inventory.inventory_in_reach(
+        session, ctx, catalog_id, await _at(session, ctx, None, write=False), right="read"
+    )
+    return JSON(await inventory.read_inventory(session, *found))
+
+
+@router.put(
+    INVENTORY,
+    response_model=list[InventoryEntry],
+    responses=WRITE_ERRORS,
+    summary="Replace a catalog's inventory at a location",
+)
+async def put_inventory(
+    catalog_id: str, location_id: str, body: InventoryBody, session: Session, ctx: InventoryWriter
+) -> JSON:
+    location = await _at(session, ctx, location_id, write=True)
+    found = await inventory.inventory_in_reach(session, ctx, catalog_id, location, right="write")
+    return JSON(await inventory.replace_inventory(session, ctx, *found, body))
+
+
+@router.put(
+    OWN_INVENTORY,
+    response_model=list[InventoryEntry],
+    responses=WRITE_ERRORS,
+    summary="Replace a catalog's inventory at the connection's location",
+)
+async def put_own_inventory(catalog_id: str, body: InventoryBody, session: Session, ctx: OwnInventoryWriter) -> JSON:
+    location = await _at(session, ctx, None, write=True)
+    found = await inventory.inventory_in_reach(session, ctx, catalog_id, location, right="write")
+    return JSON(await inventory.replace_inventory(session, ctx, *found, body))
+
+
+@router.patch(
+    INVENTORY,
+    response_model=list[InventoryEntry],
+    responses=WRITE_ERRORS,
+    summary="Change some entries of a catalog's inventory at a location",
+)
+async def patch_inventory(
+    catalog_id: str, location_id: str, body: InventoryBody, session: Session, ctx: InventoryWriter
+) -> JSON:
+    location = await _at(session, ctx, location_id, write=True)
+    found = await inventory.inventory_in_reach(session, ctx, catalog_id, location, right="write")
+    return JSON(await inventory.patch_inventory(session, ctx, *found, body))
+
+
+@router.patch(
+    OWN_INVENTORY,
+    responses=WRITE_ERRORS,
+    summary="Change some entries of a catalog's inventory at the connection's location",
+)
+async def patch_own_inventory(catalog_id: str, body: InventoryBody, session: Session, ctx: OwnInventoryWriter) -> JSON:
+    location = await _at(session, ctx, None, write=True)
+    found = await inventory.inventory_in_reach(session, ctx, catalog_id, location, right="write")
+    return JSON(await inventory.patch_inventory(session, ctx, *found, body))
+
+
+# --- images (decisions.md "Catalogs"): their own rate limits -------------------------------
+
+ImageReader = Annotated[Ctx, Depends(require("location,account", READ_NEED, IMAGE))]
+ImageWriter = Annotated[Ctx, Depends(require("location,account", WRITE_NEED, IMAGE))]
+IMAGES = CATALOG + "/images"
+
+
+async def _limited_body(request: Request) -> bytes:
+    """The raw body, read no further than one byte past the limit."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > images.MAX_BYTES:
+            break
+    return b"".join(chunks)
+
+
+@router.post(
+    IMAGES,
+    response_model=Image,
+    responses=WRITE_ERRORS,
+    summary="Upload an image (raw bytes, at most 1 MB)",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {kind: {"schema": {"type": "string", "format": "binary"}} for kind in images.TYPES},
+        }
+    },
+)
+async def upload_image(
+    request: Request,
+    catalog_id: str,
+    session: Session,
+    ctx: ImageWriter,
+    private_ref: Annotated[str | None, Query(description="Your private ref of the image.")] = None,
+) -> JSON:
+    body = await _limited_body(request)
+    content_type = request.headers.get("content-type")
+    return JSON(await images.upload(session, ctx, catalog_id, content_type, body, private_ref))
+
+
+@router.get(IMAGES, response_model=list[Image], responses=READ_ERRORS, summary="List a catalog's images")
+async def list_images(catalog_id: str, session: Session, ctx: ImageReader) -> JSON:
+    return JSON(await images.list_images(session, ctx, catalog_id))
+
+
+@router.get(IMAGES + "/{image_id}", response_model=Image, responses=READ_ERRORS, summary="Get an image's metadata")
+async def get_image(catalog_id: str, image_id: str, session: Session, ctx: ImageReader) -> JSON:
+    return JSON(await images.get_image(session, ctx, catalog_id, image_id))
+
+
+@router.get(
+    IMAGES + "/{image_id}/data",
+    response_class=Response,
+    responses={**READ_ERRORS, 200: {"description": "The bytes", "content": {kind: {} for kind in images.TYPES}}},
+    summary="Get an image's bytes",
+)
+async def get_image_data(catalog_id: str, image_id: str, session: Session, ctx: ImageReader) -> Response:
+    data, media_type = await images.image_data(session, ctx, catalog_id, image_id)
+    return Response(data, media_type=media_type)

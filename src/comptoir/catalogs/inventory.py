@@ -1,0 +1,273 @@
+"""Inventory (decisions.md "Catalogs"): the stock of a catalog's skus and options at one
+location. No entry means unlimited stock; an entry holds `stock` (a decimal >= 0 with at
+most 3 decimals) and, only with stock 0, `expires_at`, when the item comes back: the worker
+then removes the entry and records `inventory.patch`.
+
+Access (decisions.md "Access", spec 5.1): `inventory.read/write` at the location (or, for an
+account token, at any location of its account), or the deprecated `location[catalog.*]`;
+the catalog must be one the location sees (its own or its account's).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir import events
+from comptoir.auth.context import Ctx
+from comptoir.auth.scopes import binding_reachable
+from comptoir.db import Database
+from comptoir.errors import FieldErrors, Forbidden, NotFound
+from comptoir.kit import clock, ids
+from comptoir.kit.decimals import parse_decimal, render_decimal
+from comptoir.kit.times import localize, parse_datetime, render_datetime
+from comptoir.kit.wire import WireError, shown
+from comptoir.models import Catalog, InventoryEntry, Location
+from comptoir.models.catalog_content import CatalogContent
+
+KIND = "inventory"
+KEYS = {"sku": "sku_ref", "option": "option_ref"}
+MILLI = Decimal("0.001")
+
+
+def _may(ctx: Ctx, right: str) -> bool:
+    if ctx.scope.allows("inventory", right):
+        return True
+    return ctx.level == "location" and ctx.scope.allows("catalog", right)  # spec 5.1, deprecated
+
+
+async def inventory_in_reach(
+    session: AsyncSession, ctx: Ctx, catalog_id: str, location: Any, *, right: str
+) -> tuple[Catalog, Any]:
+    """The catalog (seen from `location`, which the caller found in reach) and the location;
+    403 without an inventory (or deprecated catalog) permission, 404 for a catalog the
+    location does not see."""
+    if not _may(ctx, right):
+        needs = f"inventory.{right}"
+        raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow this request: it needs {needs}")
+    pk = ids.decode(Catalog.KIND, catalog_id)
+    catalog = await session.get(Catalog, pk) if pk is not None else None
+    if catalog is None or not binding_reachable(
+        "location", location.account_id, location.id, catalog.account_id, catalog.location_id
+    ):
+        raise NotFound("catalog", catalog_id)
+    return catalog, location
+
+
+def render_entry(row: InventoryEntry, timezone: str) -> dict[str, Any]:
+    return {
+        "sku_ref": row.ref if row.kind == "sku" else None,
+        "option_ref": row.ref if row.kind == "option" else None,
+        "stock": render_decimal(row.stock),
+        "expires_at": render_datetime(row.expires_at, timezone),
+    }
+
+
+async def _entries(session: AsyncSession, catalog_id: int, location_id: int) -> list[InventoryEntry]:
+    return list(
+        await session.scalars(
+            select(InventoryEntry)
+            .where(InventoryEntry.catalog_id == catalog_id, InventoryEntry.location_id == location_id)
+            .order_by(InventoryEntry.kind.desc(), InventoryEntry.ref)  # skus, then options
+        )
+    )
+
+
+async def read_inventory(session: AsyncSession, catalog: Catalog, location: Any) -> list[dict[str, Any]]:
+    return [render_entry(row, location.timezone) for row in await _entries(session, catalog.id, location.id)]
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def _parse_entries(
+    body: Any, refs: dict[str, set[str]], timezone: str, *, patch: bool
+) -> list[tuple[str, str, Decimal | None, datetime | None]]:
+    """(kind, ref, stock or None to delete, expires_at) of each entry; 422 naming every error."""
+    errors = FieldErrors()
+    if not isinstance(body, list):
+        errors.add("inventory", f"must be an array of entries, not {shown(body)}")
+        errors.raise_if_any()
+    parsed, seen = [], set()
+    for i, entry in enumerate(body):
+        path = f"[{i}]"
+        if not isinstance(entry, dict):
+            errors.add(path, f"must be an object, not {shown(entry)}")
+            continue
+        given = [(kind, entry.get(key)) for kind, key in KEYS.items() if entry.get(key) is not None]
+        if len(given) != 1:
+            errors.add(path, "must have exactly one of sku_ref and option_ref")
+            continue
+        kind, ref = given[0]
+        key = KEYS[kind]
+        if not isinstance(ref, str):
+            errors.add(f"{path}.{key}", f"must be a string, not {shown(ref)}")
+            continue
+        if ref not in refs[kind]:
+            errors.add(f"{path}.{key}", f"no {kind} of the catalog has the ref {shown(ref)}")
+        if (kind, ref) in seen:
+            errors.add(f"{path}.{key}", f"{shown(ref)} is listed twice")
+        seen.add((kind, ref))
+        stock = _stock(errors, f"{path}.stock", entry.get("stock"), required=not patch)
+        expires_at = None
+        if entry.get("expires_at") is not None:
+            try:
+                expires_at = localize(parse_datetime(entry["expires_at"]), timezone)
+            except WireError as exc:
+                errors.add(f"{path}.expires_at", str(exc))
+            if stock is not None and stock != 0:
+                errors.add(f"{path}.expires_at", "is allowed only with stock 0 (when the item comes back)")
+            if stock is None and patch:
+                errors.add(f"{path}.expires_at", "needs a stock of 0")
+        parsed.append((kind, ref, stock, expires_at))
+    errors.raise_if_any()
+    return parsed
+
+
+def _stock(errors: FieldErrors, path: str, value: Any, *, required: bool) -> Decimal | None:
+    if value is None:
+        if required:
+            errors.add(path, "is required")
+        return None
+    try:
+        stock = parse_decimal(value)
+    except WireError as exc:
+        errors.add(path, str(exc))
+        return None
+    if stock < 0:
+        errors.add(path, "must be at least 0")
+    elif stock != stock.quantize(MILLI):
+        errors.add(path, "must have at most 3 decimals")
+    return stock
+
+
+async def _refs(session: AsyncSession, catalog_id: int) -> dict[str, set[str]]:
+    row = (
+        await session.execute(
+            select(CatalogContent.sku_refs, CatalogContent.option_refs).where(CatalogContent.catalog_id == catalog_id)
+        )
+    ).first()
+    return {"sku": set(row.sku_refs) if row else set(), "option": set(row.option_refs) if row else set()}
+
+
+async def _record(
+    session: AsyncSession, ctx: Ctx | None, catalog: Catalog, location: Any, event_type: str, **states: Any
+) -> None:
+    await events.record(
+        session,
+        resource_type=KIND,
+        event_type=event_type,
+        ids={"catalog_id": catalog.public_id, "location_id": location.public_id},
+        account_id=location.account_id,
+        location_id=location.id,
+        catalog_id=catalog.id,
+        timezone=location.timezone,
+        ctx=ctx,
+        **states,
+    )
+
+
+async def replace_inventory(
+    session: AsyncSession, ctx: Ctx, catalog: Catalog, location: Any, body: Any
+) -> list[dict[str, Any]]:
+    """PUT: every entry of the catalog at the location replaced; `inventory.update`."""
+    parsed = _parse_entries(body, await _refs(session, catalog.id), location.timezone, patch=False)
+    await session.execute(
+        delete(InventoryEntry).where(InventoryEntry.catalog_id == catalog.id, InventoryEntry.location_id == location.id)
+    )
+    session.add_all(
+        InventoryEntry(
+            catalog_id=catalog.id, location_id=location.id, kind=kind, ref=ref, stock=stock, expires_at=expires_at
+        )
+        for kind, ref, stock, expires_at in parsed
+    )
+    await session.flush()
+    await _record(session, ctx, catalog, location, "update")
+    return await read_inventory(session, catalog, location)
+
+
+def _change(
+    kind: str, ref: str, previous: Decimal | None, stock: Decimal | None, expires_at: Any, tz: str
+) -> dict[str, Any]:
+    return {
+        "sku_ref": ref if kind == "sku" else None,
+        "option_ref": ref if kind == "option" else None,
+        "previous_stock": render_decimal(previous) if previous is not None else None,
+        "stock": render_decimal(stock) if stock is not None else None,
+        "expires_at": render_datetime(expires_at, tz),
+    }
+
+
+async def patch_inventory(
+    session: AsyncSession, ctx: Ctx, catalog: Catalog, location: Any, body: Any
+) -> list[dict[str, Any]]:
+    """PATCH: only the listed entries; `stock: null` deletes one. Answers the listed entries
+    as they now are, and records `inventory.patch` with the changes, when there are any."""
+    parsed = _parse_entries(body, await _refs(session, catalog.id), location.timezone, patch=True)
+    current = {(row.kind, row.ref): row for row in await _entries(session, catalog.id, location.id)}
+    tz = location.timezone
+    answer, changes = [], []
+    for kind, ref, stock, expires_at in parsed:
+        row = current.get((kind, ref))
+        previous = row.stock if row is not None else None
+        if stock is None:
+            if row is not None:
+                await session.delete(row)
+                changes.append(_change(kind, ref, previous, None, None, tz))
+            answer.append({"sku_ref": None, "option_ref": None, KEYS[kind]: ref, "stock": None, "expires_at": None})
+            continue
+        if row is None:
+            row = InventoryEntry(catalog_id=catalog.id, location_id=location.id, kind=kind, ref=ref)
+            session.add(row)
+        if previous != stock or row.expires_at != expires_at:
+            changes.append(_change(kind, ref, previous, stock, expires_at, tz))
+        row.stock, row.expires_at = stock, expires_at
+        answer.append(render_entry(row, tz))
+    await session.flush()
+    if changes:
+        await _record(session, ctx, catalog, location, "patch", state_change=changes)
+    return answer
+
+
+# --- the worker ---------------------------------------------------------------------------
+
+
+async def expire_entries(db: Database, *, batch: int = 500) -> int:
+    """The timed job: entries whose `expires_at` has passed are removed (the item is back),
+    with one `inventory.patch` per catalog, location and expiry time. Safe with several
+    workers (SKIP LOCKED on PostgreSQL; SQLite serialises writers)."""
+    now = clock.now()
+    due = InventoryEntry.expires_at.is_not(None), InventoryEntry.expires_at <= now
+    async with db.transaction(write=False) as session:  # cheap check first
+        if await session.scalar(select(InventoryEntry.ref).where(*due).limit(1)) is None:
+            return 0
+    async with db.transaction() as session:
+        rows = list(
+            await session.scalars(
+                select(InventoryEntry)
+                .where(*due)
+                .order_by(InventoryEntry.expires_at)
+                .limit(batch)
+                .with_for_update(skip_locked=True)
+            )
+        )
+        groups: dict[tuple[int, int, datetime], list[InventoryEntry]] = defaultdict(list)
+        for row in rows:
+            groups[(row.catalog_id, row.location_id, row.expires_at)].append(row)  # type: ignore[index]
+        for (catalog_id, location_id, expired_at), entries in groups.items():
+            catalog = await session.get(Catalog, catalog_id)
+            location = await session.get(Location, location_id)
+            changes = [
+                _change(row.kind, row.ref, row.stock, None, expired_at, location.timezone)  # type: ignore[union-attr]
+                for row in sorted(entries, key=lambda row: (row.kind != "sku", row.ref))
+            ]
+            for row in entries:
+                await session.delete(row)
+            await session.flush()
+            await _record(session, None, catalog, location, "patch", state_change=changes)  # type: ignore[arg-type]
+        return len(rows)

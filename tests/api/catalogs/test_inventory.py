@@ -1,0 +1,251 @@
+"""decisions.md "Catalogs" (inventory) and "Access": stock per catalog and location."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import pytest
+
+from comptoir.catalogs.inventory import expire_entries
+from comptoir.kit import clock
+from tests.api.callbacks.conftest import subscribe
+from tests.api.catalogs.conftest import create, full
+from tests.api.conftest import Shop
+from tests.api.customers.test_customer_events import full_events
+from tests.factories import World
+
+
+@pytest.fixture
+async def catalog(client: httpx.AsyncClient, shop: Shop) -> dict[str, Any]:
+    answer = await create(client, shop, {"name": "Carte", "data": full()})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def path(catalog: dict[str, Any], shop: Shop) -> str:
+    return f"/v1/catalogs/{catalog['id']}/locations/{shop.location.public_id}/inventory"
+
+
+async def put(
+    client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any], body: Any, token: str | None = None
+) -> httpx.Response:
+    return await client.put(path(catalog, shop), json=body, headers=shop.headers(token or shop.account_token))
+
+
+async def patch(client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any], body: Any) -> httpx.Response:
+    return await client.patch(path(catalog, shop), json=body, headers=shop.headers(shop.account_token))
+
+
+async def get(client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any]) -> list[dict[str, Any]]:
+    answer = await client.get(path(catalog, shop), headers=shop.headers(shop.account_token))
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+async def test_an_inventory_is_empty_by_default(client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any]) -> None:
+    assert await get(client, shop, catalog) == []
+
+
+async def test_put_replaces_every_entry(client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any]) -> None:
+    first = await put(client, shop, catalog, [{"sku_ref": "cola", "stock": "12"}, {"option_ref": "mayo", "stock": 0}])
+    assert first.status_code == 200, first.text
+    assert first.json() == [
+        {"sku_ref": "cola", "option_ref": None, "stock": "12.0", "expires_at": None},
+        {"sku_ref": None, "option_ref": "mayo", "stock": "0.0", "expires_at": None},
+    ]
+    second = await put(client, shop, catalog, [{"sku_ref": "classic-single", "stock": "2.125"}])
+    assert second.json() == [{"sku_ref": "classic-single", "option_ref": None, "stock": "2.125", "expires_at": None}]
+    assert await get(client, shop, catalog) == second.json()
+
+
+async def test_expires_at_is_read_in_the_locations_time(
+    client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any]
+) -> None:
+    answer = await put(client, shop, catalog, [{"sku_ref": "cola", "stock": "0", "expires_at": "2026-06-24T18:00:00Z"}])
+    assert answer.json()[0]["expires_at"] == "2026-06-24T20:00:00+02:00"
+
+
+async def test_patch_changes_only_the_listed_entries_and_null_deletes(
+    client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any]
+) -> None:
+    await put(client, shop, catalog, [{"sku_ref": "cola", "stock": "12"}, {"option_ref": "mayo", "stock": "3"}])
+    answer = await patch(
+        client,
+        shop,
+        catalog,
+        [
+            {"sku_ref": "cola", "stock": "11"},
+            {"option_ref": "mayo", "stock": None},
+            {"option_ref": "ketchup", "stock": "5"},
+        ],
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == [
+        {"sku_ref": "cola", "option_ref": None, "stock": "11.0", "expires_at": None},
+        {"sku_ref": None, "option_ref": "mayo", "stock": None, "expires_at": None},
+        {"sku_ref": None, "option_ref": "ketchup", "stock": "5.0", "expires_at": None},
+    ]
+    assert await get(client, shop, catalog) == [
+        {"sku_ref": "cola", "option_ref": None, "stock": "11.0", "expires_at": None},
+        {"sku_ref": None, "option_ref": "ketchup", "stock": "5.0", "expires_at": None},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("entry", "error"),
+    [
+        ({"sku_ref": "ghost", "stock": "1"}, ("[0].sku_ref", "no sku of the catalog has the ref 'ghost'")),
+        ({"option_ref": "cola", "stock": "1"}, ("[0].option_ref", "no option of the catalog has the ref 'cola'")),
+        ({"stock": "1"}, ("[0]", "must have exactly one of sku_ref and option_ref")),
+        (
+            {"sku_ref": "cola", "option_ref": "mayo", "stock": "1"},
+            ("[0]", "must have exactly one of sku_ref and option_ref"),
+        ),
+        ({"sku_ref": "cola", "stock": "-1"}, ("[0].stock", "must be at least 0")),
+        ({"sku_ref": "cola", "stock": "1.2345"}, ("[0].stock", "must have at most 3 decimals")),
+        ({"sku_ref": "cola"}, ("[0].stock", "is required")),
+        (
+            {"sku_ref": "cola", "stock": "2", "expires_at": "2026-06-24T18:00:00Z"},
+            ("[0].expires_at", "is allowed only with stock 0 (when the item comes back)"),
+        ),
+        (
+            {"sku_ref": "cola", "stock": "0", "expires_at": "tomorrow"},
+            (
+                "[0].expires_at",
+                "'tomorrow' is not a valid ISO 8601 time (expected e.g. \"2026-06-24T17:07:53+02:00\")",
+            ),
+        ),
+    ],
+)
+async def test_bad_entries_are_refused_and_change_nothing(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    world: World,
+    catalog: dict[str, Any],
+    entry: dict[str, Any],
+    error: tuple[str, str],
+) -> None:
+    await put(client, shop, catalog, [{"sku_ref": "cola", "stock": "12"}])
+    before = await world.snapshot()
+    answer = await put(client, shop, catalog, [entry])
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [{"field": error[0], "message": error[1]}]
+    assert await world.snapshot() == before
+
+
+async def test_a_ref_listed_twice_is_refused(client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any]) -> None:
+    answer = await patch(client, shop, catalog, [{"sku_ref": "cola", "stock": "1"}, {"sku_ref": "cola", "stock": "2"}])
+    assert answer.json()["errors"] == [{"field": "[1].sku_ref", "message": "'cola' is listed twice"}]
+
+
+async def test_a_body_that_is_not_an_array_is_422(
+    client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any]
+) -> None:
+    answer = await put(client, shop, catalog, {"sku_ref": "cola"})
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [{"field": "inventory", "message": "must be an array of entries, not dict"}]
+
+
+async def test_inventories_are_per_location(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    shared = (
+        await create(
+            client, shop, {"name": "Shared", "data": full()}, path="/v1/account/catalogs", token=shop.account_token
+        )
+    ).json()
+    paris = f"/v1/catalogs/{shared['id']}/locations/{shop.location.public_id}/inventory"
+    lyon = f"/v1/catalogs/{shared['id']}/locations/{shop.other_location.public_id}/inventory"
+    await client.put(paris, json=[{"sku_ref": "cola", "stock": "1"}], headers=shop.headers(shop.account_token))
+    assert (await client.get(lyon, headers=shop.headers(shop.account_token))).json() == []
+
+
+async def test_the_short_form_and_the_deprecated_catalog_scope(
+    client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any]
+) -> None:
+    # the shop's location token: location[orders.write,catalog.write,...,inventory.write]
+    own = f"/v1/catalogs/{catalog['id']}/location/inventory"
+    answer = await client.put(own, json=[{"sku_ref": "cola", "stock": "4"}], headers=shop.headers())
+    assert answer.status_code == 200, answer.text
+    deprecated = await world.token(
+        "location[catalog.read]",
+        location=shop.location,
+        catalog=await world.catalog(location=shop.location, name="Other"),
+    )
+    assert (await client.get(own, headers={"X-Access-Token": deprecated})).json()[0]["stock"] == "4.0"
+    refused = await client.put(own, json=[], headers={"X-Access-Token": deprecated})
+    assert refused.status_code == 403
+
+
+async def test_an_account_token_needs_inventory_not_catalog_scopes(
+    client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any]
+) -> None:
+    token = await world.token("account[all_catalogs.read]", account=shop.account)
+    answer = await client.get(path(catalog, shop), headers={"X-Access-Token": token})
+    assert answer.status_code == 403
+
+
+async def test_a_catalog_the_location_does_not_see_is_404(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    lyon = await world.catalog(location=shop.other_location, name="Lyon")
+    answer = await client.get(
+        f"/v1/catalogs/{lyon.public_id}/locations/{shop.location.public_id}/inventory",
+        headers=shop.headers(shop.account_token),
+    )
+    assert answer.status_code == 404
+
+
+async def test_put_and_patch_events(
+    client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any]
+) -> None:
+    token = await world.token("account[inventory.read]", account=shop.account, client=await world.client(name="Till"))
+    await subscribe(client, token, {"inventory": ["update", "patch"]})
+    clock.freeze(datetime(2026, 6, 24, 15, 7, 53, tzinfo=UTC))
+    await put(client, shop, catalog, [{"sku_ref": "cola", "stock": "12"}])
+    await patch(client, shop, catalog, [{"sku_ref": "cola", "stock": "12"}])  # no change: no event
+    await patch(client, shop, catalog, [{"sku_ref": "cola", "stock": "0", "expires_at": "2026-06-24T18:00:00+02:00"}])
+    update, patched = await full_events(client, token)
+    ids = {"catalog_id": catalog["id"], "location_id": shop.location.public_id}
+    assert update == {
+        "id": update["id"],
+        "resource_type": "inventory",
+        "event_type": "update",
+        "created_at": "2026-06-24T17:07:53+02:00",
+        **ids,
+    }
+    assert patched["state_change"] == [
+        {
+            "sku_ref": "cola",
+            "option_ref": None,
+            "previous_stock": "12.0",
+            "stock": "0.0",
+            "expires_at": "2026-06-24T18:00:00+02:00",
+        }
+    ]
+
+
+async def test_entries_expiring_together_come_back_in_one_event(
+    client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any]
+) -> None:
+    token = await world.token("account[inventory.read]", account=shop.account, client=await world.client(name="Till"))
+    await subscribe(client, token, {"inventory": ["patch"]})
+    now = datetime(2026, 6, 24, 15, 0, tzinfo=UTC)
+    clock.freeze(now)
+    at = "2026-06-24T18:00:00+02:00"
+    await patch(client, shop, catalog, [
+        {"sku_ref": "cola", "stock": "0", "expires_at": at},
+        {"option_ref": "mayo", "stock": "0", "expires_at": at},
+        {"sku_ref": "classic-single", "stock": "0", "expires_at": "2026-06-24T19:00:00+02:00"},
+    ])  # fmt: skip
+    assert await expire_entries(world.db) == 0  # not yet
+    clock.freeze(now + timedelta(hours=1))
+    assert await expire_entries(world.db) == 2
+    assert await get(client, shop, catalog) == [
+        {"sku_ref": "classic-single", "option_ref": None, "stock": "0.0", "expires_at": "2026-06-24T19:00:00+02:00"}
+    ]
+    events = await full_events(client, token)
+    assert [e["state_change"] for e in events[1:]] == [
+        [
+            {"sku_ref": "cola", "option_ref": None, "previous_stock": "0.0", "stock": None, "expires_at": at},
+            {"sku_ref": None, "option_ref": "mayo", "previous_stock": "0.0", "stock": None, "expires_at": at},
+        ]
+    ]

@@ -1,0 +1,25 @@
+import gc
+
+from comptoir.kit import gcpause
+
+
+def test_the_collector_resumes_when_the_last_of_overlapping_pauses_ends() -> None:
+    assert gc.isenabled()
+    first, second = gcpause.paused(), gcpause.paused()
+    first.__enter__()
+    second.__enter__()
+    assert not gc.isenabled()
+    first.__exit__(None, None, None)
+    assert not gc.isenabled()  # the second still holds it
+    second.__exit__(None, None, None)
+    assert gc.isenabled()
+
+
+def test_a_collector_disabled_before_stays_disabled() -> None:
+    gc.disable()
+    try:
+        with gcpause.paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
