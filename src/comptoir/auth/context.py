@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from comptoir.auth.scopes import Scope
+from comptoir.auth.scopes import Scope, reaches_binding
 
 if TYPE_CHECKING:
     from comptoir.models.accounts import AccountView
@@ -31,3 +31,20 @@ class Ctx:
 
     def reaches_account(self, account_id: int) -> bool:
         return self.level == "account" and account_id == self.account_id
+
+    def may_use(self, resource: str, row: Any, right: str) -> bool:
+        """spec 5.1: `catalog` (or `customer_list`) reaches the catalog (list) bound to the
+        connection, `all_catalogs` (`all_customer_lists`) every one at its level; write implies
+        read. `row` has `id`, `account_id`, `location_id`."""
+        bound = self.catalog_id if resource == "catalog" else self.customer_list_id
+        return reaches_binding(
+            self.scope,
+            resource,
+            right,
+            bound=bound == row.id,
+            level=self.level,
+            account_id=self.account_id,
+            location_id=self.location_id,
+            row_account_id=row.account_id,
+            row_location_id=row.location_id,
+        )

@@ -86,6 +86,12 @@ class _Check:
         self.add(path, f"must be an object, not {shown(value)}")
         return None
 
+    def nested(self, obj: dict[str, Any], path: str, key: str) -> tuple[dict[str, Any] | None, str]:
+        """An optional object field and its path (None when absent or not an object)."""
+        value = obj.get(key)
+        path = f"{path}.{key}"
+        return (None if value is None else self.obj(path, value)), path
+
     def array(self, path: str, value: Any) -> list[Any]:
         if value is None:
             return []
@@ -230,11 +236,7 @@ class _Build:
         return found
 
     def restrictions(self, obj: dict[str, Any], path: str) -> dict[str, Any] | None:
-        raw = obj.get("restrictions")
-        if raw is None:
-            return None
-        path = f"{path}.restrictions"
-        r = self.c.obj(path, raw)
+        r, path = self.c.nested(obj, path, "restrictions")
         if r is None:
             return None
         c = self.c
@@ -347,11 +349,7 @@ class _Build:
         }
 
     def nutrition(self, obj: dict[str, Any], path: str) -> dict[str, Any] | None:
-        raw = obj.get("nutrition")
-        if raw is None:
-            return None
-        path = f"{path}.nutrition"
-        n = self.c.obj(path, raw)
+        n, path = self.c.nested(obj, path, "nutrition")
         if n is None:
             return None
         out: dict[str, Any] = {
@@ -363,11 +361,7 @@ class _Build:
         return out
 
     def tax_rate(self, obj: dict[str, Any], path: str) -> dict[str, str | None] | None:
-        raw = obj.get("tax_rate")
-        if raw is None:
-            return None
-        path = f"{path}.tax_rate"
-        t = self.c.obj(path, raw)
+        t, path = self.c.nested(obj, path, "tax_rate")
         if t is None:
             return None
         missing = [key for key in TAX_KEYS if t.get(key) is None]

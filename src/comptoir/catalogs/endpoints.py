@@ -313,89 +313,63 @@ OWN_INVENTORY = CATALOG + "/location/inventory"
 InventoryBody = Annotated[Any, Body(description="An array of {sku_ref or option_ref, stock, expires_at}.")]
 
 
-async def _at(session: Any, ctx: Ctx, location_id: str | None, *, write: bool) -> Any:
+async def _inventory(
+    session: Any, ctx: Ctx, catalog_id: str, location_id: str | None, action: str, body: Any = None
+) -> JSON:
+    """One inventory request at `location_id` (None: the connection's own location); writes
+    lock the location, so two writers of one inventory go one after the other."""
+    write = action != "read"
     if location_id is None:
         location, _account = await connection_location(session, ctx, for_update=write)
     else:
         location, _account = await location_in_reach(session, ctx, location_id, for_update=write)
-    return location
+    right = "write" if write else "read"
+    catalog, location = await inventory.inventory_in_reach(session, ctx, catalog_id, location, right=right)
+    if action == "read":
+        return JSON(await inventory.read_inventory(session, catalog, location))
+    if action == "replace":
+        return JSON(await inventory.replace_inventory(session, ctx, catalog, location, body))
+    return JSON(await inventory.patch_inventory(session, ctx, catalog, location, body))
 
 
-@router.get(
-    INVENTORY,
-    response_model=list[InventoryEntry],
-    responses=READ_ERRORS,
-    summary="Get a catalog's inventory at a location",
-)
+ENTRIES = list[InventoryEntry]
+AT, OWN = "at a location", "at the connection's location"
+
+
+@router.get(INVENTORY, response_model=ENTRIES, responses=READ_ERRORS, summary=f"Get a catalog's inventory {AT}")
 async def get_inventory(catalog_id: str, location_id: str, session: Session, ctx: InventoryReader) -> JSON:
-    found = await inventory.inventory_in_reach(
-        session, ctx, catalog_id, await _at(session, ctx, location_id, write=False), right="read"
-    )
-    return JSON(await inventory.read_inventory(session, *found))
+    return await _inventory(session, ctx, catalog_id, location_id, "read")
 
 
-@router.get(
-    OWN_INVENTORY,
-    response_model=list[InventoryEntry],
-    responses=READ_ERRORS,
-    summary="Get a catalog's inventory at the connection's location",
-)
+@router.get(OWN_INVENTORY, response_model=ENTRIES, responses=READ_ERRORS, summary=f"Get a catalog's inventory {OWN}")
 async def get_own_inventory(catalog_id: str, session: Session, ctx: OwnInventoryReader) -> JSON:
-    found = await inventory.inventory_in_reach(
-        session, ctx, catalog_id, await _at(session, ctx, None, write=False), right="read"
-    )
-    return JSON(await inventory.read_inventory(session, *found))
+    return await _inventory(session, ctx, catalog_id, None, "read")
 
 
-@router.put(
-    INVENTORY,
-    response_model=list[InventoryEntry],
-    responses=WRITE_ERRORS,
-    summary="Replace a catalog's inventory at a location",
-)
+@router.put(INVENTORY, response_model=ENTRIES, responses=WRITE_ERRORS, summary=f"Replace a catalog's inventory {AT}")
 async def put_inventory(
     catalog_id: str, location_id: str, body: InventoryBody, session: Session, ctx: InventoryWriter
 ) -> JSON:
-    location = await _at(session, ctx, location_id, write=True)
-    found = await inventory.inventory_in_reach(session, ctx, catalog_id, location, right="write")
-    return JSON(await inventory.replace_inventory(session, ctx, *found, body))
+    return await _inventory(session, ctx, catalog_id, location_id, "replace", body)
 
 
 @router.put(
-    OWN_INVENTORY,
-    response_model=list[InventoryEntry],
-    responses=WRITE_ERRORS,
-    summary="Replace a catalog's inventory at the connection's location",
+    OWN_INVENTORY, response_model=ENTRIES, responses=WRITE_ERRORS, summary=f"Replace a catalog's inventory {OWN}"
 )
 async def put_own_inventory(catalog_id: str, body: InventoryBody, session: Session, ctx: OwnInventoryWriter) -> JSON:
-    location = await _at(session, ctx, None, write=True)
-    found = await inventory.inventory_in_reach(session, ctx, catalog_id, location, right="write")
-    return JSON(await inventory.replace_inventory(session, ctx, *found, body))
+    return await _inventory(session, ctx, catalog_id, None, "replace", body)
 
 
-@router.patch(
-    INVENTORY,
-    response_model=list[InventoryEntry],
-    responses=WRITE_ERRORS,
-    summary="Change some entries of a catalog's inventory at a location",
-)
+@router.patch(INVENTORY, response_model=ENTRIES, responses=WRITE_ERRORS, summary=f"Change inventory entries {AT}")
 async def patch_inventory(
     catalog_id: str, location_id: str, body: InventoryBody, session: Session, ctx: InventoryWriter
 ) -> JSON:
-    location = await _at(session, ctx, location_id, write=True)
-    found = await inventory.inventory_in_reach(session, ctx, catalog_id, location, right="write")
-    return JSON(await inventory.patch_inventory(session, ctx, *found, body))
+    return await _inventory(session, ctx, catalog_id, location_id, "patch", body)
 
 
-@router.patch(
-    OWN_INVENTORY,
-    responses=WRITE_ERRORS,
-    summary="Change some entries of a catalog's inventory at the connection's location",
-)
+@router.patch(OWN_INVENTORY, response_model=ENTRIES, responses=WRITE_ERRORS, summary=f"Change inventory entries {OWN}")
 async def patch_own_inventory(catalog_id: str, body: InventoryBody, session: Session, ctx: OwnInventoryWriter) -> JSON:
-    location = await _at(session, ctx, None, write=True)
-    found = await inventory.inventory_in_reach(session, ctx, catalog_id, location, right="write")
-    return JSON(await inventory.patch_inventory(session, ctx, *found, body))
+    return await _inventory(session, ctx, catalog_id, None, "patch", body)
 
 
 # --- images (decisions.md "Catalogs"): their own rate limits -------------------------------

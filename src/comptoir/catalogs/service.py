@@ -27,7 +27,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events, names
 from comptoir.auth.context import Ctx
-from comptoir.auth.scopes import reaches_binding
 from comptoir.catalogs import content as catalog_content
 from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unauthorized, Unprocessable, check_text
 from comptoir.fastdb import FastReader, Query
@@ -112,17 +111,7 @@ def with_data(head: dict[str, Any], data: str) -> bytes:
 def may(ctx: Ctx, row: Catalog, right: str) -> bool:
     """spec 5.1: `catalog` reaches the bound catalog, `all_catalogs` every catalog at the
     connection's level; write implies read."""
-    return reaches_binding(
-        ctx.scope,
-        BOUND,
-        right,
-        bound=ctx.catalog_id == row.id,
-        level=ctx.level,
-        account_id=ctx.account_id,
-        location_id=ctx.location_id,
-        row_account_id=row.account_id,
-        row_location_id=row.location_id,
-    )
+    return ctx.may_use(BOUND, row, right)
 
 
 async def catalog_in_reach(

@@ -17,7 +17,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events, names
 from comptoir.auth.context import Ctx
-from comptoir.auth.scopes import reaches_binding
 from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unauthorized, Unprocessable, check_text
 from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
@@ -73,17 +72,7 @@ def _found(row: Any) -> ListInReach:
 def may(ctx: Ctx, row: CustomerList, right: str) -> bool:
     """spec 5.1: `customer_list` reaches the bound list, `all_customer_lists` every list at
     the connection's level; write implies read."""
-    return reaches_binding(
-        ctx.scope,
-        BOUND,
-        right,
-        bound=ctx.customer_list_id == row.id,
-        level=ctx.level,
-        account_id=ctx.account_id,
-        location_id=ctx.location_id,
-        row_account_id=row.account_id,
-        row_location_id=row.location_id,
-    )
+    return ctx.may_use(BOUND, row, right)
 
 
 async def list_in_reach(
