@@ -349,3 +349,26 @@ async def test_image_requests_count_against_the_image_limits_only(
     assert images.headers["RateLimit-Policy"] == '"image-minute";q=3000;w=60, "image-day";q=100000;w=86400'
     general = await client.get("/v1/location", headers=shop.headers())
     assert general.headers["RateLimit"].startswith('"minute";r=499;')  # the image GET did not count
+
+
+async def test_deleting_a_catalog_deletes_its_items_inventory_and_images(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    from tests.api.catalogs.test_images import PNG
+
+    before = await world.snapshot()
+    made = (await create(client, shop, {"name": "Carte", "data": full()})).json()
+    auth = shop.headers(shop.account_token)
+    image = await client.post(
+        f"/v1/catalogs/{made['id']}/images?private_ref=hero", content=PNG, headers={**auth, "Content-Type": "image/png"}
+    )
+    assert image.status_code == 200
+    stock = [{"sku_ref": "cola", "stock": "3"}]
+    inventory = f"/v1/catalogs/{made['id']}/locations/{shop.location.public_id}/inventory"
+    assert (await client.put(inventory, json=stock, headers=auth)).status_code == 200
+    assert (await client.delete(f"/v1/catalogs/{made['id']}", headers=auth)).status_code == 200
+    after = await world.snapshot()
+    for table in ("catalogs", "catalog_contents", "catalog_items", "inventory_entries", "catalog_images", "image_data"):
+        assert after[table] == before[table], table
+    assert after["private_refs"] == before["private_refs"]
+    assert after["name_claims"] == before["name_claims"]
