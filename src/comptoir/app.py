@@ -15,7 +15,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 
 from comptoir.accounts.endpoints import router as accounts_router
 from comptoir.callbacks.endpoints import router as callbacks_router
@@ -47,6 +47,7 @@ from comptoir.ratelimit.memory import MemoryBackend
 from comptoir.routing import JSON, ComptoirRoute, operation_id
 from comptoir.state import AppState
 from comptoir.users.endpoints import router as users_router
+from comptoir.web.pages import router as back_office_router
 
 log = structlog.get_logger("comptoir.app")
 
@@ -133,13 +134,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
     app.include_router(oauth2_router, prefix="/oauth2/v1")
 
-    @app.get("/", include_in_schema=False)
-    async def home() -> Response:
-        return HTMLResponse(
-            "<!doctype html><html lang=en><meta charset=utf-8><title>Comptoir</title>"
-            "<h1>Comptoir</h1><p>The integration API is at <code>/v1</code>; its OpenAPI document "
-            'at <a href="/v1/openapi.json">/v1/openapi.json</a>.</p></html>'
-        )
+    app.include_router(back_office_router)
 
     install_error_handlers(app)
     app.add_middleware(HttpConventions)
