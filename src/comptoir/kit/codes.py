@@ -31,6 +31,12 @@ def _is_currency(code: str) -> bool:
     return pycountry.currencies.get(alpha_3=code) is not None
 
 
+@lru_cache(maxsize=1)
+def countries() -> list[tuple[str, str]]:
+    """(code, name) of every country, by name (the pages' selects)."""
+    return sorted(((c.alpha_2, c.name) for c in pycountry.countries), key=lambda pair: pair[1])
+
+
 def parse_country(value: Any) -> str:
     if not isinstance(value, str) or not _TWO.fullmatch(value) or not _is_country(value):
         raise WireError(f'{shown(value)} is not an ISO 3166-1 alpha-2 country code (e.g. "FR")')

@@ -104,6 +104,12 @@ def _names() -> frozenset[str]:
     return frozenset(n for n in available_timezones() if n not in {"localtime", "Factory"})
 
 
+@lru_cache(maxsize=1)
+def timezone_names() -> list[str]:
+    """Every IANA name `parse_timezone_name` accepts, sorted (the back office's select)."""
+    return sorted(_names())
+
+
 @lru_cache(maxsize=1024)
 def zone(name: str) -> ZoneInfo:
     return ZoneInfo(name)

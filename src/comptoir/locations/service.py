@@ -14,8 +14,9 @@ from comptoir.auth.context import Ctx
 from comptoir.db import Database
 from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, custom_fields
+from comptoir.kit.codes import parse_country
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
-from comptoir.kit.times import hhmm_minutes, localize, render_datetime, render_timezone
+from comptoir.kit.times import hhmm_minutes, localize, parse_timezone_name, render_datetime, render_timezone
 from comptoir.kit.wire import WireError
 from comptoir.locations.schemas import DAYS, LocationUpdate, OrderAcceptanceUpdate
 from comptoir.models import Account, Location
@@ -264,8 +265,8 @@ async def update_location(
     if given & {"cutoff_time", "opening_hours"}:
         check_opening_hours(hours, cutoff, errors)
 
-    if "preparation_time" in given and not 0 <= update_.preparation_time <= MAX_MINUTES:
-        errors.add("preparation_time", f"must be between 0 and {MAX_MINUTES} minutes")
+    if "preparation_time" in given:
+        check_preparation_time(update_.preparation_time, errors)
 
     acceptance = None
     if "order_acceptance" in given:
@@ -321,6 +322,42 @@ async def revert_due_acceptances(db: Database, *, batch: int = 100) -> int:
         for location, account in (await session.execute(stmt)).all():
             reverted += await _revert_if_due(session, location, account)
         return reverted
+
+
+def check_preparation_time(minutes: int, errors: FieldErrors) -> None:
+    if not 0 <= minutes <= MAX_MINUTES:
+        errors.add("preparation_time", f"must be between 0 and {MAX_MINUTES} minutes")
+
+
+async def edit_details(
+    session: AsyncSession, location: Location, account: Account, details: dict[str, Any], ctx: Ctx | None = None
+) -> dict[str, Any]:
+    """What only the back office changes (spec 2.2: the name; and the address, postal code,
+    city, country, timezone), checked as `create_location` checks them, with the preparation
+    time checked as `update_location` does; one location update when anything changed, with
+    `update_location`'s event. The caller holds the row lock."""
+    errors = FieldErrors()
+    check_preparation_time(details["preparation_time"], errors)
+    check_text(errors, "name", details["name"], 255, required=True)
+    check_text(errors, "address", details["address"], 1000)
+    check_text(errors, "postal_code", details["postal_code"], 32)
+    check_text(errors, "city", details["city"], 255)
+    for field, parse in (("country", parse_country), ("timezone", parse_timezone_name)):
+        try:
+            parse(details[field])
+        except WireError as exc:
+            errors.add(field, str(exc))
+    errors.raise_if_any()
+    previous = render_location(location, account)
+    for field in ("name", "country", "timezone", "preparation_time"):
+        setattr(location, field, details[field])
+    for field in ("address", "postal_code", "city"):  # optional: empty is none
+        setattr(location, field, details[field] or None)
+    new = render_location(location, account)
+    if new != previous:
+        location.updated_at = clock.now()
+        await _record_update(session, location, previous, new, ctx)
+    return new
 
 
 # --- creating (admin, demo, back office) ------------------------------------------------

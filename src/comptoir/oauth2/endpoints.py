@@ -40,7 +40,7 @@ from comptoir.customer_lists.service import create_list
 from comptoir.db import get_by_public_id
 from comptoir.errors import ComptoirError, FieldError, Unprocessable
 from comptoir.kit import clock
-from comptoir.kit.codes import currency_of
+from comptoir.kit.codes import countries, currency_of
 from comptoir.kit.jsonutil import dumps, loads
 from comptoir.kit.times import main_timezone
 from comptoir.locations.service import create_location, find_location
@@ -59,11 +59,6 @@ _pages = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
-
-
-@cache
-def _countries() -> list[tuple[str, str]]:
-    return sorted(((c.alpha_2, c.name) for c in pycountry.countries), key=lambda pair: pair[1])
 
 
 @cache
@@ -210,7 +205,7 @@ def _signup_page(
         csrf=web.csrf_token(app_state(request).key, browser),
         login_url=req.url(),
         form=values,
-        countries=_countries(),
+        countries=countries(),
         currencies=_currencies(),
         errors=list(errors),
     )
