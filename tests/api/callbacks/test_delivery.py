@@ -279,7 +279,12 @@ async def test_an_acknowledged_event_is_not_posted(
 
 
 async def test_re_registering_never_sends_an_event_twice(
-    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, worker: DeliveryWorker
+    client: httpx.AsyncClient,
+    shop: Shop,
+    world: World,
+    listener: Listener,
+    receiver: Receiver,
+    worker: DeliveryWorker,
 ) -> None:
     receiver.answer("/hook", Answer(status=200, delay=0.05))
     await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
@@ -293,7 +298,14 @@ async def test_re_registering_never_sends_an_event_twice(
     await wait_until_listed(client, listener, 0)
     await asyncio.sleep(0.5)
     ids = [r.headers["X-Event-Id"] for r in receiver.requests_to("/hook")]
-    assert len(ids) == len(set(ids)) == 21
+    # A POST the 0.5 s timeout cut short is rightly sent again (spec 6.4), which a loaded
+    # machine can cause: only such resends may repeat an event, never the re-registration.
+    async with world.db.transaction(write=False) as session:
+        log = await render_delivery_log(session, await connection_id(world, listener), 100)
+    resent = [a["event_id"] for a in log if a["attempt"] > 1]
+    assert {a["event_id"] for a in log if a["outcome"] == "retry"} == set(resent)
+    assert len(set(ids)) == 21
+    assert all(ids.count(event) <= 1 + resent.count(event) for event in set(ids))
 
 
 async def test_any_send_failure_is_a_recorded_failed_attempt(
