@@ -9,8 +9,10 @@ it at the end; each test starts from empty tables. SQLite tests get a copy of a 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import shutil
+import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -131,6 +133,25 @@ def _cheap_password_hashing() -> Iterator[None]:
     crypto._hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
     yield
     crypto._hasher = default
+
+
+@pytest.fixture(autouse=True)
+def _e2e_runs_alone(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Under pytest-xdist (two processes), an `e2e` test holds a lock the others share: it
+    runs alone. Its `serve` and `worker` processes open up to 31 PostgreSQL connections each,
+    and beside the other process's tests they exceeded the server's 100 (seen in CI)."""
+    workerinput = getattr(request.config, "workerinput", None)
+    if workerinput is None:  # one process: nothing runs beside
+        yield
+        return
+    path = Path(tempfile.gettempdir()) / f"comptoir-tests-{workerinput['testrunuid']}.lock"
+    exclusive = request.node.get_closest_marker("e2e") is not None
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @pytest.fixture(autouse=True)
