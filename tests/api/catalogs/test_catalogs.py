@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
 from sqlalchemy import select
 
+from comptoir.kit import clock
 from comptoir.models import Catalog, Change
 from tests.api.catalogs.conftest import create, full
 from tests.api.conftest import Shop
@@ -332,6 +334,7 @@ async def test_a_put_changing_nothing_records_no_event(client: httpx.AsyncClient
 async def test_a_catalog_with_data_is_a_heavy_query_and_hide_data_is_not(
     client: httpx.AsyncClient, shop: Shop, world: World
 ) -> None:
+    clock.freeze(datetime(2026, 3, 2, 10, 0, 5, tzinfo=UTC))  # one rate-limit minute for all
     menu = await menu_of(world, shop)
     whole = [
         (await client.get(f"/v1/catalogs/{menu.public_id}", headers=shop.headers())).status_code for _ in range(11)
