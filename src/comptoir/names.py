@@ -16,9 +16,13 @@ waits for the other transaction; SQLite serialises writers), never a read-then-w
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from sqlalchemy import delete, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.models import NameClaim
@@ -51,3 +55,35 @@ async def release(session: AsyncSession, kind: str, account_id: int, name: str) 
     key = (NameClaim.kind == kind, NameClaim.account_id == account_id, NameClaim.name == name)
     await session.execute(update(NameClaim).where(*key).values(holders=NameClaim.holders - 1))
     await session.execute(delete(NameClaim).where(*key, NameClaim.holders <= 0))
+
+
+async def insert_named(session: AsyncSession, kind: str, row: Any, taken: Callable[[], Exception]) -> None:
+    """Insert a new catalog or customer list `row` (with `name`, `account_id`, `location_id`)
+    under the rule: its name claimed, then the row itself, whose unique constraint guards the
+    location; `taken()` is raised when either refuses."""
+    try:
+        await claim(session, kind, row.account_id, row.name, account_level=row.location_id is None)
+    except NameTaken:
+        raise taken() from None
+    try:
+        async with session.begin_nested():
+            session.add(row)
+            await session.flush()
+    except IntegrityError:  # the name exists in this location
+        raise taken() from None
+
+
+async def rename(session: AsyncSession, kind: str, row: Any, name: str, taken: Callable[[], Exception]) -> None:
+    """Give `row` the name `name` under the rule (the old one released); `taken()` raised
+    when the new one is held. The caller holds the row lock and has checked the name."""
+    await release(session, kind, row.account_id, row.name)
+    try:
+        await claim(session, kind, row.account_id, name, account_level=row.location_id is None)
+    except NameTaken:
+        raise taken() from None
+    try:
+        async with session.begin_nested():
+            row.name = name
+            await session.flush()
+    except IntegrityError:
+        raise taken() from None

@@ -267,8 +267,8 @@ _item_routes("charges", "charge", "catalog charges", Charge, paginated=False)
     responses=PAGE_RESPONSES,
     summary="List a product's skus",
 )
-async def list_skus(catalog_id: str, product_id: str, session: Session, ctx: Reader, page: Pagination) -> JSON:
-    product = await service.get_item(session, ctx, catalog_id, "product", product_id)
+async def list_skus(request: Request, catalog_id: str, product_id: str, ctx: Reader, page: Pagination) -> JSON:
+    product = await service.fast_item(app_state(request).fast, ctx, catalog_id, "product", product_id)
     result = page_of(loads(product)["skus"], page)
     return JSON(result.rows, headers=result.headers())
 
@@ -287,8 +287,8 @@ async def get_sku(request: Request, catalog_id: str, product_id: str, sku_id: st
     responses=READ_ERRORS,
     summary="List an option list's options",
 )
-async def list_options(catalog_id: str, option_list_id: str, session: Session, ctx: Reader) -> JSON:
-    option_list = await service.get_item(session, ctx, catalog_id, "option_list", option_list_id)
+async def list_options(request: Request, catalog_id: str, option_list_id: str, ctx: Reader) -> JSON:
+    option_list = await service.fast_item(app_state(request).fast, ctx, catalog_id, "option_list", option_list_id)
     return JSON(loads(option_list)["options"])
 
 

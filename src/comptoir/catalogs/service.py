@@ -22,7 +22,6 @@ from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import Select, and_, bindparam, delete, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events, names
@@ -237,7 +236,9 @@ ITEM_READ = Query(
 
 
 async def fast_item(reader: FastReader, ctx: Ctx, catalog_id: str, kind: str, public_id: str) -> str:
-    """`get_item` in one statement, without a session (a menu app reads products one by one)."""
+    """One category, product, option list, deal, discount or charge of a readable catalog, as
+    stored, in one statement without a session (a menu app reads products one by one); 404
+    when it is not in that catalog."""
     catalog_pk, item_pk = ids.decode(Catalog.KIND, catalog_id), ids.decode(kind, public_id)
     row = await reader.one(ITEM_READ, catalog_id=catalog_pk, kind=kind, item_id=item_pk or 0) if catalog_pk else None
     if row is None or not may(ctx, SimpleNamespace(**row), "read"):
@@ -245,23 +246,6 @@ async def fast_item(reader: FastReader, ctx: Ctx, catalog_id: str, kind: str, pu
     if row["body"] is None:
         raise NotFound(kind, public_id)
     return row["body"]
-
-
-async def get_item(session: AsyncSession, ctx: Ctx, catalog_id: str, kind: str, public_id: str) -> str:
-    """One category, product, option list, deal, discount or charge of a readable catalog,
-    as stored; 404 when it is not in that catalog."""
-    found = await catalog_in_reach(session, ctx, catalog_id)
-    pk = ids.decode(kind, public_id)
-    body = None
-    if pk is not None:
-        body = await session.scalar(
-            select(CatalogItem.body).where(
-                CatalogItem.kind == kind, CatalogItem.id == pk, CatalogItem.catalog_id == found.id
-            )
-        )
-    if body is None:
-        raise NotFound(kind, public_id)
-    return body
 
 
 async def list_items(
@@ -301,19 +285,10 @@ async def insert_catalog(session: AsyncSession, *, account: Any, location: Any |
     errors = FieldErrors()
     _check_name(errors, name)
     errors.raise_if_any()
-    try:
-        await names.claim(session, KIND, account.id, name, account_level=location is None)
-    except names.NameTaken:
-        raise _name_taken(name) from None
     row = Catalog(
         name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
     )
-    try:
-        async with session.begin_nested():
-            session.add(row)
-            await session.flush()
-    except IntegrityError:  # the name exists in this location
-        raise _name_taken(name) from None
+    await names.insert_named(session, KIND, row, lambda: _name_taken(name))
     return row
 
 
@@ -448,17 +423,7 @@ async def replace_catalog(session: AsyncSession, ctx: Ctx, public_id: str, *, na
     errors.raise_if_any()
     renamed = name is not None and name != row.name
     if renamed:
-        await names.release(session, KIND, row.account_id, row.name)
-        try:
-            await names.claim(session, KIND, row.account_id, name, account_level=row.location_id is None)
-        except names.NameTaken:
-            raise _name_taken(name) from None
-        try:
-            async with session.begin_nested():
-                row.name = name
-                await session.flush()
-        except IntegrityError:
-            raise _name_taken(name) from None
+        await names.rename(session, KIND, row, name, lambda: _name_taken(name))
     if data is not None:
         with gcpause.paused():
             data_text = await _store_content(session, row.id, content)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Select, delete, or_, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events, names
@@ -167,19 +166,10 @@ async def insert_list(session: AsyncSession, *, account: Any, location: Any | No
     """A new list at location level (`location`) or account level, its name claimed under
     the rules of spec 2.6 (enforced by the database: `comptoir.names`); no event."""
     _check_name(name)
-    try:
-        await names.claim(session, KIND, account.id, name, account_level=location is None)
-    except names.NameTaken:
-        raise _name_taken(name) from None
     row = CustomerList(
         name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
     )
-    try:
-        async with session.begin_nested():
-            session.add(row)
-            await session.flush()
-    except IntegrityError:  # the name exists in this location
-        raise _name_taken(name) from None
+    await names.insert_named(session, KIND, row, lambda: _name_taken(name))
     return ListInReach(row, location.timezone if location else "UTC", account.currency)
 
 
@@ -201,17 +191,7 @@ async def rename_list(session: AsyncSession, ctx: Ctx, public_id: str, name: str
     if name == row.name:
         return render_list(found)
     previous = render_list(found)
-    await names.release(session, KIND, row.account_id, row.name)
-    try:
-        await names.claim(session, KIND, row.account_id, name, account_level=row.location_id is None)
-    except names.NameTaken:
-        raise _name_taken(name) from None
-    try:
-        async with session.begin_nested():
-            row.name = name
-            await session.flush()
-    except IntegrityError:
-        raise _name_taken(name) from None
+    await names.rename(session, KIND, row, name, lambda: _name_taken(name))
     new = render_list(found)
     await _record(session, ctx, found, "update", previous_state=previous, new_state=new)
     return new
