@@ -74,10 +74,12 @@ async def test_a_location_token_cannot_create_at_account_level(
     client: httpx.AsyncClient, shop: Shop, world: World
 ) -> None:
     token = await world.token("location[all_catalogs.write]", location=shop.location)
+    before = await world.snapshot()
     answer = await create(
         client, shop, {"name": "X"}, path=f"/v1/accounts/{shop.account.public_id}/catalogs", token=token
     )
     assert answer.status_code == 403
+    assert await world.snapshot() == before
 
 
 @pytest.mark.parametrize(
@@ -268,8 +270,10 @@ async def test_the_bound_account_level_catalog_may_be_updated_not_deleted_with_c
     token = await world.token("location[catalog.write]", location=shop.location, catalog=shared)
     put = await client.put(f"/v1/catalogs/{shared.public_id}", json={"data": full()}, headers=headers(token))
     assert put.status_code == 200
+    before = await world.snapshot()
     delete = await client.delete(f"/v1/catalogs/{shared.public_id}", headers=headers(token))
     assert delete.status_code == 401
+    assert await world.snapshot() == before
 
 
 async def test_catalog_scope_reaches_only_the_bound_catalog(
@@ -279,8 +283,10 @@ async def test_catalog_scope_reaches_only_the_bound_catalog(
     menu = await menu_of(world, shop)
     assert (await client.get(f"/v1/catalogs/{shared.public_id}", headers=headers(token))).status_code == 200
     assert (await client.get(f"/v1/catalogs/{menu.public_id}", headers=headers(token))).status_code == 404
+    before = await world.snapshot()
     put = await client.put(f"/v1/catalogs/{shared.public_id}", json={"name": "X"}, headers=headers(token))
     assert put.status_code == 403  # read only
+    assert await world.snapshot() == before
 
 
 async def test_other_locations_and_accounts_catalogs_are_404(

@@ -120,12 +120,14 @@ async def test_uploading_needs_write_on_that_catalog(
     client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any]
 ) -> None:
     reader = await world.token("account[all_catalogs.read]", account=shop.account)
+    before = await world.snapshot()
     answer = await client.post(
         f"/v1/catalogs/{catalog['id']}/images",
         content=PNG,
         headers={"X-Access-Token": reader, "Content-Type": "image/png"},
     )
     assert answer.status_code == 403
+    assert await world.snapshot() == before
 
 
 async def test_a_catalog_may_use_its_images_and_used_ones_are_kept(

@@ -135,17 +135,23 @@ async def test_bad_entries_are_refused_and_change_nothing(
     assert await world.snapshot() == before
 
 
-async def test_a_ref_listed_twice_is_refused(client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any]) -> None:
+async def test_a_ref_listed_twice_is_refused(
+    client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any]
+) -> None:
+    before = await world.snapshot()
     answer = await patch(client, shop, catalog, [{"sku_ref": "cola", "stock": "1"}, {"sku_ref": "cola", "stock": "2"}])
     assert answer.json()["errors"] == [{"field": "[1].sku_ref", "message": "'cola' is listed twice"}]
+    assert await world.snapshot() == before
 
 
 async def test_a_body_that_is_not_an_array_is_422(
-    client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any]
+    client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any]
 ) -> None:
+    before = await world.snapshot()
     answer = await put(client, shop, catalog, {"sku_ref": "cola"})
     assert answer.status_code == 422
     assert answer.json()["errors"] == [{"field": "inventory", "message": "must be an array of entries, not dict"}]
+    assert await world.snapshot() == before
 
 
 async def test_inventories_are_per_location(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
@@ -173,8 +179,10 @@ async def test_the_short_form_and_the_deprecated_catalog_scope(
         catalog=await world.catalog(location=shop.location, name="Other"),
     )
     assert (await client.get(own, headers={"X-Access-Token": deprecated})).json()[0]["stock"] == "4.0"
+    before = await world.snapshot()
     refused = await client.put(own, json=[], headers={"X-Access-Token": deprecated})
     assert refused.status_code == 403
+    assert await world.snapshot() == before
 
 
 async def test_an_account_token_needs_inventory_not_catalog_scopes(
