@@ -48,6 +48,7 @@ from comptoir.routing import JSON, ComptoirRoute, operation_id
 from comptoir.state import AppState
 from comptoir.users.endpoints import router as users_router
 from comptoir.web.pages import router as back_office_router
+from comptoir.web.render import PageAnswer
 
 log = structlog.get_logger("comptoir.app")
 
@@ -188,6 +189,10 @@ def install_error_handlers(app: FastAPI) -> None:
         if exc.status_code in (404, 405):
             return error_response(RoutingError(request.method, request.url.path))
         return error_response(BadRequest(str(exc.detail)))
+
+    @app.exception_handler(PageAnswer)
+    async def page_answer(_request: Request, exc: PageAnswer) -> Response:
+        return exc.response
 
     # Unexpected exceptions are answered by HttpConventions (so that a 500 carries the same
     # request id and CORS headers as every other response) and logged there.

@@ -1,19 +1,16 @@
-"""The back office at `/` (issue 8, first part): log in, see the accounts and locations you
-own, edit a location's details and preparation time, log out. It shares the OAuth pages'
-session cookie, CSRF tokens, security headers, login throttle and look
-(`oauth2/templates/base.html`): logging in on one logs in on both.
+"""The back office at `/` (issue 8): log in, see the accounts and locations you own, edit a
+location, log out. It shares the OAuth pages' session cookie, CSRF tokens, security headers,
+login throttle and look (`oauth2/templates/base.html`): logging in on one logs in on both.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import Response
 
 from comptoir.errors import Unprocessable
 from comptoir.kit.codes import countries
@@ -24,35 +21,16 @@ from comptoir.oauth2.service import Throttle
 from comptoir.state import app_state
 from comptoir.users.service import authenticate
 from comptoir.web import session as web
+from comptoir.web.render import Visitor, expired, field_errors, not_found, page, redirect, text, visitor
 
 router = APIRouter(include_in_schema=False)
-
-_here = Path(__file__).parent
-_pages = Environment(
-    loader=ChoiceLoader(
-        [FileSystemLoader(_here / "templates"), FileSystemLoader(_here.parent / "oauth2" / "templates")]
-    ),
-    autoescape=select_autoescape(["html"]),
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
-
-
-def _page(template: str, status: int = 200, **context: Any) -> Response:
-    context.setdefault("errors", [])
-    return web.protect(HTMLResponse(_pages.get_template(template).render(**context), status_code=status))
-
-
-def _browser(request: Request) -> tuple[web.WebSession, bool]:
-    found = web.current(request, app_state(request).key)
-    return (found, False) if found is not None else (web.WebSession.new(), True)
 
 
 def _login_page(
     request: Request, session: web.WebSession, fresh: bool, errors: list[str], email: str, status: int
 ) -> Response:
     key = app_state(request).key
-    response = _page(
+    response = page(
         "bo_login.html",
         status,
         title="Log in to Comptoir",
@@ -67,7 +45,8 @@ def _login_page(
 
 @router.get("/login")
 async def login_form(request: Request) -> Response:
-    session, fresh = _browser(request)
+    found = web.current(request, app_state(request).key)
+    session, fresh = (found, False) if found is not None else (web.WebSession.new(), True)
     return _login_page(request, session, fresh, [], "", 200)
 
 
@@ -78,8 +57,8 @@ async def log_in(request: Request) -> Response:
     session = web.current(request, state.key)
     csrf = form.get("csrf")
     if session is None or not web.csrf_ok(state.key, session, csrf if isinstance(csrf, str) else None):
-        return _page("message.html", 403, title="This form has expired", message="Go back and try again.")
-    email = str(form.get("email") or "").strip().lower()
+        raise expired()
+    email = text(form, "email").lower()
     password = str(form.get("password") or "")
     throttle = Throttle(state.limiter)
     subjects = [f"email:{email}", f"ip:{request.client.host if request.client else 'unknown'}"]
@@ -92,7 +71,7 @@ async def log_in(request: Request) -> Response:
     if user is None:
         await throttle.failed("login", subjects)
         return _login_page(request, session, False, ["Wrong email or password."], email, 400)
-    response = web.protect(RedirectResponse("/", status_code=303))
+    response = redirect("/")
     web.set_cookie(response, request, state.key, web.WebSession.new(user.id))  # a new sid: no fixation
     return response
 
@@ -104,21 +83,17 @@ async def log_out(request: Request) -> Response:
     session = web.current(request, state.key)
     csrf = form.get("csrf")
     if not web.csrf_ok(state.key, session, csrf if isinstance(csrf, str) else None):
-        return _page("message.html", 403, title="This form has expired", message="Go back and try again.")
-    response = web.protect(RedirectResponse("/login", status_code=303))
+        raise expired()
+    response = redirect("/login")
     web.set_cookie(response, request, state.key, web.WebSession.new())  # anonymous again
     return response
 
 
 @router.get("/")
 async def home(request: Request) -> Response:
-    state = app_state(request)
-    session = web.current(request, state.key)
-    async with state.db.transaction(write=False) as db:
-        user = await db.get(User, session.user_id) if session is not None and session.user_id is not None else None
-        if user is None or session is None:
-            return web.protect(RedirectResponse("/login", status_code=303))
-        accounts = list(await db.scalars(select(Account).where(Account.owner_id == user.id).order_by(Account.id)))
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        accounts = list(await db.scalars(select(Account).where(Account.owner_id == you.user.id).order_by(Account.id)))
         locations = list(
             await db.scalars(
                 select(Location)
@@ -127,13 +102,7 @@ async def home(request: Request) -> Response:
             )
         )
     grouped = [(account, [loc for loc in locations if loc.account_id == account.id]) for account in accounts]
-    return _page(
-        "bo_home.html",
-        title="Your Comptoir",
-        user_email=user.email,
-        accounts=grouped,
-        csrf=web.csrf_token(state.key, session),
-    )
+    return page("bo_home.html", title="Your Comptoir", you=you, accounts=grouped)
 
 
 # --- a location (issue 8 item 1) -----------------------------------------------------------
@@ -141,36 +110,27 @@ async def home(request: Request) -> Response:
 DETAILS = ("name", "address", "postal_code", "city", "country", "timezone")
 
 
-async def _signed_in(request: Request, db: Any) -> tuple[User, web.WebSession] | None:
-    session = web.current(request, app_state(request).key)
-    user = await db.get(User, session.user_id) if session is not None and session.user_id is not None else None
-    return (user, session) if user is not None and session is not None else None
-
-
-async def _owned_location(
-    db: Any, user: User, public_id: str, *, lock: bool = False
-) -> tuple[Location, Account] | None:
+async def owned_location(db: Any, user: User, public_id: str, *, lock: bool = False) -> tuple[Location, Account]:
+    """A location of the user's, or a 404 page (another owner's location is not found)."""
     found = await find_location(db, public_id)
     if found is None or found[1].owner_id != user.id:
-        return None
+        raise not_found("No location of yours has this id.")
     if lock:
         await db.refresh(found[0], with_for_update=True)
     return found
 
 
-def _location_page(
-    request: Request, session: web.WebSession, location: Location, account: Account, form: dict[str, Any], **extra: Any
-) -> Response:
-    return _page(
+def _location_page(you: Visitor, location: Location, account: Account, form: dict[str, Any], **extra: Any) -> Response:
+    return page(
         "bo_location.html",
         extra.pop("status", 200),
         title=location.name,
-        account_name=account.name,
+        you=you,
+        account=account,
         location_id=location.public_id,
         form=form,
         countries=countries(),
         timezones=timezone_names(),
-        csrf=web.csrf_token(app_state(request).key, session),
         **extra,
     )
 
@@ -179,46 +139,27 @@ def _form_of(location: Location) -> dict[str, Any]:
     return {**{field: getattr(location, field) for field in DETAILS}, "preparation_time": location.preparation_time}
 
 
-def _not_found() -> Response:
-    return _page("message.html", 404, title="Not found", message="No location of yours has this id.")
-
-
 @router.get("/locations/{location_id}")
 async def location_page(request: Request, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        signed_in = await _signed_in(request, db)
-        if signed_in is None:
-            return web.protect(RedirectResponse("/login", status_code=303))
-        user, session = signed_in
-        found = await _owned_location(db, user, location_id)
-        if found is None:
-            return _not_found()
-        location, account = found
+        you = await visitor(request, db)
+        location, account = await owned_location(db, you.user, location_id)
         saved = request.query_params.get("saved") == "1"
-        return _location_page(request, session, location, account, _form_of(location), saved=saved)
+        return _location_page(you, location, account, _form_of(location), saved=saved)
 
 
 @router.post("/locations/{location_id}")
 async def save_location(request: Request, location_id: str) -> Response:
     """The same checks and the same `location.update` event as the API (spec 4.8, 6.2)."""
-    state = app_state(request)
     form = await request.form()
-    values = {name: str(form.get(name) or "").strip() for name in (*DETAILS, "preparation_time", "csrf")}
-    async with state.db.transaction() as db:
-        signed_in = await _signed_in(request, db)
-        if signed_in is None:
-            return web.protect(RedirectResponse("/login", status_code=303))
-        user, session = signed_in
-        if not web.csrf_ok(state.key, session, values["csrf"]):
-            return _page("message.html", 403, title="This form has expired", message="Go back and try again.")
-        found = await _owned_location(db, user, location_id, lock=True)
-        if found is None:
-            return _not_found()
-        location, account = found
+    values = {name: text(form, name) for name in (*DETAILS, "preparation_time")}
+    async with app_state(request).db.transaction() as db:
+        you = await visitor(request, db)
+        you.check(form)
+        location, account = await owned_location(db, you.user, location_id, lock=True)
         minutes = int(values["preparation_time"]) if values["preparation_time"].isdigit() else -1
         try:
             await edit_details(db, location, account, {**{f: values[f] for f in DETAILS}, "preparation_time": minutes})
         except Unprocessable as exc:
-            errors = [f"{e.field.replace('_', ' ').capitalize()}: {e.message}" for e in exc.errors]
-            return _location_page(request, session, location, account, values, errors=errors, status=400)
-    return web.protect(RedirectResponse(f"/locations/{location_id}?saved=1", status_code=303))
+            return _location_page(you, location, account, values, errors=field_errors(exc.errors), status=400)
+    return redirect(f"/locations/{location_id}?saved=1")

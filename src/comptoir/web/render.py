@@ -1,0 +1,94 @@
+"""What every back-office page shares: the templates (the OAuth pages' look), the signed-in
+visitor, CSRF checks and the answers that end a request early (login redirect, 403, 404).
+
+A handler stops early by raising `PageAnswer(response)`: raised inside a transaction, it
+rolls that transaction back, so a refused form changes nothing; the app answers with the
+response it carries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from comptoir.errors import FieldError
+from comptoir.models import User
+from comptoir.state import app_state
+from comptoir.web import session as web
+
+_here = Path(__file__).parent
+templates = Environment(
+    loader=ChoiceLoader(
+        [FileSystemLoader(_here / "templates"), FileSystemLoader(_here.parent / "oauth2" / "templates")]
+    ),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+class PageAnswer(Exception):
+    """Ends a page request with `response` (see the module's docstring)."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status_code)
+        self.response = response
+
+
+def page(template: str, status: int = 200, **context: Any) -> Response:
+    context.setdefault("errors", [])
+    return web.protect(HTMLResponse(templates.get_template(template).render(**context), status_code=status))
+
+
+def redirect(url: str) -> Response:
+    return web.protect(RedirectResponse(url, status_code=303))
+
+
+def expired() -> PageAnswer:
+    return PageAnswer(page("message.html", 403, title="This form has expired", message="Go back and try again."))
+
+
+def not_found(message: str) -> PageAnswer:
+    return PageAnswer(page("message.html", 404, title="Not found", message=message))
+
+
+def field_errors(errors: list[FieldError]) -> list[str]:
+    """An API error list in page words: "Preparation time: must be between ..."."""
+    return [f"{e.field.replace('_', ' ').replace('.', ' ').capitalize()}: {e.message}" for e in errors]
+
+
+@dataclass(frozen=True, slots=True)
+class Visitor:
+    """The signed-in user of a page request."""
+
+    user: User
+    session: web.WebSession
+    csrf: str
+    key: bytes
+
+    def check(self, form: FormData) -> None:
+        """A form posted by this visitor's own page, or 403."""
+        given = form.get("csrf")
+        if not isinstance(given, str) or not web.csrf_ok(self.key, self.session, given):
+            raise expired()
+
+
+async def visitor(request: Request, db: Any) -> Visitor:
+    """The signed-in user, or a redirect to /login."""
+    key = app_state(request).key
+    session = web.current(request, key)
+    user = await db.get(User, session.user_id) if session is not None and session.user_id is not None else None
+    if user is None or session is None:
+        raise PageAnswer(redirect("/login"))
+    return Visitor(user=user, session=session, csrf=web.csrf_token(key, session), key=key)
+
+
+def text(form: FormData, name: str) -> str:
+    value = form.get(name)
+    return value.strip() if isinstance(value, str) else ""
