@@ -47,6 +47,7 @@ from comptoir.ratelimit.memory import MemoryBackend
 from comptoir.routing import JSON, ComptoirRoute, operation_id
 from comptoir.state import AppState
 from comptoir.users.endpoints import router as users_router
+from comptoir.web.data import router as data_views_router
 from comptoir.web.pages import router as back_office_router
 from comptoir.web.render import PageAnswer
 
@@ -136,6 +137,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     app.include_router(oauth2_router, prefix="/oauth2/v1")
 
     app.include_router(back_office_router)
+    app.include_router(data_views_router)
 
     install_error_handlers(app)
     app.add_middleware(HttpConventions)
