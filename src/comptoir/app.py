@@ -44,10 +44,13 @@ from comptoir.oauth2.endpoints import router as oauth2_router
 from comptoir.orders.endpoints import router as orders_router
 from comptoir.ratelimit import RateLimiter
 from comptoir.ratelimit.memory import MemoryBackend
+from comptoir.requestlog import RequestLogBuffer
 from comptoir.routing import JSON, ComptoirRoute, operation_id
 from comptoir.state import AppState
 from comptoir.users.endpoints import router as users_router
+from comptoir.web.connections import router as connections_pages_router
 from comptoir.web.data import router as data_views_router
+from comptoir.web.developers import router as developers_router
 from comptoir.web.pages import router as back_office_router
 from comptoir.web.render import PageAnswer
 
@@ -79,6 +82,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         key=settings.server_key(),
         limiter=build_limiter(settings),
         fast=FastReader(settings),
+        request_log=RequestLogBuffer(db, enabled=settings.request_logs == "on"),
     )
 
     @asynccontextmanager
@@ -88,6 +92,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
             DeliveryWorker(settings, db, state.key, reader=state.fast) if background and settings.run_worker else None
         )
         worker_task = asyncio.create_task(worker.run(), name="comptoir-callbacks") if worker else None
+        state.request_log.start()
         if background:
             jobs.start()
             # Everything loaded so far (modules, routes, compiled statements) lives as long
@@ -99,6 +104,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
             yield
         finally:
             await jobs.stop()
+            await state.request_log.stop()
             if worker is not None and worker_task is not None:
                 worker.stop()
                 await worker_task
@@ -138,9 +144,11 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
     app.include_router(back_office_router)
     app.include_router(data_views_router)
+    app.include_router(connections_pages_router)
+    app.include_router(developers_router)
 
     install_error_handlers(app)
-    app.add_middleware(HttpConventions)
+    app.add_middleware(HttpConventions, request_log=state.request_log)
     return app
 
 

@@ -25,6 +25,8 @@ class Settings(BaseSettings):
     callback_retry_base_seconds: float = 60
     callback_timeout_seconds: float = 20
     rate_limits: Literal["on", "off"] = "on"
+    # Beyond the contract: the back office's request log (issue 8 item 5), on unless "off".
+    request_logs: Literal["on", "off"] = "on"
     # Beyond the contract: prefix of Redis keys (tests isolate runs with it), log format.
     redis_prefix: str = "comptoir:"
     log_format: Literal["logfmt", "json"] = "logfmt"

@@ -20,6 +20,7 @@ from comptoir.idempotency import purge_expired
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
 from comptoir.models import AuthorizationCode, Change, Connection, DeliveryAttempt, Event
+from comptoir.requestlog import purge_request_logs
 
 log = structlog.get_logger("comptoir.jobs")
 
@@ -65,6 +66,7 @@ TIMED_JOBS = (
     TimedJob("inventory_expired", expire_entries, 1.0),  # decisions.md: entries removed on time
     TimedJob("history_purged", purge_history, 3600.0),
     TimedJob("unused_images_removed", remove_unused, 3600.0),  # decisions.md: 30 days after upload
+    TimedJob("request_logs_purged", purge_request_logs, 3600.0),  # issue 8: kept 7 days
 )
 
 

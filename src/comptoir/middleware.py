@@ -9,7 +9,9 @@
 - every successful GET of `/v1` carries an `ETag`, and a matching `If-None-Match` gets a 304
   without body (spec 7, decisions.md);
 - the rate-limit headers the auth dependency computed are added to the response;
-- one access log line per request.
+- one access log line per request;
+- a request made with a connection's token goes to the request log (`requestlog.py`) with
+  the first 10 KB of each body.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from comptoir.errors import BadRequest, ComptoirError, InternalError
+from comptoir.kit import clock
+from comptoir.requestlog import MAX_BODY, Record, RequestLogBuffer
 
 log = structlog.get_logger("comptoir.http")
 
@@ -59,8 +63,10 @@ def _etag_matches(if_none_match: bytes, etag: bytes) -> bool:
 
 
 class HttpConventions:
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, request_log: RequestLogBuffer | None = None) -> None:
         self.app = app
+        self.request_log = request_log
+        self.bodies_logged = request_log is not None and request_log.enabled
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -135,6 +141,35 @@ class HttpConventions:
                 self._log(method, path, 200, started)
                 return
 
+        at = clock.now()
+        logged = api and self.bodies_logged
+        if logged:  # keep the first 10 KB of each body; the rest only counts
+            kept_in, kept_out = bytearray(), bytearray()
+            size_in = size_out = 0
+            response_type = b""
+            upstream_receive, upstream_send = receive, send
+
+            async def receive() -> Message:  # type: ignore[no-redef]
+                nonlocal size_in
+                message = await upstream_receive()
+                if message["type"] == "http.request":
+                    chunk = message.get("body", b"")
+                    size_in += len(chunk)
+                    if len(kept_in) < MAX_BODY:
+                        kept_in.extend(chunk[: MAX_BODY - len(kept_in)])
+                return message
+
+            async def send(message: Message) -> None:  # type: ignore[no-redef]
+                nonlocal size_out, response_type
+                if message["type"] == "http.response.body":
+                    chunk = message.get("body", b"")
+                    size_out += len(chunk)
+                    if len(kept_out) < MAX_BODY:
+                        kept_out.extend(chunk[: MAX_BODY - len(kept_out)])
+                elif message["type"] == "http.response.start":
+                    response_type = _header(message.get("headers", []), b"content-type") or b""
+                await upstream_send(message)
+
         conditional = _header(headers, b"if-none-match") if api and method == "GET" else None
         pending_start: Message | None = None
         started_response = False
@@ -191,7 +226,29 @@ class HttpConventions:
                 raise
             await reply_error(InternalError(), _CORS if api else [])
         finally:
-            self._log(method, path, status_seen, started, state.get("connection_id"))
+            connection_id = state.get("connection_id")
+            self._log(method, path, status_seen, started, connection_id)
+            if connection_id is not None and self.request_log is not None:
+                self.request_log.used(connection_id, at)
+            if logged and connection_id is not None and self.request_log is not None:
+                query = scope.get("query_string", b"")
+                self.request_log.add(
+                    Record(
+                        connection_id=connection_id,
+                        at=at,
+                        request_id=request_id,
+                        method=method,
+                        path=f"{path}?{query.decode('latin-1')}" if query else path,
+                        status=status_seen,
+                        duration_ms=round((time.perf_counter() - started) * 1000),
+                        request_body=bytes(kept_in),
+                        request_bytes=size_in,
+                        request_type=(_header(headers, b"content-type") or b"").decode("latin-1"),
+                        response_body=bytes(kept_out),
+                        response_bytes=size_out,
+                        response_type=response_type.decode("latin-1"),
+                    )
+                )
 
     @staticmethod
     def _log(method: str, path: str, status: int, started: float, connection_id: int | None = None) -> None:

@@ -10,6 +10,7 @@ from comptoir.config import Settings
 from comptoir.db import Database
 from comptoir.fastdb import FastReader
 from comptoir.ratelimit import RateLimiter
+from comptoir.requestlog import RequestLogBuffer
 
 
 @dataclass(slots=True)
@@ -19,6 +20,7 @@ class AppState:
     key: bytes
     limiter: RateLimiter
     fast: FastReader
+    request_log: RequestLogBuffer
 
 
 def app_state(request: Request) -> AppState:

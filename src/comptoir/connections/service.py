@@ -59,9 +59,7 @@ def check_redirect_uri(uri: str) -> str | None:
     return None
 
 
-async def create_client(
-    session: AsyncSession, *, name: str, redirect_uris: list[str], owner: User | None = None
-) -> OAuthClient:
+def _check_client(name: str, redirect_uris: list[str]) -> None:
     errors = FieldErrors()
     if not name.strip() or len(name) > MAX_NAME:
         errors.add("name", f"must be 1 to {MAX_NAME} characters")
@@ -70,6 +68,12 @@ async def create_client(
         if problem:
             errors.add(f"redirect_uris[{i}]", problem)
     errors.raise_if_any()
+
+
+async def create_client(
+    session: AsyncSession, *, name: str, redirect_uris: list[str], owner: User | None = None
+) -> OAuthClient:
+    _check_client(name, redirect_uris)
     client = OAuthClient(
         name=name,
         secret_seed=crypto.new_seed(),
@@ -80,6 +84,21 @@ async def create_client(
     session.add(client)
     await session.flush()
     return client
+
+
+async def edit_client(session: AsyncSession, client: OAuthClient, *, name: str, redirect_uris: list[str]) -> None:
+    """The back office's edit: the same checks as at registration."""
+    _check_client(name, redirect_uris)
+    client.name = name
+    client.redirect_uris = list(dict.fromkeys(redirect_uris))
+    await session.flush()
+
+
+async def regenerate_secret(session: AsyncSession, client: OAuthClient) -> None:
+    """A new secret; the former one stops working at once, at the token endpoint and as the
+    key of the callbacks' signatures (spec 6.4 item 1). Connections and their tokens stay."""
+    client.secret_seed = crypto.new_seed()
+    await session.flush()
 
 
 async def find_client(session: AsyncSession, public_id: str) -> OAuthClient | None:
@@ -263,3 +282,15 @@ async def set_blocked(session: AsyncSession, connection: Connection, blocked: bo
     await session.execute(
         update(Connection).where(Connection.id == connection.id).values(blocked=blocked, updated_at=clock.now())
     )
+
+
+async def revoke(session: AsyncSession, connection: Connection) -> bool:
+    """The token stops working at once (spec 5.4 item 2, the back office's "Revoke");
+    re-authorising the same connection later gives it a new token. False when it already was."""
+    now = clock.now()
+    result = await session.execute(
+        update(Connection)
+        .where(Connection.id == connection.id, Connection.revoked_at.is_(None))
+        .values(revoked_at=now, updated_at=now)
+    )
+    return bool(result.rowcount)

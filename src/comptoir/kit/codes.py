@@ -37,6 +37,12 @@ def countries() -> list[tuple[str, str]]:
     return sorted(((c.alpha_2, c.name) for c in pycountry.countries), key=lambda pair: pair[1])
 
 
+@lru_cache(maxsize=1)
+def currencies() -> list[str]:
+    """Every ISO 4217 code, sorted (the pages' selects)."""
+    return sorted(c.alpha_3 for c in pycountry.currencies)
+
+
 def parse_country(value: Any) -> str:
     if not isinstance(value, str) or not _TWO.fullmatch(value) or not _is_country(value):
         raise WireError(f'{shown(value)} is not an ISO 3166-1 alpha-2 country code (e.g. "FR")')

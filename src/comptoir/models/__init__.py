@@ -18,6 +18,7 @@ from comptoir.models.names import NameClaim
 from comptoir.models.oauth import AuthorizationCode
 from comptoir.models.orders import ORDER_ELEMENT_IDS, IdCounter, Order
 from comptoir.models.private_refs import PrivateRef
+from comptoir.models.request_logs import RequestLog
 from comptoir.models.users import User
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "OAuthClient",
     "Order",
     "PrivateRef",
+    "RequestLog",
     "Subscription",
     "User",
 ]

@@ -17,16 +17,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import pycountry
 from fastapi import APIRouter
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from comptoir.accounts.service import create_account, find_account
+from comptoir.accounts.service import find_account
 from comptoir.auth.scopes import Scope, ScopeError, parse_scope
 from comptoir.catalogs.service import new_catalog
 from comptoir.connections.service import (
@@ -36,19 +35,22 @@ from comptoir.connections.service import (
     find_client,
     find_connection_by_token,
 )
+from comptoir.connections.service import (
+    revoke as revoke_connection,
+)
 from comptoir.customer_lists.service import create_list
 from comptoir.db import get_by_public_id
 from comptoir.errors import ComptoirError, FieldError, Unprocessable
-from comptoir.kit import clock
-from comptoir.kit.codes import countries, currency_of
+from comptoir.kit.codes import countries, currencies
 from comptoir.kit.jsonutil import dumps, loads
-from comptoir.kit.times import main_timezone
-from comptoir.locations.service import create_location, find_location
-from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, User
+from comptoir.locations.service import find_location
+from comptoir.models import Account, Catalog, CustomerList, Location, OAuthClient, User
 from comptoir.oauth2 import service
 from comptoir.oauth2.service import OAuthError, Throttle
 from comptoir.state import app_state
-from comptoir.users.service import authenticate, create_user
+from comptoir.users.service import authenticate
+from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
+from comptoir.users.signup import SignupRefused, sign_up
 from comptoir.web import session as web
 
 router = APIRouter(include_in_schema=False)
@@ -62,10 +64,6 @@ _pages = Environment(
 
 
 @cache
-def _currencies() -> list[str]:
-    return sorted(c.alpha_3 for c in pycountry.currencies)
-
-
 class AuthorizeRequest:
     """The query of spec 5.2 item 1, checked."""
 
@@ -206,7 +204,7 @@ def _signup_page(
         login_url=req.url(),
         form=values,
         countries=countries(),
-        currencies=_currencies(),
+        currencies=currencies(),
         errors=list(errors),
     )
 
@@ -389,34 +387,11 @@ async def _sign_up(
     request: Request, db: AsyncSession, req: AuthorizeRequest, browser: web.WebSession, form: FormData
 ) -> Response:
     """Creates the user, the account and its first location (spec 5.2 item 2)."""
-    names = ("first_name", "last_name", "email", "account_name", "location_name", "country", "currency")
-    values = {name: _field(form, name).strip() for name in names}
-    errors: list[str] = []
-    country = values["country"].upper()
-    if pycountry.countries.get(alpha_2=country) is None:
-        errors.append("Country: choose a country from the list.")
-    currency = values["currency"] or (currency_of(country) if not errors else None)
-    if currency is None or pycountry.currencies.get(alpha_3=currency) is None:
-        errors.append("Currency: choose the currency of the account.")
-    if errors:
-        return _signup_page(request, req, browser, errors, values, 400)
+    values = {name: _field(form, name).strip() for name in SIGNUP_FIELDS}
     try:
-        async with db.begin_nested():
-            user = await create_user(
-                db,
-                email=values["email"],
-                password=_field(form, "password"),
-                first_name=values["first_name"] or None,
-                last_name=values["last_name"] or None,
-                timezone=main_timezone(country),
-            )
-            account = await create_account(db, owner=user, name=values["account_name"], currency=currency)
-            await create_location(
-                db, account=account, name=values["location_name"], timezone=main_timezone(country), country=country
-            )
-    except Unprocessable as exc:
-        shown = [f"{_label(e.field)}: {e.message}" for e in exc.errors]
-        return _signup_page(request, req, browser, shown, values, 400)
+        user = await sign_up(db, values, _field(form, "password"))
+    except SignupRefused as exc:
+        return _signup_page(request, req, browser, exc.errors, values, 400)
     response = RedirectResponse(req.url(), status_code=303)
     web.set_cookie(response, request, app_state(request).key, web.WebSession.new(user.id))
     return response
@@ -619,11 +594,7 @@ async def revoke(request: Request) -> Response:
             if connection is not None:
                 if connection.client_id != client.id:
                     raise OAuthError(400, "unauthorized_client", "The token was not issued to this client")
-                if connection.revoked_at is None:
-                    now = clock.now()
-                    await db.execute(
-                        update(Connection).where(Connection.id == connection.id).values(revoked_at=now, updated_at=now)
-                    )
+                await revoke_connection(db, connection)
         return _json({})
     except ComptoirError as exc:
         return _oauth_error(exc)

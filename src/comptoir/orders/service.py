@@ -706,7 +706,7 @@ def _has_view(order: Order, location: Any) -> bool:
 
 
 def read_view(
-    order: Order, location: Any, client_id: int, customer_ref: str | None, delivery: dict[str, Any] | None
+    order: Order, location: Any, client_id: int | None, customer_ref: str | None, delivery: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The order as `client_id` reads it, from its stored view: its id, its private refs,
     the customer ids only while the customer exists (spec 2.5 rule 6), its delivery. Orders

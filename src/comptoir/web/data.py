@@ -1,7 +1,465 @@
-"""The back office's data views (issue 8 item 4): orders, customers and catalogs, read only."""
+"""The back office's data views (issue 8 item 4): orders, customers and catalogs, read only.
+
+Each page shows what the API returns, through the API's own rendering (orders as events
+carry them: nobody's private refs), scoped to the signed-in user: a resource of an account
+the user does not own is a 404 page, never a hint that it exists. Lists are keyset pages of
+50 (`kit.pagination`), so a page costs the same at the first order as at the millionth.
+"""
 
 from __future__ import annotations
 
+from datetime import date, datetime, time, timedelta
+from typing import Any
+from urllib.parse import urlencode
+
+import orjson
 from fastapi import APIRouter
+from sqlalchemy import Select, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer
+from starlette.datastructures import QueryParams
+from starlette.requests import Request
+from starlette.responses import Response
+
+from comptoir.catalogs.inventory import read_inventory
+from comptoir.catalogs.service import EMPTY_DATA
+from comptoir.customer_lists.service import ListInReach
+from comptoir.customers.service import cards_of, customer_in_list, render_customer
+from comptoir.deliveries.render import delivery_of, render_delivery
+from comptoir.deliveries.service import list_quotes
+from comptoir.errors import BadRequest, NotFound
+from comptoir.kit import ids
+from comptoir.kit.pagination import Key, PageRequest, page_request, paginate
+from comptoir.kit.patterns import matches
+from comptoir.kit.times import localize, parse_date, render_datetime
+from comptoir.kit.wire import WireError
+from comptoir.loyalty.service import render_operation
+from comptoir.models import (
+    Account,
+    Catalog,
+    Change,
+    Customer,
+    CustomerList,
+    Location,
+    LoyaltyOperation,
+    OAuthClient,
+    Order,
+    User,
+)
+from comptoir.models.catalog_content import CatalogContent
+from comptoir.orders import service as orders
+from comptoir.orders.schemas import STATUSES
+from comptoir.state import app_state
+from comptoir.web.pages import owned_location
+from comptoir.web.render import not_found, page, visitor
 
 router = APIRouter(include_in_schema=False)
+
+PAGE_SIZE = 50
+OPERATIONS_SHOWN = 50  # per loyalty card, newest first
+# The changes of an order are recorded while its row (or its delivery's) is written, right
+# after `updated_at` is set: its history lies between its creation and its last update.
+# The margin covers the moments between setting `updated_at` and recording the change.
+HISTORY_MARGIN = timedelta(minutes=5)
+
+
+def when(value: str | None) -> str:
+    """An API time ("2026-06-24T17:07:53+02:00") as pages show it: "2026-06-24 17:07:53"."""
+    return value[:19].replace("T", " ") if value else ""
+
+
+def _local(value: datetime | None, timezone: str) -> str:
+    return when(render_datetime(value, timezone))
+
+
+def display_name(person: dict[str, Any] | None) -> str:
+    """A customer (or an order's customer snapshot) as a line of text."""
+    if not person:
+        return ""
+    name = " ".join(part for part in (person.get("first_name"), person.get("last_name")) if part)
+    return name or person.get("company_name") or person.get("email") or person.get("phone") or ""
+
+
+def _page_request(params: QueryParams) -> PageRequest:
+    """50 per page; BadRequest for a cursor this page did not give."""
+    try:
+        return page_request(str(PAGE_SIZE), params.get("cursor") or None)
+    except BadRequest:
+        raise BadRequest("Next: this link is broken or out of date; start again from the first page") from None
+
+
+def _next_url(params: QueryParams, cursor: str | None) -> str | None:
+    if cursor is None:
+        return None
+    kept = [(name, value) for name, value in params.multi_items() if name != "cursor" and value]
+    return "?" + urlencode([*kept, ("cursor", cursor)])
+
+
+# --- orders -------------------------------------------------------------------------------
+
+
+def _day(name: str, value: str) -> date | None:
+    try:
+        return parse_date(value) if value else None
+    except WireError as exc:
+        raise BadRequest(f"{name.capitalize()}: {exc}") from None
+
+
+def _order_filters(status: str, start: str, end: str, timezone: str) -> list[Any]:
+    """The conditions of the filters (dates inclusive, in the location's timezone); each
+    keeps the list one range of an index ending in (created_at, id)."""
+    if status and status not in STATUSES:
+        raise BadRequest(f"Status: {status!r} is not an order status")
+    first, last = _day("from", start), _day("to", end)
+    if first is not None and last is not None and first > last:
+        raise BadRequest("From: must not be after To")
+    conditions: list[Any] = [Order.status == status] if status else []
+    if first is not None:
+        conditions.append(Order.created_at >= localize(datetime.combine(first, time()), timezone))
+    if last is not None:
+        conditions.append(Order.created_at < localize(datetime.combine(last + timedelta(days=1), time()), timezone))
+    return conditions
+
+
+@router.get("/locations/{location_id}/orders")
+async def orders_page(request: Request, location_id: str) -> Response:
+    params = request.query_params
+    chosen = {"status": params.get("status", ""), "from": params.get("from", ""), "to": params.get("to", "")}
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        location, account = await owned_location(db, you.user, location_id)
+        context = {
+            "title": f"Orders · {location.name}",
+            "you": you,
+            "wide": True,
+            "location": location,
+            "account": account,
+            "statuses": STATUSES,
+            "chosen": chosen,
+            "when": when,
+        }
+        try:
+            conditions = _order_filters(chosen["status"], chosen["from"], chosen["to"], location.timezone)
+            wanted = _page_request(params)
+        except BadRequest as exc:
+            return page("bo_orders.html", 400, **context, orders=[], next_url=None, errors=[exc.message])
+        # the API's list (orders.service.list_orders) reads as a connection; this is its
+        # query without private refs: the stored views, bodies only for orders without one
+        stmt = select(Order).options(defer(Order.body)).where(Order.location_id == location.id, *conditions)
+        keys = [Key(Order.created_at, datetime), Key(Order.id, int)]
+        result = await paginate(db, stmt, keys, wanted, descending=True)
+        rows = [row[0] for row in result.rows]
+        for order in rows:
+            if order.view is None or order.view.get("tz") != location.timezone:  # as read_view decides
+                await db.refresh(order, ["body"])
+        shown = [orders.read_view(order, location, None, None, None) for order in rows]
+        return page(
+            "bo_orders.html",
+            **context,
+            orders=[{**order, "customer_name": display_name(order["customer"])} for order in shown],
+            next_url=_next_url(params, result.next_cursor),
+        )
+
+
+async def _history(db: AsyncSession, order: Order, delivery: Any, timezone: str) -> list[dict[str, Any]]:
+    """The order's changes and its delivery's, oldest first, with the application that
+    caused each (none: Comptoir itself or the back office)."""
+    last = max(order.updated_at, delivery.updated_at) if delivery is not None else order.updated_at
+    stmt = (
+        select(Change, OAuthClient.name)
+        .outerjoin(OAuthClient, OAuthClient.id == Change.client_id)
+        .where(
+            Change.created_at >= order.created_at,  # ix_changes_created_at: this order's lifetime only
+            Change.created_at <= last + HISTORY_MARGIN,
+            Change.location_id == order.location_id,
+            Change.resource_type.in_(("order", "delivery")),
+            Change.ids["order_id"].as_string() == order.public_id,
+        )
+        .order_by(Change.id)
+    )
+    return [
+        {
+            "at": _local(change.created_at, timezone),
+            "event": f"{change.resource_type}.{change.event_type}",
+            "by": client or "Comptoir",
+            "what": _what_changed(change),
+        }
+        for change, client in (await db.execute(stmt)).all()
+    ]
+
+
+def _what_changed(change: Change) -> str:
+    new, previous = change.new_state or {}, change.previous_state or {}
+    if change.event_type == "create":
+        return f"status {new.get('status')}"
+    changed = [name for name in new if new.get(name) != previous.get(name)]
+    if not changed:  # an order.update with the same order: a delivery quote was created or accepted
+        return "delivery quotes"
+    return ", ".join(
+        f"status {previous.get('status')} → {new.get('status')}" if name == "status" else name for name in changed
+    )
+
+
+@router.get("/locations/{location_id}/orders/{order_id}")
+async def order_page(request: Request, location_id: str, order_id: str) -> Response:
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        location, account = await owned_location(db, you.user, location_id)
+        try:
+            order = await orders.order_in_location(db, location.id, order_id)
+        except NotFound:
+            raise not_found("No order of this location has this id.") from None
+        delivery = await delivery_of(db, order.id)
+        rendered = (
+            render_delivery(delivery, order.public_id, location.public_id, location.timezone) if delivery else None
+        )
+        shown = orders.state(order, location, rendered)  # the API's read shape, nobody's private refs
+        return page(
+            "bo_order.html",
+            title=f"Order {order.public_id}",
+            you=you,
+            wide=True,
+            location=location,
+            account=account,
+            order=shown,
+            customer_name=display_name(shown["customer"]),
+            quotes=await list_quotes(db, location, order),
+            history=await _history(db, order, delivery, location.timezone),
+            when=when,
+        )
+
+
+# --- customers ----------------------------------------------------------------------------
+
+
+async def _owned_list(db: AsyncSession, user: User, public_id: str) -> tuple[ListInReach, Account, Location | None]:
+    """A customer list of one of the user's accounts (at location or account level), or a
+    404 page."""
+    pk = ids.decode(CustomerList.KIND, public_id)
+    row = None
+    if pk is not None:
+        stmt = (
+            select(CustomerList, Account, Location)
+            .join(Account, Account.id == CustomerList.account_id)
+            .outerjoin(Location, Location.id == CustomerList.location_id)
+            .where(CustomerList.id == pk, Account.owner_id == user.id)
+        )
+        row = (await db.execute(stmt)).first()
+    if row is None:
+        raise not_found("No customer list of yours has this id.")
+    listed, account, location = row
+    return ListInReach(listed, location.timezone if location else "UTC", account.currency), account, location
+
+
+PHONE_CHARACTERS = set("+0123456789 .-()")
+
+
+def _search(q: str) -> Any:
+    """Customers whose name contains `q`, or whose email or phone starts with it (case
+    insensitive). An email (with "@") or a phone (digits) is one range of its
+    (list, value, id) index; a name is looked for along the list, newest first."""
+    prefix = q.replace("*", "")  # `matches` patterns: only a trailing wildcard, added here
+    if "@" in q and not q.startswith("@"):
+        return matches(Customer.email_lower, prefix.lower() + "*")
+    digits = "".join(c for c in q if c.isdigit() or c == "+")
+    if set(q) <= PHONE_CHARACTERS and len(digits) >= 3:  # as typed, or without spaces and dots
+        return or_(*(matches(Customer.phone, p + "*") for p in dict.fromkeys((prefix, digits))))
+    name = func.coalesce(Customer.first_name, "") + " " + func.coalesce(Customer.last_name, "")
+    text = q.lower()
+    return or_(
+        func.lower(name).contains(text, autoescape=True),
+        func.lower(Customer.company_name).contains(text, autoescape=True),
+        Customer.email_lower.contains(text, autoescape=True),
+    )
+
+
+@router.get("/customer-lists/{list_id}")
+async def customer_list_page(request: Request, list_id: str) -> Response:
+    params = request.query_params
+    q = params.get("q", "").strip()
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        found, account, location = await _owned_list(db, you.user, list_id)
+        context = {
+            "title": found.row.name,
+            "you": you,
+            "wide": True,
+            "list_id": found.public_id,
+            "q": q,
+            "when": when,
+            "account": account,
+            "location": location,
+        }
+        try:
+            wanted = _page_request(params)
+        except BadRequest as exc:
+            return page("bo_customers.html", 400, **context, customers=[], next_url=None, errors=[exc.message])
+        stmt: Select[Any] = select(Customer).where(Customer.customer_list_id == found.id)
+        if q:
+            stmt = stmt.where(_search(q))
+        result = await paginate(db, stmt, [Key(Customer.id, int)], wanted, descending=True)
+        rows = [row[0] for row in result.rows]
+        cards = await cards_of(db, [customer.id for customer in rows])
+        shown = [render_customer(customer, found, None, cards[customer.id]) for customer in rows]
+        return page(
+            "bo_customers.html",
+            **context,
+            customers=[{**customer, "name": display_name(customer)} for customer in shown],
+            next_url=_next_url(params, result.next_cursor),
+        )
+
+
+@router.get("/customer-lists/{list_id}/customers/{customer_id}")
+async def customer_page(request: Request, list_id: str, customer_id: str) -> Response:
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        found, account, location = await _owned_list(db, you.user, list_id)
+        try:
+            customer = await customer_in_list(db, found, customer_id)
+        except NotFound:
+            raise not_found("No customer of this list has this id.") from None
+        cards = (await cards_of(db, [customer.id]))[customer.id]
+        shown = render_customer(customer, found, None, cards)
+        operations = {}
+        for card in cards:
+            stmt = (
+                select(LoyaltyOperation)
+                .where(LoyaltyOperation.loyalty_card_id == card.id)
+                .order_by(LoyaltyOperation.id.desc())
+                .limit(OPERATIONS_SHOWN + 1)
+            )
+            operations[card.public_id] = list(await db.scalars(stmt))
+        wanted = {op.order_location_id for ops in operations.values() for op in ops if op.order_location_id}
+        places = {loc.id: loc.public_id for loc in await db.scalars(select(Location).where(Location.id.in_(wanted)))}
+        name = display_name(shown) or ("Anonymised customer" if customer.anonymised else f"Customer {shown['id']}")
+        return page(
+            "bo_customer.html",
+            title=name,
+            you=you,
+            wide=True,
+            list_name=found.row.name,
+            list_id=found.public_id,
+            customer=shown,
+            fields=[(label, shown[field]) for field, label in CUSTOMER_FIELDS if shown[field] not in (None, "")],
+            cards=[
+                {
+                    **summary,
+                    "operations": [
+                        render_operation(op, found.timezone, places)
+                        for op in operations[summary["id"]][:OPERATIONS_SHOWN]
+                    ],
+                    "more": len(operations[summary["id"]]) > OPERATIONS_SHOWN,
+                }
+                for summary in shown["loyalty_cards"]
+            ],
+            operations_shown=OPERATIONS_SHOWN,
+            timezone=found.timezone,
+            account=account,
+            location=location,
+            when=when,
+        )
+
+
+CUSTOMER_FIELDS = (
+    ("email", "Email"), ("phone", "Phone"), ("company_name", "Company"), ("gender", "Gender"),
+    ("birth_date", "Birth date"), ("address_1", "Address"), ("address_2", "Address (2)"),
+    ("postal_code", "Postal code"), ("city", "City"), ("state", "State"), ("country", "Country"),
+    ("delivery_notes", "Delivery notes"),
+)  # fmt: skip
+
+
+# --- catalogs -----------------------------------------------------------------------------
+
+
+async def _owned_catalog(db: AsyncSession, user: User, public_id: str) -> tuple[Catalog, Account, Location | None]:
+    """A catalog of one of the user's accounts (at location or account level), or a 404 page."""
+    pk = ids.decode(Catalog.KIND, public_id)
+    row = None
+    if pk is not None:
+        stmt = (
+            select(Catalog, Account, Location)
+            .join(Account, Account.id == Catalog.account_id)
+            .outerjoin(Location, Location.id == Catalog.location_id)
+            .where(Catalog.id == pk, Account.owner_id == user.id)
+        )
+        row = (await db.execute(stmt)).first()
+    if row is None:
+        raise not_found("No catalog of yours has this id.")
+    return row[0], row[1], row[2]
+
+
+def _category_tree(categories: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Categories (stored depth first, spec 2.4 rule 4) as nested nodes."""
+    nodes = {c["id"]: {"name": c["name"], "ref": c["ref"], "children": []} for c in categories}
+    roots = []
+    for category in categories:
+        parent = nodes.get(category["parent_id"])
+        (parent["children"] if parent else roots).append(nodes[category["id"]])
+    return roots
+
+
+def _stock(entries: dict[tuple[str, str], dict[str, Any]], kind: str, ref: str | None) -> str:
+    entry = entries.get((kind, ref)) if ref is not None else None
+    if entry is None:
+        return "not tracked"
+    back = f" (back at {when(entry['expires_at'])})" if entry["expires_at"] else ""
+    return f"{entry['stock']}{back}"
+
+
+@router.get("/catalogs/{catalog_id}")
+async def catalog_page(request: Request, catalog_id: str) -> Response:
+    """The catalog's content as `GET /catalogs/:id` reads it, with the stock of each sku and
+    option at one location: the catalog's own, or for an account-level catalog the one
+    chosen among the account's (`?location=`, default the first)."""
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        catalog, account, location = await _owned_catalog(db, you.user, catalog_id)
+        if location is not None:
+            places = [location]
+        else:
+            stmt = select(Location).where(Location.account_id == account.id).order_by(Location.number)
+            places = list(await db.scalars(stmt))
+            asked = request.query_params.get("location")
+            location = next((place for place in places if place.public_id == asked), places[0] if places else None)
+        stored = await db.scalar(select(CatalogContent.data).where(CatalogContent.catalog_id == catalog.id))
+        data = orjson.loads(stored or EMPTY_DATA)  # the stored read shape (catalogs.service)
+        entries = await read_inventory(db, catalog, location) if location is not None else []
+    stock = {("sku" if e["sku_ref"] else "option", e["sku_ref"] or e["option_ref"]): e for e in entries}
+    categories = {c["id"]: c["name"] for c in data["categories"]}
+    option_lists = {o["id"]: o["name"] for o in data["option_lists"]}
+    products = [
+        {
+            **product,
+            "category": categories.get(product["category_id"], ""),
+            "skus": [
+                {
+                    **sku,
+                    "stock": _stock(stock, "sku", sku["ref"]),
+                    "option_lists": [option_lists[i] for i in sku["option_list_ids"] if i in option_lists],
+                }
+                for sku in product["skus"]
+            ],
+        }
+        for product in data["products"]
+    ]
+    lists = [
+        {**o, "options": [{**opt, "stock": _stock(stock, "option", opt["ref"])} for opt in o["options"]]}
+        for o in data["option_lists"]
+    ]
+    return page(
+        "bo_catalog.html",
+        title=catalog.name,
+        you=you,
+        wide=True,
+        catalog_id=catalog.public_id,
+        account=account,
+        location=location,
+        at_account_level=catalog.location_id is None,
+        places=places,
+        data=data,
+        tree=_category_tree(data["categories"]),
+        categories=categories,
+        products=products,
+        option_lists=lists,
+        when=when,
+    )

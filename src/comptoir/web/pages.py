@@ -5,23 +5,43 @@ login throttle and look (`oauth2/templates/base.html`): logging in on one logs i
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter
+from pydantic import ValidationError
 from sqlalchemy import select
+from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import Response
 
-from comptoir.errors import Unprocessable
-from comptoir.kit.codes import countries
-from comptoir.kit.times import timezone_names
-from comptoir.locations.service import edit_details, find_location
-from comptoir.models import Account, Location, User
+from comptoir.accounts.service import create_account, find_account
+from comptoir.errors import FieldError, Unprocessable, field_path, validation_message
+from comptoir.kit.codes import countries, currencies, parse_country, parse_currency
+from comptoir.kit.times import parse_timezone_name, timezone_names
+from comptoir.kit.wire import WireError
+from comptoir.locations.schemas import DAYS, LocationUpdate
+from comptoir.locations.service import create_location, edit_details, find_location, update_location
+from comptoir.models import Account, Catalog, CustomerList, Location, User
 from comptoir.oauth2.service import Throttle
 from comptoir.state import app_state
 from comptoir.users.service import authenticate
+from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
+from comptoir.users.signup import SignupRefused, sign_up
 from comptoir.web import session as web
-from comptoir.web.render import Visitor, expired, field_errors, not_found, page, redirect, text, visitor
+from comptoir.web.render import (
+    PageAnswer,
+    Visitor,
+    expired,
+    field_errors,
+    local_time,
+    not_found,
+    page,
+    redirect,
+    text,
+    visitor,
+)
 
 router = APIRouter(include_in_schema=False)
 
@@ -89,6 +109,52 @@ async def log_out(request: Request) -> Response:
     return response
 
 
+def _signup_page(you_key: bytes, session: web.WebSession, values: dict[str, str], errors: list[str]) -> Response:
+    return page(
+        "signup.html",
+        400 if errors else 200,
+        title="Create your Comptoir account",
+        action="/signup",
+        csrf=web.csrf_token(you_key, session),
+        login_url="/login",
+        form=values,
+        countries=countries(),
+        currencies=currencies(),
+        errors=errors,
+    )
+
+
+@router.get("/signup")
+async def signup_form(request: Request) -> Response:
+    key = app_state(request).key
+    found = web.current(request, key)
+    session = found or web.WebSession.new()
+    response = _signup_page(key, session, dict.fromkeys(SIGNUP_FIELDS, ""), [])
+    if found is None:
+        web.set_cookie(response, request, key, session)
+    return response
+
+
+@router.post("/signup")
+async def sign_up_page(request: Request) -> Response:
+    """The user, the account and its first location, as on the authorisation page."""
+    state = app_state(request)
+    form = await request.form()
+    session = web.current(request, state.key)
+    csrf = form.get("csrf")
+    if session is None or not web.csrf_ok(state.key, session, csrf if isinstance(csrf, str) else None):
+        raise expired()
+    values = {name: text(form, name) for name in SIGNUP_FIELDS}
+    async with state.db.transaction() as db:
+        try:
+            user = await sign_up(db, values, str(form.get("password") or ""))
+        except SignupRefused as exc:
+            return _signup_page(state.key, session, values, exc.errors)
+    response = redirect("/")
+    web.set_cookie(response, request, state.key, web.WebSession.new(user.id))
+    return response
+
+
 @router.get("/")
 async def home(request: Request) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
@@ -103,6 +169,149 @@ async def home(request: Request) -> Response:
         )
     grouped = [(account, [loc for loc in locations if loc.account_id == account.id]) for account in accounts]
     return page("bo_home.html", title="Your Comptoir", you=you, accounts=grouped)
+
+
+# --- accounts (issue 8 item 1) ------------------------------------------------------------
+
+
+async def owned_account(db: Any, user: User, public_id: str) -> Account:
+    account = await find_account(db, public_id)
+    if account is None or account.owner_id != user.id:
+        raise not_found("No account of yours has this id.")
+    return account
+
+
+def _account_form(you: Visitor, form: dict[str, str], errors: list[str] | None = None) -> Response:
+    return page(
+        "bo_account_new.html",
+        400 if errors else 200,
+        title="New account",
+        you=you,
+        form=form,
+        currencies=currencies(),
+        errors=errors or [],
+    )
+
+
+@router.get("/accounts/new")
+async def new_account_form(request: Request) -> Response:
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        return _account_form(you, {"name": "", "currency": ""})
+
+
+@router.post("/accounts/new")
+async def new_account(request: Request) -> Response:
+    form = await request.form()
+    values = {"name": text(form, "name"), "currency": text(form, "currency")}
+    async with app_state(request).db.transaction() as db:
+        you = await visitor(request, db)
+        you.check(form)
+        errors: list[str] = []
+        try:
+            parse_currency(values["currency"])
+        except WireError:
+            errors.append("Currency: choose a currency from the list.")
+        try:
+            account = await create_account(db, owner=you.user, name=values["name"], currency=values["currency"])
+        except Unprocessable as exc:
+            errors[:0] = field_errors(exc.errors)
+        if errors:
+            raise PageAnswer(_account_form(you, values, errors))
+    return redirect(f"/accounts/{account.public_id}")
+
+
+@router.get("/accounts/{account_id}")
+async def account_page(request: Request, account_id: str) -> Response:
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        account = await owned_account(db, you.user, account_id)
+        locations = list(
+            await db.scalars(select(Location).where(Location.account_id == account.id).order_by(Location.number))
+        )
+        catalogs, lists = await _shared_with(db, account, None)
+    return page(
+        "bo_account.html",
+        title=account.name,
+        you=you,
+        account=account,
+        locations=locations,
+        catalogs=catalogs,
+        customer_lists=lists,
+    )
+
+
+async def _shared_with(db: Any, account: Account, location: Location | None) -> tuple[list[Any], list[Any]]:
+    """The catalogs and customer lists of a location (or, without one, the account's own)."""
+    where_location = Catalog.location_id.is_(None) if location is None else Catalog.location_id == location.id
+    catalogs = await db.scalars(
+        select(Catalog).where(Catalog.account_id == account.id, where_location).order_by(Catalog.name)
+    )
+    list_location = CustomerList.location_id.is_(None) if location is None else CustomerList.location_id == location.id
+    lists = await db.scalars(
+        select(CustomerList).where(CustomerList.account_id == account.id, list_location).order_by(CustomerList.name)
+    )
+    return list(catalogs), list(lists)
+
+
+def _new_location_form(
+    you: Visitor, account: Account, form: dict[str, str], errors: list[str] | None = None
+) -> Response:
+    return page(
+        "bo_location_new.html",
+        400 if errors else 200,
+        title=f"New location · {account.name}",
+        you=you,
+        account=account,
+        form=form,
+        countries=countries(),
+        timezones=timezone_names(),
+        errors=errors or [],
+    )
+
+
+@router.get("/accounts/{account_id}/locations/new")
+async def new_location_form(request: Request, account_id: str) -> Response:
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        account = await owned_account(db, you.user, account_id)
+        first = await db.scalar(select(Location).where(Location.account_id == account.id).order_by(Location.number))
+        country, timezone = (first.country, first.timezone) if first is not None else ("", "")
+        form = {"name": "", "address": "", "postal_code": "", "city": "", "country": country, "timezone": timezone}
+        return _new_location_form(you, account, form)
+
+
+@router.post("/accounts/{account_id}/locations/new")
+async def new_location(request: Request, account_id: str) -> Response:
+    """The location is numbered after the account's last one, as with the CLI."""
+    form = await request.form()
+    values = {name: text(form, name) for name in DETAILS}
+    async with app_state(request).db.transaction() as db:
+        you = await visitor(request, db)
+        you.check(form)
+        account = await owned_account(db, you.user, account_id)
+        errors: list[str] = []
+        for field, parse in (("country", parse_country), ("timezone", parse_timezone_name)):
+            try:
+                parse(values[field])
+            except WireError as exc:
+                errors.append(f"{field.capitalize()}: {exc}")
+        try:
+            location = await create_location(
+                db,
+                account=account,
+                name=values["name"],
+                timezone=values["timezone"],
+                country=values["country"],
+                address=values["address"] or None,
+                postal_code=values["postal_code"] or None,
+                city=values["city"] or None,
+            )
+        except Unprocessable as exc:
+            errors[:0] = field_errors(exc.errors)
+        if errors:
+            raise PageAnswer(_new_location_form(you, account, values, errors))
+    return redirect(f"/locations/{location.public_id}")
 
 
 # --- a location (issue 8 item 1) -----------------------------------------------------------
@@ -120,7 +329,12 @@ async def owned_location(db: Any, user: User, public_id: str, *, lock: bool = Fa
     return found
 
 
-def _location_page(you: Visitor, location: Location, account: Account, form: dict[str, Any], **extra: Any) -> Response:
+async def _location_page(
+    db: Any, you: Visitor, location: Location, account: Account, form: dict[str, Any], **extra: Any
+) -> Response:
+    catalogs, lists = await _shared_with(db, account, location)
+    hours = extra.pop("hours", None) or _hours_form(location)
+    acceptance = extra.pop("acceptance", None) or _acceptance_form(location)
     return page(
         "bo_location.html",
         extra.pop("status", 200),
@@ -129,10 +343,32 @@ def _location_page(you: Visitor, location: Location, account: Account, form: dic
         account=account,
         location_id=location.public_id,
         form=form,
+        hours=hours,
+        days=DAYS,
+        acceptance=acceptance,
+        catalogs=catalogs,
+        customer_lists=lists,
         countries=countries(),
         timezones=timezone_names(),
         **extra,
     )
+
+
+def _hours_form(location: Location) -> dict[str, str]:
+    """Opening hours as the form writes them: "11:30-14:30, 18:30-22:30" per day."""
+    stored = location.opening_hours or {}
+    form = {day: ", ".join(f"{slot['from']}-{slot['to']}" for slot in stored.get(day) or []) for day in DAYS}
+    return {**form, "cutoff_time": location.cutoff_time}
+
+
+def _acceptance_form(location: Location) -> dict[str, str]:
+    resume = location.acceptance_resume_at
+    return {
+        "mode": location.acceptance_mode,
+        "resume_at": local_time(resume, location.timezone).replace(" ", "T") if resume else "",
+        "extra_preparation_time": str(location.acceptance_extra_preparation_time or ""),
+        "reason": location.acceptance_reason or "",
+    }
 
 
 def _form_of(location: Location) -> dict[str, Any]:
@@ -145,7 +381,7 @@ async def location_page(request: Request, location_id: str) -> Response:
         you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
         saved = request.query_params.get("saved") == "1"
-        return _location_page(you, location, account, _form_of(location), saved=saved)
+        return await _location_page(db, you, location, account, _form_of(location), saved=saved)
 
 
 @router.post("/locations/{location_id}")
@@ -161,5 +397,78 @@ async def save_location(request: Request, location_id: str) -> Response:
         try:
             await edit_details(db, location, account, {**{f: values[f] for f in DETAILS}, "preparation_time": minutes})
         except Unprocessable as exc:
-            return _location_page(you, location, account, values, errors=field_errors(exc.errors), status=400)
+            raise PageAnswer(
+                await _location_page(db, you, location, account, values, errors=field_errors(exc.errors), status=400)
+            ) from None
     return redirect(f"/locations/{location_id}?saved=1")
+
+
+_SLOT = re.compile(r"(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})")
+
+
+def _slots(day: str, written: str) -> list[dict[str, str]]:
+    """ "11:30-14:30, 18:30-22:30" as spec 2.3's slots; a slot written otherwise is refused."""
+    slots = []
+    for part in filter(None, (piece.strip() for piece in written.split(","))):
+        found = _SLOT.fullmatch(part)
+        if found is None:
+            raise Unprocessable([FieldError(f"opening_hours.{day}", f"{part!r} is not a slot like 11:30-14:30")])
+        slots.append({"from": found.group(1).zfill(5), "to": found.group(2).zfill(5)})
+    return slots
+
+
+async def _update(
+    request: Request, location_id: str, body: Callable[[FormData], dict[str, Any]], form_name: str
+) -> Response:
+    """A PATCH of the location through the API's own rules (`update_location`: the same
+    checks, the same `location.update` event, caused by no client)."""
+    form = await request.form()
+    async with app_state(request).db.transaction() as db:
+        you = await visitor(request, db)
+        you.check(form)
+        location, account = await owned_location(db, you.user, location_id, lock=True)
+        try:
+            update_ = LocationUpdate.model_validate(body(form))
+            await update_location(db, None, location, account, update_)
+        except (Unprocessable, ValidationError) as exc:
+            errors = (
+                field_errors(exc.errors)
+                if isinstance(exc, Unprocessable)
+                else [f"{field_path(e['loc'])}: {validation_message(e)}" for e in exc.errors()]
+            )
+            written = {name: text(form, name) for name in form if name != "csrf"}
+            answer = await _location_page(
+                db, you, location, account, _form_of(location), errors=errors, status=400, **{form_name: written}
+            )
+            raise PageAnswer(answer) from None
+    return redirect(f"/locations/{location_id}?saved=1")
+
+
+def _hours_body(form: FormData) -> dict[str, Any]:
+    days = {day: _slots(day, text(form, day)) for day in DAYS}
+    hours = days if any(days.values()) else None  # every day empty: no opening hours
+    return {"opening_hours": hours, "cutoff_time": text(form, "cutoff_time") or "00:00"}
+
+
+def _acceptance_body(form: FormData) -> dict[str, Any]:
+    """Only the fields of the chosen mode's shape (spec 2.3): the form shows them all."""
+    mode = text(form, "mode")
+    given: dict[str, Any] = {"mode": mode}
+    if mode in ("busy", "paused") and text(form, "resume_at"):
+        given["resume_at"] = text(form, "resume_at")
+    if mode == "busy":
+        minutes = text(form, "extra_preparation_time")
+        given["extra_preparation_time"] = int(minutes) if minutes.isdigit() else minutes or None
+    if mode == "paused" and text(form, "reason"):
+        given["reason"] = text(form, "reason")
+    return {"order_acceptance": given}
+
+
+@router.post("/locations/{location_id}/hours")
+async def save_hours(request: Request, location_id: str) -> Response:
+    return await _update(request, location_id, _hours_body, "hours")
+
+
+@router.post("/locations/{location_id}/acceptance")
+async def save_acceptance(request: Request, location_id: str) -> Response:
+    return await _update(request, location_id, _acceptance_body, "acceptance")

@@ -9,8 +9,10 @@ response it carries.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 from starlette.datastructures import FormData
@@ -18,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from comptoir.errors import FieldError
+from comptoir.kit import ids
 from comptoir.models import User
 from comptoir.state import app_state
 from comptoir.web import session as web
@@ -31,6 +34,17 @@ templates = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+
+
+def local_time(value: datetime | None, timezone: str, seconds: bool = False) -> str:
+    """A time as the pages show it: in `timezone` (the user's or the location's)."""
+    if value is None:
+        return "never"
+    return value.astimezone(ZoneInfo(timezone)).strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
+
+
+templates.globals["local_time"] = local_time
+templates.globals["public_id"] = ids.encode  # public_id("event", 12)
 
 
 class PageAnswer(Exception):

@@ -1,0 +1,180 @@
+"""The request log (issue 8 item 5): every /v1 request made with a connection's token, with
+the first 10 KB of each body and its secrets masked, kept 7 days for the back office.
+
+The middleware only appends a small record to an in-process buffer; a background task
+writes the buffer every second in one multi-row INSERT, and masking happens there, off the
+request's path. So logging costs a request almost nothing (benchmarks/request_log.py), at
+the price of losing at most a second of log lines if the process dies: a log, unlike an
+order or an event, may lose its last second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import structlog
+from sqlalchemy import bindparam, delete, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from comptoir.db import Database
+from comptoir.kit import clock
+from comptoir.models import Connection, RequestLog
+
+log = structlog.get_logger("comptoir.requestlog")
+
+MAX_BODY = 10 * 1024  # bytes of each body kept
+RETENTION = timedelta(days=7)
+FLUSH_EVERY = 1.0  # seconds
+MAX_PENDING = 20_000  # beyond it (the database is away), the oldest records are dropped
+PURGE_BATCH = 5000
+
+_MASKED_NAME = r"[^\"\\=&]*(?:secret|password|passwd|token|authorization|api[_-]?key|verifier)[^\"\\=&]*"
+_SECRET_JSON = re.compile(rf'("{_MASKED_NAME}"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|\\?$)', re.IGNORECASE)
+_SECRET_QUERY = re.compile(rf"([?&]{_MASKED_NAME}=)[^&]*", re.IGNORECASE)
+_TEXT_TYPES = ("application/json", "text/", "application/x-www-form-urlencoded", "application/problem+json")
+
+
+def mask(text: str) -> str:
+    """Replace the value of every JSON string member whose name speaks of a secret (also
+    when the 10 KB cut falls inside it) with "***"."""
+    return _SECRET_JSON.sub(r'\1"***"', text)
+
+
+def mask_query(path: str) -> str:
+    return _SECRET_QUERY.sub(r"\1***", path)
+
+
+def body_text(kept: bytes, size: int, content_type: str) -> str:
+    """What the log shows of a body: its first 10 KB as text, secrets masked; a binary body
+    (an image) is described, not kept."""
+    if not size:
+        return ""
+    if content_type and not content_type.lower().startswith(_TEXT_TYPES):
+        return f"<{size} bytes of {content_type.split(';')[0].strip()}>"
+    return mask(kept[:MAX_BODY].decode("utf-8", errors="replace"))
+
+
+@dataclass(slots=True)
+class Record:
+    connection_id: int
+    at: datetime
+    request_id: str
+    method: str
+    path: str
+    status: int
+    duration_ms: int
+    request_body: bytes
+    request_bytes: int
+    request_type: str
+    response_body: bytes
+    response_bytes: int
+    response_type: str
+
+    def row(self) -> dict[str, object]:
+        return {
+            "connection_id": self.connection_id,
+            "at": self.at,
+            "request_id": self.request_id,
+            "method": self.method,
+            "path": mask_query(self.path),
+            "status": self.status,
+            "duration_ms": self.duration_ms,
+            "request_body": body_text(self.request_body, self.request_bytes, self.request_type),
+            "request_bytes": self.request_bytes,
+            "response_body": body_text(self.response_body, self.response_bytes, self.response_type),
+            "response_bytes": self.response_bytes,
+        }
+
+
+class RequestLogBuffer:
+    """What this process has not written yet: the records (when `enabled`, which is
+    COMPTOIR_REQUEST_LOGS) and each connection's last use (always: the back office's
+    "Last used", without a write per request)."""
+
+    def __init__(self, db: Database, *, enabled: bool = True) -> None:
+        self.db = db
+        self.enabled = enabled
+        self._pending: list[Record] = []
+        self._used: dict[int, datetime] = {}
+        self._lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+
+    def used(self, connection_id: int, at: datetime) -> None:
+        self._used[connection_id] = at
+
+    def add(self, record: Record) -> None:
+        self._pending.append(record)
+        if len(self._pending) > MAX_PENDING:
+            del self._pending[: len(self._pending) - MAX_PENDING]
+
+    async def flush(self) -> int:
+        """Write what is pending now; returns how many records were written."""
+        async with self._lock:
+            records, self._pending = self._pending, []
+            used, self._used = self._used, {}
+            if used:
+                async with self.db.transaction() as session:
+                    table = Connection.__table__
+                    await session.execute(
+                        update(table)
+                        .where(
+                            table.c.id == bindparam("cid"),
+                            or_(table.c.last_used_at.is_(None), table.c.last_used_at < bindparam("at")),
+                        )
+                        .values(last_used_at=bindparam("at")),
+                        [{"cid": cid, "at": at} for cid, at in sorted(used.items())],
+                    )
+            if not records:
+                return 0
+            rows = [record.row() for record in records]
+            try:
+                async with self.db.transaction() as session:
+                    await session.execute(insert(RequestLog), rows)
+            except IntegrityError:  # a connection went (its client was deleted) meanwhile
+                async with self.db.transaction() as session:
+                    wanted = {row["connection_id"] for row in rows}
+                    alive = set(await session.scalars(select(Connection.id).where(Connection.id.in_(wanted))))
+                    rows = [row for row in rows if row["connection_id"] in alive]
+                    if rows:
+                        await session.execute(insert(RequestLog), rows)
+            return len(rows)
+
+    def start(self) -> None:
+        if self.enabled and self._task is None:
+            self._task = asyncio.create_task(self._run(), name="comptoir-request-log")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        await self._flush_logged()
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(FLUSH_EVERY)
+            await self._flush_logged()
+
+    async def _flush_logged(self) -> None:
+        try:
+            await self.flush()
+        except Exception:
+            log.exception("request_log_flush_failed")
+
+
+async def purge_request_logs(db: Database) -> int:
+    """The hourly job: request log lines older than 7 days go, in batches."""
+    cutoff = clock.now() - RETENTION
+    purged = 0
+    while True:
+        async with db.transaction() as session:
+            batch = select(RequestLog.id).where(RequestLog.at < cutoff).limit(PURGE_BATCH).scalar_subquery()
+            count = (await session.execute(delete(RequestLog).where(RequestLog.id.in_(batch)))).rowcount
+        purged += count
+        if count < PURGE_BATCH:
+            return purged

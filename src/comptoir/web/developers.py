@@ -1,0 +1,162 @@
+"""The back office's developer area (issue 8 item 2): register OAuth clients (name,
+redirect URIs), see the client id, see the secret once, at registration or when
+regenerating it, and reach each connection of the application (its request log)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from sqlalchemy import select
+from starlette.requests import Request
+from starlette.responses import Response
+
+from comptoir.connections.service import (
+    client_secret,
+    create_client,
+    edit_client,
+    find_client,
+    regenerate_secret,
+)
+from comptoir.errors import FieldError, Unprocessable
+from comptoir.models import Account, Connection, Location, OAuthClient
+from comptoir.state import app_state
+from comptoir.web.render import Visitor, field_errors, not_found, page, redirect, text, visitor
+
+router = APIRouter(include_in_schema=False)
+
+
+def _uris(value: str) -> list[str]:
+    return [line.strip() for line in value.splitlines() if line.strip()]
+
+
+def _errors(errors: list[FieldError]) -> list[str]:
+    """ "Redirect uris[1]: ..." reads badly: name the line instead."""
+    out = []
+    for error in errors:
+        if error.field.startswith("redirect_uris["):
+            line = int(error.field.split("[")[1].rstrip("]")) + 1
+            out.append(f"Redirect URIs, line {line}: {error.message}")
+        else:
+            out.extend(field_errors([error]))
+    return out
+
+
+async def _clients(db: Any, you: Visitor) -> list[OAuthClient]:
+    stmt = select(OAuthClient).where(OAuthClient.owner_id == you.user.id).order_by(OAuthClient.id)
+    return list(await db.scalars(stmt))
+
+
+def _developers_page(you: Visitor, clients: list[OAuthClient], form: dict[str, str], **extra: Any) -> Response:
+    return page(
+        "bo_developers.html", extra.pop("status", 200), title="Developers", you=you, clients=clients, form=form, **extra
+    )
+
+
+@router.get("/developers")
+async def developers(request: Request) -> Response:
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        return _developers_page(you, await _clients(db, you), {"name": "", "redirect_uris": ""})
+
+
+def _secret_page(request: Request, you: Visitor, client: OAuthClient, *, fresh: bool) -> Response:
+    return page(
+        "bo_client_secret.html",
+        title=f"{client.name}: its secret",
+        you=you,
+        client=client,
+        secret=client_secret(app_state(request).key, client),
+        fresh=fresh,
+    )
+
+
+@router.post("/developers")
+async def register(request: Request) -> Response:
+    form = await request.form()
+    values = {"name": text(form, "name"), "redirect_uris": text(form, "redirect_uris")}
+    async with app_state(request).db.transaction() as db:
+        you = await visitor(request, db)
+        you.check(form)
+        try:
+            client = await create_client(
+                db, name=values["name"], redirect_uris=_uris(values["redirect_uris"]), owner=you.user
+            )
+        except Unprocessable as exc:
+            clients = await _clients(db, you)
+            return _developers_page(you, clients, values, errors=_errors(exc.errors), status=400)
+        return _secret_page(request, you, client, fresh=True)
+
+
+async def _owned_client(db: Any, you: Visitor, public_id: str) -> OAuthClient:
+    client = await find_client(db, public_id)
+    if client is None or client.owner_id != you.user.id:
+        raise not_found("No application of yours has this client id.")
+    return client
+
+
+def _client_page(
+    you: Visitor, client: OAuthClient, form: dict[str, str], connections: list[Any], **extra: Any
+) -> Response:
+    return page(
+        "bo_client.html",
+        extra.pop("status", 200),
+        title=client.name,
+        you=you,
+        wide=True,
+        client=client,
+        form=form,
+        connections=connections,
+        **extra,
+    )
+
+
+async def _connections_of(db: Any, client: OAuthClient) -> list[Any]:
+    """The application's connections, with the location or account each connects."""
+    stmt = (
+        select(Connection, Location.name, Account.name)
+        .outerjoin(Location, Location.id == Connection.location_id)
+        .outerjoin(Account, Account.id == Connection.account_id)
+        .where(Connection.client_id == client.id)
+        .order_by(Connection.id.desc())
+        .limit(200)
+    )
+    return [{"connection": c, "place": place or account or "—"} for c, place, account in await db.execute(stmt)]
+
+
+@router.get("/developers/{client_id}")
+async def client_page(request: Request, client_id: str) -> Response:
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        client = await _owned_client(db, you, client_id)
+        form = {"name": client.name, "redirect_uris": "\n".join(client.redirect_uris)}
+        saved = request.query_params.get("saved") == "1"
+        return _client_page(you, client, form, await _connections_of(db, client), saved=saved)
+
+
+@router.post("/developers/{client_id}")
+async def save_client(request: Request, client_id: str) -> Response:
+    form = await request.form()
+    values = {"name": text(form, "name"), "redirect_uris": text(form, "redirect_uris")}
+    async with app_state(request).db.transaction() as db:
+        you = await visitor(request, db)
+        you.check(form)
+        client = await _owned_client(db, you, client_id)
+        try:
+            await edit_client(db, client, name=values["name"], redirect_uris=_uris(values["redirect_uris"]))
+        except Unprocessable as exc:
+            connections = await _connections_of(db, client)
+            await db.refresh(client)
+            return _client_page(you, client, values, connections, errors=_errors(exc.errors), status=400)
+    return redirect(f"/developers/{client_id}?saved=1")
+
+
+@router.post("/developers/{client_id}/secret")
+async def new_secret(request: Request, client_id: str) -> Response:
+    form = await request.form()
+    async with app_state(request).db.transaction() as db:
+        you = await visitor(request, db)
+        you.check(form)
+        client = await _owned_client(db, you, client_id)
+        await regenerate_secret(db, client)
+        return _secret_page(request, you, client, fresh=False)

@@ -1,0 +1,215 @@
+"""issue 8 items 3 and 5: connections per location and account (revoke, block, unblock),
+and each connection's request log and callback delivery attempts."""
+
+from __future__ import annotations
+
+import html
+from datetime import timedelta
+
+import httpx
+import orjson
+from fastapi import FastAPI
+from sqlalchemy import select
+
+from comptoir.connections.service import find_connection_by_token
+from comptoir.kit import clock
+from comptoir.models import Connection, DeliveryAttempt, RequestLog
+from comptoir.requestlog import mask, purge_request_logs
+from tests.api.conftest import Shop
+from tests.api.web.test_back_office_login import csrf_of, log_in
+from tests.factories import World
+
+
+async def connection_of(world: World, token: str) -> Connection:
+    async with world.db.transaction(write=False) as session:
+        connection = await find_connection_by_token(session, world.key, token)
+        assert connection is not None
+        return connection
+
+
+async def act(client: httpx.AsyncClient, connection: Connection, action: str) -> httpx.Response:
+    page = await client.get(f"/connections/{connection.public_id}")
+    return await client.post(f"/connections/{connection.public_id}/{action}", data={"csrf": csrf_of(page.text)})
+
+
+async def test_a_locations_connections_are_listed_with_scope_bindings_and_status(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    await log_in(client, "owner@example.com")
+    connection = await connection_of(world, shop.location_token)
+    page = await client.get(f"/locations/{shop.location.public_id}/connections")
+    assert page.status_code == 200
+    assert f'<a href="/connections/{connection.public_id}">Test app</a>' in page.text
+    assert "location[orders.write,catalog.write,customer_list.write,inventory.write]" in page.text
+    assert "<td>Menu</td>" in page.text
+    assert "<td>Active</td>" in page.text
+    account_token = await connection_of(world, shop.account_token)
+    assert account_token.public_id not in page.text  # an account connection is the account's
+    account_page = await client.get(f"/accounts/{shop.account.public_id}/connections")
+    assert f'<a href="/connections/{account_token.public_id}">Test app</a>' in account_page.text
+    assert connection.public_id not in account_page.text
+
+
+async def test_revoking_a_connection_makes_its_token_401_at_once(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    await log_in(client, "owner@example.com")
+    connection = await connection_of(world, shop.location_token)
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    revoked = await act(client, connection, "revoke")
+    assert (revoked.status_code, revoked.headers["location"]) == (303, f"/connections/{connection.public_id}")
+    answer = await client.get("/v1/location", headers=shop.headers())
+    assert answer.status_code == 401
+    page = await client.get(f"/connections/{connection.public_id}")
+    assert "Revoked on" in page.text
+    assert "/revoke" not in page.text  # nothing left to do
+
+
+async def test_blocking_and_unblocking(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    await log_in(client, "owner@example.com")
+    connection = await connection_of(world, shop.location_token)
+    assert (await act(client, connection, "block")).status_code == 303
+    blocked = await client.get("/v1/location", headers=shop.headers())
+    assert (blocked.status_code, blocked.json()["message"]) == (401, "The connection has been blocked")
+    assert "Blocked: its token gets 401" in (await client.get(f"/connections/{connection.public_id}")).text
+    assert (await act(client, connection, "unblock")).status_code == 303
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+
+
+async def test_others_cannot_see_or_act_on_a_connection(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    stranger = await world.user(email="stranger@example.com")
+    assert stranger.id
+    connection = await connection_of(world, shop.location_token)
+    await log_in(client, "owner@example.com")
+    csrf = csrf_of((await client.get("/")).text)
+    await client.post("/logout", data={"csrf": csrf})
+    await log_in(client, "stranger@example.com")
+    assert (await client.get(f"/connections/{connection.public_id}")).status_code == 404
+    assert (await client.get(f"/locations/{shop.location.public_id}/connections")).status_code == 404
+    before = await world.snapshot()
+    csrf = csrf_of((await client.get("/")).text)
+    for action in ("revoke", "block"):
+        refused = await client.post(f"/connections/{connection.public_id}/{action}", data={"csrf": csrf})
+        assert refused.status_code == 404
+    assert await world.snapshot() == before
+
+
+async def test_the_applications_developer_sees_the_log_but_cannot_revoke(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    developer = await world.user(email="dev@example.com")
+    async with world.db.transaction() as session:
+        connection = await find_connection_by_token(session, world.key, shop.location_token)
+        assert connection is not None
+        from comptoir.models import OAuthClient
+
+        app = await session.get(OAuthClient, connection.client_id)
+        assert app is not None
+        app.owner_id = developer.id
+    await client.get("/v1/location", headers=shop.headers())
+    await log_in(client, "dev@example.com")
+    page = await client.get(f"/connections/{connection.public_id}")
+    assert page.status_code == 200
+    assert "<code>GET /v1/location</code>" in page.text
+    assert "/revoke" not in page.text
+    before = await world.snapshot()
+    refused = await client.post(f"/connections/{connection.public_id}/revoke", data={"csrf": csrf_of(page.text)})
+    assert refused.status_code == 404
+    assert await world.snapshot() == before
+
+
+async def test_requests_are_logged_with_bodies_status_and_last_use(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    connection = await connection_of(world, shop.location_token)
+    created = await client.patch("/v1/location", headers=shop.headers(), json={"preparation_time": 25})
+    assert created.status_code == 200
+    refused = await client.patch("/v1/location", headers=shop.headers(), json={"preparation_time": -1})
+    assert refused.status_code == 422
+    await log_in(client, "owner@example.com")
+    page = await client.get(f"/connections/{connection.public_id}")
+    text = html.unescape(page.text)
+    assert text.count("<code>PATCH /v1/location</code>") == 2
+    assert '{"preparation_time":25}' in text
+    assert created.text in text  # the response body
+    assert '<td class="num">422</td>' in text
+    assert created.headers["x-request-id"] in text
+    assert "Last used</dt><dd>never" not in text
+    async with world.db.transaction(write=False) as session:
+        rows = list(await session.scalars(select(RequestLog).order_by(RequestLog.id)))
+        assert [(r.method, r.path, r.status) for r in rows] == [
+            ("PATCH", "/v1/location", 200),
+            ("PATCH", "/v1/location", 422),
+        ]
+        assert (await session.get(Connection, connection.id)).last_used_at is not None  # type: ignore[union-attr]
+
+
+async def test_bodies_are_cut_at_10_kb_and_secrets_masked(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    body = orjson.dumps({"client_secret": "s3cr3t", "note": "x" * 20_000})
+    headers = {**shop.headers(), "Content-Type": "application/json"}
+    answer = await client.patch("/v1/location?access_token=abc&x=1", headers=headers, content=body)
+    assert answer.status_code == 200
+    await log_in(client, "owner@example.com")
+    connection = await connection_of(world, shop.location_token)
+    await client.get(f"/connections/{connection.public_id}")  # writes this process's pending log
+    async with world.db.transaction(write=False) as session:
+        [row] = list(await session.scalars(select(RequestLog)))
+    assert row.path == "/v1/location?access_token=***&x=1"
+    assert row.request_bytes == len(body)
+    assert len(row.request_body) == 10 * 1024 - len("s3cr3t") + len("***")
+    assert row.request_body.startswith('{"client_secret":"***","note":"xxx')
+    assert "s3cr3t" not in row.request_body
+
+
+def test_masking_covers_secret_names_and_a_value_cut_at_the_end() -> None:
+    assert mask('{"password":"p","token": "t\\"x","name":"n"}') == '{"password":"***","token": "***","name":"n"}'
+    assert mask('{"a":{"refresh_token":"abcdef') == '{"a":{"refresh_token":"***"'
+    assert mask('{"code_verifier":"v","api_key":"k"}') == '{"code_verifier":"***","api_key":"***"}'
+
+
+async def test_delivery_attempts_are_shown(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    connection = await connection_of(world, shop.location_token)
+    async with world.db.transaction() as session:
+        session.add(
+            DeliveryAttempt(
+                connection_id=connection.id,
+                event_id=7,
+                attempt=2,
+                attempted_at=clock.now(),
+                duration_ms=31,
+                url="https://app.example/hook",
+                status_code=503,
+                error=None,
+                response_excerpt="try later",
+                outcome="retry",
+            )
+        )
+    await log_in(client, "owner@example.com")
+    text = (await client.get(f"/connections/{connection.public_id}")).text
+    assert '<p class="muted">https://app.example/hook</p><pre>try later</pre>' in text
+    assert "<td>503</td>" in text
+    assert "<td>retry</td>" in text
+
+
+async def test_request_logs_older_than_7_days_are_purged(app: FastAPI, shop: Shop, world: World) -> None:
+    connection = await connection_of(world, shop.location_token)
+    async with world.db.transaction() as session:
+        for days in (8, 6):
+            session.add(
+                RequestLog(
+                    connection_id=connection.id,
+                    at=clock.now() - timedelta(days=days),
+                    request_id=f"r{days}",
+                    method="GET",
+                    path="/v1/location",
+                    status=200,
+                    duration_ms=1,
+                    request_body="",
+                    request_bytes=0,
+                    response_body="{}",
+                    response_bytes=2,
+                )
+            )
+    assert await purge_request_logs(world.db) == 1
+    async with world.db.transaction(write=False) as session:
+        assert list(await session.scalars(select(RequestLog.request_id))) == ["r6"]

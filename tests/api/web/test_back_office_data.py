@@ -1,0 +1,334 @@
+"""issue 8 item 4: the back office's read-only views of orders, customers and catalogs, as
+the API shows them, scoped to what the signed-in user owns."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import update
+
+from comptoir.kit import clock
+from comptoir.models import Order
+from comptoir.web import data
+from tests.api.catalogs.conftest import create as create_catalog
+from tests.api.catalogs.conftest import full
+from tests.api.conftest import LOCATION_SCOPE, Shop
+from tests.api.customers.conftest import lists_of, new_card, new_customer
+from tests.api.orders.conftest import ORDER, created
+from tests.api.web.test_back_office_login import log_in
+from tests.factories import World
+
+T0 = datetime(2026, 6, 24, 10, 0, tzinfo=UTC)  # 12:00 in Paris
+
+
+def flat(page: httpx.Response) -> str:
+    """The page's HTML with every run of whitespace made one space."""
+    return " ".join(page.text.split())
+
+
+def orders_url(shop: Shop) -> str:
+    return f"/locations/{shop.location.public_id}/orders"
+
+
+async def placed_at(client: httpx.AsyncClient, shop: Shop, at: datetime, body: dict[str, Any]) -> dict[str, Any]:
+    clock.freeze(at)
+    order = await created(client, shop, body)
+    clock.reset()
+    return order
+
+
+async def shown(client: httpx.AsyncClient, url: str, status: int = 200) -> str:
+    answer = await client.get(url)
+    assert answer.status_code == status, answer.text
+    return flat(answer)
+
+
+def order_ids(page: str) -> list[str]:
+    return re.findall(r'/orders/(\w+)">', page)
+
+
+@pytest.fixture
+async def two_orders(client: httpx.AsyncClient, shop: Shop) -> list[dict[str, Any]]:
+    """ORDER (new, a guest Ann Smith, 32.70 EUR) at 12:00 in Paris, an accepted one at 13:00."""
+    first = await placed_at(client, shop, T0, ORDER)
+    second = await placed_at(client, shop, T0 + timedelta(hours=1), {"status": "accepted"})
+    await log_in(client, "owner@example.com")
+    return [first, second]
+
+
+async def test_the_orders_are_listed_newest_first(
+    client: httpx.AsyncClient, shop: Shop, two_orders: list[dict[str, Any]]
+) -> None:
+    page = await shown(client, orders_url(shop))
+    assert "<title>Orders · Chez Ada Paris · Comptoir</title>" in page
+    assert order_ids(page) == [two_orders[1]["id"], two_orders[0]["id"]]
+    first = two_orders[0]["id"]
+    assert (
+        f'<tr> <td>2026-06-24 12:00:00</td> <td><a href="{orders_url(shop)}/{first}">{first}</a>'
+        ' <span class="muted">W-1001</span></td> <td><span class="tag">new</span></td>'
+        ' <td>Website <span class="muted">by Test app</span></td> <td>Ann Smith</td>'
+        ' <td class="num">32.70 EUR</td> </tr>'
+    ) in page
+    assert '<td class="num">0.00 EUR</td>' in page  # the accepted order, without items
+    assert '<div class="table">' in page  # scrolls sideways on a phone
+
+
+async def test_an_order_stored_without_its_view_is_listed_the_same(
+    client: httpx.AsyncClient, shop: Shop, two_orders: list[dict[str, Any]], world: World
+) -> None:
+    before = await shown(client, orders_url(shop))
+    async with world.db.transaction() as session:  # as orders written before views were kept
+        await session.execute(update(Order).values(view=None))
+    assert await shown(client, orders_url(shop)) == before
+
+
+async def test_the_orders_are_filtered_by_status(
+    client: httpx.AsyncClient, shop: Shop, two_orders: list[dict[str, Any]]
+) -> None:
+    page = await shown(client, orders_url(shop) + "?status=accepted&from=&to=")
+    assert order_ids(page) == [two_orders[1]["id"]]
+    assert "<option selected>accepted</option>" in page
+
+
+async def test_the_orders_are_filtered_by_dates_in_the_locations_timezone(
+    client: httpx.AsyncClient, shop: Shop
+) -> None:
+    late = await placed_at(client, shop, datetime(2026, 6, 23, 21, 30, tzinfo=UTC), {"status": "new"})  # 23:30
+    early = await placed_at(client, shop, datetime(2026, 6, 23, 22, 30, tzinfo=UTC), {"status": "new"})  # 00:30
+    await log_in(client, "owner@example.com")
+    assert order_ids(await shown(client, orders_url(shop) + "?from=2026-06-24&to=2026-06-24")) == [early["id"]]
+    assert order_ids(await shown(client, orders_url(shop) + "?to=2026-06-23")) == [late["id"]]
+    assert order_ids(await shown(client, orders_url(shop) + "?from=2026-06-23")) == [early["id"], late["id"]]
+
+
+async def test_the_next_link_keeps_the_filters(
+    client: httpx.AsyncClient, shop: Shop, two_orders: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(data, "PAGE_SIZE", 1)
+    await placed_at(client, shop, T0 + timedelta(hours=2), {"status": "new"})
+    page = await shown(client, orders_url(shop) + "?status=new")
+    found = re.search(r'<a href="\?status=new&amp;cursor=([\w-]+)">Next</a>', page)
+    assert found is not None, page
+    after = await shown(client, orders_url(shop) + f"?status=new&cursor={found.group(1)}")
+    assert order_ids(after) == [two_orders[0]["id"]]
+    assert ">Next</a>" not in after
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("from=2026-13-01", "From: &#39;2026-13-01&#39; is not a valid date (expected YYYY-MM-DD)"),
+        ("to=yesterday", "To: &#39;yesterday&#39; is not a valid date (expected YYYY-MM-DD)"),
+        ("from=2026-06-25&to=2026-06-24", "From: must not be after To"),
+        ("status=lost", "Status: &#39;lost&#39; is not an order status"),
+        ("cursor=nonsense", "Next: this link is broken or out of date; start again from the first page"),
+    ],
+)
+async def test_a_bad_filter_is_a_400_page(client: httpx.AsyncClient, shop: Shop, query: str, message: str) -> None:
+    await log_in(client, "owner@example.com")
+    page = await shown(client, f"{orders_url(shop)}?{query}", 400)
+    assert f'<p class="error" role="alert">{message}</p>' in page
+
+
+async def test_the_order_page_shows_items_customer_delivery_and_history(client: httpx.AsyncClient, shop: Shop) -> None:
+    order = await placed_at(client, shop, T0, ORDER)
+    own = f"/v1/location/orders/{order['id']}"
+    clock.freeze(T0 + timedelta(minutes=5))
+    assert (await client.patch(own, json={"status": "accepted"}, headers=shop.headers())).status_code == 200
+    quote = {"carrier": "Zoom", "fee": "4.50 EUR", "estimated_pickup_at": "2026-06-24T12:30:00"}
+    assert (await client.post(own + "/delivery_quotes", json=quote, headers=shop.headers())).status_code == 200
+    clock.freeze(T0 + timedelta(minutes=10))
+    delivery = {"carrier": "Zoom", "status": "pickup_enroute", "driver_name": "Max", "driver_phone": "+33600000000"}
+    assert (await client.post(own + "/delivery", json=delivery, headers=shop.headers())).status_code == 200
+    clock.reset()
+    await log_in(client, "owner@example.com")
+    page = await shown(client, f"{orders_url(shop)}/{order['id']}")
+    assert f"<title>Order {order['id']} · Comptoir</title>" in page
+    for expected in (
+        'Margherita · Large <span class="muted">MAR-L</span> <span class="tag">Pizza menu: Pizza</span>',
+        '<br><span class="muted">2 × Mozzarella (Extras) 1.25 EUR</span>',
+        '<br><span class="muted">1 × Basil (Extras)</span>',
+        '<br><span class="muted">without Oregano (Remove) 0.10 EUR</span>',
+        '<td class="num">2.0</td> <td class="num">10.50 EUR</td> <td class="num">26.20 EUR</td>',
+        'Delivery fee <span class="muted">delivery</span></td><td></td><td></td><td class="num">3.00 EUR</td>',
+        'Summer <span class="muted">discount</span></td><td></td><td></td><td class="num">−4.00 EUR</td>',
+        '<tr><th>Total</th><td></td><td></td><th class="num">32.70 EUR</th></tr>',
+        '<td class="num">32.30 EUR</td>',  # the payment
+        '<p>Ann Smith <span class="muted">guest</span></p>',
+        "<tr><th>Email</th><td>ann@example.com</td></tr>",
+        '<tr><th>Status</th><td><span class="tag">pickup_enroute</span></td></tr>',
+        "<tr><th>Driver</th><td>Max, +33600000000</td></tr>",
+        "<tr><th>Assigned</th><td>2026-06-24 12:10:00</td></tr>",
+        '<td>Zoom</td><td class="num">4.50 EUR</td><td>2026-06-24 12:30:00</td>',
+    ):
+        assert expected in page, expected
+    history = re.findall(r"<tr><td>([\d: -]+)</td><td>([\w.]+)</td><td>([^<]+)</td><td>([^<]*)</td></tr>", page)
+    assert history == [
+        ("2026-06-24 12:00:00", "order.create", "Test app", "status new"),
+        ("2026-06-24 12:05:00", "order.update", "Test app", "status new → accepted"),
+        ("2026-06-24 12:05:00", "order.update", "Test app", "delivery quotes"),
+        ("2026-06-24 12:10:00", "delivery.create", "Test app", "status pickup_enroute"),
+        ("2026-06-24 12:10:00", "order.update", "Test app", "delivery"),
+    ]
+
+
+# --- customers ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def people(client: httpx.AsyncClient, shop: Shop) -> dict[str, str]:
+    """Three customers of the shop's list, by first name: their ids, and the list's as "list"."""
+    list_id = await lists_of(client, shop)
+    found = {"list": list_id}
+    for first, last, email, phone in (
+        ("Ann", "Smith", "ann@example.com", "+33612345678"),
+        ("Bob", "Martin", "Bob.Martin@shop.fr", "+447911123456"),
+        ("Chloé", None, "chloe@example.com", "020 7946 0018"),
+    ):
+        body = {"first_name": first, "last_name": last, "email": email, "phone": phone}
+        found[first] = (await new_customer(client, shop, list_id, body))["id"]
+    await log_in(client, "owner@example.com")
+    return found
+
+
+def customer_names(page: str) -> list[str]:
+    return re.findall(r'/customers/\w+">([^<]+)</a>', page)
+
+
+async def test_customers_are_searched_by_name(client: httpx.AsyncClient, people: dict[str, str]) -> None:
+    url = f"/customer-lists/{people['list']}"
+    assert customer_names(await shown(client, url)) == ["Chloé", "Bob Martin", "Ann Smith"]
+    assert customer_names(await shown(client, url + "?q=SMI")) == ["Ann Smith"]
+    assert customer_names(await shown(client, url + "?q=bob+mar")) == ["Bob Martin"]
+    assert "No customer matches “Zed”." in await shown(client, url + "?q=Zed")
+
+
+async def test_customers_are_searched_by_email(client: httpx.AsyncClient, people: dict[str, str]) -> None:
+    url = f"/customer-lists/{people['list']}"
+    assert customer_names(await shown(client, url + "?q=BOB.MARTIN@")) == ["Bob Martin"]
+    assert customer_names(await shown(client, url + "?q=%40example.com")) == ["Chloé", "Ann Smith"]
+
+
+async def test_customers_are_searched_by_phone(client: httpx.AsyncClient, people: dict[str, str]) -> None:
+    url = f"/customer-lists/{people['list']}"
+    assert customer_names(await shown(client, url + "?q=%2B44+7911")) == ["Bob Martin"]
+    assert customer_names(await shown(client, url + "?q=020+7946")) == ["Chloé"]
+    assert customer_names(await shown(client, url + "?q=%2B336")) == ["Ann Smith"]
+
+
+async def test_a_customer_page_shows_orders_and_loyalty_cards_with_operations(
+    client: httpx.AsyncClient, shop: Shop, people: dict[str, str]
+) -> None:
+    list_id, ann = people["list"], people["Ann"]
+    order = await created(client, shop, {"status": "new", "customer_id": ann, "items": [ORDER["items"][1]]})
+    card = await new_card(client, shop, list_id, ann, name="Points", ref="P-1")
+    operations = f"/v1/customer_lists/{list_id}/loyalty_cards/{card['id']}/operations"
+    for body in ({"delta": "10.5", "reason": "Welcome"}, {"delta": "-3", "reason": "Coffee", "order_id": order["id"]}):
+        assert (await client.post(operations, json=body, headers=shop.headers())).status_code == 200
+    page = await shown(client, f"/customer-lists/{list_id}/customers/{ann}")
+    assert "<title>Ann Smith · Comptoir</title>" in page
+    assert "<tr><th>Phone</th><td>+33612345678</td></tr>" in page
+    assert "<tr><th>Orders</th><td>1, 7.50 EUR</td></tr>" in page
+    assert '<p><strong>Points</strong> <span class="muted">P-1</span> · balance 7.5</p>' in page
+    reasons = re.findall(r"<td>(Welcome|Coffee)</td>", page)
+    assert reasons == ["Coffee", "Welcome"]  # newest first
+    coffee_order = f'<a href="{orders_url(shop)}/{order["id"]}">{order["id"]}</a>'
+    assert f'<td>Coffee</td> <td>{coffee_order}</td> <td class="num">-3.0</td> <td class="num">7.5</td>' in page
+    assert f'<a href="/customer-lists/{list_id}">Customers</a>' in page  # the breadcrumb
+
+
+# --- catalogs -----------------------------------------------------------------------------
+
+
+async def test_the_catalog_page_shows_products_skus_prices_and_stock(client: httpx.AsyncClient, shop: Shop) -> None:
+    catalog = (await create_catalog(client, shop, {"name": "Carte", "data": full()})).json()
+    inventory = f"/v1/catalogs/{catalog['id']}/locations/{shop.location.public_id}/inventory"
+    entries = [{"sku_ref": "cola", "stock": "12"}, {"option_ref": "mayo", "stock": 0}]
+    assert (await client.put(inventory, json=entries, headers=shop.headers(shop.account_token))).status_code == 200
+    await log_in(client, "owner@example.com")
+    page = await shown(client, f"/catalogs/{catalog['id']}")
+    assert "<title>Carte · Comptoir</title>" in page
+    for expected in (
+        '<li>Mains <span class="muted">mains</span><ul> <li>Burgers <span class="muted">burgers</span></li> </ul></li>',
+        '<td rowspan="3">Classic burger<br><span class="muted">Burgers · classic</span></td>'
+        ' <td>Single</td> <td>classic-single</td> <td class="num">9.50 EUR</td> <td>not tracked</td>'
+        " <td>Sauces, Sides</td>",
+        '<td></td> <td></td> <td class="num">7.00 EUR</td> <td>not tracked</td>',  # a sku without ref or name
+        '<td>cola</td> <td class="num">3.00 EUR</td> <td>12.0</td>',
+        '<td>Mayo</td> <td>mayo</td> <td class="num">0.50 EUR</td> <td>0.0</td>',
+        '<td>Ketchup <span class="tag">default</span></td> <td>ketchup</td> <td class="num">0.00 EUR</td>'
+        " <td>not tracked</td>",
+        "<td>Burger: classic-single, classic-double (+2.00 EUR)",
+        '<td>Tip</td><td>tip</td><td class="num">variable</td>',
+    ):
+        assert expected in page, expected
+
+
+async def test_an_account_level_catalog_shows_the_stock_of_the_chosen_location(
+    client: httpx.AsyncClient, shop: Shop
+) -> None:
+    body = {"name": "Shared", "data": full()}
+    catalog = (await create_catalog(client, shop, body, path="/v1/account/catalogs", token=shop.account_token)).json()
+    lyon = f"/v1/catalogs/{catalog['id']}/locations/{shop.other_location.public_id}/inventory"
+    assert (
+        await client.put(lyon, json=[{"sku_ref": "cola", "stock": "4"}], headers=shop.headers(shop.account_token))
+    ).status_code == 200
+    await log_in(client, "owner@example.com")
+    paris = await shown(client, f"/catalogs/{catalog['id']}")
+    assert "Stock at <strong>Chez Ada Paris</strong> · " in paris
+    assert '<td>cola</td> <td class="num">3.00 EUR</td> <td>not tracked</td>' in paris
+    there = await shown(client, f"/catalogs/{catalog['id']}?location={shop.other_location.public_id}")
+    assert f'<a href="/catalogs/{catalog["id"]}?location={shop.location.public_id}">Chez Ada Paris</a>' in there
+    assert '<td>cola</td> <td class="num">3.00 EUR</td> <td>4.0</td>' in there
+
+
+# --- access -------------------------------------------------------------------------------
+
+
+async def test_another_owners_resources_are_not_found(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    theirs = await world.location(name="Not yours")
+    their_list = await world.customer_list(location=theirs)
+    their_catalog = await world.catalog(location=theirs)
+    token = await world.token(LOCATION_SCOPE, location=theirs, catalog=their_catalog, customer_list=their_list)
+    their_order = (await client.post("/v1/location/orders", json={"status": "new"}, headers=shop.headers(token))).json()
+    their_customer = await new_customer(client, shop, their_list.public_id, {"first_name": "Zoe"}, token)
+    await log_in(client, "owner@example.com")
+    for url in (
+        f"/locations/{theirs.public_id}/orders",
+        f"/locations/{theirs.public_id}/orders/{their_order['id']}",
+        f"{orders_url(shop)}/{their_order['id']}",  # through a location of one's own
+        f"/customer-lists/{their_list.public_id}",
+        f"/customer-lists/{their_list.public_id}/customers/{their_customer['id']}",
+        f"/catalogs/{their_catalog.public_id}",
+        "/catalogs/nonsense",
+        "/customer-lists/nonsense",
+    ):
+        answer = await client.get(url)
+        assert answer.status_code == 404, url
+        assert "Zoe" not in answer.text
+        assert "Not yours" not in answer.text
+
+
+async def test_every_page_needs_a_login(client: httpx.AsyncClient, shop: Shop) -> None:
+    list_id = await lists_of(client, shop)
+    customer = await new_customer(client, shop, list_id)
+    order = await created(client, shop, {"status": "new"})
+    for url in (
+        orders_url(shop),
+        f"{orders_url(shop)}/{order['id']}",
+        f"/customer-lists/{list_id}",
+        f"/customer-lists/{list_id}/customers/{customer['id']}",
+        f"/catalogs/{await catalog_id(client, shop)}",
+    ):
+        answer = await client.get(url)
+        assert (answer.status_code, answer.headers["location"]) == (303, "/login"), url
+
+
+async def catalog_id(client: httpx.AsyncClient, shop: Shop) -> str:
+    answer = await client.get("/v1/location/catalogs", headers=shop.headers())
+    assert answer.status_code == 200, answer.text
+    return answer.json()[0]["id"]

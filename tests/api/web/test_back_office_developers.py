@@ -1,0 +1,105 @@
+"""issue 8 item 2: developers register OAuth clients, see the secret once, regenerate it."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import httpx
+from sqlalchemy import select
+
+from comptoir.models import OAuthClient
+from tests.api.conftest import Shop
+from tests.api.web.test_back_office_login import csrf_of, log_in
+from tests.factories import World
+
+
+def output(page: str, label: str) -> str:
+    found = re.search(rf'<output id="[^"]+" aria-label="{label}">([^<]+)</output>', page)
+    assert found is not None, page
+    return found.group(1)
+
+
+async def register(client: httpx.AsyncClient, name: str, uris: str) -> httpx.Response:
+    page = await client.get("/developers")
+    return await client.post("/developers", data={"csrf": csrf_of(page.text), "name": name, "redirect_uris": uris})
+
+
+async def secret_works(client: httpx.AsyncClient, client_id: str, secret: str) -> bool:
+    """The token endpoint tells a known secret (invalid_grant for a bad code) from an
+    unknown one (invalid_client)."""
+    basic = base64.b64encode(f"{client_id}:{secret}".encode()).decode()
+    answer = await client.post(
+        "/oauth2/v1/token",
+        data={"grant_type": "authorization_code", "code": "nope", "redirect_uri": "https://app.example/cb"},
+        headers={"Authorization": f"Basic {basic}"},
+    )
+    return answer.json()["error"] != "invalid_client"
+
+
+async def test_registering_shows_the_client_id_and_the_secret_once(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    await log_in(client, "owner@example.com")
+    created = await register(client, "Ada's till", "https://till.example/cb\n\nurn:ietf:wg:oauth:2.0:oob\n")
+    assert created.status_code == 200
+    client_id, secret = output(created.text, "Client id"), output(created.text, "Client secret")
+    assert "it is shown only this once" in created.text
+    assert await secret_works(client, client_id, secret)
+    async with world.db.transaction(write=False) as session:
+        row = await session.scalar(select(OAuthClient).where(OAuthClient.name == "Ada's till"))
+        assert row is not None
+        assert row.redirect_uris == ["https://till.example/cb", "urn:ietf:wg:oauth:2.0:oob"]
+    listing = await client.get("/developers")
+    assert f'<a href="/developers/{client_id}">Ada&#39;s till</a>' in listing.text
+    details = await client.get(f"/developers/{client_id}")
+    assert client_id in details.text
+    assert secret not in details.text  # never shown again
+
+
+async def test_regenerating_the_secret_replaces_it_at_once(client: httpx.AsyncClient, shop: Shop) -> None:
+    await log_in(client, "owner@example.com")
+    created = await register(client, "Till", "https://till.example/cb")
+    client_id, first = output(created.text, "Client id"), output(created.text, "Client secret")
+    page = await client.get(f"/developers/{client_id}")
+    renewed = await client.post(f"/developers/{client_id}/secret", data={"csrf": csrf_of(page.text)})
+    assert renewed.status_code == 200
+    second = output(renewed.text, "Client secret")
+    assert second != first
+    assert not await secret_works(client, client_id, first)
+    assert await secret_works(client, client_id, second)
+
+
+async def test_bad_clients_are_refused_with_every_reason_and_change_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    await log_in(client, "owner@example.com")
+    before = await world.snapshot()
+    refused = await register(client, "", "https://ok.example/cb\nnot a uri\nhttps://x.example/cb#frag")
+    assert refused.status_code == 400
+    assert "Name: must be 1 to 255 characters" in refused.text
+    assert "Redirect URIs, line 2: &#39;not a uri&#39; is not an absolute URI without fragment" in refused.text
+    assert "Redirect URIs, line 3:" in refused.text
+    assert "not a uri" in refused.text  # what was written is kept
+    assert await world.snapshot() == before
+
+
+async def test_editing_a_client_and_other_peoples_clients(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    theirs = await world.client(name="Someone else's")
+    await log_in(client, "owner@example.com")
+    created = await register(client, "Till", "https://till.example/cb")
+    client_id = output(created.text, "Client id")
+    page = await client.get(f"/developers/{client_id}")
+    saved = await client.post(
+        f"/developers/{client_id}",
+        data={"csrf": csrf_of(page.text), "name": "Till 2", "redirect_uris": "https://till.example/v2"},
+    )
+    assert (saved.status_code, saved.headers["location"]) == (303, f"/developers/{client_id}?saved=1")
+    assert "https://till.example/v2</textarea>" in (await client.get(f"/developers/{client_id}")).text
+    assert (await client.get(f"/developers/{theirs.public_id}")).status_code == 404
+    before = await world.snapshot()
+    stolen = await client.post(f"/developers/{theirs.public_id}/secret", data={"csrf": csrf_of(page.text)})
+    assert stolen.status_code == 404
+    forged = await client.post(f"/developers/{client_id}/secret", data={"csrf": "forged"})
+    assert forged.status_code == 403
+    assert await world.snapshot() == before
