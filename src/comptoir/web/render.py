@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import orjson
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 from starlette.datastructures import FormData
 from starlette.requests import Request
@@ -45,6 +46,17 @@ def local_time(value: datetime | None, timezone: str, seconds: bool = False) -> 
 
 templates.globals["local_time"] = local_time
 templates.globals["public_id"] = ids.encode  # public_id("event", 12)
+
+
+def pretty(body: str) -> str:
+    """A whole JSON body indented for reading; anything else (a body cut at 10 KB) as is."""
+    try:
+        return orjson.dumps(orjson.loads(body), option=orjson.OPT_INDENT_2).decode()
+    except orjson.JSONDecodeError:
+        return body
+
+
+templates.globals["pretty"] = pretty
 
 
 class PageAnswer(Exception):

@@ -14,7 +14,8 @@ from sqlalchemy import select
 from comptoir.connections.service import find_connection_by_token
 from comptoir.kit import clock
 from comptoir.models import Connection, DeliveryAttempt, RequestLog
-from comptoir.requestlog import mask, purge_request_logs
+from comptoir.requestlog import Record, mask, purge_request_logs
+from comptoir.web.render import pretty
 from tests.api.conftest import Shop
 from tests.api.web.test_back_office_login import csrf_of, log_in
 from tests.factories import World
@@ -130,9 +131,9 @@ async def test_requests_are_logged_with_bodies_status_and_last_use(
     page = await client.get(f"/connections/{connection.public_id}")
     text = html.unescape(page.text)
     assert text.count("<code>PATCH /v1/location</code>") == 2
-    assert '{"preparation_time":25}' in text
-    assert created.text in text  # the response body
-    assert '<td class="num">422</td>' in text
+    assert '<pre>{\n  "preparation_time": 25\n}</pre>' in text  # a whole JSON body is indented
+    assert f"<pre>{pretty(created.text)}</pre>" in text  # the response body
+    assert '<span class="tag">422</span>' in text
     assert created.headers["x-request-id"] in text
     assert "Last used</dt><dd>never" not in text
     async with world.db.transaction(write=False) as session:
@@ -186,9 +187,9 @@ async def test_delivery_attempts_are_shown(client: httpx.AsyncClient, shop: Shop
         )
     await log_in(client, "owner@example.com")
     text = (await client.get(f"/connections/{connection.public_id}")).text
-    assert '<p class="muted">https://app.example/hook</p><pre>try later</pre>' in text
-    assert "<td>503</td>" in text
-    assert "<td>retry</td>" in text
+    assert '<p class="muted">POST https://app.example/hook</p>\n<pre>try later</pre>' in text
+    assert '<span class="tag">503</span>' in text
+    assert "attempt 2 · 31 ms · retry</span>" in text
 
 
 async def test_request_logs_older_than_7_days_are_purged(app: FastAPI, shop: Shop, world: World) -> None:
@@ -213,3 +214,20 @@ async def test_request_logs_older_than_7_days_are_purged(app: FastAPI, shop: Sho
     assert await purge_request_logs(world.db) == 1
     async with world.db.transaction(write=False) as session:
         assert list(await session.scalars(select(RequestLog.request_id))) == ["r6"]
+
+
+async def test_a_record_of_a_connection_gone_meanwhile_does_not_lose_the_others(
+    app: FastAPI, shop: Shop, world: World
+) -> None:
+    connection = await connection_of(world, shop.location_token)
+    buffer = app.state.comptoir.request_log
+    for connection_id in (connection.id, 999_999):
+        buffer.add(
+            Record(
+                connection_id, clock.now(), f"r{connection_id}", "GET", "/v1/location", 200, 1,
+                b"", 0, "", b"{}", 2, "application/json",
+            )
+        )  # fmt: skip
+    assert await buffer.flush() == 1
+    async with world.db.transaction(write=False) as session:
+        assert list(await session.scalars(select(RequestLog.connection_id))) == [connection.id]

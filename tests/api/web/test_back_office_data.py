@@ -149,14 +149,15 @@ async def test_the_order_page_shows_items_customer_delivery_and_history(client: 
     page = await shown(client, f"{orders_url(shop)}/{order['id']}")
     assert f"<title>Order {order['id']} · Comptoir</title>" in page
     for expected in (
-        'Margherita · Large <span class="muted">MAR-L</span> <span class="tag">Pizza menu: Pizza</span>',
+        'Margherita · Large <span class="muted">MAR-L</span> <br><span class="muted">10.50 EUR each</span> '
+        '<span class="tag">Pizza menu: Pizza</span>',
         '<br><span class="muted">2 × Mozzarella (Extras) 1.25 EUR</span>',
         '<br><span class="muted">1 × Basil (Extras)</span>',
         '<br><span class="muted">without Oregano (Remove) 0.10 EUR</span>',
-        '<td class="num">2.0</td> <td class="num">10.50 EUR</td> <td class="num">26.20 EUR</td>',
-        'Delivery fee <span class="muted">delivery</span></td><td></td><td></td><td class="num">3.00 EUR</td>',
-        'Summer <span class="muted">discount</span></td><td></td><td></td><td class="num">−4.00 EUR</td>',
-        '<tr><th>Total</th><td></td><td></td><th class="num">32.70 EUR</th></tr>',
+        '<td class="num">2.0</td> <td class="num">26.20 EUR</td>',
+        'Delivery fee <span class="muted">delivery</span></td><td></td><td class="num">3.00 EUR</td>',
+        'Summer <span class="muted">discount</span></td><td></td><td class="num">−4.00 EUR</td>',
+        '<tr><th>Total</th><td></td><th class="num">32.70 EUR</th></tr>',
         '<td class="num">32.30 EUR</td>',  # the payment
         '<p>Ann Smith <span class="muted">guest</span></p>',
         "<tr><th>Email</th><td>ann@example.com</td></tr>",
@@ -166,7 +167,9 @@ async def test_the_order_page_shows_items_customer_delivery_and_history(client: 
         '<td>Zoom</td><td class="num">4.50 EUR</td><td>2026-06-24 12:30:00</td>',
     ):
         assert expected in page, expected
-    history = re.findall(r"<tr><td>([\d: -]+)</td><td>([\w.]+)</td><td>([^<]+)</td><td>([^<]*)</td></tr>", page)
+    history = re.findall(
+        r'<tr><td>([\d: -]+)</td><td>([\w.]+)<br><span class="muted">by ([^<]+)</span></td><td>([^<]*)</td></tr>', page
+    )
     assert history == [
         ("2026-06-24 12:00:00", "order.create", "Test app", "status new"),
         ("2026-06-24 12:05:00", "order.update", "Test app", "status new → accepted"),
