@@ -149,7 +149,10 @@ def test_the_demo_owner_reads_catalog_and_customers(hub: Hub, phone: Phone) -> N
                 "category_ref": "mains",
                 "name": "Burger",
                 "option_list_refs": ["sides"],
-                "skus": [{"ref": "burger", "price": "12.50 EUR"}, {"ref": "burger-xl", "name": "XL", "price": "15 EUR"}],
+                "skus": [
+                    {"ref": "burger", "price": "12.50 EUR"},
+                    {"ref": "burger-xl", "name": "XL", "price": "15 EUR"},
+                ],
             }
         ],
     }
