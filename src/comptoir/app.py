@@ -148,7 +148,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     app.include_router(developers_router)
 
     install_error_handlers(app)
-    app.add_middleware(HttpConventions, request_log=state.request_log)
+    app.add_middleware(HttpConventions)
     return app
 
 

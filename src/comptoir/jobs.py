@@ -19,7 +19,7 @@ from comptoir.db import Database
 from comptoir.idempotency import purge_expired
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
-from comptoir.models import AuthorizationCode, Change, Connection, DeliveryAttempt, Event
+from comptoir.models import AuthorizationCode, BrowserSession, Change, Connection, DeliveryAttempt, Event
 from comptoir.requestlog import purge_request_logs
 
 log = structlog.get_logger("comptoir.jobs")
@@ -51,6 +51,10 @@ async def purge_history(db: Database) -> int:
                 break
     async with db.transaction() as session:  # Idempotency-Key answers past their 24 hours
         purged += await purge_expired(session)
+    async with db.transaction() as session:  # browser sessions past their 14 days
+        purged += (
+            await session.execute(delete(BrowserSession).where(BrowserSession.expires_at < clock.now()))
+        ).rowcount
     return purged
 
 

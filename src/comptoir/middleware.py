@@ -63,10 +63,8 @@ def _etag_matches(if_none_match: bytes, etag: bytes) -> bool:
 
 
 class HttpConventions:
-    def __init__(self, app: ASGIApp, request_log: RequestLogBuffer | None = None) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.request_log = request_log
-        self.bodies_logged = request_log is not None and request_log.enabled
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -142,7 +140,9 @@ class HttpConventions:
                 return
 
         at = clock.now()
-        logged = api and self.bodies_logged
+        hub = getattr(scope["app"].state, "comptoir", None)  # the AppState, read per request
+        request_log: RequestLogBuffer | None = hub.request_log if hub is not None else None
+        logged = api and request_log is not None and request_log.enabled
         if logged:  # keep the first 10 KB of each body; the rest only counts
             kept_in, kept_out = bytearray(), bytearray()
             size_in = size_out = 0
@@ -228,11 +228,11 @@ class HttpConventions:
         finally:
             connection_id = state.get("connection_id")
             self._log(method, path, status_seen, started, connection_id)
-            if connection_id is not None and self.request_log is not None:
-                self.request_log.used(connection_id, at)
-            if logged and connection_id is not None and self.request_log is not None:
+            if connection_id is not None and request_log is not None:
+                request_log.used(connection_id, at)
+            if logged and connection_id is not None and request_log is not None:
                 query = scope.get("query_string", b"")
-                self.request_log.add(
+                request_log.add(
                     Record(
                         connection_id=connection_id,
                         at=at,

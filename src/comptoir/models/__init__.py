@@ -20,6 +20,7 @@ from comptoir.models.orders import ORDER_ELEMENT_IDS, IdCounter, Order
 from comptoir.models.private_refs import PrivateRef
 from comptoir.models.request_logs import RequestLog
 from comptoir.models.users import User
+from comptoir.models.web_sessions import BrowserSession
 
 __all__ = [
     "CATALOG_ITEM_IDS",
@@ -27,6 +28,7 @@ __all__ = [
     "Account",
     "AuthorizationCode",
     "Base",
+    "BrowserSession",
     "Callback",
     "Catalog",
     "CatalogContent",

@@ -155,7 +155,7 @@ async def _authorize_page(request: Request) -> Response:
         if isinstance(checked, Response):
             return checked
         browser, fresh = _browser(request)
-        user = await db.get(User, browser.user_id) if browser.user_id is not None else None
+        user = await web.user_of(db, browser)
         if user is None:
             screen = request.query_params.get("screen")
             page = _signup_page if screen == "signup" else _login_page
@@ -341,7 +341,7 @@ async def _authorize_step(request: Request) -> Response:
             return await _log_in(request, db, checked, browser, form)
         if step == "signup":
             return await _sign_up(request, db, checked, browser, form)
-        user = await db.get(User, browser.user_id) if browser.user_id is not None else None
+        user = await web.user_of(db, browser)
         if user is None:
             return RedirectResponse(checked.url(), status_code=303)
         if step == "deny":
@@ -379,7 +379,7 @@ async def _log_in(
         await throttle.failed("login", subjects)
         return _login_page(request, req, browser, ["Wrong email or password."], email, 400)
     response = RedirectResponse(req.url(), status_code=303)
-    web.set_cookie(response, request, key, web.WebSession.new(user.id))  # a new sid: no fixation
+    web.set_cookie(response, request, key, await web.sign_in(db, user))  # a new sid: no fixation
     return response
 
 
@@ -393,7 +393,7 @@ async def _sign_up(
     except SignupRefused as exc:
         return _signup_page(request, req, browser, exc.errors, values, 400)
     response = RedirectResponse(req.url(), status_code=303)
-    web.set_cookie(response, request, app_state(request).key, web.WebSession.new(user.id))
+    web.set_cookie(response, request, app_state(request).key, await web.sign_in(db, user))
     return response
 
 

@@ -86,13 +86,14 @@ async def log_in(request: Request) -> Response:
     if wait is not None:
         message = f"Too many failed attempts. Try again in {max(1, wait // 60)} minute(s)."
         return _login_page(request, session, False, [message], email, 429)
-    async with state.db.transaction(write=False) as db:
+    async with state.db.transaction() as db:
         user = await authenticate(db, email, password)
-    if user is None:
-        await throttle.failed("login", subjects)
-        return _login_page(request, session, False, ["Wrong email or password."], email, 400)
+        if user is None:
+            await throttle.failed("login", subjects)
+            return _login_page(request, session, False, ["Wrong email or password."], email, 400)
+        signed_in = await web.sign_in(db, user)  # a new sid: no fixation
     response = redirect("/")
-    web.set_cookie(response, request, state.key, web.WebSession.new(user.id))  # a new sid: no fixation
+    web.set_cookie(response, request, state.key, signed_in)
     return response
 
 
@@ -102,8 +103,10 @@ async def log_out(request: Request) -> Response:
     form = await request.form()
     session = web.current(request, state.key)
     csrf = form.get("csrf")
-    if not web.csrf_ok(state.key, session, csrf if isinstance(csrf, str) else None):
+    if session is None or not web.csrf_ok(state.key, session, csrf if isinstance(csrf, str) else None):
         raise expired()
+    async with state.db.transaction() as db:
+        await web.sign_out(db, session)  # the cookie, even copied, no longer signs anyone in
     response = redirect("/login")
     web.set_cookie(response, request, state.key, web.WebSession.new())  # anonymous again
     return response
@@ -150,8 +153,9 @@ async def sign_up_page(request: Request) -> Response:
             user = await sign_up(db, values, str(form.get("password") or ""))
         except SignupRefused as exc:
             return _signup_page(state.key, session, values, exc.errors)
+        signed_in = await web.sign_in(db, user)
     response = redirect("/")
-    web.set_cookie(response, request, state.key, web.WebSession.new(user.id))
+    web.set_cookie(response, request, state.key, signed_in)
     return response
 
 

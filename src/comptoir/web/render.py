@@ -109,7 +109,7 @@ async def visitor(request: Request, db: Any) -> Visitor:
     """The signed-in user, or a redirect to /login."""
     key = app_state(request).key
     session = web.current(request, key)
-    user = await db.get(User, session.user_id) if session is not None and session.user_id is not None else None
+    user = await web.user_of(db, session)
     if user is None or session is None:
         raise PageAnswer(redirect("/login"))
     return Visitor(user=user, session=session, csrf=web.csrf_token(key, session), key=key)

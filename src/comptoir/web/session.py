@@ -1,9 +1,11 @@
-"""Browser sessions of the server-rendered pages (OAuth pages now, the back office later).
+"""Browser sessions of the server-rendered pages (the OAuth pages and the back office).
 
 A session is a signed cookie: `base64url(JSON {sid, uid, iat}) "." HMAC` under the server
-key, so no table is needed. `sid` is random per session and renewed at login (no session
-fixation); the CSRF token of every form is an HMAC of it, checked on every POST. Pages are
-never framed (`X-Frame-Options: DENY`, CSP `frame-ancestors 'none'`) and never cached.
+key. `sid` is random per session and renewed at login (no session fixation); the CSRF token
+of every form is an HMAC of it, checked on every POST. A signed-in session also has a row
+in `browser_sessions` (`sign_in`), which logging out deletes (`sign_out`): a copied cookie
+then stops working at once. Pages are never framed (`X-Frame-Options: DENY`, CSP
+`frame-ancestors 'none'`) and never cached.
 """
 
 from __future__ import annotations
@@ -14,12 +16,16 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 
 import orjson
+from sqlalchemy import delete
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
-from comptoir.kit import crypto
+from comptoir.kit import clock, crypto
+from comptoir.models import BrowserSession, User
 
 COOKIE = "comptoir_session"
 LIFETIME = 14 * 86400  # seconds
@@ -101,3 +107,34 @@ def set_cookie(response: Response, request: Request, key: bytes, session: WebSes
 def protect(response: Response) -> Response:
     response.headers.update(SECURITY_HEADERS)
     return response
+
+
+def _sid_hash(session: WebSession) -> str:
+    return hashlib.sha256(session.sid.encode()).hexdigest()
+
+
+async def sign_in(db: AsyncSession, user: User) -> WebSession:
+    """A new session for `user` (a new sid: no fixation), valid until it expires or `sign_out`."""
+    session = WebSession.new(user.id)
+    now = clock.now()
+    db.add(
+        BrowserSession(
+            sid_hash=_sid_hash(session), user_id=user.id, created_at=now, expires_at=now + timedelta(seconds=LIFETIME)
+        )
+    )
+    await db.flush()
+    return session
+
+
+async def user_of(db: AsyncSession, session: WebSession | None) -> User | None:
+    """The signed-in user of a browser session, or None (anonymous, logged out, expired)."""
+    if session is None or session.user_id is None:
+        return None
+    row = await db.get(BrowserSession, _sid_hash(session))
+    if row is None or row.user_id != session.user_id or row.expires_at <= clock.now():
+        return None
+    return await db.get(User, session.user_id)
+
+
+async def sign_out(db: AsyncSession, session: WebSession) -> None:
+    await db.execute(delete(BrowserSession).where(BrowserSession.sid_hash == _sid_hash(session)))

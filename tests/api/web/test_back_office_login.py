@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import timedelta
 from urllib.parse import urlencode
 
 import httpx
+from sqlalchemy import func, select
 
 from comptoir.connections.service import OOB_REDIRECT_URI
+from comptoir.jobs import purge_history
+from comptoir.kit import clock
+from comptoir.models import BrowserSession
 from tests.api.conftest import Shop
 from tests.api.oauth2.conftest import PASSWORD
 from tests.factories import World
@@ -76,3 +81,25 @@ async def test_one_login_serves_the_oauth_pages_and_the_back_office(
     query = urlencode({"client_id": app.public_id, "redirect_uri": OOB_REDIRECT_URI, "scope": "location[orders.read]"})
     consent = await client.get(f"/oauth2/v1/authorize?{query}")
     assert '<button type="submit" name="step" value="allow">Allow</button>' in consent.text
+
+
+async def test_logging_out_ends_the_session_even_for_a_copied_cookie(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    await log_in(client, "owner@example.com")
+    copied = client.cookies.get("comptoir_session")
+    home = await client.get("/")
+    assert home.status_code == 200
+    await client.post("/logout", data={"csrf": csrf_of(home.text)})
+    client.cookies.set("comptoir_session", copied)  # a cookie kept from before the logout
+    answer = await client.get("/")
+    assert (answer.status_code, answer.headers["location"]) == (303, "/login")
+
+
+async def test_expired_sessions_are_purged(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    await log_in(client, "owner@example.com")
+    clock.travel(timedelta(days=15))
+    assert (await client.get("/")).status_code == 303  # past its 14 days
+    await purge_history(world.db)
+    async with world.db.transaction(write=False) as session:
+        assert await session.scalar(select(func.count()).select_from(BrowserSession)) == 0
