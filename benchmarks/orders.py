@@ -127,6 +127,25 @@ end
 BARE_SCRIPT = 'request = function() return wrk.format("GET", "/v1/health") end\n'
 
 
+def prepare(redis: str) -> tuple[Path, dict[str, str], dict, Path]:
+    """A new database with the demo data; returns a work directory, the servers' environment
+    (PostgreSQL, Redis, rate limits off), the demo's output and the realistic order's file."""
+    asyncio.run(recreate_database())
+    workdir = Path(tempfile.mkdtemp(prefix="comptoir-bench-"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | {
+        "COMPTOIR_DATABASE_URL": URL,
+        "COMPTOIR_SECRET_KEY": SECRET_KEY,
+        "COMPTOIR_RATE_LIMITS": "off",
+        "COMPTOIR_REDIS_URL": redis,
+        "COMPTOIR_REDIS_PREFIX": f"comptoir-bench:{os.getpid()}:",
+        "COMPTOIR_LOG_LEVEL": "warning",
+    }
+    demo = json.loads(subprocess.run([COMPTOIR, "demo"], env=env, check=True, capture_output=True, text=True).stdout)
+    order_file = workdir / "order.json"
+    order_file.write_text(json.dumps(realistic_order()))
+    return workdir, env, demo, order_file
+
+
 async def recreate_database() -> None:
     admin = await asyncpg.connect(ADMIN_URL)
     try:
@@ -199,20 +218,8 @@ def main() -> None:
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is required: apt-get install -y wrk")
 
-    asyncio.run(recreate_database())
-    workdir = Path(tempfile.mkdtemp(prefix="comptoir-bench-"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | {
-        "COMPTOIR_DATABASE_URL": URL,
-        "COMPTOIR_SECRET_KEY": SECRET_KEY,
-        "COMPTOIR_RATE_LIMITS": "off",
-        "COMPTOIR_REDIS_URL": args.redis,
-        "COMPTOIR_REDIS_PREFIX": f"comptoir-bench:{os.getpid()}:",
-        "COMPTOIR_LOG_LEVEL": "warning",
-    }
-    demo = json.loads(subprocess.run([COMPTOIR, "demo"], env=env, check=True, capture_output=True, text=True).stdout)
+    workdir, env, demo, order_file = prepare(args.redis)
     token = demo["tokens"]["location"]
-    order_file = workdir / "order.json"
-    order_file.write_text(json.dumps(realistic_order()))
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = (workdir / "server.log").open("w")

@@ -18,13 +18,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import os
 import shutil
 import signal
 import statistics
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
@@ -32,7 +29,7 @@ import asyncpg
 import httpx
 
 from _common import free_port, run_wrk
-from orders import COMPTOIR, POST_SCRIPT, SECRET_KEY, URL, realistic_order, recreate_database
+from orders import COMPTOIR, POST_SCRIPT, URL, prepare
 
 
 def start(env: dict[str, str], logging: str, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -72,20 +69,8 @@ def main() -> None:
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is required: apt-get install -y wrk")
 
-    asyncio.run(recreate_database())
-    workdir = Path(tempfile.mkdtemp(prefix="comptoir-bench-"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | {
-        "COMPTOIR_DATABASE_URL": URL,
-        "COMPTOIR_SECRET_KEY": SECRET_KEY,
-        "COMPTOIR_RATE_LIMITS": "off",
-        "COMPTOIR_REDIS_URL": args.redis,
-        "COMPTOIR_REDIS_PREFIX": f"comptoir-bench:{os.getpid()}:",
-        "COMPTOIR_LOG_LEVEL": "warning",
-    }
-    demo = json.loads(subprocess.run([COMPTOIR, "demo"], env=env, check=True, capture_output=True, text=True).stdout)
+    workdir, env, demo, order_file = prepare(args.redis)
     token = demo["tokens"]["location"]
-    order_file = workdir / "order.json"
-    order_file.write_text(json.dumps(realistic_order()))
     script = workdir / "create.lua"
     script.write_text(POST_SCRIPT)
     servers = {logging: start(env, logging, workdir) for logging in ("on", "off")}

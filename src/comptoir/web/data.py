@@ -31,7 +31,7 @@ from comptoir.errors import BadRequest, NotFound
 from comptoir.kit import ids
 from comptoir.kit.pagination import Key, PageRequest, page_request, paginate
 from comptoir.kit.patterns import matches
-from comptoir.kit.times import localize, parse_date, render_datetime
+from comptoir.kit.times import localize, parse_date
 from comptoir.kit.wire import WireError
 from comptoir.loyalty.service import render_operation
 from comptoir.models import (
@@ -51,7 +51,7 @@ from comptoir.orders import service as orders
 from comptoir.orders.schemas import STATUSES
 from comptoir.state import app_state
 from comptoir.web.pages import owned_location
-from comptoir.web.render import not_found, page, visitor
+from comptoir.web.render import local_time, not_found, page, visitor
 
 router = APIRouter(include_in_schema=False)
 
@@ -66,10 +66,6 @@ HISTORY_MARGIN = timedelta(minutes=5)
 def when(value: str | None) -> str:
     """An API time ("2026-06-24T17:07:53+02:00") as pages show it: "2026-06-24 17:07:53"."""
     return value[:19].replace("T", " ") if value else ""
-
-
-def _local(value: datetime | None, timezone: str) -> str:
-    return when(render_datetime(value, timezone))
 
 
 def display_name(person: dict[str, Any] | None) -> str:
@@ -179,7 +175,7 @@ async def _history(db: AsyncSession, order: Order, delivery: Any, timezone: str)
     )
     return [
         {
-            "at": _local(change.created_at, timezone),
+            "at": local_time(change.created_at, timezone, seconds=True),
             "event": f"{change.resource_type}.{change.event_type}",
             "by": client or "Comptoir",
             "what": _what_changed(change),
@@ -232,22 +228,26 @@ async def order_page(request: Request, location_id: str, order_id: str) -> Respo
 # --- customers ----------------------------------------------------------------------------
 
 
-async def _owned_list(db: AsyncSession, user: User, public_id: str) -> tuple[ListInReach, Account, Location | None]:
-    """A customer list of one of the user's accounts (at location or account level), or a
-    404 page."""
-    pk = ids.decode(CustomerList.KIND, public_id)
+async def _owned(db: AsyncSession, user: User, model: Any, public_id: str, what: str) -> tuple[Any, Account, Any]:
+    """A catalog or customer list of one of the user's accounts (at location or account
+    level) with its account and location (None at account level), or a 404 page."""
+    pk = ids.decode(model.KIND, public_id)
     row = None
     if pk is not None:
         stmt = (
-            select(CustomerList, Account, Location)
-            .join(Account, Account.id == CustomerList.account_id)
-            .outerjoin(Location, Location.id == CustomerList.location_id)
-            .where(CustomerList.id == pk, Account.owner_id == user.id)
+            select(model, Account, Location)
+            .join(Account, Account.id == model.account_id)
+            .outerjoin(Location, Location.id == model.location_id)
+            .where(model.id == pk, Account.owner_id == user.id)
         )
         row = (await db.execute(stmt)).first()
     if row is None:
-        raise not_found("No customer list of yours has this id.")
-    listed, account, location = row
+        raise not_found(f"No {what} of yours has this id.")
+    return row[0], row[1], row[2]
+
+
+async def _owned_list(db: AsyncSession, user: User, public_id: str) -> tuple[ListInReach, Account, Location | None]:
+    listed, account, location = await _owned(db, user, CustomerList, public_id, "customer list")
     return ListInReach(listed, location.timezone if location else "UTC", account.currency), account, location
 
 
@@ -372,20 +372,7 @@ CUSTOMER_FIELDS = (
 
 
 async def _owned_catalog(db: AsyncSession, user: User, public_id: str) -> tuple[Catalog, Account, Location | None]:
-    """A catalog of one of the user's accounts (at location or account level), or a 404 page."""
-    pk = ids.decode(Catalog.KIND, public_id)
-    row = None
-    if pk is not None:
-        stmt = (
-            select(Catalog, Account, Location)
-            .join(Account, Account.id == Catalog.account_id)
-            .outerjoin(Location, Location.id == Catalog.location_id)
-            .where(Catalog.id == pk, Account.owner_id == user.id)
-        )
-        row = (await db.execute(stmt)).first()
-    if row is None:
-        raise not_found("No catalog of yours has this id.")
-    return row[0], row[1], row[2]
+    return await _owned(db, user, Catalog, public_id, "catalog")
 
 
 def _category_tree(categories: list[dict[str, Any]]) -> list[dict[str, Any]]:

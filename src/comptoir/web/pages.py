@@ -33,51 +33,41 @@ from comptoir.web import session as web
 from comptoir.web.render import (
     PageAnswer,
     Visitor,
-    expired,
     field_errors,
     local_time,
     not_found,
     page,
+    posted_by,
     redirect,
     text,
     visitor,
+    with_session,
 )
 
 router = APIRouter(include_in_schema=False)
 
 
-def _login_page(
-    request: Request, session: web.WebSession, fresh: bool, errors: list[str], email: str, status: int
-) -> Response:
-    key = app_state(request).key
-    response = page(
+def _login_page(request: Request, session: web.WebSession, errors: list[str], email: str, status: int) -> Response:
+    return page(
         "bo_login.html",
         status,
         title="Log in to Comptoir",
-        csrf=web.csrf_token(key, session),
+        csrf=web.csrf_token(app_state(request).key, session),
         email=email,
         errors=errors,
     )
-    if fresh:
-        web.set_cookie(response, request, key, session)
-    return response
 
 
 @router.get("/login")
 async def login_form(request: Request) -> Response:
-    found = web.current(request, app_state(request).key)
-    session, fresh = (found, False) if found is not None else (web.WebSession.new(), True)
-    return _login_page(request, session, fresh, [], "", 200)
+    return with_session(request, lambda session: _login_page(request, session, [], "", 200))
 
 
 @router.post("/login")
 async def log_in(request: Request) -> Response:
     state = app_state(request)
     form = await request.form()
-    session = web.current(request, state.key)
-    csrf = form.get("csrf")
-    if session is None or not web.csrf_ok(state.key, session, csrf if isinstance(csrf, str) else None):
-        raise expired()
+    session = posted_by(request, form)
     email = text(form, "email").lower()
     password = str(form.get("password") or "")
     throttle = Throttle(state.limiter)
@@ -85,12 +75,12 @@ async def log_in(request: Request) -> Response:
     wait = await throttle.wait("login", subjects)
     if wait is not None:
         message = f"Too many failed attempts. Try again in {max(1, wait // 60)} minute(s)."
-        return _login_page(request, session, False, [message], email, 429)
+        return _login_page(request, session, [message], email, 429)
     async with state.db.transaction() as db:
         user = await authenticate(db, email, password)
         if user is None:
             await throttle.failed("login", subjects)
-            return _login_page(request, session, False, ["Wrong email or password."], email, 400)
+            return _login_page(request, session, ["Wrong email or password."], email, 400)
         signed_in = await web.sign_in(db, user)  # a new sid: no fixation
     response = redirect("/")
     web.set_cookie(response, request, state.key, signed_in)
@@ -100,11 +90,7 @@ async def log_in(request: Request) -> Response:
 @router.post("/logout")
 async def log_out(request: Request) -> Response:
     state = app_state(request)
-    form = await request.form()
-    session = web.current(request, state.key)
-    csrf = form.get("csrf")
-    if session is None or not web.csrf_ok(state.key, session, csrf if isinstance(csrf, str) else None):
-        raise expired()
+    session = posted_by(request, await request.form())
     async with state.db.transaction() as db:
         await web.sign_out(db, session)  # the cookie, even copied, no longer signs anyone in
     response = redirect("/login")
@@ -112,13 +98,13 @@ async def log_out(request: Request) -> Response:
     return response
 
 
-def _signup_page(you_key: bytes, session: web.WebSession, values: dict[str, str], errors: list[str]) -> Response:
+def _signup_page(request: Request, session: web.WebSession, values: dict[str, str], errors: list[str]) -> Response:
     return page(
         "signup.html",
         400 if errors else 200,
         title="Create your Comptoir account",
         action="/signup",
-        csrf=web.csrf_token(you_key, session),
+        csrf=web.csrf_token(app_state(request).key, session),
         login_url="/login",
         form=values,
         countries=countries(),
@@ -129,13 +115,8 @@ def _signup_page(you_key: bytes, session: web.WebSession, values: dict[str, str]
 
 @router.get("/signup")
 async def signup_form(request: Request) -> Response:
-    key = app_state(request).key
-    found = web.current(request, key)
-    session = found or web.WebSession.new()
-    response = _signup_page(key, session, dict.fromkeys(SIGNUP_FIELDS, ""), [])
-    if found is None:
-        web.set_cookie(response, request, key, session)
-    return response
+    blank = dict.fromkeys(SIGNUP_FIELDS, "")
+    return with_session(request, lambda session: _signup_page(request, session, blank, []))
 
 
 @router.post("/signup")
@@ -143,16 +124,13 @@ async def sign_up_page(request: Request) -> Response:
     """The user, the account and its first location, as on the authorisation page."""
     state = app_state(request)
     form = await request.form()
-    session = web.current(request, state.key)
-    csrf = form.get("csrf")
-    if session is None or not web.csrf_ok(state.key, session, csrf if isinstance(csrf, str) else None):
-        raise expired()
+    session = posted_by(request, form)
     values = {name: text(form, name) for name in SIGNUP_FIELDS}
     async with state.db.transaction() as db:
         try:
             user = await sign_up(db, values, str(form.get("password") or ""))
         except SignupRefused as exc:
-            return _signup_page(state.key, session, values, exc.errors)
+            return _signup_page(request, session, values, exc.errors)
         signed_in = await web.sign_in(db, user)
     response = redirect("/")
     web.set_cookie(response, request, state.key, signed_in)

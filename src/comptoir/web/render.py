@@ -8,6 +8,7 @@ response it carries.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -113,6 +114,29 @@ async def visitor(request: Request, db: Any) -> Visitor:
     if user is None or session is None:
         raise PageAnswer(redirect("/login"))
     return Visitor(user=user, session=session, csrf=web.csrf_token(key, session), key=key)
+
+
+def posted_by(request: Request, form: FormData) -> web.WebSession:
+    """The browser session that posted `form` from one of our pages (login, signup, logout:
+    signed in or not), or 403."""
+    key = app_state(request).key
+    session = web.current(request, key)
+    given = form.get("csrf")
+    if session is None or not isinstance(given, str) or not web.csrf_ok(key, session, given):
+        raise expired()
+    return session
+
+
+def with_session(request: Request, render: Callable[[web.WebSession], Response]) -> Response:
+    """A page rendered for the browser's session; a browser without one gets a new anonymous
+    session (its cookie set), so that the page's form carries a CSRF token."""
+    key = app_state(request).key
+    found = web.current(request, key)
+    session = found or web.WebSession.new()
+    response = render(session)
+    if found is None:
+        web.set_cookie(response, request, key, session)
+    return response
 
 
 def text(form: FormData, name: str) -> str:
