@@ -133,9 +133,11 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         """Liveness: no token, no database."""
         return JSON({"status": "ok"})
 
+    # Each request walks the routers in this order until one matches (no two match one
+    # path): the busiest first.
     routers = (
-        service, accounts_router, locations_router, users_router, callbacks_router,
-        customer_lists_router, customers_router, loyalty_router, orders_router, deliveries_router, catalogs_router,
+        service, orders_router, deliveries_router, catalogs_router, customers_router, loyalty_router,
+        customer_lists_router, locations_router, accounts_router, users_router, callbacks_router,
     )  # fmt: skip
     for router in routers:
         app.include_router(router, prefix="/v1")
