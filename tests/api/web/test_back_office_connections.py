@@ -11,9 +11,12 @@ import orjson
 from fastapi import FastAPI
 from sqlalchemy import select
 
+from comptoir.app import create_app
+from comptoir.config import Settings
 from comptoir.connections.service import find_connection_by_token
+from comptoir.db import Database
 from comptoir.kit import clock
-from comptoir.models import Connection, DeliveryAttempt, RequestLog
+from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
 from comptoir.requestlog import Record, mask, purge_request_logs
 from comptoir.web.render import pretty
 from tests.api.conftest import Shop
@@ -102,8 +105,6 @@ async def test_the_applications_developer_sees_the_log_but_cannot_revoke(
     async with world.db.transaction() as session:
         connection = await find_connection_by_token(session, world.key, shop.location_token)
         assert connection is not None
-        from comptoir.models import OAuthClient
-
         app = await session.get(OAuthClient, connection.client_id)
         assert app is not None
         app.owner_id = developer.id
@@ -231,3 +232,19 @@ async def test_a_record_of_a_connection_gone_meanwhile_does_not_lose_the_others(
     assert await buffer.flush() == 1
     async with world.db.transaction(write=False) as session:
         assert list(await session.scalars(select(RequestLog.connection_id))) == [connection.id]
+
+
+async def test_with_request_logs_off_nothing_is_logged_but_last_use_is_kept(
+    settings: Settings, database: Database, shop: Shop, world: World
+) -> None:
+    app = create_app(settings.model_copy(update={"request_logs": "off"}), database=database, background=False)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
+        assert (await http.get("/v1/location", headers=shop.headers())).status_code == 200
+    await app.state.comptoir.request_log.flush()
+    await app.state.comptoir.fast.close()
+    connection = await connection_of(world, shop.location_token)
+    async with world.db.transaction(write=False) as session:
+        assert list(await session.scalars(select(RequestLog))) == []
+        row = await session.get(Connection, connection.id)
+        assert row is not None
+        assert row.last_used_at is not None
