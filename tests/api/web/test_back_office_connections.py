@@ -4,10 +4,12 @@ and each connection's request log and callback delivery attempts."""
 from __future__ import annotations
 
 import html
+import re
 from datetime import timedelta
 
 import httpx
 import orjson
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
@@ -18,6 +20,7 @@ from comptoir.db import Database
 from comptoir.kit import clock
 from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
 from comptoir.requestlog import Record, mask, purge_request_logs
+from comptoir.web import connections as connections_pages
 from comptoir.web.render import pretty
 from tests.api.conftest import Shop
 from tests.api.web.test_back_office_login import csrf_of, log_in
@@ -248,3 +251,23 @@ async def test_with_request_logs_off_nothing_is_logged_but_last_use_is_kept(
         row = await session.get(Connection, connection.id)
         assert row is not None
         assert row.last_used_at is not None
+
+
+async def test_older_requests_are_a_page_away(
+    client: httpx.AsyncClient, shop: Shop, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(connections_pages, "PAGE_SIZE", 2)
+    for minutes in (5, 10, 15):
+        await client.patch("/v1/location", headers=shop.headers(), json={"preparation_time": minutes})
+    await log_in(client, "owner@example.com")
+    connection = await connection_of(world, shop.location_token)
+    first = html.unescape((await client.get(f"/connections/{connection.public_id}")).text)
+    assert '"preparation_time": 15' in first
+    assert '"preparation_time": 10' in first
+    assert '"preparation_time": 5' not in first
+    older = re.search(r'href="(/connections/[^"]+\?before=\d+)#requests">Older requests', first)
+    assert older is not None
+    second = html.unescape((await client.get(older.group(1))).text)
+    assert '"preparation_time": 5' in second
+    assert '"preparation_time": 10' not in second
+    assert "Older requests" not in second
