@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 import socket
 import subprocess
+import time
 from pathlib import Path
+
+import httpx
 
 _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
@@ -14,6 +17,18 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def wait_until_up(base: str, seconds: float = 30) -> None:
+    """Wait for a starting `comptoir serve` at `base` to answer /v1/health."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/v1/health", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise SystemExit(f"no server answered at {base} within {seconds:.0f} s")
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -35,7 +35,7 @@ from pathlib import Path
 import asyncpg
 import httpx
 
-from _common import free_port, percentile, run_wrk
+from _common import free_port, percentile, run_wrk, wait_until_up
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -227,12 +227,7 @@ def main() -> None:
         [COMPTOIR, "serve", "--port", str(port), "--workers", "2"], env=env, stdout=subprocess.DEVNULL, stderr=log
     )
     try:
-        for _ in range(300):
-            try:
-                if httpx.get(f"{base}/v1/health").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
+        wait_until_up(base)
         headers = {"X-Access-Token": token, "Content-Type": "application/json"}
         first = httpx.post(f"{base}/v1/location/orders", content=order_file.read_bytes(), headers=headers)
         assert first.status_code == 200, first.text

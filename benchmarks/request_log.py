@@ -26,9 +26,8 @@ import time
 from pathlib import Path
 
 import asyncpg
-import httpx
 
-from _common import free_port, run_wrk
+from _common import free_port, run_wrk, wait_until_up
 from orders import COMPTOIR, POST_SCRIPT, URL, prepare
 
 
@@ -42,13 +41,8 @@ def start(env: dict[str, str], logging: str, workdir: Path) -> tuple[subprocess.
         stderr=log,
     )
     base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            if httpx.get(f"{base}/v1/health").status_code == 200:
-                return server, base
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise SystemExit(f"the server with logging {logging} did not start")
+    wait_until_up(base)
+    return server, base
 
 
 async def count_logged() -> int:

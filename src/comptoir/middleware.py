@@ -139,10 +139,10 @@ class HttpConventions:
                 self._log(method, path, 200, started)
                 return
 
-        at = clock.now()
-        hub = getattr(scope["app"].state, "comptoir", None)  # the AppState, read per request
-        request_log: RequestLogBuffer | None = hub.request_log if hub is not None else None
-        logged = api and request_log is not None and request_log.enabled
+        # Only /v1 requests are made with tokens: the others skip the request log entirely.
+        request_log: RequestLogBuffer | None = scope["app"].state.comptoir.request_log if api else None
+        at = clock.now() if request_log is not None else None
+        logged = request_log is not None and request_log.enabled
         if logged:  # keep the first 10 KB of each body; the rest only counts
             kept_in, kept_out = bytearray(), bytearray()
             size_in = size_out = 0
@@ -228,9 +228,9 @@ class HttpConventions:
         finally:
             connection_id = state.get("connection_id")
             self._log(method, path, status_seen, started, connection_id)
-            if connection_id is not None and request_log is not None:
+            if connection_id is not None and request_log is not None and at is not None:
                 request_log.used(connection_id, at)
-            if logged and connection_id is not None and request_log is not None:
+            if logged and connection_id is not None and request_log is not None and at is not None:
                 query = scope.get("query_string", b"")
                 request_log.add(
                     Record(

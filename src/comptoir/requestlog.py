@@ -35,13 +35,12 @@ FLUSH_EVERY = 1.0  # seconds
 MAX_PENDING = 20_000  # beyond it (the database is away), the oldest records are dropped
 PURGE_BATCH = 5000
 
-_MASKED_NAME = r"[^\"\\=&]*(?:secret|password|passwd|token|authorization|api[_-]?key|verifier)[^\"\\=&]*"
+# A member or query parameter whose name contains one of these words (in any case) is a secret.
+SECRET_WORDS = ("secret", "password", "passwd", "token", "authorization", "api_key", "api-key", "apikey", "verifier")
+_MASKED_NAME = rf"[^\"\\=&]*(?:{'|'.join(map(re.escape, SECRET_WORDS))})[^\"\\=&]*"
 _SECRET_JSON = re.compile(rf'("{_MASKED_NAME}"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|\\?$)', re.IGNORECASE)
 _SECRET_QUERY = re.compile(rf"([?&]{_MASKED_NAME}=)[^&]*", re.IGNORECASE)
 _TEXT_TYPES = ("application/json", "text/", "application/x-www-form-urlencoded", "application/problem+json")
-
-
-_HINTS = ("secret", "password", "passwd", "token", "authorization", "api_key", "api-key", "apikey", "verifier")
 
 
 def mask(text: str) -> str:
@@ -49,7 +48,7 @@ def mask(text: str) -> str:
     when the 10 KB cut falls inside it) with "***". Most bodies name no secret: a plain
     search for the words first spares them the regex (0.9 ms a body down to a few µs)."""
     lowered = text.lower()
-    if not any(hint in lowered for hint in _HINTS):
+    if not any(word in lowered for word in SECRET_WORDS):
         return text
     return _SECRET_JSON.sub(r'\1"***"', text)
 

@@ -46,9 +46,8 @@ from comptoir.kit.jsonutil import dumps, loads
 from comptoir.locations.service import find_location
 from comptoir.models import Account, Catalog, CustomerList, Location, OAuthClient, User
 from comptoir.oauth2 import service
-from comptoir.oauth2.service import OAuthError, Throttle
+from comptoir.oauth2.service import LoginRefused, OAuthError, Throttle, check_login
 from comptoir.state import app_state
-from comptoir.users.service import authenticate
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
 from comptoir.web import session as web
@@ -316,10 +315,6 @@ async def _choice_page(
 # --- POST /authorize --------------------------------------------------------------------
 
 
-def _client_ip(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
 @router.post("/authorize")
 async def authorize_step(request: Request) -> Response:
     return web.protect(await _authorize_step(request))
@@ -366,20 +361,14 @@ def _deny(req: AuthorizeRequest) -> Response:
 async def _log_in(
     request: Request, db: AsyncSession, req: AuthorizeRequest, browser: web.WebSession, form: FormData
 ) -> Response:
-    key = app_state(request).key
-    throttle = Throttle(app_state(request).limiter)
-    email, password = _field(form, "email").strip().lower(), _field(form, "password")
-    subjects = [f"email:{email}", f"ip:{_client_ip(request)}"]
-    wait = await throttle.wait("login", subjects)
-    if wait is not None:
-        message = f"Too many failed attempts. Try again in {max(1, wait // 60)} minute(s)."
-        return _login_page(request, req, browser, [message], email, 429)
-    user = await authenticate(db, email, password)
-    if user is None:
-        await throttle.failed("login", subjects)
-        return _login_page(request, req, browser, ["Wrong email or password."], email, 400)
+    state = app_state(request)
+    email = _field(form, "email").strip().lower()
+    try:
+        user = await check_login(db, state.limiter, email, _field(form, "password"), web.client_ip(request))
+    except LoginRefused as refused:
+        return _login_page(request, req, browser, [refused.message], email, refused.status)
     response = RedirectResponse(req.url(), status_code=303)
-    web.set_cookie(response, request, key, await web.sign_in(db, user))  # a new sid: no fixation
+    web.set_cookie(response, request, state.key, await web.sign_in(db, user))  # a new sid: no fixation
     return response
 
 
@@ -511,7 +500,7 @@ async def _client(request: Request, db: AsyncSession, fields: dict[str, str]) ->
     if credentials is None:
         raise OAuthError(401, "invalid_client", "Client credentials are missing (HTTP Basic authentication)")
     throttle = Throttle(state.limiter)
-    subjects = [f"client:{credentials[0]}", f"ip:{_client_ip(request)}"]
+    subjects = [f"client:{credentials[0]}", f"ip:{web.client_ip(request)}"]
     wait = await throttle.wait("client", subjects)
     if wait is not None:
         raise OAuthError(429, "invalid_client", "Too many failed client authentications", retry_after=wait)

@@ -26,8 +26,9 @@ from comptoir.auth.scopes import Scope
 from comptoir.connections.service import OOB_REDIRECT_URI, client_secret, find_client
 from comptoir.errors import ComptoirError
 from comptoir.kit import clock, crypto
-from comptoir.models import AuthorizationCode, OAuthClient
+from comptoir.models import AuthorizationCode, OAuthClient, User
 from comptoir.ratelimit.limiter import RateLimiter
+from comptoir.users.service import authenticate
 
 CODE_LIFETIME = timedelta(minutes=10)  # spec 5.2 item 4
 _PKCE = re.compile(r"[A-Za-z0-9\-._~]{43,128}")  # RFC 7636 4.1 verifier / S256 challenge
@@ -182,6 +183,30 @@ class Throttle:
         keys, _remaining = self._keys(kind, subjects)
         big = 10**9  # always counted
         await self.limiter.backend.take(keys, [big] * len(keys), [self.WINDOW + 60] * len(keys))
+
+
+class LoginRefused(Exception):
+    """A refused login, in page words, with the status of the page that says it."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+async def check_login(db: AsyncSession, limiter: RateLimiter, email: str, password: str, ip: str) -> User:
+    """The user of a login form (the authorisation page's and the back office's), throttled
+    per email and per IP address; LoginRefused says why not."""
+    throttle = Throttle(limiter)
+    subjects = [f"email:{email}", f"ip:{ip}"]
+    wait = await throttle.wait("login", subjects)
+    if wait is not None:
+        raise LoginRefused(f"Too many failed attempts. Try again in {max(1, wait // 60)} minute(s).", 429)
+    user = await authenticate(db, email, password)
+    if user is None:
+        await throttle.failed("login", subjects)
+        raise LoginRefused("Wrong email or password.", 400)
+    return user
 
 
 # --- the scope in plain words -----------------------------------------------------------

@@ -12,11 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from sqlalchemy import Select, select
+from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import Response
 
-from comptoir.accounts.service import find_account
 from comptoir.connections.service import revoke, set_blocked
 from comptoir.db import get_by_public_id
 from comptoir.models import (
@@ -30,7 +29,7 @@ from comptoir.models import (
     RequestLog,
 )
 from comptoir.state import app_state
-from comptoir.web.pages import owned_location
+from comptoir.web.pages import owned_account, owned_location
 from comptoir.web.render import Visitor, not_found, page, redirect, visitor
 
 router = APIRouter(include_in_schema=False)
@@ -38,21 +37,34 @@ router = APIRouter(include_in_schema=False)
 PAGE_SIZE = 50
 
 
-def _listed() -> Select[Any]:
-    return (
-        select(Connection, OAuthClient.name, Catalog.name, CustomerList.name)
+async def listed(db: Any, *where: Any, limit: int | None = None) -> list[dict[str, Any]]:
+    """Connections as the pages list them (active first, newest first): each with its
+    application's name, catalog, customer list, and `place`, what it connects in words."""
+    stmt = (
+        select(Connection, OAuthClient.name, Catalog.name, CustomerList.name, Location.name, Account.name)
         .join(OAuthClient, OAuthClient.id == Connection.client_id)
         .outerjoin(Catalog, Catalog.id == Connection.catalog_id)
         .outerjoin(CustomerList, CustomerList.id == Connection.customer_list_id)
+        .outerjoin(Location, Location.id == Connection.location_id)
+        .outerjoin(Account, Account.id == Connection.account_id)
+        .where(*where)
         .order_by(Connection.revoked_at.is_not(None), Connection.id.desc())
+        .limit(limit)
     )
-
-
-def _rows(result: Any) -> list[dict[str, Any]]:
     return [
-        {"connection": c, "application": app, "catalog": catalog, "customer_list": listed}
-        for c, app, catalog, listed in result
+        {
+            "connection": c,
+            "application": app,
+            "catalog": catalog,
+            "customer_list": customer_list,
+            "place": location or account or "a profile only",
+        }
+        for c, app, catalog, customer_list, location, account in await db.execute(stmt)
     ]
+
+
+def _connections_page(you: Visitor, rows: list[dict[str, Any]], name: str, back: str) -> Response:
+    return page("bo_connections.html", title=f"Connections · {name}", you=you, wide=True, rows=rows, back=(back, name))
 
 
 @router.get("/locations/{location_id}/connections")
@@ -60,34 +72,17 @@ async def location_connections(request: Request, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         location, _ = await owned_location(db, you.user, location_id)
-        rows = _rows(await db.execute(_listed().where(Connection.location_id == location.id)))
-    return page(
-        "bo_connections.html",
-        title=f"Connections · {location.name}",
-        you=you,
-        wide=True,
-        rows=rows,
-        back=(f"/locations/{location.public_id}", location.name),
-    )
+        rows = await listed(db, Connection.location_id == location.id)
+    return _connections_page(you, rows, location.name, f"/locations/{location.public_id}")
 
 
 @router.get("/accounts/{account_id}/connections")
 async def account_connections(request: Request, account_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
-        account = await find_account(db, account_id)
-        if account is None or account.owner_id != you.user.id:
-            raise not_found("No account of yours has this id.")
-        stmt = _listed().where(Connection.account_id == account.id, Connection.level == "account")
-        rows = _rows(await db.execute(stmt))
-    return page(
-        "bo_connections.html",
-        title=f"Connections · {account.name}",
-        you=you,
-        wide=True,
-        rows=rows,
-        back=(f"/accounts/{account.public_id}", account.name),
-    )
+        account = await owned_account(db, you.user, account_id)
+        rows = await listed(db, Connection.account_id == account.id, Connection.level == "account")
+    return _connections_page(you, rows, account.name, f"/accounts/{account.public_id}")
 
 
 async def _connection(db: Any, you: Visitor, public_id: str, *, manage: bool) -> tuple[Connection, bool]:
@@ -112,7 +107,7 @@ async def connection_page(request: Request, connection_id: str) -> Response:
     async with state.db.transaction(write=False) as db:
         you = await visitor(request, db)
         connection, manages = await _connection(db, you, connection_id, manage=False)
-        [row] = _rows(await db.execute(_listed().where(Connection.id == connection.id)))
+        [row] = await listed(db, Connection.id == connection.id)
         logs = select(RequestLog).where(RequestLog.connection_id == connection.id)
         if before.isdigit():
             logs = logs.where(RequestLog.id < int(before))
@@ -125,11 +120,10 @@ async def connection_page(request: Request, connection_id: str) -> Response:
                 .limit(PAGE_SIZE)
             )
         )
-        place = await _place(db, connection)
     older = requests[PAGE_SIZE - 1].id if len(requests) > PAGE_SIZE else None
     return page(
         "bo_connection.html",
-        title=f"{row['application']} · {place}",
+        title=f"{row['application']} · {row['place']}",
         you=you,
         wide=True,
         row=row,
@@ -139,17 +133,6 @@ async def connection_page(request: Request, connection_id: str) -> Response:
         attempts=attempts,
         tz=you.user.timezone,
     )
-
-
-async def _place(db: Any, connection: Connection) -> str:
-    """What the connection connects, in words: the location's or the account's name."""
-    if connection.location_id is not None:
-        location = await db.get(Location, connection.location_id)
-        return location.name if location is not None else "a location"
-    if connection.account_id is not None:
-        account = await db.get(Account, connection.account_id)
-        return account.name if account is not None else "an account"
-    return "your profile"
 
 
 async def _act(request: Request, connection_id: str, action: str) -> Response:

@@ -19,8 +19,9 @@ from comptoir.connections.service import (
     regenerate_secret,
 )
 from comptoir.errors import FieldError, Unprocessable
-from comptoir.models import Account, Connection, Location, OAuthClient
+from comptoir.models import Connection, OAuthClient
 from comptoir.state import app_state
+from comptoir.web.connections import listed
 from comptoir.web.render import Visitor, field_errors, not_found, page, redirect, text, visitor
 
 router = APIRouter(include_in_schema=False)
@@ -111,19 +112,6 @@ def _client_page(
     )
 
 
-async def _connections_of(db: Any, client: OAuthClient) -> list[Any]:
-    """The application's connections, with the location or account each connects."""
-    stmt = (
-        select(Connection, Location.name, Account.name)
-        .outerjoin(Location, Location.id == Connection.location_id)
-        .outerjoin(Account, Account.id == Connection.account_id)
-        .where(Connection.client_id == client.id)
-        .order_by(Connection.id.desc())
-        .limit(200)
-    )
-    return [{"connection": c, "place": place or account or "—"} for c, place, account in await db.execute(stmt)]
-
-
 @router.get("/developers/{client_id}")
 async def client_page(request: Request, client_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
@@ -131,7 +119,9 @@ async def client_page(request: Request, client_id: str) -> Response:
         client = await _owned_client(db, you, client_id)
         form = {"name": client.name, "redirect_uris": "\n".join(client.redirect_uris)}
         saved = request.query_params.get("saved") == "1"
-        return _client_page(you, client, form, await _connections_of(db, client), saved=saved)
+        return _client_page(
+            you, client, form, await listed(db, Connection.client_id == client.id, limit=200), saved=saved
+        )
 
 
 @router.post("/developers/{client_id}")
@@ -145,8 +135,7 @@ async def save_client(request: Request, client_id: str) -> Response:
         try:
             await edit_client(db, client, name=values["name"], redirect_uris=_uris(values["redirect_uris"]))
         except Unprocessable as exc:
-            connections = await _connections_of(db, client)
-            await db.refresh(client)
+            connections = await listed(db, Connection.client_id == client.id, limit=200)  # nothing was changed
             return _client_page(you, client, values, connections, errors=_errors(exc.errors), status=400)
     return redirect(f"/developers/{client_id}?saved=1")
 

@@ -24,9 +24,8 @@ from comptoir.kit.wire import WireError
 from comptoir.locations.schemas import DAYS, LocationUpdate
 from comptoir.locations.service import create_location, edit_details, find_location, update_location
 from comptoir.models import Account, Catalog, CustomerList, Location, User
-from comptoir.oauth2.service import Throttle
+from comptoir.oauth2.service import LoginRefused, check_login
 from comptoir.state import app_state
-from comptoir.users.service import authenticate
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
 from comptoir.web import session as web
@@ -69,18 +68,11 @@ async def log_in(request: Request) -> Response:
     form = await request.form()
     session = posted_by(request, form)
     email = text(form, "email").lower()
-    password = str(form.get("password") or "")
-    throttle = Throttle(state.limiter)
-    subjects = [f"email:{email}", f"ip:{request.client.host if request.client else 'unknown'}"]
-    wait = await throttle.wait("login", subjects)
-    if wait is not None:
-        message = f"Too many failed attempts. Try again in {max(1, wait // 60)} minute(s)."
-        return _login_page(request, session, [message], email, 429)
     async with state.db.transaction() as db:
-        user = await authenticate(db, email, password)
-        if user is None:
-            await throttle.failed("login", subjects)
-            return _login_page(request, session, ["Wrong email or password."], email, 400)
+        try:
+            user = await check_login(db, state.limiter, email, str(form.get("password") or ""), web.client_ip(request))
+        except LoginRefused as refused:
+            return _login_page(request, session, [refused.message], email, refused.status)
         signed_in = await web.sign_in(db, user)  # a new sid: no fixation
     response = redirect("/")
     web.set_cookie(response, request, state.key, signed_in)

@@ -101,9 +101,7 @@ class Visitor:
 
     def check(self, form: FormData) -> None:
         """A form posted by this visitor's own page, or 403."""
-        given = form.get("csrf")
-        if not isinstance(given, str) or not web.csrf_ok(self.key, self.session, given):
-            raise expired()
+        _check_csrf(self.key, self.session, form)
 
 
 async def visitor(request: Request, db: Any) -> Visitor:
@@ -121,10 +119,16 @@ def posted_by(request: Request, form: FormData) -> web.WebSession:
     signed in or not), or 403."""
     key = app_state(request).key
     session = web.current(request, key)
-    given = form.get("csrf")
-    if session is None or not isinstance(given, str) or not web.csrf_ok(key, session, given):
+    if session is None:
         raise expired()
+    _check_csrf(key, session, form)
     return session
+
+
+def _check_csrf(key: bytes, session: web.WebSession, form: FormData) -> None:
+    given = form.get("csrf")
+    if not isinstance(given, str) or not web.csrf_ok(key, session, given):
+        raise expired()
 
 
 def with_session(request: Request, render: Callable[[web.WebSession], Response]) -> Response:

@@ -84,6 +84,11 @@ def current(request: Request, key: bytes) -> WebSession | None:
     return decode(key, request.cookies.get(COOKIE))
 
 
+def client_ip(request: Request) -> str:
+    """The address login and client-authentication failures are counted against."""
+    return request.client.host if request.client else "unknown"
+
+
 def csrf_token(key: bytes, session: WebSession) -> str:
     return crypto.derive(key, "csrf", session.sid)
 

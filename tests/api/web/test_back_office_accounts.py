@@ -177,3 +177,18 @@ async def test_order_acceptance_is_set_through_the_apis_rules(
     assert normal.status_code == 303
     assert (await client.get("/v1/location", headers=shop.headers())).json()["order_acceptance"]["mode"] == "normal"
     assert len(await location_updates(world)) == 2
+
+
+async def test_a_location_cannot_be_added_to_another_owners_account(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    theirs = await world.account(name="Not yours")
+    await log_in(client, "owner@example.com")
+    csrf = csrf_of((await client.get("/")).text)
+    before = await world.snapshot()
+    answer = await client.post(
+        f"/accounts/{theirs.public_id}/locations/new",
+        data={"csrf": csrf, "name": "Intruder", "country": "FR", "timezone": "Europe/Paris"},
+    )
+    assert answer.status_code == 404
+    assert await world.snapshot() == before

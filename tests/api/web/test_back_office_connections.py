@@ -19,7 +19,7 @@ from comptoir.connections.service import find_connection_by_token
 from comptoir.db import Database
 from comptoir.kit import clock
 from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
-from comptoir.requestlog import Record, mask, purge_request_logs
+from comptoir.requestlog import Record, body_text, mask, purge_request_logs
 from comptoir.web import connections as connections_pages
 from comptoir.web.render import pretty
 from tests.api.conftest import Shop
@@ -164,6 +164,12 @@ async def test_bodies_are_cut_at_10_kb_and_secrets_masked(client: httpx.AsyncCli
     assert len(row.request_body) == 10 * 1024 - len("s3cr3t") + len("***")
     assert row.request_body.startswith('{"client_secret":"***","note":"xxx')
     assert "s3cr3t" not in row.request_body
+
+
+def test_a_binary_body_is_described_not_kept() -> None:
+    assert body_text(b"\x89PNG\r\n\x1a\n", 48_213, "image/png") == "<48213 bytes of image/png>"
+    assert body_text(b"", 0, "image/png") == ""
+    assert body_text(b'{"a":1}', 7, "application/json; charset=utf-8") == '{"a":1}'
 
 
 def test_masking_covers_secret_names_and_a_value_cut_at_the_end() -> None:

@@ -103,3 +103,17 @@ async def test_editing_a_client_and_other_peoples_clients(client: httpx.AsyncCli
     forged = await client.post(f"/developers/{client_id}/secret", data={"csrf": "forged"})
     assert forged.status_code == 403
     assert await world.snapshot() == before
+
+
+async def test_a_refused_edit_changes_nothing(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    await log_in(client, "owner@example.com")
+    client_id = output((await register(client, "Till", "https://till.example/cb")).text, "Client id")
+    page = await client.get(f"/developers/{client_id}")
+    before = await world.snapshot()
+    refused = await client.post(
+        f"/developers/{client_id}", data={"csrf": csrf_of(page.text), "name": "", "redirect_uris": "nope"}
+    )
+    assert refused.status_code == 400
+    assert "Name: must be 1 to 255 characters" in refused.text
+    assert "Redirect URIs, line 1: &#39;nope&#39; is not an absolute URI without fragment" in refused.text
+    assert await world.snapshot() == before

@@ -103,3 +103,14 @@ async def test_expired_sessions_are_purged(client: httpx.AsyncClient, shop: Shop
     await purge_history(world.db)
     async with world.db.transaction(write=False) as session:
         assert await session.scalar(select(func.count()).select_from(BrowserSession)) == 0
+
+
+async def test_a_forged_logout_is_refused_and_the_session_stays(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    await log_in(client, "owner@example.com")
+    before = await world.snapshot()
+    forged = await client.post("/logout", data={"csrf": "forged"})
+    assert forged.status_code == 403
+    assert (await client.get("/")).status_code == 200
+    assert await world.snapshot() == before
