@@ -1,4 +1,4 @@
-"""What the running service holds: settings, database, server key, rate limiter."""
+"""What the running service holds: settings, database, server key, rate limiter, caches."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
+from comptoir.auth.cache import TokenCache
 from comptoir.config import Settings
 from comptoir.db import Database
 from comptoir.fastdb import FastReader
@@ -21,6 +22,7 @@ class AppState:
     limiter: RateLimiter
     fast: FastReader
     request_log: RequestLogBuffer
+    tokens: TokenCache
 
 
 def app_state(request: Request) -> AppState:

@@ -1,8 +1,9 @@
 """From an X-Access-Token to a connection context (spec 5.4 item 1, 5.6).
 
-One prepared read (`comptoir.fastdb`) per request loads the connection with its client name,
-account and location; the context carries the account and location as read-only snapshots,
-so reading them costs no further query.
+One prepared read (`comptoir.fastdb`) loads the connection with its client name, account
+and location; the context carries the account and location as read-only snapshots, so
+reading them costs no further query. On PostgreSQL the contexts of valid tokens are kept by
+the process's `TokenCache` until any of those rows changes (`comptoir.auth.cache`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 
+from comptoir.auth.cache import TokenCache
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import parse_scope
 from comptoir.errors import Unauthorized
@@ -58,13 +60,24 @@ def _snapshots(row: dict[str, Any]) -> tuple[AccountView | None, LocationView | 
     return account, location
 
 
-async def resolve(reader: FastReader, key: bytes, token: str | None) -> Ctx:
+async def resolve(reader: FastReader, key: bytes, token: str | None, cache: TokenCache | None = None) -> Ctx:
     """The context of a valid token, or Unauthorized with the message of spec 5.6."""
     if not token:
         raise Unauthorized(MISSING)
     if len(token) > _MAX_TOKEN_LENGTH:
         raise Unauthorized(REVOKED)
-    row = await reader.one(AUTH, token_hash=crypto.lookup_hash(key, token))
+    token_hash = crypto.lookup_hash(key, token)
+    if cache is None:
+        return _context(await reader.one(AUTH, token_hash=token_hash))
+    ctx = cache.get(token_hash)
+    if ctx is None:
+        generation = cache.generation
+        ctx = _context(await reader.one(AUTH, token_hash=token_hash))
+        cache.put(token_hash, ctx, generation)
+    return ctx
+
+
+def _context(row: dict[str, Any] | None) -> Ctx:
     if row is None or row["c_revoked_at"] is not None:
         raise Unauthorized(REVOKED)
     if row["a_suspended"]:

@@ -1,0 +1,174 @@
+"""The per-process cache of connection lookups (comptoir.auth.cache): used on PostgreSQL
+while its LISTEN connection is up, emptied by every change to what a lookup reads. On
+SQLite it stays off and every request reads the database, as before."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import text, update
+
+from comptoir.auth.cache import TokenCache
+from comptoir.auth.tokens import resolve
+from comptoir.db import Database
+from comptoir.kit import crypto
+from comptoir.models import Account, Connection, Location, OAuthClient
+from tests.api.conftest import Shop
+
+POSTGRESQL = pytest.mark.parametrize("db_kind", ["postgresql"])  # SQLite has no cache
+
+
+@pytest.fixture
+async def cache(app: FastAPI, db_kind: str) -> AsyncIterator[TokenCache]:
+    tokens: TokenCache = app.state.comptoir.tokens
+    tokens.start()
+    if db_kind == "postgresql":
+        for _ in range(200):
+            if tokens.active:
+                break
+            await asyncio.sleep(0.01)
+        assert tokens.active
+    yield tokens
+    await tokens.stop()
+
+
+async def _forgotten(cache: TokenCache, generation: int) -> None:
+    """Wait for the notification of a committed change (it arrives on the LISTEN connection)."""
+    for _ in range(200):
+        if cache.generation != generation:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the cache was not told of the change")
+
+
+def _hash(app: FastAPI, token: str) -> str:
+    return crypto.lookup_hash(app.state.comptoir.key, token)
+
+
+@pytest.mark.parametrize("db_kind", ["sqlite"])
+async def test_on_sqlite_nothing_is_cached(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: TokenCache, db_kind: str
+) -> None:
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    assert not cache.active
+    assert cache.get(_hash(app, shop.location_token)) is None
+
+
+@POSTGRESQL
+async def test_a_valid_token_is_looked_up_once(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: TokenCache, db_kind: str
+) -> None:
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    cached = cache.get(_hash(app, shop.location_token))
+    assert cached is not None
+    assert cached.location is not None
+    assert cached.location.name == "Chez Ada Paris"
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    assert cache.get(_hash(app, shop.location_token)) is cached
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "revoke",
+        "block",
+        "suspend",
+        "rename the client",
+        "rename the location",
+        "delete the connection",
+    ],
+)
+@POSTGRESQL
+async def test_a_change_to_what_a_lookup_reads_empties_the_cache(
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    shop: Shop,
+    cache: TokenCache,
+    database: Database,
+    db_kind: str,
+    change: str,
+) -> None:
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    generation = cache.generation
+    async with database.transaction() as session:
+        connection = Connection.token_hash == _hash(app, shop.location_token)
+        if change == "revoke":
+            await session.execute(update(Connection).where(connection).values(revoked_at=datetime.now(UTC)))
+        elif change == "block":
+            await session.execute(update(Connection).where(connection).values(blocked=True))
+        elif change == "suspend":
+            await session.execute(update(Account).where(Account.id == shop.account.id).values(suspended=True))
+        elif change == "rename the client":
+            await session.execute(update(OAuthClient).values(name="Renamed app"))
+        elif change == "rename the location":
+            await session.execute(update(Location).where(Location.id == shop.location.id).values(name="Ada Paris"))
+        else:
+            await session.execute(text("DELETE FROM request_logs"))
+            await session.execute(
+                text("DELETE FROM connections WHERE token_hash = :h"), {"h": _hash(app, shop.location_token)}
+            )
+    await _forgotten(cache, generation)
+    assert cache.get(_hash(app, shop.location_token)) is None
+    response = await client.get("/v1/location", headers=shop.headers())
+    expected = {
+        "revoke": 401,
+        "block": 401,
+        "suspend": 401,
+        "rename the client": 200,
+        "rename the location": 200,
+        "delete the connection": 401,
+    }[change]
+    assert response.status_code == expected, response.text
+    if change == "rename the location":
+        assert response.json()["name"] == "Ada Paris"
+
+
+@POSTGRESQL
+async def test_the_last_use_written_every_second_keeps_the_cache(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: TokenCache, database: Database, db_kind: str
+) -> None:
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    generation = cache.generation
+    async with database.transaction() as session:
+        await session.execute(update(Connection).values(last_used_at=datetime.now(UTC)))
+    async with database.transaction() as session:  # a change that notifies, after it
+        await session.execute(update(Location).where(Location.id == shop.other_location.id).values(name="Lyon"))
+    await _forgotten(cache, generation)
+    assert cache.generation == generation + 1  # one forgetting: the location's
+
+
+@POSTGRESQL
+async def test_a_lookup_read_before_a_change_is_not_kept(
+    app: FastAPI, shop: Shop, cache: TokenCache, db_kind: str
+) -> None:
+    token_hash = _hash(app, shop.location_token)
+    generation = cache.generation
+    cache.forget()  # a notification while the lookup was reading
+    ctx = await resolve(app.state.comptoir.fast, app.state.comptoir.key, shop.location_token)
+    cache.put(token_hash, ctx, generation)
+    assert cache.get(token_hash) is None
+
+
+@POSTGRESQL
+async def test_without_its_listen_connection_the_cache_is_not_used(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: TokenCache, database: Database, db_kind: str
+) -> None:
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    async with database.transaction() as session:
+        await session.execute(
+            text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%comptoir_auth%'")
+        )
+    for _ in range(200):
+        if not cache.active:
+            break
+        await asyncio.sleep(0.01)
+    assert not cache.active
+    assert cache.get(_hash(app, shop.location_token)) is None
+    async with database.transaction() as session:
+        await session.execute(update(Connection).values(blocked=True))
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 401
