@@ -18,7 +18,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.accounts.endpoints import router as accounts_router
-from comptoir.auth.cache import TokenCache
 from comptoir.callbacks.endpoints import router as callbacks_router
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.catalogs.endpoints import router as catalogs_router
@@ -84,7 +83,6 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         limiter=build_limiter(settings),
         fast=FastReader(settings),
         request_log=RequestLogBuffer(db, enabled=settings.request_logs == "on"),
-        tokens=TokenCache(settings),
     )
 
     @asynccontextmanager
@@ -96,7 +94,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         worker_task = asyncio.create_task(worker.run(), name="comptoir-callbacks") if worker else None
         state.request_log.start()
         if background:
-            state.tokens.start()
+            state.fast.cache.start()
             jobs.start()
             # Everything loaded so far (modules, routes, compiled statements) lives as long
             # as the process: out of the collector's sight, a full collection walks only
@@ -108,7 +106,6 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         finally:
             await jobs.stop()
             await state.request_log.stop()
-            await state.tokens.stop()
             if worker is not None and worker_task is not None:
                 worker.stop()
                 await worker_task

@@ -14,12 +14,16 @@ round trip (about 0.13 ms) with a raw asyncpg connection. So hot reads go here:
 
 Queries are SQLAlchemy Core selects compiled once per dialect; values come back converted as
 the models' column types say (aware UTC datetimes, parsed JSON, booleans). Writes and reads
-that must see the request's own transaction keep using the session.
+that must see the request's own transaction keep using the session, but for one kind: a
+`Write` is a single PostgreSQL statement (data-modifying CTEs chained in one `WITH`), atomic
+by itself, so it needs no BEGIN and COMMIT round trips; its parameters are processed by the
+columns' SQLAlchemy types, as the engine does (JSON written by `kit.jsonutil`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -30,10 +34,13 @@ from sqlalchemy import Boolean, Select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.types import TypeEngine
 
 from comptoir.config import Settings
-from comptoir.kit.jsonutil import loads_stored
+from comptoir.connections.cache import ConnectionCache
+from comptoir.kit.jsonutil import dumps_str, loads_stored
 from comptoir.models.base import ExactDecimal, JSONValue, UTCDateTime
+from comptoir.sequences import IdBlocks
 
 Converter = Callable[[Any], Any]
 
@@ -93,8 +100,40 @@ class Query:
         return self._compiled[is_sqlite]
 
 
+_PG = postgresql.asyncpg.dialect(json_serializer=dumps_str)  # type: ignore[attr-defined]
+_PLACEHOLDER = re.compile(r"(?<![:\w]):(\w+)")
+
+
+class Write:
+    """One PostgreSQL statement written with `:name` placeholders, each given its SQLAlchemy
+    type: sent as `$n::TYPE`, its value processed as the engine would (JSON serialised, UTC
+    datetimes checked, exact decimals)."""
+
+    def __init__(self, sql: str, types: dict[str, TypeEngine[Any]]) -> None:
+        order: list[str] = []
+
+        def number(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name not in order:
+                order.append(name)
+            return f"${order.index(name) + 1}::{types[name].compile(dialect=_PG)}"
+
+        self.sql = _PLACEHOLDER.sub(number, sql)
+        self.order = tuple(order)
+        self.processors = tuple(types[name].dialect_impl(_PG).bind_processor(_PG) for name in order)
+
+    def values(self, params: dict[str, Any]) -> list[Any]:
+        values = []
+        for name, process in zip(self.order, self.processors, strict=True):
+            value = params[name]
+            values.append(process(value) if process is not None and value is not None else value)
+        return values
+
+
 class FastReader:
-    """`await reader.one(query, name=value, ...)`: the first row, converted, or None."""
+    """`await reader.one(query, name=value, ...)`: the first row, converted, or None;
+    `reader.all(...)`: every row. On PostgreSQL also `reader.write(write, ...)` and
+    `reader.next_ids(sequence, count)`."""
 
     def __init__(self, settings: Settings) -> None:
         self.is_sqlite = settings.is_sqlite
@@ -102,6 +141,8 @@ class FastReader:
         self._sqlite: sqlite3.Connection | None = None
         self._pool: Any = None
         self._pool_lock = asyncio.Lock()
+        self._ids = IdBlocks()
+        self.cache = ConnectionCache(settings)  # started by the app, with its background tasks
 
     async def one(self, query: Query, **params: Any) -> dict[str, Any] | None:
         sql, order, converters = query.for_dialect(self.is_sqlite)
@@ -112,12 +153,37 @@ class FastReader:
             pool = self._pool or await self._create_pool()
             async with pool.acquire() as connection:
                 row = await connection.fetchrow(sql, *values)
-        if row is None:
-            return None
-        values = list(row)
-        for i, convert in converters:
-            values[i] = convert(values[i])
-        return dict(zip(query.names, values, strict=True))
+        return None if row is None else _converted(query, converters, row)
+
+    async def all(self, query: Query, **params: Any) -> list[dict[str, Any]]:
+        sql, order, converters = query.for_dialect(self.is_sqlite)
+        values = [params[name] for name in order]
+        if self.is_sqlite:
+            rows = self._sqlite_connection().execute(sql, values).fetchall()
+        else:
+            pool = self._pool or await self._create_pool()
+            async with pool.acquire() as connection:
+                rows = await connection.fetch(sql, *values)
+        return [_converted(query, converters, row) for row in rows]
+
+    async def write(self, write: Write, **params: Any) -> Any:
+        """Run one PostgreSQL statement on its own (autocommit): the first row it returns."""
+        assert not self.is_sqlite
+        pool = self._pool or await self._create_pool()
+        async with pool.acquire() as connection:
+            return await connection.fetchrow(write.sql, *write.values(params))
+
+    async def next_ids(self, sequence: str, count: int) -> list[int]:
+        """`count` new ids of a PostgreSQL sequence, from this process's block (`IdBlocks`)."""
+        assert not self.is_sqlite
+
+        async def fetch(n: int) -> list[int]:
+            pool = self._pool or await self._create_pool()
+            async with pool.acquire() as connection:
+                rows = await connection.fetch(NEXT_IDS, sequence, n)
+            return [row[0] for row in rows]
+
+        return await self._ids.take(sequence, count, fetch)
 
     def _sqlite_connection(self) -> sqlite3.Connection:
         if self._sqlite is None:
@@ -141,6 +207,7 @@ class FastReader:
         return self._pool
 
     async def close(self) -> None:
+        await self.cache.stop()
         if self._sqlite is not None:
             self._sqlite.close()
             self._sqlite = None
@@ -149,10 +216,20 @@ class FastReader:
             self._pool = None
 
 
+NEXT_IDS = "SELECT nextval($1::regclass) FROM generate_series(1, $2)"
+
+
+def _converted(query: Query, converters: list[tuple[int, Converter]], row: Any) -> dict[str, Any]:
+    values = list(row)
+    for i, convert in converters:
+        values[i] = convert(values[i])
+    return dict(zip(query.names, values, strict=True))
+
+
 async def _keep_session(_connection: Any) -> None:
     """No RESET ALL / UNLISTEN * on release: these connections only ever run single
-    read-only statements, so they hold no session state, and skipping the reset saves a
-    round trip on every read."""
+    statements outside any transaction, so they hold no session state, and skipping the
+    reset saves a round trip on every use."""
 
 
 def asyncpg_options(settings: Settings) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""What the running service holds: settings, database, server key, rate limiter, caches."""
+"""What the running service holds: settings, database, server key, rate limiter."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
-from comptoir.auth.cache import TokenCache
 from comptoir.config import Settings
 from comptoir.db import Database
 from comptoir.fastdb import FastReader
@@ -22,7 +21,6 @@ class AppState:
     limiter: RateLimiter
     fast: FastReader
     request_log: RequestLogBuffer
-    tokens: TokenCache
 
 
 def app_state(request: Request) -> AppState:

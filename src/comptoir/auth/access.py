@@ -82,7 +82,7 @@ def require(levels: str, need: str, kind: str = GENERAL) -> Callable[..., Awaita
 
     async def dependency(request: Request, token: Annotated[str | None, Security(ACCESS_TOKEN)]) -> Ctx:
         state = app_state(request)
-        ctx = await resolve(state.fast, state.key, token, state.tokens)
+        ctx = await resolve(state.fast, state.key, token)
         request.state.connection_id = ctx.connection_id
         try:
             decision = await state.limiter.hit(ctx.connection_id, kind)

@@ -3,7 +3,7 @@
 One prepared read (`comptoir.fastdb`) loads the connection with its client name, account
 and location; the context carries the account and location as read-only snapshots, so
 reading them costs no further query. On PostgreSQL the contexts of valid tokens are kept by
-the process's `TokenCache` until any of those rows changes (`comptoir.auth.cache`).
+the process's `ConnectionCache` until any of those rows changes (`comptoir.connections.cache`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 
-from comptoir.auth.cache import TokenCache
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import parse_scope
+from comptoir.connections.cache import TOKENS
 from comptoir.errors import Unauthorized
 from comptoir.fastdb import FastReader, Query
 from comptoir.kit import crypto
@@ -60,20 +60,18 @@ def _snapshots(row: dict[str, Any]) -> tuple[AccountView | None, LocationView | 
     return account, location
 
 
-async def resolve(reader: FastReader, key: bytes, token: str | None, cache: TokenCache | None = None) -> Ctx:
+async def resolve(reader: FastReader, key: bytes, token: str | None) -> Ctx:
     """The context of a valid token, or Unauthorized with the message of spec 5.6."""
     if not token:
         raise Unauthorized(MISSING)
     if len(token) > _MAX_TOKEN_LENGTH:
         raise Unauthorized(REVOKED)
     token_hash = crypto.lookup_hash(key, token)
-    if cache is None:
-        return _context(await reader.one(AUTH, token_hash=token_hash))
-    ctx = cache.get(token_hash)
+    ctx = reader.cache.get(TOKENS, token_hash)
     if ctx is None:
-        generation = cache.generation
+        generation = reader.cache.generation
         ctx = _context(await reader.one(AUTH, token_hash=token_hash))
-        cache.put(token_hash, ctx, generation)
+        reader.cache.put(TOKENS, token_hash, ctx, generation)
     return ctx
 
 

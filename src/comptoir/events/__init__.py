@@ -10,16 +10,19 @@ callbacks happens later, from the events table (`comptoir.callbacks.worker`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, bindparam, insert, or_, select, text
+from sqlalchemy import Select, bindparam, insert, literal_column, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import parse_scope
+from comptoir.connections.cache import AUDIENCES
 from comptoir.events import signals
 from comptoir.events.audience import Candidate, receives, subscription_keys
+from comptoir.fastdb import FastReader, Query
 from comptoir.kit import clock
 from comptoir.models import Change, Connection, Event, Subscription
 
@@ -77,8 +80,49 @@ async def record(
     reversion): its client's connections get no event (spec 1.6, 6.1 item 4).
     `origin_connection_id` is the connection that created the resource (own_order).
     """
+    change = new_change(
+        resource_type=resource_type,
+        event_type=event_type,
+        ids=ids,
+        account_id=account_id,
+        location_id=location_id,
+        catalog_id=catalog_id,
+        customer_list_id=customer_list_id,
+        timezone=timezone,
+        previous_state=previous_state,
+        new_state=new_state,
+        state_change=state_change,
+        ctx=ctx,
+        origin_connection_id=origin_connection_id,
+    )
+    # A Core insert: the change is written once and never read back through the session,
+    # which spares the unit of work on every write path (benchmarks/orders.py).
+    values = {column: getattr(change, column) for column in _CHANGE_COLUMNS}
+    change.id = (await session.execute(_INSERT_CHANGE, values)).scalar_one()
+    await _fan_out(session, change)
+    return change
+
+
+def new_change(
+    *,
+    resource_type: str,
+    event_type: str,
+    ids: dict[str, str],
+    account_id: int,
+    location_id: int | None = None,
+    catalog_id: int | None = None,
+    customer_list_id: int | None = None,
+    timezone: str = "UTC",
+    previous_state: Any = None,
+    new_state: Any = None,
+    state_change: Any = None,
+    ctx: Ctx | None = None,
+    origin_connection_id: int | None = None,
+) -> Change:
+    """The change `record` writes (its arguments), not yet written: for `Write` statements
+    that insert it themselves (`audience` then tells which connections get its events)."""
     assert event_type in RESOURCE_EVENTS.get(resource_type, ()), (resource_type, event_type)
-    change = Change(
+    return Change(
         created_at=clock.now(),
         resource_type=resource_type,
         event_type=event_type,
@@ -95,12 +139,6 @@ async def record(
         client_id=ctx.client_id if ctx else None,
         origin_connection_id=origin_connection_id,
     )
-    # A Core insert: the change is written once and never read back through the session,
-    # which spares the unit of work on every write path (benchmarks/orders.py).
-    values = {column: getattr(change, column) for column in _CHANGE_COLUMNS}
-    change.id = (await session.execute(_INSERT_CHANGE, values)).scalar_one()
-    await _fan_out(session, change)
-    return change
 
 
 _CHANGE_COLUMNS = tuple(column.key for column in Change.__table__.columns if column.key != "id")
@@ -108,11 +146,12 @@ _INSERT_CHANGE = insert(Change.__table__).returning(Change.__table__.c.id)
 
 
 @cache
-def _fan_out_statement(by_client: bool, by_location: bool) -> Select[Any]:
+def _fan_out_statement(by_client: bool, by_location: bool, keys: tuple[str, ...] | None = None) -> Select[Any]:
     """Only connections subscribed to this event, of this account, and (for a change of a
     location's resource) of that location or of the whole account: the index on
     subscriptions keeps this cheap however many callbacks the account has. Built once per
-    shape; values are bound per change."""
+    shape; values are bound per change, but for `keys` when given: written in, for a
+    prepared statement, which takes no list of values on both databases."""
     stmt = (
         select(
             Connection.id,
@@ -127,7 +166,11 @@ def _fan_out_statement(by_client: bool, by_location: bool) -> Select[Any]:
         )
         .join(Subscription, Subscription.connection_id == Connection.id)
         .where(
-            Subscription.resource_type.in_(bindparam("keys", expanding=True)),
+            Subscription.resource_type.in_(
+                bindparam("keys", expanding=True)
+                if keys is None
+                else [literal_column(f"'{key}'") for key in keys if key.replace("_", "").isalpha()]
+            ),
             Subscription.event_type == bindparam("event_type"),
             Connection.account_id == bindparam("account_id"),
             Connection.revoked_at.is_(None),
@@ -136,12 +179,13 @@ def _fan_out_statement(by_client: bool, by_location: bool) -> Select[Any]:
     if by_client:
         stmt = stmt.where(Connection.client_id != bindparam("client_id"))
     if by_location:
-        stmt = stmt.where(or_(Connection.level == "account", Connection.location_id == bindparam("location_id")))
+        stmt = stmt.where(
+            or_(Connection.level == literal_column("'account'"), Connection.location_id == bindparam("location_id"))
+        )
     return stmt
 
 
-async def _fan_out(session: AsyncSession, change: Change) -> None:
-    stmt = _fan_out_statement(change.client_id is not None, change.location_id is not None)
+def _fan_out_params(change: Change) -> dict[str, Any]:
     params: dict[str, Any] = {
         "keys": list(subscription_keys(change.resource_type)),
         "event_type": change.event_type,
@@ -151,30 +195,73 @@ async def _fan_out(session: AsyncSession, change: Change) -> None:
         params["client_id"] = change.client_id
     if change.location_id is not None:
         params["location_id"] = change.location_id
-    rows = []
-    for row in await session.execute(stmt, params):
-        candidate = Candidate(
-            connection_id=row.id,
-            client_id=row.client_id,
-            level=row.level,
-            account_id=row.account_id,
-            location_id=row.location_id,
-            catalog_id=row.catalog_id,
-            customer_list_id=row.customer_list_id,
-            scope=parse_scope(row.scope),
+    return params
+
+
+def _candidates(rows: Iterable[Mapping[str, Any]]) -> list[tuple[Candidate, str]]:
+    """Each subscribed connection, with the resource type it subscribed to."""
+    return [
+        (
+            Candidate(
+                connection_id=row["id"],
+                client_id=row["client_id"],
+                level=row["level"],
+                account_id=row["account_id"],
+                location_id=row["location_id"],
+                catalog_id=row["catalog_id"],
+                customer_list_id=row["customer_list_id"],
+                scope=parse_scope(row["scope"]),
+            ),
+            row["key"],
         )
-        if receives(change, candidate, row.key):
-            rows.append(
-                {
-                    "connection_id": candidate.connection_id,
-                    "change_id": change.id,
-                    "resource_type": row.key,
-                    "event_type": change.event_type,
-                    "created_at": change.created_at,
-                    "attempts": 0,
-                    "next_attempt_at": change.created_at,
-                }
-            )
+        for row in rows
+    ]
+
+
+def _receivers(change: Change, candidates: list[tuple[Candidate, str]]) -> list[tuple[int, str]]:
+    """(connection id, subscribed resource type) of the candidates that may receive the
+    change (`audience.receives`)."""
+    return [(candidate.connection_id, key) for candidate, key in candidates if receives(change, candidate, key)]
+
+
+@cache
+def _fan_out_query(resource_type: str, by_client: bool, by_location: bool) -> Query:
+    return Query(_fan_out_statement(by_client, by_location, subscription_keys(resource_type)))
+
+
+async def audience(reader: FastReader, change: Change) -> list[tuple[int, str]]:
+    """Who gets the events of a change written by a `Write`: (connection id, subscribed
+    resource type). Read just before the statement that writes the change, as `_fan_out`
+    reads it just before writing the events (a connection subscribing meanwhile gets the
+    next change's events), or kept by the connection cache until a subscription or a
+    connection changes."""
+    params = _fan_out_params(change)
+    del params["keys"]
+    cache_key = (change.resource_type, *params.items())
+    candidates = reader.cache.get(AUDIENCES, cache_key)
+    if candidates is None:
+        generation = reader.cache.generation
+        query = _fan_out_query(change.resource_type, change.client_id is not None, change.location_id is not None)
+        candidates = _candidates(await reader.all(query, **params))
+        reader.cache.put(AUDIENCES, cache_key, candidates, generation)
+    return _receivers(change, candidates)
+
+
+async def _fan_out(session: AsyncSession, change: Change) -> None:
+    stmt = _fan_out_statement(change.client_id is not None, change.location_id is not None)
+    result = await session.execute(stmt, _fan_out_params(change))
+    rows = [
+        {
+            "connection_id": connection_id,
+            "change_id": change.id,
+            "resource_type": key,
+            "event_type": change.event_type,
+            "created_at": change.created_at,
+            "attempts": 0,
+            "next_attempt_at": change.created_at,
+        }
+        for connection_id, key in _receivers(change, _candidates(result.mappings()))
+    ]
     if not rows:
         return
     await session.execute(insert(Event), rows)

@@ -18,11 +18,16 @@ def on_new_events(callback: Callable[[], None]) -> Callable[[], None]:
     return lambda: _listeners.discard(callback)
 
 
+def new_events_committed() -> None:
+    """Events were committed outside a session (a single-statement `fastdb.Write`)."""
+    for callback in list(_listeners):
+        callback()
+
+
 @event.listens_for(Session, "after_commit")
 def _after_commit(session: Session) -> None:
     if session.info.pop(NEW_EVENTS, False):
-        for callback in list(_listeners):
-            callback()
+        new_events_committed()
 
 
 @event.listens_for(Session, "after_soft_rollback")

@@ -79,24 +79,37 @@ async def location_in_reach(
 ) -> tuple[Location | LocationView, Account | AccountView]:
     """The location behind `public_id` and its account, if the connection reaches it; else
     404, whether or not it exists elsewhere (STYLE 6)."""
-    parsed = parse_location_id(public_id)
-    if parsed is None:
-        raise NotFound("location", public_id)
-    account_pk, number = parsed
+    account_pk, number = _parsed_in_account(ctx, public_id)
     if ctx.level == "location":
-        if ctx.account_id != account_pk:
-            raise NotFound("location", public_id)
         found = await connection_location(session, ctx, for_update=for_update)
         if found[0].number != number:
             raise NotFound("location", public_id)
         return found
-    if ctx.level != "account" or ctx.account_id != account_pk:
+    if ctx.level != "account":
         raise NotFound("location", public_id)
     stmt = _with_account(select(Location, Account)).where(Location.account_id == account_pk, Location.number == number)
     row = (await session.execute(_locked(stmt) if for_update else stmt)).first()
     if row is None:
         raise NotFound("location", public_id)
     return row[0], row[1]
+
+
+def _parsed_in_account(ctx: Ctx, public_id: str) -> tuple[int, int]:
+    parsed = parse_location_id(public_id)
+    if parsed is None or parsed[0] != ctx.account_id:
+        raise NotFound("location", public_id)
+    return parsed
+
+
+def snapshot_in_reach(ctx: Ctx, public_id: str) -> tuple[LocationView, AccountView]:
+    """`location_in_reach` for a location-level connection, without a session: the
+    snapshots read with the token."""
+    assert ctx.level == "location"
+    assert ctx.location is not None
+    assert ctx.account is not None
+    if _parsed_in_account(ctx, public_id)[1] != ctx.location.number:
+        raise NotFound("location", public_id)
+    return ctx.location, ctx.account
 
 
 async def connection_location(

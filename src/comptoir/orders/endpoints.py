@@ -15,11 +15,11 @@ from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.dependencies import Session
 from comptoir.errors import BadRequest
-from comptoir.idempotency import idempotent
+from comptoir.idempotency import HEADER, idempotent
 from comptoir.kit.pagination import Pagination
 from comptoir.kit.times import parse_datetime
 from comptoir.kit.wire import WireError
-from comptoir.locations.service import connection_location, location_in_reach
+from comptoir.locations.service import connection_location, location_in_reach, snapshot_in_reach
 from comptoir.models import Location
 from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
 from comptoir.orders import service
@@ -77,20 +77,34 @@ LOCATION_ORDERS = "/locations/{location_id}/orders"
 OWN_ORDERS = "/location/orders"
 
 
+async def _create(request: Request, ctx: Ctx, body: OrderCreate, location_id: str | None) -> Response:
+    """Most orders of a location-level connection are written by one statement, without a
+    session (`service.in_one_statement`); the others in a transaction of their own, which
+    commits before the response is sent, as the `Session` dependency does."""
+    state = app_state(request)
+    if ctx.level == "location" and service.in_one_statement(state.fast, body, request.headers.get(HEADER)):
+        location, account = snapshot_in_reach(ctx, location_id) if location_id else (ctx.location, ctx.account)
+        return JSON(await service.create_in_one_statement(state.fast, ctx, location, account, body))
+    async with state.db.transaction() as session:
+        if location_id is None:
+            location, account = await connection_location(session, ctx)
+        else:
+            location, account = await location_in_reach(session, ctx, location_id)
+        return await idempotent(
+            request, session, ctx, lambda: service.create_order(session, ctx, location, account, body)
+        )
+
+
 @router.post(LOCATION_ORDERS, response_model=Order, responses=WRITE_ERRORS, summary="Create an order")
-async def create_order(
-    request: Request, location_id: str, body: OrderCreate, session: Session, ctx: Writer
-) -> Response:
-    location, account = await location_in_reach(session, ctx, location_id)
-    return await idempotent(request, session, ctx, lambda: service.create_order(session, ctx, location, account, body))
+async def create_order(request: Request, location_id: str, body: OrderCreate, ctx: Writer) -> Response:
+    return await _create(request, ctx, body, location_id)
 
 
 @router.post(
     OWN_ORDERS, response_model=Order, responses=WRITE_ERRORS, summary="Create an order in the connection's location"
 )
-async def create_own_order(request: Request, body: OrderCreate, session: Session, ctx: LocationWriter) -> Response:
-    location, account = await connection_location(session, ctx)
-    return await idempotent(request, session, ctx, lambda: service.create_order(session, ctx, location, account, body))
+async def create_own_order(request: Request, body: OrderCreate, ctx: LocationWriter) -> Response:
+    return await _create(request, ctx, body, None)
 
 
 @router.get(LOCATION_ORDERS + "/{order_id}", response_model=Order, responses=READ_ERRORS, summary="Get an order")

@@ -10,7 +10,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import Select, bindparam, insert, select, update
+from sqlalchemy import BigInteger, Select, String, bindparam, insert, select, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 from sqlalchemy.orm.attributes import set_committed_value
@@ -23,7 +24,8 @@ from comptoir.customers.service import PLAIN_FIELDS, render_fields
 from comptoir.db import get_by_public_id
 from comptoir.deliveries.render import deliveries_of, delivery_of, render_delivery
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, field_path, validation_message
-from comptoir.fastdb import FastReader, Query
+from comptoir.events import signals
+from comptoir.fastdb import FastReader, Query, Write
 from comptoir.kit import clock, custom_fields, ids
 from comptoir.kit.decimals import exact_add, exact_sub, render_decimal
 from comptoir.kit.money import Money
@@ -34,9 +36,11 @@ from comptoir.kit.wire import WireError
 from comptoir.loyalty.service import INITIAL_BALANCE, add_to_balance
 from comptoir.models import (
     ORDER_ELEMENT_IDS,
+    Change,
     Customer,
     CustomerList,
     Delivery,
+    Event,
     Location,
     LoyaltyCard,
     LoyaltyOperation,
@@ -576,22 +580,17 @@ def _checked_total(stored: dict[str, Any]) -> Decimal:
     return total
 
 
-async def _number(session: AsyncSession, added: list[tuple[dict[str, Any], str | None]], refs: dict[str, str]) -> None:
-    """Give the new elements their ids (and the caller's refs on them), once the order is
-    accepted: a refused request takes none."""
-    element_ids = await allocate(session, ORDER_ELEMENT_IDS.name, len(added))
+def _give_ids(added: list[tuple[dict[str, Any], str | None]], refs: dict[str, str], element_ids: list[int]) -> None:
+    """The new elements' ids, taken once the order is accepted (a refused request takes
+    none), and the caller's refs on them."""
     for (entry, ref), element_id in zip(added, element_ids, strict=True):
         entry["id"] = element_id
         if ref is not None:
             refs[str(element_id)] = ref
 
 
-async def create_order(
-    session: AsyncSession, ctx: Ctx, location: Any, account: Any, body: OrderCreate
-) -> dict[str, Any]:
-    """POST /locations/:id/orders (spec 2.5, 4.1). Records `order.create`."""
-    errors = FieldErrors()
-    currency = account.currency
+def _checked(body: OrderCreate, currency: str, errors: FieldErrors) -> dict[str, str]:
+    """The checks of a new order that read nothing; returns its deal keys renumbered."""
     for collection in COLLECTIONS:
         for i, element in enumerate(getattr(body, collection)):
             _check_element_currencies(collection, i, element, currency, errors)
@@ -609,23 +608,25 @@ async def create_order(
         custom_fields.check_size(body.custom_fields)
     except WireError as exc:
         errors.add("custom_fields", str(exc))
-    customer = await _attach_customer(session, ctx, body, account, location, errors)
-    errors.raise_if_any()
+    return renumbered
 
+
+def _draft(
+    ctx: Ctx, location: Any, account: Any, body: OrderCreate, customer: Customer | None, renumbered: dict[str, str]
+) -> tuple[Order, list[tuple[dict[str, Any], str | None]]]:
+    """The new order and its elements (with the caller's refs), still without ids."""
     now = clock.now()
-    stored: dict[str, Any] = {"currency": currency}
+    stored: dict[str, Any] = {"currency": account.currency}
     added = []
     for collection in COLLECTIONS:
         stored[collection] = []
         for element in getattr(body, collection):
-            entry = _element(collection, element, 0)  # its id comes once the order is accepted
+            entry = _element(collection, element, 0)
             if collection == "items" and entry.get("deal_line"):
                 entry["deal_line"] = {**entry["deal_line"], "deal_key": renumbered[entry["deal_line"]["deal_key"]]}
             stored[collection].append(entry)
             added.append((entry, element.private_ref))
     total = _checked_total(stored)
-    refs: dict[str, str] = {}
-    await _number(session, added, refs)
     asap = body.asap if body.asap is not None else body.expected_time is None
     list_public_id = ids.encode(CustomerList.KIND, customer.customer_list_id) if customer else None
     stored.update(
@@ -648,8 +649,6 @@ async def create_order(
         loyalty_operations=[],
         custom_fields={k: v for k, v in body.custom_fields.items() if v is not None},
     )
-    if body.private_ref is not None:
-        refs[ORDER_REF] = body.private_ref
     order = Order(
         account_id=account.id,
         location_id=location.id,
@@ -660,10 +659,40 @@ async def create_order(
         customer_id=customer.id if customer else None,
         total=total,
         body=stored,
-        refs={str(ctx.client_id): refs} if refs else {},
         created_at=now,
         updated_at=now,
     )
+    return order, added
+
+
+def _with_ids(
+    order: Order,
+    added: list[tuple[dict[str, Any], str | None]],
+    element_ids: list[int],
+    ctx: Ctx,
+    private_ref: str | None,
+) -> dict[str, str]:
+    """Number the new order's elements; returns the caller's refs, kept on the order."""
+    refs: dict[str, str] = {}
+    _give_ids(added, refs, element_ids)
+    if private_ref is not None:
+        refs[ORDER_REF] = private_ref
+    order.refs = {str(ctx.client_id): refs} if refs else {}
+    return refs
+
+
+async def create_order(
+    session: AsyncSession, ctx: Ctx, location: Any, account: Any, body: OrderCreate
+) -> dict[str, Any]:
+    """POST /locations/:id/orders (spec 2.5, 4.1). Records `order.create`."""
+    errors = FieldErrors()
+    renumbered = _checked(body, account.currency, errors)
+    customer = await _attach_customer(session, ctx, body, account, location, errors)
+    errors.raise_if_any()
+
+    order, added = _draft(ctx, location, account, body, customer, renumbered)
+    element_ids = await allocate(session, ORDER_ELEMENT_IDS.name, len(added))
+    refs = _with_ids(order, added, element_ids, ctx, body.private_ref)
     # A Core insert: the order is not read back through the session (the unit of work
     # costs more than the rest of the creation; benchmarks/orders.py). Its view goes in the
     # same statement; the id, unknown until then, is set on every read.
@@ -678,7 +707,7 @@ async def create_order(
     if customer is not None:
         if body.loyalty_operations:
             done = await _apply_loyalty(session, order, customer, body.loyalty_operations)
-            order.body = {**stored, "loyalty_operations": done}
+            order.body = {**order.body, "loyalty_operations": done}
             state = render_order(order, location.timezone, location.public_id, None)
             keep_view(order, location, state)
             await session.execute(update(Order).where(Order.id == order.id).values(body=order.body, view=order.view))
@@ -693,6 +722,112 @@ async def create_order(
 
 _ORDER_INSERT_COLUMNS = tuple(column.key for column in Order.__table__.columns if column.key != "id")
 _INSERT_ORDER = insert(Order.__table__).returning(Order.__table__.c.id)
+
+
+# --- creation in one statement ------------------------------------------------------------
+
+
+def in_one_statement(reader: FastReader, body: OrderCreate, idempotency_key: str | None) -> bool:
+    """Whether `create_in_one_statement` can create this order: on PostgreSQL, for a guest
+    order (or one without customer), without loyalty operations (they lock and move a
+    customer's cards) and without an Idempotency-Key (its answer is kept in the creation's
+    transaction). Others go through a session: `create_order`."""
+    return (
+        not reader.is_sqlite
+        and idempotency_key is None
+        and body.customer_id is None
+        and body.customer_list_id is None
+        and body.customer_private_ref is None
+        and not body.loyalty_operations
+    )
+
+
+def _create_write() -> Write:
+    orders, changes = Order.__table__, Change.__table__
+    types: dict[str, Any] = {f"o_{c.key}": c.type for c in orders.columns}
+    types |= {f"c_{c.key}": c.type for c in changes.columns if c.key != "id"}
+    types |= {
+        "ref": PrivateRef.__table__.c.ref.type,
+        "receivers": ARRAY(BigInteger()),
+        "keys": ARRAY(String()),
+    }
+    order_columns = ", ".join(c.name for c in orders.columns)
+    change_columns = [c.name for c in changes.columns if c.key != "id"]
+    return Write(
+        f"""
+        WITH new_order AS (
+            INSERT INTO orders ({order_columns})
+            VALUES ({", ".join(f":o_{c.key}" for c in orders.columns)})
+        ), new_ref AS (
+            INSERT INTO private_refs (resource_type, resource_id, client_id, ref)
+            SELECT '{KIND}', :o_id, :o_client_id, :ref WHERE :ref IS NOT NULL
+        ), change AS (
+            INSERT INTO changes ({", ".join(change_columns)})
+            VALUES ({", ".join(f":c_{c}" for c in change_columns)})
+            RETURNING id, created_at
+        ), new_events AS (
+            INSERT INTO {Event.__tablename__}
+                (connection_id, change_id, resource_type, event_type, created_at, attempts, next_attempt_at)
+            SELECT receiver.connection_id, change.id, receiver.key, :c_event_type, change.created_at, 0,
+                   change.created_at
+            FROM change, unnest(:receivers, :keys) AS receiver(connection_id, key)
+            RETURNING id
+        )
+        SELECT change.id,
+               CASE WHEN EXISTS (SELECT FROM new_events) THEN pg_notify('{events.NOTIFY_CHANNEL}', '') END
+        FROM change
+        """,  # noqa: S608 - only the models' names are written in; every value is bound
+        types,
+    )
+
+
+_CREATE = _create_write()
+
+
+async def create_in_one_statement(
+    reader: FastReader, ctx: Ctx, location: Any, account: Any, body: OrderCreate
+) -> dict[str, Any]:
+    """`create_order` for what `in_one_statement` accepts, on PostgreSQL: the order, the
+    caller's private ref, the `order.create` change and its events are written by one
+    statement, atomic on its own, so a creation costs one round trip (its ids come from
+    this process's blocks, `sequences.IdBlocks`; its audience is read just before)."""
+    errors = FieldErrors()
+    renumbered = _checked(body, account.currency, errors)
+    errors.raise_if_any()
+
+    order, added = _draft(ctx, location, account, body, None, renumbered)
+    refs = _with_ids(order, added, await reader.next_ids(ORDER_ELEMENT_IDS.name, len(added)), ctx, body.private_ref)
+    order.id = (await reader.next_ids(_ORDER_IDS, 1))[0]
+    state = render_order(order, location.timezone, location.public_id, None)
+    keep_view(order, location, state)
+    change = events.new_change(
+        resource_type="order",
+        event_type="create",
+        ids={"order_id": order.public_id, "location_id": location.public_id},
+        account_id=order.account_id,
+        location_id=order.location_id,
+        timezone=location.timezone,
+        ctx=ctx,
+        origin_connection_id=order.connection_id,
+        new_state=state,
+    )
+    receivers = await events.audience(reader, change)
+    params = {f"o_{name}": getattr(order, name) for name in _ORDER_COLUMN_KEYS}
+    params |= {f"c_{name}": getattr(change, name) for name in _CHANGE_COLUMN_KEYS}
+    params |= {
+        "ref": body.private_ref,
+        "receivers": [connection_id for connection_id, _key in receivers],
+        "keys": [key for _connection_id, key in receivers],
+    }
+    await reader.write(_CREATE, **params)
+    if receivers:
+        signals.new_events_committed()
+    return with_refs(state, refs, None)
+
+
+_ORDER_IDS = f"{Order.__tablename__}_id_seq"
+_ORDER_COLUMN_KEYS = tuple(column.key for column in Order.__table__.columns)
+_CHANGE_COLUMN_KEYS = tuple(column.key for column in Change.__table__.columns if column.key != "id")
 
 
 def keep_view(order: Order, location: Any, state: dict[str, Any]) -> None:
@@ -842,7 +977,7 @@ async def update_order(
             stored[collection].append(entry)
             added.append((entry, element.private_ref))
     total = _checked_total(stored)
-    await _number(session, added, refs)
+    _give_ids(added, refs, await allocate(session, ORDER_ELEMENT_IDS.name, len(added)))
     if "private_ref" in given:
         await set_ref(session, KIND, order.id, ctx.client_id, body.private_ref)
         if body.private_ref is None:

@@ -1,6 +1,6 @@
-"""The per-process cache of connection lookups (comptoir.auth.cache): used on PostgreSQL
-while its LISTEN connection is up, emptied by every change to what a lookup reads. On
-SQLite it stays off and every request reads the database, as before."""
+"""The per-process connection cache (comptoir.connections.cache): used on PostgreSQL while
+its LISTEN connection is up, emptied by every change to what it holds. On SQLite it stays
+off and every request reads the database, as before."""
 
 from __future__ import annotations
 
@@ -13,19 +13,21 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import text, update
 
-from comptoir.auth.cache import TokenCache
 from comptoir.auth.tokens import resolve
+from comptoir.connections.cache import AUDIENCES, TOKENS, ConnectionCache
 from comptoir.db import Database
 from comptoir.kit import crypto
 from comptoir.models import Account, Connection, Location, OAuthClient
+from tests.api.callbacks.conftest import subscribe
 from tests.api.conftest import Shop
+from tests.factories import World
 
 POSTGRESQL = pytest.mark.parametrize("db_kind", ["postgresql"])  # SQLite has no cache
 
 
 @pytest.fixture
-async def cache(app: FastAPI, db_kind: str) -> AsyncIterator[TokenCache]:
-    tokens: TokenCache = app.state.comptoir.tokens
+async def cache(app: FastAPI, db_kind: str) -> AsyncIterator[ConnectionCache]:
+    tokens: ConnectionCache = app.state.comptoir.fast.cache
     tokens.start()
     if db_kind == "postgresql":
         for _ in range(200):
@@ -37,7 +39,7 @@ async def cache(app: FastAPI, db_kind: str) -> AsyncIterator[TokenCache]:
     await tokens.stop()
 
 
-async def _forgotten(cache: TokenCache, generation: int) -> None:
+async def _forgotten(cache: ConnectionCache, generation: int) -> None:
     """Wait for the notification of a committed change (it arrives on the LISTEN connection)."""
     for _ in range(200):
         if cache.generation != generation:
@@ -52,24 +54,24 @@ def _hash(app: FastAPI, token: str) -> str:
 
 @pytest.mark.parametrize("db_kind", ["sqlite"])
 async def test_on_sqlite_nothing_is_cached(
-    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: TokenCache, db_kind: str
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, db_kind: str
 ) -> None:
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
     assert not cache.active
-    assert cache.get(_hash(app, shop.location_token)) is None
+    assert cache.get(TOKENS, _hash(app, shop.location_token)) is None
 
 
 @POSTGRESQL
 async def test_a_valid_token_is_looked_up_once(
-    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: TokenCache, db_kind: str
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, db_kind: str
 ) -> None:
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
-    cached = cache.get(_hash(app, shop.location_token))
+    cached = cache.get(TOKENS, _hash(app, shop.location_token))
     assert cached is not None
     assert cached.location is not None
     assert cached.location.name == "Chez Ada Paris"
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
-    assert cache.get(_hash(app, shop.location_token)) is cached
+    assert cache.get(TOKENS, _hash(app, shop.location_token)) is cached
 
 
 @pytest.mark.parametrize(
@@ -88,7 +90,7 @@ async def test_a_change_to_what_a_lookup_reads_empties_the_cache(
     app: FastAPI,
     client: httpx.AsyncClient,
     shop: Shop,
-    cache: TokenCache,
+    cache: ConnectionCache,
     database: Database,
     db_kind: str,
     change: str,
@@ -113,7 +115,7 @@ async def test_a_change_to_what_a_lookup_reads_empties_the_cache(
                 text("DELETE FROM connections WHERE token_hash = :h"), {"h": _hash(app, shop.location_token)}
             )
     await _forgotten(cache, generation)
-    assert cache.get(_hash(app, shop.location_token)) is None
+    assert cache.get(TOKENS, _hash(app, shop.location_token)) is None
     response = await client.get("/v1/location", headers=shop.headers())
     expected = {
         "revoke": 401,
@@ -130,7 +132,7 @@ async def test_a_change_to_what_a_lookup_reads_empties_the_cache(
 
 @POSTGRESQL
 async def test_the_last_use_written_every_second_keeps_the_cache(
-    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: TokenCache, database: Database, db_kind: str
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, database: Database, db_kind: str
 ) -> None:
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
     generation = cache.generation
@@ -144,31 +146,77 @@ async def test_the_last_use_written_every_second_keeps_the_cache(
 
 @POSTGRESQL
 async def test_a_lookup_read_before_a_change_is_not_kept(
-    app: FastAPI, shop: Shop, cache: TokenCache, db_kind: str
+    app: FastAPI, shop: Shop, cache: ConnectionCache, db_kind: str
 ) -> None:
     token_hash = _hash(app, shop.location_token)
+    ctx = await resolve(app.state.comptoir.fast, app.state.comptoir.key, shop.location_token)  # kept
     generation = cache.generation
-    cache.forget()  # a notification while the lookup was reading
-    ctx = await resolve(app.state.comptoir.fast, app.state.comptoir.key, shop.location_token)
-    cache.put(token_hash, ctx, generation)
-    assert cache.get(token_hash) is None
+    cache.forget()  # a notification while another lookup was reading
+    cache.put(TOKENS, token_hash, ctx, generation)  # what that lookup read is not kept
+    assert cache.get(TOKENS, token_hash) is None
 
 
 @POSTGRESQL
 async def test_without_its_listen_connection_the_cache_is_not_used(
-    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: TokenCache, database: Database, db_kind: str
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, database: Database, db_kind: str
 ) -> None:
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
     async with database.transaction() as session:
         await session.execute(
-            text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%comptoir_auth%'")
+            text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%comptoir_connections%'")
         )
     for _ in range(200):
         if not cache.active:
             break
         await asyncio.sleep(0.01)
     assert not cache.active
-    assert cache.get(_hash(app, shop.location_token)) is None
+    assert cache.get(TOKENS, _hash(app, shop.location_token)) is None
     async with database.transaction() as session:
         await session.execute(update(Connection).values(blocked=True))
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 401
+
+
+ORDER = {"status": "new", "items": [{"product_name": "Soup", "price": "4.00 EUR", "quantity": 1}]}
+
+
+@POSTGRESQL
+async def test_a_new_subscription_gets_the_next_orders_event(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, world: World
+) -> None:
+    app_ = await world.client(name="Kitchen display")
+    kitchen = await world.token("location[orders.read]", location=shop.location, client=app_)
+    assert (await client.post("/v1/location/orders", json=ORDER, headers=shop.headers())).status_code == 200
+    assert cache.get(AUDIENCES, _order_audience(app, shop, cache)) == []  # nobody subscribes yet
+    generation = cache.generation
+    await subscribe(client, kitchen, {"order": ["create"]})
+    await _forgotten(cache, generation)
+    created = await client.post("/v1/location/orders", json=ORDER, headers=shop.headers())
+    [event] = (await client.get("/v1/callback/events", headers={"X-Access-Token": kitchen})).json()
+    assert event["order_id"] == created.json()["id"]
+
+
+@POSTGRESQL
+async def test_an_unsubscribed_connection_gets_no_more_events(
+    client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, world: World
+) -> None:
+    app_ = await world.client(name="Kitchen display")
+    kitchen = await world.token("location[orders.read]", location=shop.location, client=app_)
+    await subscribe(client, kitchen, {"order": ["create"]})
+    assert (await client.post("/v1/location/orders", json=ORDER, headers=shop.headers())).status_code == 200
+    generation = cache.generation
+    await subscribe(client, kitchen, {"location": ["update"]})  # replaces the subscriptions
+    await _forgotten(cache, generation)
+    assert (await client.post("/v1/location/orders", json=ORDER, headers=shop.headers())).status_code == 200
+    assert len((await client.get("/v1/callback/events", headers={"X-Access-Token": kitchen})).json()) == 1
+
+
+def _order_audience(app: FastAPI, shop: Shop, cache: ConnectionCache) -> tuple[object, ...]:
+    """The key of the audience of the shop's order creations."""
+    ctx = cache.get(TOKENS, _hash(app, shop.location_token))
+    return (
+        "order",
+        ("event_type", "create"),
+        ("account_id", shop.account.id),
+        ("client_id", ctx.client_id),
+        ("location_id", shop.location.id),
+    )

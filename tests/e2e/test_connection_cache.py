@@ -1,5 +1,5 @@
 """Two `serve` processes on one PostgreSQL, each caching connection lookups
-(comptoir.auth.cache): a change made through one is seen by the other from the next request."""
+(comptoir.connections.cache): a change made through one is seen by the other from the next request."""
 
 from __future__ import annotations
 

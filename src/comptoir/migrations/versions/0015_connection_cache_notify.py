@@ -1,14 +1,14 @@
-"""token cache notifications (PostgreSQL)
+"""connection cache notifications (PostgreSQL)
 
 Revision ID: 0015
 Revises: 0014
 Create Date: 2026-11-22 02:30:00.000000
 
-Every change to what a connection lookup reads (the connection, its OAuth client, account
-and location) sends `NOTIFY comptoir_auth` at commit (one per transaction: PostgreSQL folds
-identical notifications), so each process's token cache
-(`comptoir.auth.cache`) forgets what it holds. `connections.last_used_at`, written every
-second by each process, is not among the columns watched. SQLite has no cache: nothing to do.
+Every change to what the connection cache holds (a connection, its OAuth client, account
+and location; callback subscriptions) sends `NOTIFY comptoir_connections` at commit (once per
+transaction: PostgreSQL folds identical notifications), so each process's cache
+(`comptoir.connections.cache`) forgets what it holds. `connections.last_used_at`, written
+every second by each process, is not among the columns watched. SQLite has no cache.
 """
 
 from collections.abc import Sequence
@@ -26,6 +26,7 @@ WATCHED = {
     "oauth_clients": "UPDATE OR DELETE",
     "accounts": "UPDATE OR DELETE",
     "locations": "UPDATE OR DELETE",
+    "callback_subscriptions": "INSERT OR UPDATE OR DELETE",
 }
 
 
@@ -34,9 +35,9 @@ def upgrade() -> None:
         return
     op.execute(
         """
-        CREATE FUNCTION comptoir_auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        CREATE FUNCTION comptoir_connections_changed() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            PERFORM pg_notify('comptoir_auth', '');
+            PERFORM pg_notify('comptoir_connections', '');
             RETURN NULL;
         END
         $$
@@ -44,8 +45,8 @@ def upgrade() -> None:
     )
     for table, events in WATCHED.items():
         op.execute(
-            f"CREATE TRIGGER {table}_auth_changed AFTER {events} ON {table} "
-            "FOR EACH ROW EXECUTE FUNCTION comptoir_auth_changed()"
+            f"CREATE TRIGGER {table}_changed AFTER {events} ON {table} "
+            "FOR EACH ROW EXECUTE FUNCTION comptoir_connections_changed()"
         )
 
 
@@ -53,5 +54,5 @@ def downgrade() -> None:
     if op.get_bind().dialect.name != "postgresql":
         return
     for table in WATCHED:
-        op.execute(f"DROP TRIGGER {table}_auth_changed ON {table}")
-    op.execute("DROP FUNCTION comptoir_auth_changed()")
+        op.execute(f"DROP TRIGGER {table}_changed ON {table}")
+    op.execute("DROP FUNCTION comptoir_connections_changed()")

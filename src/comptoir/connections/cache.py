@@ -1,18 +1,22 @@
-"""Connection lookups remembered per process, on PostgreSQL (issue 5: "cached connection
-lookups").
+"""What hot paths read of connections, remembered per process on PostgreSQL (issue 5:
+"cached connection lookups").
 
-Every API request turns its token into a connection context (`comptoir.auth.tokens`): one
-round trip to PostgreSQL, a third of an order GET's work. This cache keeps the contexts of
-valid tokens in the process, and forgets all of them whenever the database says that a
-connection, an OAuth client, an account or a location changed: triggers on those tables
-(migration 0015) send `NOTIFY comptoir_auth` in the changing transaction, which PostgreSQL
+Two reads are kept:
+- `TOKENS`: every API request turns its token into a connection context
+  (`comptoir.auth.tokens`): one round trip, a third of an order GET's work;
+- `AUDIENCES`: every write reads which connections subscribe to its change
+  (`comptoir.events.audience`).
+
+Everything is forgotten whenever the database says that a connection, an OAuth client, an
+account, a location or a callback subscription changed: triggers on those tables (migration
+0015) send `NOTIFY comptoir_connections` in the changing transaction, which PostgreSQL
 delivers at its commit to every listening process, before the changing request's response
 leaves. So a revoked, blocked or suspended token is refused by every process from the next
-request on, as without a cache.
+request on, and a new subscription gets the events of the next change, as without a cache.
 
 The cache is used only while its LISTEN connection is up: until it is connected, and from
 the moment it is lost until it is back (retried every few seconds), every lookup reads the
-database. SQLite needs no cache: its lookup is an in-process read of a few microseconds.
+database. SQLite needs no cache: its reads are in-process and take a few microseconds.
 """
 
 from __future__ import annotations
@@ -23,20 +27,21 @@ from typing import Any
 
 import structlog
 
-from comptoir.auth.context import Ctx
 from comptoir.config import Settings
 
-CHANNEL = "comptoir_auth"
-MAX_ENTRIES = 10_000  # then the cache starts afresh
+CHANNEL = "comptoir_connections"
+TOKENS = "tokens"  # token hash -> Ctx
+AUDIENCES = "audiences"  # fan-out query parameters -> subscribed connections
+MAX_ENTRIES = 10_000  # per kind; then that kind starts afresh
 RETRY_SECONDS = 5.0
 
-log = structlog.get_logger("comptoir.auth")
+log = structlog.get_logger("comptoir.connections")
 
 
-class TokenCache:
+class ConnectionCache:
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
-        self._entries: dict[str, Ctx] = {}
+        self._entries: dict[str, dict[Any, Any]] = {TOKENS: {}, AUDIENCES: {}}
         self._listener: Any = None
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -48,18 +53,22 @@ class TokenCache:
     def active(self) -> bool:
         return self._listener is not None
 
-    def get(self, token_hash: str) -> Ctx | None:
-        return self._entries.get(token_hash) if self._listener is not None else None
+    def get(self, kind: str, key: Any) -> Any:
+        """What was kept under `key`, or None (also while the cache is not in use)."""
+        return self._entries[kind].get(key) if self._listener is not None else None
 
-    def put(self, token_hash: str, ctx: Ctx, generation: int) -> None:
+    def put(self, kind: str, key: Any, value: Any, generation: int) -> None:
+        """Keep `value`, read from the database when `self.generation` was `generation`."""
         if self._listener is None or generation != self.generation:
             return
-        if len(self._entries) >= MAX_ENTRIES:
-            self._entries.clear()
-        self._entries[token_hash] = ctx
+        entries = self._entries[kind]
+        if len(entries) >= MAX_ENTRIES:
+            entries.clear()
+        entries[key] = value
 
     def forget(self) -> None:
-        self._entries.clear()
+        for entries in self._entries.values():
+            entries.clear()
         self.generation += 1
 
     # --- the LISTEN connection ------------------------------------------------------------
@@ -68,7 +77,7 @@ class TokenCache:
         """Begin listening (PostgreSQL only); the cache is used once connected."""
         if self._settings.is_sqlite or self._task is not None:
             return
-        self._task = asyncio.create_task(self._keep_listening(), name="comptoir-token-cache")
+        self._task = asyncio.create_task(self._keep_listening(), name="comptoir-connection-cache")
 
     async def _keep_listening(self) -> None:
         import asyncpg
@@ -82,7 +91,7 @@ class TokenCache:
                     await connection.add_listener(CHANNEL, self._on_change)
                     connection.add_termination_listener(self._on_lost)
                 except (OSError, asyncpg.PostgresError) as exc:
-                    log.warning("token_cache_listen_failed", error=type(exc).__name__)
+                    log.warning("connection_cache_listen_failed", error=type(exc).__name__)
                 else:
                     self.forget()  # anything may have changed while nobody listened
                     self._listener = connection
@@ -95,7 +104,7 @@ class TokenCache:
         self._listener = None
         self.forget()
         if not self._stopping:
-            log.warning("token_cache_listen_lost")
+            log.warning("connection_cache_listen_lost")
 
     async def stop(self) -> None:
         self._stopping = True
