@@ -202,7 +202,11 @@ class FastReader:
         async with self._pool_lock:
             if self._pool is None:
                 self._pool = await asyncpg.create_pool(
-                    min_size=1, max_size=10, reset=_keep_session, **asyncpg_options(self._settings)
+                    min_size=1,
+                    max_size=10,
+                    reset=_keep_session,
+                    max_inactive_connection_lifetime=0,
+                    **asyncpg_options(self._settings),
                 )
         return self._pool
 

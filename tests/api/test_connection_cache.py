@@ -163,7 +163,9 @@ async def test_without_its_listen_connection_the_cache_is_not_used(
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
     async with database.transaction() as session:
         await session.execute(
-            text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%comptoir_connections%'")
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%comptoir_connections%'"
+            )
         )
     for _ in range(200):
         if not cache.active:

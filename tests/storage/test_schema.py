@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import text
@@ -29,3 +30,23 @@ async def test_sqlite_runs_with_wal_and_foreign_keys(database: Database) -> None
         assert (await connection.execute(text("PRAGMA journal_mode"))).scalar_one() == "wal"
         assert (await connection.execute(text("PRAGMA foreign_keys"))).scalar_one() == 1
         assert (await connection.execute(text("PRAGMA busy_timeout"))).scalar_one() == 30000
+
+
+@pytest.mark.parametrize("db_kind", ["postgresql"])  # SQLite does not compress
+async def test_large_json_documents_are_compressed_with_lz4(database: Database) -> None:
+    async with database.engine.connect() as connection:
+        rows = await connection.execute(
+            text(
+                "SELECT attrelid::regclass::text, attname, attcompression::text FROM pg_attribute"
+                " WHERE attrelid IN ('orders'::regclass, 'changes'::regclass, 'request_logs'::regclass)"
+                " AND attname IN ('body', 'view', 'previous_state', 'new_state', 'request_body', 'response_body')"
+            )
+        )
+        assert sorted(rows.all()) == [
+            ("changes", "new_state", "l"),
+            ("changes", "previous_state", "l"),
+            ("orders", "body", "l"),
+            ("orders", "view", "l"),
+            ("request_logs", "request_body", "l"),
+            ("request_logs", "response_body", "l"),
+        ]

@@ -613,7 +613,7 @@ def _checked(body: OrderCreate, currency: str, errors: FieldErrors) -> dict[str,
 
 def _draft(
     ctx: Ctx, location: Any, account: Any, body: OrderCreate, customer: Customer | None, renumbered: dict[str, str]
-) -> tuple[Order, list[tuple[dict[str, Any], str | None]]]:
+) -> tuple[OrderRow, list[tuple[dict[str, Any], str | None]]]:
     """The new order and its elements (with the caller's refs), still without ids."""
     now = clock.now()
     stored: dict[str, Any] = {"currency": account.currency}
@@ -649,7 +649,10 @@ def _draft(
         loyalty_operations=[],
         custom_fields={k: v for k, v in body.custom_fields.items() if v is not None},
     )
-    order = Order(
+    # A plain object, not an ORM instance: the order is written by a Core insert (instrumenting
+    # it cost as much as rendering it; benchmarks/orders.py).
+    order = OrderRow(
+        id=None,
         account_id=account.id,
         location_id=location.id,
         status=body.status,
@@ -659,6 +662,8 @@ def _draft(
         customer_id=customer.id if customer else None,
         total=total,
         body=stored,
+        refs={},
+        view=None,
         created_at=now,
         updated_at=now,
     )
@@ -666,7 +671,7 @@ def _draft(
 
 
 def _with_ids(
-    order: Order,
+    order: OrderRow,
     added: list[tuple[dict[str, Any], str | None]],
     element_ids: list[int],
     ctx: Ctx,
