@@ -1,0 +1,105 @@
+"""An order of a location connection is created by one statement on PostgreSQL
+(`orders.service.create_in_one_statement`), others (an Idempotency-Key, a customer, an
+account token, SQLite) in a session (`create_order`): the two give the same order, the same
+event and the same reads."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import func, select
+
+from comptoir.kit import clock
+from comptoir.models import Change, Order, PrivateRef
+from comptoir.orders.schemas import OrderCreate
+from comptoir.orders.service import in_one_statement
+from tests.api.callbacks.conftest import subscribe
+from tests.api.conftest import Shop
+from tests.api.orders.conftest import order
+from tests.factories import World
+
+
+def _without_ids(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: ("<id>" if k in ("id", "order_id") else _without_ids(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_ids(v) for v in value]
+    return value
+
+
+async def _listener(client: httpx.AsyncClient, shop: Shop, world: World) -> str:
+    app = await world.client(name="Kitchen display")
+    token = await world.token("location[orders.read]", location=shop.location, client=app)
+    await subscribe(client, token, {"order": ["create"]})
+    return token
+
+
+async def test_both_paths_give_the_same_order_event_and_reads(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    clock.freeze(datetime(2026, 6, 24, 15, 7, 53, tzinfo=UTC))
+    listener = await _listener(client, shop, world)
+    one = await client.post("/v1/location/orders", json=order(), headers=shop.headers())
+    keyed = await client.post("/v1/location/orders", json=order(), headers={**shop.headers(), "Idempotency-Key": "k-1"})
+    assert one.status_code == keyed.status_code == 200
+    assert one.json()["id"] != keyed.json()["id"]
+    assert _without_ids(one.json()) == _without_ids(keyed.json())
+    reads = [
+        (await client.get(f"/v1/location/orders/{created.json()['id']}", headers=shop.headers())).json()
+        for created in (one, keyed)
+    ]
+    assert reads == [one.json(), keyed.json()]
+    events = (await client.get("/v1/callback/events", headers={"X-Access-Token": listener})).json()
+    assert [event["order_id"] for event in events] == [one.json()["id"], keyed.json()["id"]]
+    states = [
+        (await client.get(f"/v1/callback/events/{event['id']}", headers={"X-Access-Token": listener})).json()
+        for event in events
+    ]
+    assert _without_ids(states[0]) == _without_ids(states[1])
+    assert states[0]["new_state"]["private_ref"] is None  # nobody's private refs in events
+    assert states[0]["new_state"]["id"] == one.json()["id"]
+    listed = (
+        await client.get("/v1/location/orders", params={"private_ref": "pos-1001"}, headers=shop.headers())
+    ).json()
+    assert [o["id"] for o in listed] == [keyed.json()["id"], one.json()["id"]]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        order(items=[{"product_name": "X", "price": "1 USD", "quantity": 1}]),
+        order(discounts=[{"name": "Too much", "price_off": "500.00 EUR"}]),
+        order(custom_fields={"x": "y" * 20_000}),
+    ],
+)
+async def test_a_refused_order_writes_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World, body: dict[str, Any]
+) -> None:
+    await _listener(client, shop, world)
+    refused = await client.post("/v1/location/orders", json=body, headers=shop.headers())
+    assert refused.status_code == 422, refused.text
+    async with world.db.transaction(write=False) as session:
+        for model in (Order, Change, PrivateRef):
+            assert await session.scalar(select(func.count()).select_from(model)) == 0
+
+
+@pytest.mark.parametrize(
+    ("changes", "key", "expected"),
+    [
+        ({}, None, True),
+        ({"customer": None}, None, True),
+        ({}, "k-1", False),
+        ({"customer": None, "customer_id": "abcdef"}, None, False),
+        ({"customer": None, "customer_list_id": "abcdef", "customer_private_ref": "c-1"}, None, False),
+        ({"loyalty_operations": [{"delta": "5"}]}, None, False),  # refused by the session path
+    ],
+)
+async def test_which_orders_take_one_statement(
+    app: FastAPI, db_kind: str, changes: dict[str, Any], key: str | None, expected: bool
+) -> None:
+    body = OrderCreate.model_validate(order(**changes))
+    assert in_one_statement(app.state.comptoir.fast, body, key) is (expected and db_kind == "postgresql")
