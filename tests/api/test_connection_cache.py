@@ -222,3 +222,14 @@ def _order_audience(app: FastAPI, shop: Shop, cache: ConnectionCache) -> tuple[o
         ("client_id", ctx.client_id),
         ("location_id", shop.location.id),
     )
+
+
+@POSTGRESQL
+async def test_nothing_is_kept_longer_than_its_maximum_age(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache
+) -> None:
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    assert cache.get(TOKENS, _hash(app, shop.location_token)) is not None
+    cache.max_age = 0.0  # as if 30 seconds had passed without any notification
+    await asyncio.sleep(0.01)
+    assert cache.get(TOKENS, _hash(app, shop.location_token)) is None

@@ -16,13 +16,17 @@ request on, and a new subscription gets the events of the next change, as withou
 
 The cache is used only while its LISTEN connection is up: until it is connected, and from
 the moment it is lost until it is back (retried every few seconds), every lookup reads the
-database. SQLite needs no cache: its reads are in-process and take a few microseconds.
+database. As a safety net for notifications that never arrive although the connection
+stands (a pooler in transaction mode between Comptoir and PostgreSQL), nothing is kept
+longer than MAX_AGE_SECONDS. SQLite needs no cache: its reads are in-process and take a few
+microseconds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 import structlog
@@ -33,6 +37,7 @@ CHANNEL = "comptoir_connections"
 TOKENS = "tokens"  # token hash -> Ctx
 AUDIENCES = "audiences"  # fan-out query parameters -> subscribed connections
 MAX_ENTRIES = 10_000  # per kind; then that kind starts afresh
+MAX_AGE_SECONDS = 30.0
 RETRY_SECONDS = 5.0
 
 log = structlog.get_logger("comptoir.connections")
@@ -41,7 +46,8 @@ log = structlog.get_logger("comptoir.connections")
 class ConnectionCache:
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
-        self._entries: dict[str, dict[Any, Any]] = {TOKENS: {}, AUDIENCES: {}}
+        self._entries: dict[str, dict[Any, tuple[float, Any]]] = {TOKENS: {}, AUDIENCES: {}}
+        self.max_age = MAX_AGE_SECONDS
         self._listener: Any = None
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -55,7 +61,12 @@ class ConnectionCache:
 
     def get(self, kind: str, key: Any) -> Any:
         """What was kept under `key`, or None (also while the cache is not in use)."""
-        return self._entries[kind].get(key) if self._listener is not None else None
+        if self._listener is None:
+            return None
+        found = self._entries[kind].get(key)
+        if found is None or time.monotonic() - found[0] > self.max_age:
+            return None
+        return found[1]
 
     def put(self, kind: str, key: Any, value: Any, generation: int) -> None:
         """Keep `value`, read from the database when `self.generation` was `generation`."""
@@ -64,7 +75,7 @@ class ConnectionCache:
         entries = self._entries[kind]
         if len(entries) >= MAX_ENTRIES:
             entries.clear()
-        entries[key] = value
+        entries[key] = (time.monotonic(), value)
 
     def forget(self) -> None:
         for entries in self._entries.values():
