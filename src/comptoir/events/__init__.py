@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from functools import cache
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import Select, bindparam, insert, literal_column, or_, select, text
@@ -71,7 +72,7 @@ async def record(
     state_change: Any = None,
     ctx: Ctx | None = None,
     origin_connection_id: int | None = None,
-) -> Change:
+) -> NewChange:
     """Record one change of a resource and its events, in the current transaction.
 
     `ids` are the public id fields of the event payload (decisions.md "Orders", last item);
@@ -103,6 +104,10 @@ async def record(
     return change
 
 
+class NewChange(SimpleNamespace):
+    """A change's columns (those of `Change`), before and after it is written."""
+
+
 def new_change(
     *,
     resource_type: str,
@@ -118,11 +123,14 @@ def new_change(
     state_change: Any = None,
     ctx: Ctx | None = None,
     origin_connection_id: int | None = None,
-) -> Change:
+) -> NewChange:
     """The change `record` writes (its arguments), not yet written: for `Write` statements
-    that insert it themselves (`audience` then tells which connections get its events)."""
+    that insert it themselves (`audience` then tells which connections get its events). A
+    plain object with a Change's attributes: it is written by Core inserts, and the ORM's
+    instrumentation cost more than the rest of building it."""
     assert event_type in RESOURCE_EVENTS.get(resource_type, ()), (resource_type, event_type)
-    return Change(
+    return NewChange(
+        id=None,
         created_at=clock.now(),
         resource_type=resource_type,
         event_type=event_type,
@@ -185,7 +193,7 @@ def _fan_out_statement(by_client: bool, by_location: bool, keys: tuple[str, ...]
     return stmt
 
 
-def _fan_out_params(change: Change) -> dict[str, Any]:
+def _fan_out_params(change: NewChange) -> dict[str, Any]:
     params: dict[str, Any] = {
         "keys": list(subscription_keys(change.resource_type)),
         "event_type": change.event_type,
@@ -218,7 +226,7 @@ def _candidates(rows: Iterable[Mapping[str, Any]]) -> list[tuple[Candidate, str]
     ]
 
 
-def _receivers(change: Change, candidates: list[tuple[Candidate, str]]) -> list[tuple[int, str]]:
+def _receivers(change: NewChange, candidates: list[tuple[Candidate, str]]) -> list[tuple[int, str]]:
     """(connection id, subscribed resource type) of the candidates that may receive the
     change (`audience.receives`)."""
     return [(candidate.connection_id, key) for candidate, key in candidates if receives(change, candidate, key)]
@@ -229,7 +237,7 @@ def _fan_out_query(resource_type: str, by_client: bool, by_location: bool) -> Qu
     return Query(_fan_out_statement(by_client, by_location, subscription_keys(resource_type)))
 
 
-async def audience(reader: FastReader, change: Change) -> list[tuple[int, str]]:
+async def audience(reader: FastReader, change: NewChange) -> list[tuple[int, str]]:
     """Who gets the events of a change written by a `Write`: (connection id, subscribed
     resource type). Read just before the statement that writes the change, as `_fan_out`
     reads it just before writing the events (a connection subscribing meanwhile gets the
@@ -247,7 +255,7 @@ async def audience(reader: FastReader, change: Change) -> list[tuple[int, str]]:
     return _receivers(change, candidates)
 
 
-async def _fan_out(session: AsyncSession, change: Change) -> None:
+async def _fan_out(session: AsyncSession, change: NewChange) -> None:
     stmt = _fan_out_statement(change.client_id is not None, change.location_id is not None)
     result = await session.execute(stmt, _fan_out_params(change))
     rows = [

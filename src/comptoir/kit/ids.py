@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from array import array
-from functools import lru_cache
+from functools import cache, lru_cache
 
 ALPHABET = "23456789abcdefghijkmnpqrstuvwxyz"
 _INDEX = {c: i for i, c in enumerate(ALPHABET)}
@@ -57,38 +57,51 @@ def _to_base32(n: int, width: int) -> str:
     return "".join(reversed(chars))
 
 
+TABULATE_AFTER = 5000  # ids of one kind encoded or decoded by a process
+
+
 @lru_cache(maxsize=65536)
 def encode(kind: str, pk: int) -> str:
     """Public id of row `pk` of resource type `kind`."""
     if pk < 1:
         raise ValueError("primary keys start at 1")
-    if pk < _DOMAIN:
-        return _to_base32(_permute(pk, kind), 6)
-    return _to_base32(pk, 7)
+    if pk >= _DOMAIN:
+        return _to_base32(pk, 7)
+    if kind in _TABULATED or _count(kind):
+        return _encode_tabulated(_round_tables(kind), pk)
+    return _to_base32(_permute(pk, kind), 6)
+
+
+def _count(kind: str, n: int = 1) -> bool:
+    """Count uses of `kind`'s round function; True once it is worth tabulating: a process
+    that keeps creating orders (17 element ids each) or reading them gets its tables after a
+    few hundred, and each id is then about ten times cheaper."""
+    used = _uses.get(kind, 0) + n
+    _uses[kind] = used
+    if used < TABULATE_AFTER:
+        return False
+    _TABULATED.add(kind)
+    return True
+
+
+def _encode_tabulated(tables: tuple[array[int], ...], pk: int) -> str:
+    left, right = pk >> _HALF_BITS, pk & _HALF_MASK
+    for table in tables:
+        left, right = right, left ^ table[right]
+    n = (left << _HALF_BITS) | right
+    return _PAIRS[n >> 20] + _PAIRS[(n >> 10) & 1023] + _PAIRS[n & 1023]
 
 
 def encode_many(kind: str, pks: list[int]) -> list[str]:
     """`encode` of many keys at once (a catalog's 30,000 items): from 5,000 keys on, the
-    round function is tabulated once per kind (4 x 32,768 values, kept), which makes each id
-    about ten times cheaper."""
-    if len(pks) < 5000 and kind not in _TABULATED:
+    round function is tabulated once per kind (4 x 32,768 values, kept)."""
+    if kind not in _TABULATED and not _count(kind, len(pks)):
         return [encode(kind, pk) for pk in pks]
-    _TABULATED.add(kind)
     tables = _round_tables(kind)
-    out = []
-    for pk in pks:
-        if not 1 <= pk < _DOMAIN:
-            out.append(encode(kind, pk))
-            continue
-        left, right = pk >> _HALF_BITS, pk & _HALF_MASK
-        for table in tables:
-            left, right = right, left ^ table[right]
-        n = (left << _HALF_BITS) | right
-        out.append(_PAIRS[n >> 20] + _PAIRS[(n >> 10) & 1023] + _PAIRS[n & 1023])
-    return out
+    return [_encode_tabulated(tables, pk) if 1 <= pk < _DOMAIN else encode(kind, pk) for pk in pks]
 
 
-@lru_cache(maxsize=16)
+@cache  # 256 KB per kind, for the few kinds a process uses most
 def _round_tables(kind: str) -> tuple[array[int], ...]:
     """`_f(key, half)` for every half of every round key of `kind` (about 0.1 s, once)."""
     tables = []
@@ -104,6 +117,7 @@ def _round_tables(kind: str) -> tuple[array[int], ...]:
 
 
 _TABULATED: set[str] = set()
+_uses: dict[str, int] = {}
 _PAIRS = [ALPHABET[i >> 5] + ALPHABET[i & 31] for i in range(1024)]  # 10 bits -> 2 characters
 
 
@@ -118,7 +132,13 @@ def decode(kind: str, public_id: str) -> int | None:
             return None
         n = (n << 5) | i
     if len(public_id) == 6:
-        pk = _unpermute(n, kind)
+        if kind in _TABULATED or _count(kind):
+            left, right = n >> _HALF_BITS, n & _HALF_MASK
+            for table in reversed(_round_tables(kind)):
+                left, right = right ^ table[left], left
+            pk = (left << _HALF_BITS) | right
+        else:
+            pk = _unpermute(n, kind)
         return pk if pk >= 1 else None
     # 7+ characters are only ever produced for keys beyond the 6-character domain.
     return n if n >= _DOMAIN else None

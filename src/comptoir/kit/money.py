@@ -46,7 +46,12 @@ def parse_money(value: Any) -> Money:
 
 
 def render_money(money: Money) -> str:
-    return f"{money.amount.quantize(_CENT)} {money.currency}"
+    return money_text(money.amount, money.currency)
+
+
+def money_text(amount: Decimal, currency: str) -> str:
+    """`render_money` of an amount and currency, without making a Money of them."""
+    return f"{amount.quantize(_CENT)} {currency}"
 
 
 MoneyStr = wire_type(

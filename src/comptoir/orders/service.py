@@ -28,7 +28,7 @@ from comptoir.events import signals
 from comptoir.fastdb import FastReader, Query, Write
 from comptoir.kit import clock, custom_fields, ids
 from comptoir.kit.decimals import exact_add, exact_sub, render_decimal
-from comptoir.kit.money import Money
+from comptoir.kit.money import Money, money_text
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
 from comptoir.kit.refs import parse_private_ref
 from comptoir.kit.times import localize, render_datetime
@@ -70,7 +70,7 @@ def _amount(money: Money | None) -> str | None:
 def _element(collection: str, given: Any, element_id: int) -> dict[str, Any]:
     """The stored form of a new element (decimals and amounts as exact strings)."""
     stored: dict[str, Any] = {"id": element_id, "deleted": False}
-    for name, value in given:
+    for name, value in given.__dict__.items():  # the fields, as iterating the model gives them
         if name == "private_ref":
             continue
         if isinstance(value, Money):
@@ -89,7 +89,7 @@ def _element(collection: str, given: Any, element_id: int) -> dict[str, Any]:
 
 
 def _money(amount: str | None, currency: str) -> str | None:
-    return str(Money(Decimal(amount), currency)) if amount is not None else None
+    return money_text(Decimal(amount), currency) if amount is not None else None
 
 
 def _decimal(value: str | None) -> str | None:
@@ -106,7 +106,7 @@ def _render_item(item: dict[str, Any], currency: str, ref: str | None) -> dict[s
         "sku_ref": item.get("sku_ref"),
         "price": _money(item["price"], currency),
         "quantity": _decimal(item["quantity"]),
-        "subtotal": str(Money(totals.item_subtotal(item), currency)),
+        "subtotal": money_text(totals.item_subtotal(item), currency),
         "tax_rate": _decimal(item.get("tax_rate")),
         "subset": None,
         "customer_notes": item.get("customer_notes"),

@@ -64,3 +64,23 @@ def test_encode_many_gives_the_same_ids_as_encode_with_and_without_tables() -> N
     assert ids.encode_many("test_kind_few", few) == [ids.encode("test_kind_few", pk) for pk in few]
     assert ids.encode_many("test_kind_many", many) == [ids.encode("test_kind_many", pk) for pk in many]
     assert ids.encode_many("test_kind_many", few) == [ids.encode("test_kind_many", pk) for pk in few]  # tabulated now
+
+
+def test_a_kind_in_heavy_use_gets_tables_and_the_same_ids() -> None:
+    kind = "test_kind_hot"
+    keys = [*range(1, ids.TABULATE_AFTER + 50), 2**30 - 1, 123_456_789]
+    computed = [ids._to_base32(ids._permute(pk, kind), 6) for pk in keys]  # the round function itself
+    assert [ids.encode(kind, pk) for pk in keys] == computed
+    assert kind in ids._TABULATED
+    assert [ids.encode(kind, pk) for pk in keys] == computed  # now from its tables
+    assert [ids.decode(kind, public_id) for public_id in computed] == keys
+    assert ids.decode(kind, ids.encode(kind, 2**30)) == 2**30
+
+
+def test_decoding_in_heavy_use_gets_tables_and_the_same_keys() -> None:
+    kind = "test_kind_read"
+    keys = list(range(1, ids.TABULATE_AFTER + 50))
+    public_ids = [ids._to_base32(ids._permute(pk, kind), 6) for pk in keys]
+    assert [ids.decode(kind, public_id) for public_id in public_ids] == keys
+    assert kind in ids._TABULATED
+    assert [ids.decode(kind, public_id) for public_id in public_ids[:100]] == keys[:100]
