@@ -23,9 +23,12 @@ columns' SQLAlchemy types, as the engine does (JSON written by `kit.jsonutil`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import sqlite3
-from collections.abc import Callable
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -139,8 +142,7 @@ class FastReader:
         self.is_sqlite = settings.is_sqlite
         self._settings = settings
         self._sqlite: sqlite3.Connection | None = None
-        self._pool: Any = None
-        self._pool_lock = asyncio.Lock()
+        self._pool = StatementPool(asyncpg_options(settings), size=10)
         self._ids = IdBlocks()
         self.cache = ConnectionCache(settings)  # started by the app, with its background tasks
 
@@ -150,8 +152,7 @@ class FastReader:
         if self.is_sqlite:
             row = self._sqlite_connection().execute(sql, values).fetchone()
         else:
-            pool = self._pool or await self._create_pool()
-            async with pool.acquire() as connection:
+            async with self._pool.connection() as connection:
                 row = await connection.fetchrow(sql, *values)
         return None if row is None else _converted(query, converters, row)
 
@@ -161,16 +162,14 @@ class FastReader:
         if self.is_sqlite:
             rows = self._sqlite_connection().execute(sql, values).fetchall()
         else:
-            pool = self._pool or await self._create_pool()
-            async with pool.acquire() as connection:
+            async with self._pool.connection() as connection:
                 rows = await connection.fetch(sql, *values)
         return [_converted(query, converters, row) for row in rows]
 
     async def write(self, write: Write, **params: Any) -> Any:
         """Run one PostgreSQL statement on its own (autocommit): the first row it returns."""
         assert not self.is_sqlite
-        pool = self._pool or await self._create_pool()
-        async with pool.acquire() as connection:
+        async with self._pool.connection() as connection:
             return await connection.fetchrow(write.sql, *write.values(params))
 
     async def next_ids(self, sequence: str, count: int) -> list[int]:
@@ -178,8 +177,7 @@ class FastReader:
         assert not self.is_sqlite
 
         async def fetch(n: int) -> list[int]:
-            pool = self._pool or await self._create_pool()
-            async with pool.acquire() as connection:
+            async with self._pool.connection() as connection:
                 rows = await connection.fetch(NEXT_IDS, sequence, n)
             return [row[0] for row in rows]
 
@@ -196,28 +194,95 @@ class FastReader:
             self._sqlite = connection
         return self._sqlite
 
-    async def _create_pool(self) -> Any:
-        import asyncpg
-
-        async with self._pool_lock:
-            if self._pool is None:
-                self._pool = await asyncpg.create_pool(
-                    min_size=1,
-                    max_size=10,
-                    reset=_keep_session,
-                    max_inactive_connection_lifetime=0,
-                    **asyncpg_options(self._settings),
-                )
-        return self._pool
-
     async def close(self) -> None:
         await self.cache.stop()
         if self._sqlite is not None:
             self._sqlite.close()
             self._sqlite = None
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+        await self._pool.close()
+
+
+class StatementPool:
+    """Up to `size` asyncpg connections, each running one statement at a time outside any
+    transaction, so they hold no session state: a connection goes back as it is (asyncpg's
+    pool resets and times each one, several times this pool's cost per statement). One
+    that failed or was interrupted mid-statement is closed instead of kept."""
+
+    def __init__(self, options: dict[str, Any], size: int) -> None:
+        self._options = options
+        self._size = size
+        self._idle: list[Any] = []
+        self._open = 0
+        self._waiters: deque[asyncio.Future[None]] = deque()
+        self._closed = False
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[Any]:
+        import asyncpg
+
+        connection = await self._acquire()
+        try:
+            yield connection
+        except asyncpg.PostgresError:  # the server refused the statement: the connection is fine
+            self._release(connection)
+            raise
+        except BaseException:  # cancelled, or the connection failed: not to be used again
+            self._open -= 1
+            connection.terminate()
+            self._wake()
+            raise
+        self._release(connection)
+
+    async def _acquire(self) -> Any:
+        import asyncpg
+
+        while True:
+            if self._closed:
+                raise RuntimeError("the statement pool is closed")
+            if self._idle:
+                return self._idle.pop()
+            if self._open < self._size:
+                self._open += 1
+                try:
+                    return await asyncpg.connect(**self._options)
+                except BaseException:
+                    self._open -= 1
+                    self._wake()
+                    raise
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            except BaseException:
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
+                elif waiter.done() and not waiter.cancelled():
+                    self._wake()  # woken, then cancelled: the turn passes to the next one
+                raise
+
+    def _release(self, connection: Any) -> None:
+        if self._closed or connection.is_closed():
+            self._open -= 1
+            connection.terminate()
+        else:
+            self._idle.append(connection)
+        self._wake()
+
+    def _wake(self) -> None:
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+
+    async def close(self) -> None:
+        self._closed = True
+        idle, self._idle = self._idle, []
+        for connection in idle:
+            self._open -= 1
+            with contextlib.suppress(Exception):
+                await connection.close(timeout=5)
+        self._wake()
 
 
 NEXT_IDS = "SELECT nextval($1::regclass) FROM generate_series(1, $2)"
@@ -228,12 +293,6 @@ def _converted(query: Query, converters: list[tuple[int, Converter]], row: Any) 
     for i, convert in converters:
         values[i] = convert(values[i])
     return dict(zip(query.names, values, strict=True))
-
-
-async def _keep_session(_connection: Any) -> None:
-    """No RESET ALL / UNLISTEN * on release: these connections only ever run single
-    statements outside any transaction, so they hold no session state, and skipping the
-    reset saves a round trip on every use."""
 
 
 def asyncpg_options(settings: Settings) -> dict[str, Any]:

@@ -66,12 +66,13 @@ async def resolve(reader: FastReader, key: bytes, token: str | None) -> Ctx:
         raise Unauthorized(MISSING)
     if len(token) > _MAX_TOKEN_LENGTH:
         raise Unauthorized(REVOKED)
-    token_hash = crypto.lookup_hash(key, token)
-    ctx = reader.cache.get(TOKENS, token_hash)
+    # Kept by the token itself: the process holds it while serving the request anyway, and
+    # a hit then costs no HMAC (a tenth of a cached order read).
+    ctx = reader.cache.get(TOKENS, token)
     if ctx is None:
         generation = reader.cache.generation
-        ctx = _context(await reader.one(AUTH, token_hash=token_hash))
-        reader.cache.put(TOKENS, token_hash, ctx, generation)
+        ctx = _context(await reader.one(AUTH, token_hash=crypto.lookup_hash(key, token)))
+        reader.cache.put(TOKENS, token, ctx, generation)
     return ctx
 
 

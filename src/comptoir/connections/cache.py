@@ -34,7 +34,7 @@ import structlog
 from comptoir.config import Settings
 
 CHANNEL = "comptoir_connections"
-TOKENS = "tokens"  # token hash -> Ctx
+TOKENS = "tokens"  # access token -> Ctx
 AUDIENCES = "audiences"  # fan-out query parameters -> subscribed connections
 MAX_ENTRIES = 10_000  # per kind; then that kind starts afresh
 MAX_AGE_SECONDS = 30.0

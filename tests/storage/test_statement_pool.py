@@ -1,0 +1,70 @@
+"""The pool of `fastdb` (StatementPool): connections for single statements, on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import pytest
+
+from comptoir.config import Settings
+from comptoir.fastdb import StatementPool, asyncpg_options
+
+pytestmark = pytest.mark.parametrize("db_kind", ["postgresql"])  # SQLite reads in-process
+
+
+@pytest.fixture
+async def pool(settings: Settings) -> StatementPool:
+    pool = StatementPool(asyncpg_options(settings), size=2)
+    yield pool
+    await pool.close()
+
+
+async def _backend(pool: StatementPool, seconds: float = 0) -> int:
+    async with pool.connection() as connection:
+        return await connection.fetchval("SELECT pg_backend_pid() FROM pg_sleep($1)", seconds)
+
+
+async def test_more_statements_than_connections_all_run_on_at_most_size_connections(pool: StatementPool) -> None:
+    pids = await asyncio.gather(*(_backend(pool, 0.02) for _ in range(12)))
+    assert len(pids) == 12
+    assert len(set(pids)) == 2
+
+
+async def test_a_refused_statement_keeps_its_connection(pool: StatementPool) -> None:
+    first = await _backend(pool)
+    with pytest.raises(asyncpg.PostgresError):
+        async with pool.connection() as connection:
+            await connection.fetchval("SELECT 1 / 0")
+    assert await _backend(pool) == first
+
+
+async def test_a_cancelled_statement_closes_its_connection_and_the_pool_goes_on(pool: StatementPool) -> None:
+    first = await _backend(pool)
+    slow = asyncio.create_task(_backend(pool, 5))  # on that idle connection
+    await asyncio.sleep(0.1)
+    slow.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await slow
+    pids = await asyncio.gather(*(_backend(pool, 0.01) for _ in range(4)))
+    assert first not in pids
+
+
+async def test_a_waiter_cancelled_does_not_hold_up_the_others(pool: StatementPool) -> None:
+    busy = [asyncio.create_task(_backend(pool, 0.2)) for _ in range(2)]
+    await asyncio.sleep(0.05)
+    waiting = [asyncio.create_task(_backend(pool)) for _ in range(3)]
+    await asyncio.sleep(0.05)
+    waiting[0].cancel()
+    await asyncio.gather(*busy)
+    assert len(await asyncio.wait_for(asyncio.gather(*waiting[1:]), 5)) == 2
+
+
+async def test_a_connection_the_server_dropped_is_replaced(pool: StatementPool, settings: Settings) -> None:
+    pid = await _backend(pool)
+    admin = await asyncpg.connect(**asyncpg_options(settings))
+    await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
+    await admin.close()
+    with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError, ConnectionError)):
+        await _backend(pool)
+    assert await _backend(pool) != pid
