@@ -13,8 +13,6 @@ from pydantic import ValidationError
 from sqlalchemy import BigInteger, Select, String, bindparam, insert, select, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import defer
-from sqlalchemy.orm.attributes import set_committed_value
 
 from comptoir import events
 from comptoir.auth.context import Ctx
@@ -26,7 +24,7 @@ from comptoir.deliveries.render import deliveries_of, delivery_of, render_delive
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, field_path, validation_message
 from comptoir.events import signals
 from comptoir.fastdb import FastReader, Query, Write
-from comptoir.kit import clock, custom_fields, ids
+from comptoir.kit import clock, custom_fields, gcpause, ids
 from comptoir.kit.decimals import exact_add, exact_sub, render_decimal
 from comptoir.kit.money import Money, money_text
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
@@ -369,8 +367,27 @@ async def list_orders(
     account_id: int | None = None,
 ) -> tuple[list[dict[str, Any]], Page]:
     """spec 4.1: newest first. `locations` are the listed locations by pk (one, or every
-    location of `account_id` for the account list)."""
-    stmt = select(Order).options(defer(Order.body))  # reads use the stored view
+    location of `account_id` for the account list).
+
+    A page of 100 orders holds tens of thousands of objects (their views), which the cyclic
+    collector, triggered every 700 allocations, walked over and over: most of a page's time
+    (benchmarks/orders.py, list pages; kit.gcpause)."""
+    with gcpause.paused():
+        return await _list_orders(session, ctx, page, filters, locations=locations, account_id=account_id)
+
+
+async def _list_orders(
+    session: AsyncSession,
+    ctx: Ctx,
+    page: PageRequest,
+    filters: dict[str, Any],
+    *,
+    locations: dict[int, Any],
+    account_id: int | None = None,
+) -> tuple[list[dict[str, Any]], Page]:
+    # The columns, not ORM instances: instrumenting 100 orders cost more than reading them
+    # (benchmarks/orders.py, list pages); the body only for orders without a view.
+    stmt = select(*(getattr(Order, name) for name in _ORDER_COLUMNS))
     if account_id is not None:
         stmt = stmt.where(Order.account_id == account_id)
         timezone = "UTC"
@@ -381,14 +398,14 @@ async def list_orders(
     stmt = _filtered(stmt, ctx, filters, timezone)
     keys = [Key(Order.created_at, datetime), Key(Order.id, int)]
     result = await paginate(session, stmt, keys, page, descending=True)
-    orders = [row[0] for row in result.rows]
+    orders = [OrderRow(**row._mapping) for row in result.rows]
     legacy = [order for order in orders if not _has_view(order, locations[order.location_id])]
     if legacy:  # written before views: their bodies, in one query, to render them
         bodies = dict(
             (await session.execute(select(Order.id, Order.body).where(Order.id.in_([o.id for o in legacy])))).all()
         )
         for order in legacy:
-            set_committed_value(order, "body", bodies[order.id])
+            order.body = bodies[order.id]
     deliveries = await deliveries_of(session, [order.id for order in orders])
     attached = [order.customer_id for order in orders if order.customer_id is not None]
     customer_refs = await refs_for(session, "customer", attached, ctx.client_id)
