@@ -56,46 +56,10 @@ RESOURCE_EVENTS: dict[str, tuple[str, ...]] = {
 }
 
 
-async def record(
-    session: AsyncSession,
-    *,
-    resource_type: str,
-    event_type: str,
-    ids: dict[str, str],
-    account_id: int,
-    location_id: int | None = None,
-    catalog_id: int | None = None,
-    customer_list_id: int | None = None,
-    timezone: str = "UTC",
-    previous_state: Any = None,
-    new_state: Any = None,
-    state_change: Any = None,
-    ctx: Ctx | None = None,
-    origin_connection_id: int | None = None,
-) -> NewChange:
-    """Record one change of a resource and its events, in the current transaction.
-
-    `ids` are the public id fields of the event payload (decisions.md "Orders", last item);
-    states are the resource's read shape before and after, already rendered for the wire.
-    `ctx` is the causing connection (None for the service itself, e.g. a resume_at
-    reversion): its client's connections get no event (spec 1.6, 6.1 item 4).
-    `origin_connection_id` is the connection that created the resource (own_order).
-    """
-    change = new_change(
-        resource_type=resource_type,
-        event_type=event_type,
-        ids=ids,
-        account_id=account_id,
-        location_id=location_id,
-        catalog_id=catalog_id,
-        customer_list_id=customer_list_id,
-        timezone=timezone,
-        previous_state=previous_state,
-        new_state=new_state,
-        state_change=state_change,
-        ctx=ctx,
-        origin_connection_id=origin_connection_id,
-    )
+async def record(session: AsyncSession, **fields: Any) -> NewChange:
+    """Record one change of a resource (`new_change`'s fields) and its events, in the
+    current transaction."""
+    change = new_change(**fields)
     # A Core insert: the change is written once and never read back through the session,
     # which spares the unit of work on every write path (benchmarks/orders.py).
     values = {column: getattr(change, column) for column in _CHANGE_COLUMNS}
@@ -124,9 +88,16 @@ def new_change(
     ctx: Ctx | None = None,
     origin_connection_id: int | None = None,
 ) -> NewChange:
-    """The change `record` writes (its arguments), not yet written: for `Write` statements
-    that insert it themselves (`audience` then tells which connections get its events). A
-    plain object with a Change's attributes: it is written by Core inserts, and the ORM's
+    """A change of a resource, not yet written: `record` writes it in a session, and a
+    `Write` statement may insert it itself (`audience` then tells who gets its events).
+
+    `ids` are the public id fields of the event payload (decisions.md "Orders", last item);
+    states are the resource's read shape before and after, already rendered for the wire.
+    `ctx` is the causing connection (None for the service itself, e.g. a resume_at
+    reversion): its client's connections get no event (spec 1.6, 6.1 item 4).
+    `origin_connection_id` is the connection that created the resource (own_order).
+
+    A plain object with a Change's attributes: it is written by Core inserts, and the ORM's
     instrumentation cost more than the rest of building it."""
     assert event_type in RESOURCE_EVENTS.get(resource_type, ()), (resource_type, event_type)
     return NewChange(

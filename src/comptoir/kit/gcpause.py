@@ -9,9 +9,14 @@ frees everything that is not a cycle meanwhile.
 
 from __future__ import annotations
 
+import functools
 import gc
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 _pauses = 0
 _was_enabled = True
@@ -30,3 +35,14 @@ def paused() -> Iterator[None]:
         _pauses -= 1
         if _pauses == 0 and _was_enabled:
             gc.enable()
+
+
+def pausing(function: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """A coroutine function that runs `paused()` from start to end."""
+
+    @functools.wraps(function)
+    async def paused_function(*args: P.args, **kwargs: P.kwargs) -> R:
+        with paused():
+            return await function(*args, **kwargs)
+
+    return paused_function

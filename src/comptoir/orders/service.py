@@ -357,6 +357,7 @@ def _filtered(stmt: Select[Any], ctx: Ctx, filters: dict[str, Any], timezone: st
     return stmt
 
 
+@gcpause.pausing
 async def list_orders(
     session: AsyncSession,
     ctx: Ctx,
@@ -369,22 +370,9 @@ async def list_orders(
     """spec 4.1: newest first. `locations` are the listed locations by pk (one, or every
     location of `account_id` for the account list).
 
-    A page of 100 orders holds tens of thousands of objects (their views), which the cyclic
-    collector, triggered every 700 allocations, walked over and over: most of a page's time
-    (benchmarks/orders.py, list pages; kit.gcpause)."""
-    with gcpause.paused():
-        return await _list_orders(session, ctx, page, filters, locations=locations, account_id=account_id)
-
-
-async def _list_orders(
-    session: AsyncSession,
-    ctx: Ctx,
-    page: PageRequest,
-    filters: dict[str, Any],
-    *,
-    locations: dict[int, Any],
-    account_id: int | None = None,
-) -> tuple[list[dict[str, Any]], Page]:
+    The cyclic collector is paused meanwhile (`kit.gcpause`): 100 orders are tens of
+    thousands of objects (their views), which it walked over and over, every 700
+    allocations: most of a page's time (benchmarks/orders.py, list pages)."""
     # The columns, not ORM instances: instrumenting 100 orders cost more than reading them
     # (benchmarks/orders.py, list pages); the body only for orders without a view.
     stmt = select(*(getattr(Order, name) for name in _ORDER_COLUMNS))

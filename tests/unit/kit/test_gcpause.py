@@ -1,5 +1,7 @@
 import gc
 
+import pytest
+
 from comptoir.kit import gcpause
 
 
@@ -23,3 +25,21 @@ def test_a_collector_disabled_before_stays_disabled() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+async def test_a_pausing_coroutine_runs_paused_and_resumes_the_collector_even_when_it_raises() -> None:
+    seen = []
+
+    @gcpause.pausing
+    async def work(fail: bool) -> str:
+        seen.append(gc.isenabled())
+        if fail:
+            raise ValueError("refused")
+        return "done"
+
+    assert await work(False) == "done"
+    assert gc.isenabled()
+    with pytest.raises(ValueError, match="refused"):
+        await work(True)
+    assert gc.isenabled()
+    assert seen == [False, False]
