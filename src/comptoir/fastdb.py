@@ -206,7 +206,7 @@ class StatementPool:
     """Up to `size` asyncpg connections, each running one statement at a time outside any
     transaction, so they hold no session state: a connection goes back as it is (asyncpg's
     pool resets and times each one, several times this pool's cost per statement). One
-    that failed or was interrupted mid-statement is closed instead of kept."""
+    whose statement failed or was interrupted is closed instead of kept."""
 
     def __init__(self, options: dict[str, Any], size: int) -> None:
         self._options = options
@@ -218,15 +218,12 @@ class StatementPool:
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[Any]:
-        import asyncpg
-
         connection = await self._acquire()
         try:
             yield connection
-        except asyncpg.PostgresError:  # the server refused the statement: the connection is fine
-            self._release(connection)
-            raise
-        except BaseException:  # cancelled, or the connection failed: not to be used again
+        except BaseException:
+            # Refused, cancelled, or the connection failed (a server shutting a connection
+            # down sends an error first): whatever its state, it is not used again.
             self._open -= 1
             connection.terminate()
             self._wake()
@@ -239,8 +236,11 @@ class StatementPool:
         while True:
             if self._closed:
                 raise RuntimeError("the statement pool is closed")
-            if self._idle:
-                return self._idle.pop()
+            while self._idle:
+                connection = self._idle.pop()
+                if not connection.is_closed():  # the server may have closed it meanwhile
+                    return connection
+                self._open -= 1
             if self._open < self._size:
                 self._open += 1
                 try:
