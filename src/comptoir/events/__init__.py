@@ -62,7 +62,7 @@ async def record(session: AsyncSession, **fields: Any) -> NewChange:
     change = new_change(**fields)
     # A Core insert: the change is written once and never read back through the session,
     # which spares the unit of work on every write path (benchmarks/orders.py).
-    values = {column: getattr(change, column) for column in _CHANGE_COLUMNS}
+    values = {column: getattr(change, column) for column in CHANGE_COLUMNS}
     change.id = (await session.execute(_INSERT_CHANGE, values)).scalar_one()
     await _fan_out(session, change)
     return change
@@ -120,7 +120,7 @@ def new_change(
     )
 
 
-_CHANGE_COLUMNS = tuple(column.key for column in Change.__table__.columns if column.key != "id")
+CHANGE_COLUMNS = tuple(column.key for column in Change.__table__.columns if column.key != "id")  # all but the id
 _INSERT_CHANGE = insert(Change.__table__).returning(Change.__table__.c.id)
 
 

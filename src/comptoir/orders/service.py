@@ -423,21 +423,25 @@ def _check_element_currencies(collection: str, index: int, element: Any, currenc
         _check_currency(f"{prefix}.options[{j}].price", option.price, currency, errors)
 
 
+def _change(ctx: Ctx | None, order: Order, location: Any, event_type: str, **states: Any) -> dict[str, Any]:
+    """The fields of an order's change (`events.new_change`)."""
+    return {
+        "resource_type": "order",
+        "event_type": event_type,
+        "ids": {"order_id": order.public_id, "location_id": location.public_id},
+        "account_id": order.account_id,
+        "location_id": order.location_id,
+        "timezone": location.timezone,
+        "ctx": ctx,
+        "origin_connection_id": order.connection_id,
+        **states,
+    }
+
+
 async def record(
     session: AsyncSession, ctx: Ctx | None, order: Order, location: Any, event_type: str, **states: Any
 ) -> None:
-    await events.record(
-        session,
-        resource_type="order",
-        event_type=event_type,
-        ids={"order_id": order.public_id, "location_id": location.public_id},
-        account_id=order.account_id,
-        location_id=order.location_id,
-        timezone=location.timezone,
-        ctx=ctx,
-        origin_connection_id=order.connection_id,
-        **states,
-    )
+    await events.record(session, **_change(ctx, order, location, event_type, **states))
 
 
 def state(order: Order, location: Any, delivery: dict[str, Any] | None) -> dict[str, Any]:
@@ -755,14 +759,14 @@ def in_one_statement(reader: FastReader, body: OrderCreate, idempotency_key: str
 def _create_write() -> Write:
     orders, changes = Order.__table__, Change.__table__
     types: dict[str, Any] = {f"o_{c.key}": c.type for c in orders.columns}
-    types |= {f"c_{c.key}": c.type for c in changes.columns if c.key != "id"}
+    types |= {f"c_{name}": changes.c[name].type for name in events.CHANGE_COLUMNS}
     types |= {
         "ref": PrivateRef.__table__.c.ref.type,
         "receivers": ARRAY(BigInteger()),
         "keys": ARRAY(String()),
     }
     order_columns = ", ".join(c.name for c in orders.columns)
-    change_columns = [c.name for c in changes.columns if c.key != "id"]
+    change_columns = events.CHANGE_COLUMNS
     return Write(
         f"""
         WITH new_order AS (
@@ -810,20 +814,10 @@ async def create_in_one_statement(
     order.id = (await reader.next_ids(_ORDER_IDS, 1))[0]
     state = render_order(order, location.timezone, location.public_id, None)
     keep_view(order, location, state)
-    change = events.new_change(
-        resource_type="order",
-        event_type="create",
-        ids={"order_id": order.public_id, "location_id": location.public_id},
-        account_id=order.account_id,
-        location_id=order.location_id,
-        timezone=location.timezone,
-        ctx=ctx,
-        origin_connection_id=order.connection_id,
-        new_state=state,
-    )
+    change = events.new_change(**_change(ctx, order, location, "create", new_state=state))
     receivers = await events.audience(reader, change)
     params = {f"o_{name}": getattr(order, name) for name in _ORDER_COLUMN_KEYS}
-    params |= {f"c_{name}": getattr(change, name) for name in _CHANGE_COLUMN_KEYS}
+    params |= {f"c_{name}": getattr(change, name) for name in events.CHANGE_COLUMNS}
     params |= {
         "ref": body.private_ref,
         "receivers": [connection_id for connection_id, _key in receivers],
@@ -837,7 +831,6 @@ async def create_in_one_statement(
 
 _ORDER_IDS = f"{Order.__tablename__}_id_seq"
 _ORDER_COLUMN_KEYS = tuple(column.key for column in Order.__table__.columns)
-_CHANGE_COLUMN_KEYS = tuple(column.key for column in Change.__table__.columns if column.key != "id")
 
 
 def keep_view(order: Order, location: Any, state: dict[str, Any]) -> None:
