@@ -26,15 +26,7 @@ from comptoir.customer_lists.endpoints import router as customer_lists_router
 from comptoir.customers.endpoints import router as customers_router
 from comptoir.db import Database, create_database
 from comptoir.deliveries.endpoints import router as deliveries_router
-from comptoir.errors import (
-    BadRequest,
-    ComptoirError,
-    FieldError,
-    RoutingError,
-    Unprocessable,
-    field_path,
-    validation_message,
-)
+from comptoir.errors import BadRequest, ComptoirError, RoutingError, validation_error
 from comptoir.fastdb import FastReader
 from comptoir.jobs import TimedJobs
 from comptoir.locations.endpoints import router as locations_router
@@ -167,22 +159,6 @@ def app_from_environment() -> FastAPI:
 # --- errors (spec 7, decisions.md "Errors and statuses") --------------------------------
 
 
-def validation_error(exc: RequestValidationError) -> ComptoirError:
-    """FastAPI's validation errors in the spec's shape: body fields are a 422 naming each
-    field path; a missing or non-object body, or a bad query parameter, is a 400."""
-    fields: list[FieldError] = []
-    for error in exc.errors():
-        loc = tuple(error.get("loc", ()))
-        where = loc[0] if loc else "body"
-        if where != "body":
-            name = loc[-1] if len(loc) > 1 else where
-            return BadRequest(f"Invalid {where} parameter {name!r}: {validation_message(error)}")
-        if len(loc) == 1 or error["type"] == "json_invalid":
-            return BadRequest("The request body must be a JSON object")
-        fields.append(FieldError(field_path(loc[1:]), validation_message(error)))
-    return Unprocessable(fields)
-
-
 def error_response(error: ComptoirError) -> Response:
     return Response(error.render(), status_code=error.status, headers=error.headers(), media_type="application/json")
 
@@ -195,7 +171,7 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def request_validation_error(request: Request, exc: RequestValidationError) -> Response:
         body_error = getattr(request.state, "body_error", None)
-        return error_response(body_error or validation_error(exc))
+        return error_response(body_error or validation_error(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

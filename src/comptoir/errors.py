@@ -198,3 +198,20 @@ _MESSAGES = {
 def validation_message(error: dict[str, Any]) -> str:
     """A pydantic error's message, as integrators read it."""
     return _MESSAGES.get(error["type"]) or str(error["msg"]).replace("Input should be", "must be")
+
+
+def validation_error(errors: Iterable[dict[str, Any]]) -> ComptoirError:
+    """Request validation errors (pydantic's, located as FastAPI locates them: `("body",
+    ...)`, `("query", name)`) in the spec's shape: body fields are a 422 naming each field
+    path; a missing or non-object body, or a bad query parameter, is a 400."""
+    fields: list[FieldError] = []
+    for error in errors:
+        loc = tuple(error.get("loc", ()))
+        where = loc[0] if loc else "body"
+        if where != "body":
+            name = loc[-1] if len(loc) > 1 else where
+            return BadRequest(f"Invalid {where} parameter {name!r}: {validation_message(error)}")
+        if len(loc) == 1 or error["type"] == "json_invalid":
+            return BadRequest("The request body must be a JSON object")
+        fields.append(FieldError(field_path(loc[1:]), validation_message(error)))
+    return Unprocessable(fields)

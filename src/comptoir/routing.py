@@ -7,20 +7,22 @@ float) before FastAPI validates them against the route's request model.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 from urllib.parse import unquote
 
 from fastapi import APIRouter
 from fastapi.routing import APIRoute
+from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from comptoir.errors import BadRequest, UnsupportedMediaType
+from comptoir.errors import BadRequest, UnsupportedMediaType, validation_error
 from comptoir.kit import gcpause
 from comptoir.kit.jsonutil import dumps, loads
 
 LARGE_BODY = 256 * 1024
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class JSON(JSONResponse):
@@ -54,8 +56,46 @@ async def read_json_body(request: Request) -> None:
         raise BadRequest(f"Malformed JSON body: {exc}") from None
 
 
+Handler = Callable[[Request], Coroutine[Any, Any, Response]]
+_DIRECT = "__comptoir_direct__"
+
+
+def served_directly(permission: Callable[..., Awaitable[Any]], model: type[BaseModel]) -> Callable[[F], F]:
+    """Serve an endpoint `(request, ctx, body, **path_params)` without FastAPI's dependency
+    solving, for the hottest writes (order creation: about 15% of its CPU,
+    benchmarks/orders.py). The route is declared as usual (its OpenAPI operation does not
+    change); `permission` is the `require(...)` of its `ctx` and `model` the type of its
+    `body`, and they are applied as FastAPI would: the token, rate limit and scope first,
+    then the body (415, 400, 422 in the spec's shapes)."""
+
+    def mark(endpoint: F) -> F:
+        setattr(endpoint, _DIRECT, (permission, model))
+        return endpoint
+
+    return mark
+
+
+def _direct_handler(
+    endpoint: Callable[..., Any], permission: Callable[..., Awaitable[Any]], model: type[BaseModel]
+) -> Handler:
+    async def handler(request: Request) -> Response:
+        # As FastAPI's APIKeyHeader(auto_error=False) gives it: an empty header is no token.
+        ctx = await permission(request, request.headers.get("x-access-token") or None)
+        await read_json_body(request)
+        try:
+            body = model.model_validate(getattr(request, "_json", None))
+        except ValidationError as exc:
+            raise validation_error({**error, "loc": ("body", *error["loc"])} for error in exc.errors()) from None
+        return await endpoint(request=request, ctx=ctx, body=body, **request.path_params)  # type: ignore[no-any-return]
+
+    return handler
+
+
 class ComptoirRoute(APIRoute):
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+    def get_route_handler(self) -> Handler:
+        direct = getattr(self.endpoint, _DIRECT, None)
+        if direct is not None:
+            return _direct_handler(self.endpoint, *direct)
         handler = super().get_route_handler()
         if self.body_field is None:
             return handler

@@ -25,7 +25,7 @@ from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
 from comptoir.orders import service
 from comptoir.orders.schemas import STATUSES, Order, OrderCreate, OrderUpdate
 from comptoir.ratelimit import HEAVY
-from comptoir.routing import JSON, ComptoirRoute, plus_literal, update_route
+from comptoir.routing import JSON, ComptoirRoute, plus_literal, served_directly, update_route
 from comptoir.state import app_state
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Orders"])
@@ -96,6 +96,7 @@ async def _create(request: Request, ctx: Ctx, body: OrderCreate, location_id: st
 
 
 @router.post(LOCATION_ORDERS, response_model=Order, responses=WRITE_ERRORS, summary="Create an order")
+@served_directly(require("location,account", "orders.write"), OrderCreate)
 async def create_order(request: Request, location_id: str, body: OrderCreate, ctx: Writer) -> Response:
     return await _create(request, ctx, body, location_id)
 
@@ -103,6 +104,7 @@ async def create_order(request: Request, location_id: str, body: OrderCreate, ct
 @router.post(
     OWN_ORDERS, response_model=Order, responses=WRITE_ERRORS, summary="Create an order in the connection's location"
 )
+@served_directly(require("location", "orders.write"), OrderCreate)
 async def create_own_order(request: Request, body: OrderCreate, ctx: LocationWriter) -> Response:
     return await _create(request, ctx, body, None)
 
