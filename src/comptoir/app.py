@@ -5,7 +5,6 @@ pages at /."""
 from __future__ import annotations
 
 import asyncio
-import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -29,6 +28,7 @@ from comptoir.deliveries.endpoints import router as deliveries_router
 from comptoir.errors import BadRequest, ComptoirError, RoutingError, validation_error
 from comptoir.fastdb import FastReader
 from comptoir.jobs import TimedJobs
+from comptoir.kit import gcpause
 from comptoir.locations.endpoints import router as locations_router
 from comptoir.loyalty.endpoints import router as loyalty_router
 from comptoir.middleware import HttpConventions
@@ -92,7 +92,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
             # as the process: out of the collector's sight, a full collection walks only
             # what requests create. Without it, one list of 100 orders in 50 paid for a
             # ~100 ms pause (p99 170 ms instead of 34 ms, benchmarks/orders.py).
-            gc.freeze()
+            gcpause.tune_for_serving()
         try:
             yield
         finally:

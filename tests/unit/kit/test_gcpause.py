@@ -43,3 +43,14 @@ async def test_a_pausing_coroutine_runs_paused_and_resumes_the_collector_even_wh
         await work(True)
     assert gc.isenabled()
     assert seen == [False, False]
+
+
+def test_a_serving_process_collects_the_young_generation_less_often() -> None:
+    before = gc.get_threshold()
+    try:
+        gcpause.tune_for_serving()
+        assert gc.get_threshold() == (gcpause.SERVING_THRESHOLD, before[1], before[2])
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
