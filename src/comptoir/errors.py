@@ -197,6 +197,8 @@ _MESSAGES = {
 
 def validation_message(error: dict[str, Any]) -> str:
     """A pydantic error's message, as integrators read it."""
+    if error["type"] == "string_too_long":  # kit.text.Text
+        return too_long(error["input"], error["ctx"]["max_length"]) or str(error["msg"])
     return _MESSAGES.get(error["type"]) or str(error["msg"]).replace("Input should be", "must be")
 
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import StringConstraints
+from pydantic.types import Strict
 
 from comptoir.kit.decimals import parse_decimal, render_decimal
 from comptoir.kit.wire import WireError, shown, wire_type
@@ -29,8 +32,10 @@ def _text(value: Any, max_length: int) -> str:
 
 @cache
 def Text(max_length: int) -> Any:
-    """A string of at most `max_length` characters."""
-    return wire_type(str, lambda value: _text(value, max_length), None, {"type": "string", "maxLength": max_length})
+    """A string of at most `max_length` characters. Checked by pydantic-core itself (a
+    Python validator per field cost a sixth of an order creation's validation); its errors
+    read as `_text`'s (`errors.validation_message`)."""
+    return Annotated[str, Strict(), StringConstraints(max_length=max_length)]
 
 
 def parse_email(value: Any) -> str:
