@@ -13,7 +13,7 @@ import orjson
 
 MAX_DEPTH = 64  # free-form values (custom fields) nested deeper are refused; orjson writes 254
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-# Stored JSON that starts with a space was written by `plain_fragment`: it holds no number
+# Stored JSON that starts with a space was written by `stored_fragment`: it holds no number
 # orjson would read inexactly, so orjson reads it, three times faster than the exact parser.
 # `dumps` never writes a leading space, so nothing else is read that way.
 _PLAIN_MARK = b" "
@@ -59,23 +59,33 @@ def loads(data: str | bytes) -> Any:
     return value
 
 
-def is_plain(value: Any) -> bool:
-    """True when orjson would read `dumps(value)` back exactly: no Decimal (fractions, or
-    integers beyond 64 bits as `loads` gives them), no float, no integer beyond 64 bits."""
-    kind = type(value)
-    if kind is dict:
-        return all(is_plain(item) for item in value.values())
-    if kind is list:
-        return all(is_plain(item) for item in value)
-    if kind is int:
-        return -(2**63) <= value < 2**63
-    return kind is not Decimal and kind is not float
+def dumps_checked(value: Any) -> tuple[bytes, bool]:
+    """`dumps(value)`, and whether orjson reads that text back exactly: true unless a
+    Decimal was written (fractions, and integers beyond 64 bits as `loads` gives them). One
+    pass: the Decimals are found while writing."""
+    exact = False
+
+    def default(item: Any) -> Any:
+        nonlocal exact
+        if isinstance(item, Decimal):
+            exact = True
+        return _default(item)
+
+    text = orjson.dumps(value, default=default)
+    return text, not exact
 
 
-def plain_fragment(value: Any) -> Any:
-    """What to store for `value`: when `is_plain`, its JSON text marked for `loads_stored`
-    (a leading space, which JSON allows), else `value` itself."""
-    return orjson.Fragment(_PLAIN_MARK + dumps(value)) if is_plain(value) else value
+def stored_fragment(text: bytes, plain: bool) -> orjson.Fragment:
+    """JSON text as the database keeps it: marked for `loads_stored` when `plain`."""
+    return orjson.Fragment(_PLAIN_MARK + text if plain else text)
+
+
+def plain_fragment(value: Any) -> orjson.Fragment:
+    """What to store for `value`: its JSON text, marked when orjson reads it back exactly.
+    A Fragment is taken as already in that form."""
+    if isinstance(value, orjson.Fragment):
+        return value
+    return stored_fragment(*dumps_checked(value))
 
 
 def loads_stored(data: str | bytes) -> Any:

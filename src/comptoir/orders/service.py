@@ -9,6 +9,7 @@ from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 from sqlalchemy import BigInteger, Select, String, bindparam, insert, select, update
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -24,7 +25,7 @@ from comptoir.deliveries.render import deliveries_of, delivery_of, render_delive
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, field_path, validation_message
 from comptoir.events import signals
 from comptoir.fastdb import FastReader, Query, Write
-from comptoir.kit import clock, custom_fields, gcpause, ids
+from comptoir.kit import clock, custom_fields, gcpause, ids, jsonutil
 from comptoir.kit.decimals import exact_add, exact_sub, render_decimal
 from comptoir.kit.money import Money, money_text
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
@@ -813,8 +814,13 @@ async def create_in_one_statement(
     refs = _with_ids(order, added, await reader.next_ids(ORDER_ELEMENT_IDS.name, len(added)), ctx, body.private_ref)
     order.id = (await reader.next_ids(_ORDER_IDS, 1))[0]
     state = render_order(order, location.timezone, location.public_id, None)
-    keep_view(order, location, state)
-    change = events.new_change(**_change(ctx, order, location, "create", new_state=state))
+    # The view and the change hold the same rendered order: written once, and the view
+    # keeps the id (every read sets it anyway).
+    text, plain = jsonutil.dumps_checked(state)
+    order.view = jsonutil.stored_fragment(
+        b'{"tz":' + jsonutil.dumps(location.timezone) + b',"order":' + text + b"}", plain
+    )
+    change = events.new_change(**_change(ctx, order, location, "create", new_state=orjson.Fragment(text)))
     receivers = await events.audience(reader, change)
     params = {f"o_{name}": getattr(order, name) for name in _ORDER_COLUMN_KEYS}
     params |= {f"c_{name}": getattr(change, name) for name in events.CHANGE_COLUMNS}

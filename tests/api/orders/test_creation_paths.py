@@ -103,3 +103,24 @@ async def test_which_orders_take_one_statement(
 ) -> None:
     body = OrderCreate.model_validate(order(**changes))
     assert in_one_statement(app.state.comptoir.fast, body, key) is (expected and db_kind == "postgresql")
+
+
+async def test_exact_numbers_of_an_order_read_back_exactly(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    """The view and the event state, written once for both (`create_in_one_statement`), keep
+    the numbers as sent: the stored text is only marked for the fast parser without any."""
+    listener = await _listener(client, shop, world)
+    fields = b'{"rate":0.10,"big":123456789012345678901234567890,"n":[1,2.50]}'
+    body = order(custom_fields={}).copy()
+    raw = httpx.Request("POST", "http://x", json=body).content.replace(
+        b'"custom_fields":{}', b'"custom_fields":' + fields
+    )
+    created = await client.post(
+        "/v1/location/orders", content=raw, headers={**shop.headers(), "Content-Type": "application/json"}
+    )
+    assert created.status_code == 200, created.text
+    assert b'"custom_fields":' + fields in created.content
+    read = await client.get(f"/v1/location/orders/{created.json()['id']}", headers=shop.headers())
+    assert b'"custom_fields":' + fields in read.content
+    events = (await client.get("/v1/callback/events", headers={"X-Access-Token": listener})).json()
+    event = await client.get(f"/v1/callback/events/{events[0]['id']}", headers={"X-Access-Token": listener})
+    assert b'"custom_fields":' + fields in event.content
