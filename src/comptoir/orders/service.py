@@ -66,6 +66,12 @@ def _amount(money: Money | None) -> str | None:
     return format(money.amount, "f") if money is not None else None
 
 
+def _option(option: Any) -> dict[str, Any]:
+    stored = {name: value for name, value in option.__dict__.items() if name != "price"}
+    stored["price"] = _amount(option.price)
+    return stored
+
+
 def _element(collection: str, given: Any, element_id: int) -> dict[str, Any]:
     """The stored form of a new element (decimals and amounts as exact strings)."""
     stored: dict[str, Any] = {"id": element_id, "deleted": False}
@@ -76,12 +82,10 @@ def _element(collection: str, given: Any, element_id: int) -> dict[str, Any]:
             stored[name] = _amount(value)
         elif isinstance(value, Decimal):
             stored[name] = format(value, "f")
-        elif name == "options":
-            stored[name] = [
-                {**option.model_dump(exclude={"price"}), "price": _amount(option.price)} for option in value
-            ]
+        elif name == "options":  # their fields are plain values: no model_dump needed
+            stored[name] = [_option(option) for option in value]
         elif name == "deal_line":
-            stored[name] = value.model_dump() if value is not None else None
+            stored[name] = dict(value.__dict__) if value is not None else None
         else:
             stored[name] = value
     return stored
