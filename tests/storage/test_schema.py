@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 
 from comptoir.db import Database
 from comptoir.migrate import alembic_head
 from comptoir.models import Base
+from tests.storage.test_migration_0004 import migrate
 
 
 async def test_migrations_match_the_models(database: Database) -> None:
@@ -50,3 +51,32 @@ async def test_large_json_documents_are_compressed_with_lz4(database: Database) 
             ("request_logs", "request_body", "l"),
             ("request_logs", "response_body", "l"),
         ]
+
+
+async def test_changes_keep_never_reusing_ids_without_foreign_keys(database: Database) -> None:
+    """Migration 0017 rebuilt `changes` on SQLite: still AUTOINCREMENT (an id is never
+    reused), and on both databases without foreign keys, its events with theirs."""
+    async with database.engine.connect() as connection:
+        foreign_keys = await connection.run_sync(lambda sync: inspect(sync).get_foreign_keys("changes"))
+        assert foreign_keys == []
+        events = await connection.run_sync(lambda sync: inspect(sync).get_foreign_keys("events"))
+        assert sorted(fk["referred_table"] for fk in events) == ["changes", "connections"]
+        if database.is_sqlite:
+            sql = (await connection.execute(text("SELECT sql FROM sqlite_master WHERE name = 'changes'"))).scalar_one()
+            assert "AUTOINCREMENT" in sql
+
+
+async def test_migration_0017_goes_down_and_up_again(database: Database) -> None:
+    await migrate(database, "0016")
+    async with database.engine.connect() as connection:
+        foreign_keys = await connection.run_sync(lambda sync: inspect(sync).get_foreign_keys("changes"))
+    assert sorted((fk["constrained_columns"][0], fk["referred_table"]) for fk in foreign_keys) == [
+        ("account_id", "accounts"),
+        ("client_id", "oauth_clients"),
+        ("connection_id", "connections"),
+        ("location_id", "locations"),
+        ("origin_connection_id", "connections"),
+    ]
+    await migrate(database, "head")
+    async with database.engine.connect() as connection:
+        assert await connection.run_sync(lambda sync: inspect(sync).get_foreign_keys("changes")) == []

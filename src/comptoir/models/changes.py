@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy import Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, JSONValue, UTCDateTime
@@ -28,13 +28,15 @@ class Change(Base):
     event_type: Mapped[str] = mapped_column(String(16))
     ids: Mapped[dict[str, Any]] = mapped_column(JSONValue)
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")  # for rendering times
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
-    location_id: Mapped[int | None] = mapped_column(ForeignKey("locations.id", ondelete="CASCADE"))
+    # No foreign keys (migration 0017): the ids come from the writing request's own context,
+    # and checking them locked the same parent rows for every concurrent write.
+    account_id: Mapped[int] = mapped_column(PK)
+    location_id: Mapped[int | None] = mapped_column(PK)
     catalog_id: Mapped[int | None] = mapped_column(PK)
     customer_list_id: Mapped[int | None] = mapped_column(PK)
     previous_state: Mapped[Any | None] = mapped_column(JSONValue)
     new_state: Mapped[Any | None] = mapped_column(JSONValue)
     state_change: Mapped[Any | None] = mapped_column(JSONValue)
-    connection_id: Mapped[int | None] = mapped_column(ForeignKey("connections.id", ondelete="SET NULL"))
-    client_id: Mapped[int | None] = mapped_column(ForeignKey("oauth_clients.id", ondelete="SET NULL"))
-    origin_connection_id: Mapped[int | None] = mapped_column(ForeignKey("connections.id", ondelete="SET NULL"))
+    connection_id: Mapped[int | None] = mapped_column(PK)
+    client_id: Mapped[int | None] = mapped_column(PK)
+    origin_connection_id: Mapped[int | None] = mapped_column(PK)
