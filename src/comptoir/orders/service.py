@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from datetime import datetime
 from decimal import Decimal
+from functools import cache
 from types import SimpleNamespace
 from typing import Any
 
@@ -761,7 +762,11 @@ def in_one_statement(reader: FastReader, body: OrderCreate, idempotency_key: str
     )
 
 
-def _create_write() -> Write:
+@cache
+def _create_write(with_ref: bool, with_events: bool) -> Write:
+    """The statement writing a new order, its change and, when there are any, the caller's
+    private ref and the change's events: a part with nothing to write is left out rather
+    than run empty (each inserting part costs the database its table and indexes)."""
     orders, changes = Order.__table__, Change.__table__
     types: dict[str, Any] = {f"o_{c.key}": c.type for c in orders.columns}
     types |= {f"c_{name}": changes.c[name].type for name in events.CHANGE_COLUMNS}
@@ -772,35 +777,40 @@ def _create_write() -> Write:
     }
     order_columns = ", ".join(c.name for c in orders.columns)
     change_columns = events.CHANGE_COLUMNS
-    return Write(
-        f"""
-        WITH new_order AS (
+    parts = [
+        f"""new_order AS (
             INSERT INTO orders ({order_columns})
             VALUES ({", ".join(f":o_{c.key}" for c in orders.columns)})
-        ), new_ref AS (
-            INSERT INTO private_refs (resource_type, resource_id, client_id, ref)
-            SELECT '{KIND}', :o_id, :o_client_id, :ref WHERE :ref IS NOT NULL
-        ), change AS (
+        )""",  # noqa: S608 - only the models' names are written in; every value is bound
+        f"""change AS (
             INSERT INTO changes ({", ".join(change_columns)})
             VALUES ({", ".join(f":c_{c}" for c in change_columns)})
             RETURNING id, created_at
-        ), new_events AS (
+        )""",  # noqa: S608
+    ]
+    if with_ref:
+        parts.append(
+            f"""new_ref AS (
+            INSERT INTO private_refs (resource_type, resource_id, client_id, ref)
+            VALUES ('{KIND}', :o_id, :o_client_id, :ref)
+        )"""  # noqa: S608
+        )
+    notify = "NULL"
+    if with_events:
+        parts.append(
+            f"""new_events AS (
             INSERT INTO {Event.__tablename__}
                 (connection_id, change_id, resource_type, event_type, created_at, attempts, next_attempt_at)
             SELECT receiver.connection_id, change.id, receiver.key, :c_event_type, change.created_at, 0,
                    change.created_at
             FROM change, unnest(:receivers, :keys) AS receiver(connection_id, key)
-            RETURNING id
+        )"""  # noqa: S608
         )
-        SELECT change.id,
-               CASE WHEN EXISTS (SELECT FROM new_events) THEN pg_notify('{events.NOTIFY_CHANNEL}', '') END
-        FROM change
-        """,  # noqa: S608 - only the models' names are written in; every value is bound
+        notify = f"pg_notify('{events.NOTIFY_CHANNEL}', '')"
+    return Write(
+        f"WITH {', '.join(parts)} SELECT change.id, {notify} FROM change",  # noqa: S608
         types,
     )
-
-
-_CREATE = _create_write()
 
 
 async def create_in_one_statement(
@@ -833,7 +843,7 @@ async def create_in_one_statement(
         "receivers": [connection_id for connection_id, _key in receivers],
         "keys": [key for _connection_id, key in receivers],
     }
-    await reader.write(_CREATE, **params)
+    await reader.write(_create_write(body.private_ref is not None, bool(receivers)), **params)
     if receivers:
         signals.new_events_committed()
     return with_refs(state, refs, None)

@@ -124,3 +124,25 @@ async def test_exact_numbers_of_an_order_read_back_exactly(client: httpx.AsyncCl
     events = (await client.get("/v1/callback/events", headers={"X-Access-Token": listener})).json()
     event = await client.get(f"/v1/callback/events/{events[0]['id']}", headers={"X-Access-Token": listener})
     assert b'"custom_fields":' + fields in event.content
+
+
+@pytest.mark.parametrize("with_ref", [True, False])
+@pytest.mark.parametrize("with_listener", [True, False])
+async def test_an_order_with_or_without_ref_and_listener_is_written_whole(
+    client: httpx.AsyncClient, shop: Shop, world: World, with_ref: bool, with_listener: bool
+) -> None:
+    """The one statement leaves out what it has nothing to write: a private ref, events."""
+    listener = await _listener(client, shop, world) if with_listener else None
+    body = order()
+    if not with_ref:
+        body.pop("private_ref")
+    created = await client.post("/v1/location/orders", json=body, headers=shop.headers())
+    assert created.status_code == 200, created.text
+    assert created.json()["private_ref"] == ("pos-1001" if with_ref else None)
+    listed = await client.get("/v1/location/orders", params={"private_ref": "pos-1001"}, headers=shop.headers())
+    assert [o["id"] for o in listed.json()] == ([created.json()["id"]] if with_ref else [])
+    async with world.db.transaction(write=False) as session:
+        assert await session.scalar(select(func.count()).select_from(Change)) == 1
+    if listener is not None:
+        events = (await client.get("/v1/callback/events", headers={"X-Access-Token": listener})).json()
+        assert [event["order_id"] for event in events] == [created.json()["id"]]
