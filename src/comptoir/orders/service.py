@@ -93,7 +93,11 @@ def _element(collection: str, given: Any, element_id: int) -> dict[str, Any]:
 
 
 def _money(amount: str | None, currency: str) -> str | None:
-    return money_text(Decimal(amount), currency) if amount is not None else None
+    if amount is None:
+        return None
+    if amount[-3:-2] == ".":  # stored as written (`_amount`): already in cents
+        return f"{amount} {currency}"
+    return money_text(Decimal(amount), currency)
 
 
 def _decimal(value: str | None) -> str | None:
