@@ -1,4 +1,5 @@
-"""What the benchmarks share: a free port, wrk runs and their figures, percentiles."""
+"""What the benchmarks share: a free port, wrk runs and their figures, percentiles, a new
+PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import asyncpg
 import httpx
 
 _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
@@ -58,3 +60,13 @@ def run_wrk(
     p50 = _ms(re.search(r"\s50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
     p99 = _ms(re.search(r"\s99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
     return {"rps": rps, "p50": p50, "p99": p99}
+
+
+async def recreate_database(admin_url: str, name: str) -> None:
+    """Drop the benchmark's database `name` if an earlier run left it, and create it empty."""
+    admin = await asyncpg.connect(admin_url)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        await admin.execute(f"CREATE DATABASE {name}")
+    finally:
+        await admin.close()

@@ -30,10 +30,10 @@ from typing import Any
 
 import asyncpg
 
-from orders import realistic_order
+from _common import recreate_database
+from orders import ADMIN_URL, realistic_order
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
-ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 NAME = "comptoir_bench_order_statement"
 URL = f"postgresql://postgres@127.0.0.1:5432/{NAME}"
 
@@ -119,15 +119,6 @@ async def run(args: argparse.Namespace, sql: str, values: list[Any], id_index: i
         print(f"{label:<28}{' '.join(f'{f:.3f}' for f in figures):<40}{statistics.median(figures):>9.3f}")
 
 
-async def recreate_database() -> None:
-    admin = await asyncpg.connect(ADMIN_URL)
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {NAME} WITH (FORCE)")
-        await admin.execute(f"CREATE DATABASE {NAME}")
-    finally:
-        await admin.close()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--connections", type=int, default=20)
@@ -135,7 +126,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
 
-    asyncio.run(recreate_database())
+    asyncio.run(recreate_database(ADMIN_URL, NAME))
     os.environ.update(
         {"COMPTOIR_DATABASE_URL": URL, "COMPTOIR_SECRET_KEY": "benchmark-secret-key", "COMPTOIR_LOG_LEVEL": "warning"}
     )

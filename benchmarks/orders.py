@@ -35,7 +35,7 @@ from pathlib import Path
 import asyncpg
 import httpx
 
-from _common import free_port, percentile, run_wrk, wait_until_up
+from _common import free_port, percentile, recreate_database, run_wrk, wait_until_up
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -130,7 +130,7 @@ BARE_SCRIPT = 'request = function() return wrk.format("GET", "/v1/health") end\n
 def prepare(redis: str) -> tuple[Path, dict[str, str], dict, Path]:
     """A new database with the demo data; returns a work directory, the servers' environment
     (PostgreSQL, Redis, rate limits off), the demo's output and the realistic order's file."""
-    asyncio.run(recreate_database())
+    asyncio.run(recreate_database(ADMIN_URL, NAME))
     workdir = Path(tempfile.mkdtemp(prefix="comptoir-bench-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | {
         "COMPTOIR_DATABASE_URL": URL,
@@ -144,15 +144,6 @@ def prepare(redis: str) -> tuple[Path, dict[str, str], dict, Path]:
     order_file = workdir / "order.json"
     order_file.write_text(json.dumps(realistic_order()))
     return workdir, env, demo, order_file
-
-
-async def recreate_database() -> None:
-    admin = await asyncpg.connect(ADMIN_URL)
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {NAME} WITH (FORCE)")
-        await admin.execute(f"CREATE DATABASE {NAME}")
-    finally:
-        await admin.close()
 
 
 async def fill(location_pk: int, count: int) -> float:

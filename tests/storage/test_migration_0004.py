@@ -4,22 +4,11 @@ It also goes down again."""
 
 from __future__ import annotations
 
-from alembic import command
 from sqlalchemy import text
 
-from comptoir.db import WRITE, Database
-from comptoir.migrate import alembic_config
+from comptoir.db import Database
 from tests.factories import World
-
-
-async def migrate(database: Database, revision: str) -> None:
-    async with database.engine.connect() as connection:
-        connection = await connection.execution_options(**WRITE)
-        async with connection.begin():
-            if revision == "head":
-                await connection.run_sync(lambda sync: command.upgrade(alembic_config(sync), "head"))
-            else:
-                await connection.run_sync(lambda sync: command.downgrade(alembic_config(sync), revision))
+from tests.storage.migrating import migrate
 
 
 async def test_upgrading_claims_the_names_of_existing_lists_and_catalogs(database: Database, world: World) -> None:

@@ -10,7 +10,7 @@ from sqlalchemy import inspect, text
 from comptoir.db import Database
 from comptoir.migrate import alembic_head
 from comptoir.models import Base
-from tests.storage.test_migration_0004 import migrate
+from tests.storage.migrating import migrate
 
 
 async def test_migrations_match_the_models(database: Database) -> None:

@@ -57,12 +57,16 @@ async def test_the_scope_is_checked_before_the_body(client: httpx.AsyncClient, s
             "message": "The connection's scope (location[orders.read]) does not allow this request:"
             " it needs orders.write",
         }
+    assert await _orders(world) == 0
 
 
-async def test_an_account_token_cannot_use_the_location_short_form(client: httpx.AsyncClient, shop: Shop) -> None:
+async def test_an_account_token_cannot_use_the_location_short_form(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
     response = await client.post("/v1/location/orders", json=order(), headers=shop.headers(shop.account_token))
     assert response.status_code == 403
     assert response.json() == {"error_type": "forbidden", "message": "This endpoint needs a location-level token"}
+    assert await _orders(world) == 0
     created = await client.post(
         f"/v1/locations/{shop.location.public_id}/orders", json=order(), headers=shop.headers(shop.account_token)
     )
