@@ -60,12 +60,14 @@ Country = wire_type(
     parse_country,
     None,
     {"type": "string", "pattern": "^[A-Z]{2}$", "description": "ISO 3166-1 alpha-2 code", "examples": ["FR"]},
+    memo=True,
 )
 Currency = wire_type(
     str,
     parse_currency,
     None,
     {"type": "string", "pattern": "^[A-Z]{3}$", "description": "ISO 4217 code", "examples": ["EUR"]},
+    memo=True,
 )
 
 

@@ -51,6 +51,7 @@ DecimalStr = wire_type(
         'with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
         "examples": ["13.5"],
     },
+    memo=True,
 )
 
 

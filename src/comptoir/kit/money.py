@@ -64,4 +64,5 @@ MoneyStr = wire_type(
         "description": "Amount, a space and an ISO 4217 currency; read back with 2 decimals.",
         "examples": ["12.50 EUR"],
     },
+    memo=True,
 )

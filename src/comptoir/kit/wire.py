@@ -27,19 +27,44 @@ def shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+MEMO_SIZE = 4096  # distinct texts remembered per memoised type; forgotten all at once when full
+
+
 def wire_type(
     python_type: Any,
     parse: Callable[[Any], Any],
     render: Callable[[Any], Any] | None,
     json_schema: dict[str, Any],
+    *,
+    memo: bool = False,
 ) -> Any:
-    """`Annotated[python_type, ...]` validated by `parse`, serialised by `render`."""
+    """`Annotated[python_type, ...]` validated by `parse`, serialised by `render`.
+
+    `memo`: remember what `parse` made of each accepted string, for types whose texts repeat
+    from request to request (amounts: a menu's prices come back in every order; quantities;
+    codes) and whose values are immutable. Only strings are remembered (a JSON number's
+    Decimal equals its other spellings, "1" and "1.0"), and never a refusal."""
 
     def validate(value: Any) -> Any:
         try:
             return parse(value)
         except WireError as exc:
             raise PydanticCustomError("invalid_format", str(exc)) from None
+
+    if memo:
+        known: dict[str, Any] = {}
+        parse_once = validate
+
+        def validate(value: Any) -> Any:
+            if type(value) is not str:
+                return parse_once(value)
+            parsed = known.get(value)
+            if parsed is None:
+                parsed = parse_once(value)
+                if len(known) >= MEMO_SIZE:
+                    known.clear()
+                known[value] = parsed
+            return parsed
 
     metadata: list[Any] = [PlainValidator(validate), WithJsonSchema(json_schema)]
     if render is not None:
