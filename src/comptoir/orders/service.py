@@ -819,11 +819,14 @@ def _create_write(with_ref: bool, with_events: bool) -> Write:
 
 async def create_in_one_statement(
     reader: FastReader, ctx: Ctx, location: Any, account: Any, body: OrderCreate
-) -> dict[str, Any]:
+) -> dict[str, Any] | orjson.Fragment:
     """`create_order` for what `in_one_statement` accepts, on PostgreSQL: the order, the
     caller's private ref, the `order.create` change and its events are written by one
     statement, atomic on its own, so a creation costs one round trip (its ids come from
-    this process's blocks, `sequences.IdBlocks`; its audience is read just before)."""
+    this process's blocks, `sequences.IdBlocks`; its audience is read just before).
+
+    Returns the order as the caller reads it: when the caller gave no private ref, that is
+    the rendered order itself, already serialised (a Fragment the response writes as is)."""
     errors = FieldErrors()
     renumbered = _checked(body, account.currency, errors)
     errors.raise_if_any()
@@ -850,6 +853,8 @@ async def create_in_one_statement(
     await reader.write(_create_write(body.private_ref is not None, bool(receivers)), **params)
     if receivers:
         signals.new_events_committed()
+    if not refs:  # no ref of the caller's to show: it reads what every reader reads
+        return orjson.Fragment(text)
     return with_refs(state, refs, None)
 
 

@@ -139,6 +139,8 @@ async def test_an_order_with_or_without_ref_and_listener_is_written_whole(
     created = await client.post("/v1/location/orders", json=body, headers=shop.headers())
     assert created.status_code == 200, created.text
     assert created.json()["private_ref"] == ("pos-1001" if with_ref else None)
+    read = await client.get(f"/v1/location/orders/{created.json()['id']}", headers=shop.headers())
+    assert read.json() == created.json()
     listed = await client.get("/v1/location/orders", params={"private_ref": "pos-1001"}, headers=shop.headers())
     assert [o["id"] for o in listed.json()] == ([created.json()["id"]] if with_ref else [])
     async with world.db.transaction(write=False) as session:
@@ -146,3 +148,22 @@ async def test_an_order_with_or_without_ref_and_listener_is_written_whole(
     if listener is not None:
         events = (await client.get("/v1/callback/events", headers={"X-Access-Token": listener})).json()
         assert [event["order_id"] for event in events] == [created.json()["id"]]
+
+
+@pytest.mark.parametrize("element_ref", [True, False])
+async def test_the_creation_answers_what_a_read_gives(client: httpx.AsyncClient, shop: Shop, element_ref: bool) -> None:
+    """Without any private ref of the caller's, the answer is the stored rendering as is."""
+    body = order()
+    body.pop("private_ref")
+    if not element_ref:
+        for item in body["items"]:
+            item.pop("private_ref", None)
+    created = await client.post("/v1/location/orders", json=body, headers=shop.headers())
+    assert created.status_code == 200, created.text
+    assert created.headers["content-type"] == "application/json"
+    assert int(created.headers["content-length"]) == len(created.content)
+    assert [item["private_ref"] for item in created.json()["items"]] == (
+        ["line-1", None] if element_ref else [None, None]
+    )
+    read = await client.get(f"/v1/location/orders/{created.json()['id']}", headers=shop.headers())
+    assert read.json() == created.json()
