@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
@@ -20,7 +20,11 @@ class Connection(Base):
     """
 
     __tablename__ = "connections"
-    __table_args__ = (UniqueConstraint("client_id", "target", "name"), NEVER_REUSE_IDS)
+    __table_args__ = (
+        UniqueConstraint("client_id", "target", "name"),
+        Index("uq_connections_id_client_id", "id", "client_id", unique=True),  # orders refer to both
+        NEVER_REUSE_IDS,
+    )
     KIND = "connection"
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
@@ -18,7 +18,11 @@ class Location(Base):
     """
 
     __tablename__ = "locations"
-    __table_args__ = (UniqueConstraint("account_id", "number"), NEVER_REUSE_IDS)
+    __table_args__ = (
+        UniqueConstraint("account_id", "number"),
+        Index("uq_locations_id_account_id", "id", "account_id", unique=True),  # orders refer to both
+        NEVER_REUSE_IDS,
+    )
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))

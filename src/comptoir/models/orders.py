@@ -4,7 +4,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import BigInteger, ForeignKey, Index, Sequence, String
+from sqlalchemy import BigInteger, CheckConstraint, ForeignKey, ForeignKeyConstraint, Index, Sequence, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
@@ -31,17 +31,26 @@ class Order(Base):
         Index("ix_orders_location_status", "location_id", "status", "created_at", "id"),
         Index("ix_orders_location_created_by", "location_id", "created_by", "created_at", "id"),
         Index("ix_orders_customer", "customer_id", "created_at", "id"),
+        # A location with its account, a connection with its client: one check (and one
+        # parent row locked) for each pair instead of one per column (migration 0018).
+        ForeignKeyConstraint(["location_id", "account_id"], ["locations.id", "locations.account_id"]),
+        ForeignKeyConstraint(
+            ["connection_id", "client_id"],
+            ["connections.id", "connections.client_id"],
+            ondelete="SET NULL",  # the connection goes with its client: both are emptied
+        ),
+        CheckConstraint("client_id IS NULL OR connection_id IS NOT NULL", name="client_with_connection"),
         NEVER_REUSE_IDS,
     )
     KIND = "order"
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
-    location_id: Mapped[int] = mapped_column(ForeignKey("locations.id"))
+    account_id: Mapped[int] = mapped_column(PK)
+    location_id: Mapped[int] = mapped_column(PK)
     status: Mapped[str] = mapped_column(String(32))
     created_by: Mapped[str] = mapped_column(String(255))  # the creating client's name
-    client_id: Mapped[int | None] = mapped_column(ForeignKey("oauth_clients.id", ondelete="SET NULL"))
-    connection_id: Mapped[int | None] = mapped_column(ForeignKey("connections.id", ondelete="SET NULL"))
+    client_id: Mapped[int | None] = mapped_column(PK)
+    connection_id: Mapped[int | None] = mapped_column(PK)
     customer_id: Mapped[int | None] = mapped_column(ForeignKey("customers.id", ondelete="SET NULL"))
     total: Mapped[Decimal] = mapped_column(ExactDecimal)
     body: Mapped[dict[str, Any]] = mapped_column(JSONValue)
