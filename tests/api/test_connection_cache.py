@@ -130,6 +130,53 @@ async def test_a_change_to_what_a_lookup_reads_empties_the_cache(
         assert response.json()["name"] == "Ada Paris"
 
 
+@pytest.mark.parametrize("change", ["revoke", "rename the location"])
+@POSTGRESQL
+async def test_a_change_committed_before_a_request_holds_for_it_without_waiting(
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    shop: Shop,
+    cache: ConnectionCache,
+    database: Database,
+    db_kind: str,
+    change: str,
+) -> None:
+    """The notification travels apart from the commit: the request itself waits for it."""
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    assert cache.get(TOKENS, shop.location_token) is not None
+    _late_notifications(cache)
+    async with database.transaction() as session:
+        if change == "revoke":
+            connection = Connection.token_hash == _hash(app, shop.location_token)
+            await session.execute(update(Connection).where(connection).values(revoked_at=datetime.now(UTC)))
+        else:
+            await session.execute(update(Location).where(Location.id == shop.location.id).values(name="Ada Paris"))
+    response = await client.get("/v1/location", headers=shop.headers())  # at once
+    if change == "revoke":
+        assert response.status_code == 401
+    else:
+        assert response.json()["name"] == "Ada Paris"
+
+
+def _late_notifications(cache: ConnectionCache, seconds: float = 0.2) -> None:
+    """What the LISTEN connection receives is read only in `seconds`, as when the process or
+    its PostgreSQL backend is busy: a request that did not wait would read the cache as is."""
+    transport = cache._listener._transport
+    transport.pause_reading()
+    asyncio.get_running_loop().call_later(seconds, transport.resume_reading)
+
+
+@POSTGRESQL
+async def test_concurrent_requests_share_their_waits_for_notifications(
+    client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, db_kind: str
+) -> None:
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    before = cache.syncs
+    responses = await asyncio.gather(*(client.get("/v1/location", headers=shop.headers()) for _ in range(20)))
+    assert [r.status_code for r in responses] == [200] * 20
+    assert 1 <= cache.syncs - before <= 2  # one under way when the first arrives, one after it
+
+
 @POSTGRESQL
 async def test_the_last_use_written_every_second_keeps_the_cache(
     app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, database: Database, db_kind: str
@@ -182,6 +229,35 @@ ORDER = {"status": "new", "items": [{"product_name": "Soup", "price": "4.00 EUR"
 
 
 @POSTGRESQL
+async def test_a_stuck_listen_connection_is_dropped_and_requests_read_the_database(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    cache: ConnectionCache,
+    database: Database,
+    db_kind: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("comptoir.connections.cache.SYNC_TIMEOUT_SECONDS", 0.05)
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    _late_notifications(cache, seconds=1.0)
+    async with database.transaction() as session:
+        await session.execute(update(Location).where(Location.id == shop.location.id).values(name="Ada Paris"))
+    response = await client.get("/v1/location", headers=shop.headers())
+    assert response.json()["name"] == "Ada Paris"
+    assert not cache.active  # listened to anew within RETRY_SECONDS
+    assert cache.get(TOKENS, shop.location_token) is None
+
+
+@POSTGRESQL
+async def test_requests_waiting_when_the_cache_stops_read_the_database(cache: ConnectionCache, db_kind: str) -> None:
+    _late_notifications(cache, seconds=1.0)
+    waiting = [asyncio.create_task(cache.synced()) for _ in range(3)]
+    await asyncio.sleep(0.01)
+    await cache.stop()
+    assert await asyncio.gather(*waiting) == [False, False, False]
+
+
+@POSTGRESQL
 async def test_a_new_subscription_gets_the_next_orders_event(
     app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, world: World
 ) -> None:
@@ -193,6 +269,21 @@ async def test_a_new_subscription_gets_the_next_orders_event(
     await subscribe(client, kitchen, {"order": ["create"]})
     await _forgotten(cache, generation)
     created = await client.post("/v1/location/orders", json=ORDER, headers=shop.headers())
+    [event] = (await client.get("/v1/callback/events", headers={"X-Access-Token": kitchen})).json()
+    assert event["order_id"] == created.json()["id"]
+
+
+@POSTGRESQL
+async def test_a_subscription_committed_before_an_order_gets_its_event_without_waiting(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, world: World
+) -> None:
+    app_ = await world.client(name="Kitchen display")
+    kitchen = await world.token("location[orders.read]", location=shop.location, client=app_)
+    assert (await client.post("/v1/location/orders", json=ORDER, headers=shop.headers())).status_code == 200
+    assert cache.get(AUDIENCES, _order_audience(app, shop, cache)) == []  # nobody subscribes yet
+    _late_notifications(cache)
+    await subscribe(client, kitchen, {"order": ["create"]})
+    created = await client.post("/v1/location/orders", json=ORDER, headers=shop.headers())  # at once
     [event] = (await client.get("/v1/callback/events", headers={"X-Access-Token": kitchen})).json()
     assert event["order_id"] == created.json()["id"]
 

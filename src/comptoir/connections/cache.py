@@ -10,9 +10,19 @@ Two reads are kept:
 Everything is forgotten whenever the database says that a connection, an OAuth client, an
 account, a location or a callback subscription changed: triggers on those tables (migration
 0015) send `NOTIFY comptoir_connections` in the changing transaction, which PostgreSQL
-delivers at its commit to every listening process, before the changing request's response
-leaves. So a revoked, blocked or suspended token is refused by every process from the next
-request on, and a new subscription gets the events of the next change, as without a cache.
+hands, at its commit, to the backend of every listening process.
+
+That backend forwards it on its own schedule, so a notification may reach this process
+after the next request, sent by a client that has already read the changing response.
+Every request therefore reads the cache only after `synced()`: one round trip on the LISTEN
+connection, begun after the request arrived. A backend sends the notifications it holds
+before answering any query, and each was handed to it before its change's commit returned,
+so when the answer comes back every change committed before the request is forgotten.
+Requests that arrive while one round trip is under way share the next one: one query at a
+time, whatever the traffic. So a revoked, blocked or suspended token is refused by every
+process from the next request on, a location changed through one process reads changed
+through another, and a new subscription gets the events of the next change, as without a
+cache.
 
 The cache is used only while its LISTEN connection is up: until it is connected, and from
 the moment it is lost until it is back (retried every few seconds), every lookup reads the
@@ -39,6 +49,7 @@ AUDIENCES = "audiences"  # fan-out query parameters -> subscribed connections
 MAX_ENTRIES = 10_000  # per kind; then that kind starts afresh
 MAX_AGE_SECONDS = 30.0
 RETRY_SECONDS = 5.0
+SYNC_TIMEOUT_SECONDS = 2.0  # a LISTEN connection slower than this is dropped and made anew
 
 log = structlog.get_logger("comptoir.connections")
 
@@ -54,6 +65,9 @@ class ConnectionCache:
         # Bumped by every forgetting: a lookup that read the database before a change's
         # notification arrived does not store what it read.
         self.generation = 0
+        self._next_sync: asyncio.Future[bool] | None = None  # the round trip to begin next
+        self._syncing: asyncio.Task[None] | None = None
+        self.syncs = 0  # round trips made, for tests and benchmarks
 
     @property
     def active(self) -> bool:
@@ -76,6 +90,49 @@ class ConnectionCache:
         if len(entries) >= MAX_ENTRIES:
             entries.clear()
         entries[key] = (time.monotonic(), value)
+
+    async def synced(self) -> bool:
+        """Whether the cache may be read for the request under way: True once everything
+        committed before this call has been forgotten (one round trip on the LISTEN
+        connection, shared with the requests that arrive meanwhile), False while the cache
+        is not in use."""
+        if self._listener is None:
+            return False
+        if self._next_sync is None:
+            self._next_sync = asyncio.get_running_loop().create_future()
+            if self._syncing is None:
+                self._syncing = asyncio.create_task(self._sync_all(), name="comptoir-connection-cache-sync")
+        # Shielded: a cancelled request does not cancel the round trip others wait for.
+        return await asyncio.shield(self._next_sync)
+
+    async def _sync_all(self) -> None:
+        """Round trips until nobody waits; each one begins after all its waiters arrived."""
+        waiting: asyncio.Future[bool] | None = None
+        try:
+            while self._next_sync is not None:
+                waiting, self._next_sync = self._next_sync, None
+                listener = self._listener
+                done = False
+                if listener is not None:
+                    try:
+                        # Any query does: the backend sends what it holds before its answer,
+                        # and asyncpg schedules the listener callbacks before the waiters.
+                        await listener.execute("SELECT 1", timeout=SYNC_TIMEOUT_SECONDS)
+                        done = listener is self._listener  # still the one listening
+                        self.syncs += 1
+                    except Exception as exc:  # lost or stuck: listen anew, read the database meanwhile
+                        log.warning("connection_cache_sync_failed", error=type(exc).__name__)
+                        if listener is self._listener:
+                            self._listener = None
+                            self.forget()
+                            listener.terminate()
+                waiting.set_result(done)
+        finally:
+            self._syncing = None
+            for left in (waiting, self._next_sync):  # stopped while some waited: they read the database
+                if left is not None and not left.done():
+                    left.set_result(False)
+            self._next_sync = None
 
     def forget(self) -> None:
         for entries in self._entries.values():
@@ -124,6 +181,10 @@ class ConnectionCache:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self._syncing is not None:
+            self._syncing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._syncing
         listener, self._listener = self._listener, None
         self.forget()
         if listener is not None:
