@@ -111,9 +111,10 @@ def _as_after(change: str, response: httpx.Response) -> None:
         assert response.json()["name"] == "Ada Paris"
 
 
+@pytest.mark.parametrize("notification", ["awaited", "late"])
 @pytest.mark.parametrize("change", CHANGES)
 @POSTGRESQL
-async def test_a_change_to_what_a_lookup_reads_empties_the_cache(
+async def test_a_change_to_what_a_lookup_reads_holds_from_the_next_request(
     app: FastAPI,
     client: httpx.AsyncClient,
     shop: Shop,
@@ -121,32 +122,20 @@ async def test_a_change_to_what_a_lookup_reads_empties_the_cache(
     database: Database,
     db_kind: str,
     change: str,
+    notification: str,
 ) -> None:
-    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
-    generation = cache.generation
-    await _make(change, app, shop, database)
-    await _forgotten(cache, generation)
-    assert cache.get(TOKENS, shop.location_token) is None
-    _as_after(change, await client.get("/v1/location", headers=shop.headers()))
-
-
-@pytest.mark.parametrize("change", CHANGES)
-@POSTGRESQL
-async def test_a_change_committed_before_a_request_holds_for_it_without_waiting(
-    app: FastAPI,
-    client: httpx.AsyncClient,
-    shop: Shop,
-    cache: ConnectionCache,
-    database: Database,
-    db_kind: str,
-    change: str,
-) -> None:
-    """The notification travels apart from the commit: the request itself waits for it."""
+    """ "late": the notification travels apart from the commit, and the request sent right
+    after the commit waits for it."""
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
     assert cache.get(TOKENS, shop.location_token) is not None
-    _late_notifications(cache)
+    generation = cache.generation
+    if notification == "late":
+        _late_notifications(cache)
     await _make(change, app, shop, database)
-    _as_after(change, await client.get("/v1/location", headers=shop.headers()))  # at once
+    if notification == "awaited":
+        await _forgotten(cache, generation)
+        assert cache.get(TOKENS, shop.location_token) is None
+    _as_after(change, await client.get("/v1/location", headers=shop.headers()))
 
 
 def _late_notifications(cache: ConnectionCache, seconds: float = 0.2) -> None:

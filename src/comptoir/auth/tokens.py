@@ -68,9 +68,7 @@ async def resolve(reader: FastReader, key: bytes, token: str | None) -> Ctx:
         raise Unauthorized(REVOKED)
     # Kept by the token itself: the process holds it while serving the request anyway, and
     # a hit then costs no HMAC (a tenth of a cached order read).
-    ctx = None
-    if reader.cache.get(TOKENS, token) is not None and await reader.cache.synced():
-        ctx = reader.cache.get(TOKENS, token)  # unless a change committed before the request
+    ctx = await reader.cache.fresh(TOKENS, token)
     if ctx is None:
         generation = reader.cache.generation
         ctx = _context(await reader.one(AUTH, token_hash=crypto.lookup_hash(key, token)))

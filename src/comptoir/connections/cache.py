@@ -14,7 +14,7 @@ hands, at its commit, to the backend of every listening process.
 
 That backend forwards it on its own schedule, so a notification may reach this process
 after the next request, sent by a client that has already read the changing response.
-Every request therefore reads the cache only after `synced()`: one round trip on the LISTEN
+Every request therefore reads the cache through `fresh()`, only after `synced()`: one round trip on the LISTEN
 connection, begun after the request arrived. A backend sends the notifications it holds
 before answering any query, and each was handed to it before its change's commit returned,
 so when the answer comes back every change committed before the request is forgotten.
@@ -90,6 +90,13 @@ class ConnectionCache:
         if len(entries) >= MAX_ENTRIES:
             entries.clear()
         entries[key] = (time.monotonic(), value)
+
+    async def fresh(self, kind: str, key: Any) -> Any:
+        """What was kept under `key` once every change committed before this call is
+        forgotten (`synced`), or None: what a request reads."""
+        if self.get(kind, key) is None or not await self.synced():
+            return None
+        return self.get(kind, key)
 
     async def synced(self) -> bool:
         """Whether the cache may be read for the request under way: True once everything

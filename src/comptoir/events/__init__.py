@@ -217,9 +217,7 @@ async def audience(reader: FastReader, change: NewChange) -> list[tuple[int, str
     params = _fan_out_params(change)
     del params["keys"]
     cache_key = (change.resource_type, *params.items())
-    candidates = None
-    if reader.cache.get(AUDIENCES, cache_key) is not None and await reader.cache.synced():
-        candidates = reader.cache.get(AUDIENCES, cache_key)  # unless a subscription just changed
+    candidates = await reader.cache.fresh(AUDIENCES, cache_key)
     if candidates is None:
         generation = reader.cache.generation
         query = _fan_out_query(change.resource_type, change.client_id is not None, change.location_id is not None)
