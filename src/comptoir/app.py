@@ -79,6 +79,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await db.load_id_key()  # before any id is made (kit.ids)
         jobs = TimedJobs(db, settings.timed_jobs_interval_seconds)
         worker = (
             DeliveryWorker(settings, db, state.key, reader=state.fast) if background and settings.run_worker else None

@@ -60,6 +60,7 @@ def _run_in_transaction(work: Callable[[AsyncSession, bytes, bool], Awaitable[di
         try:
             async with db.transaction() as session:
                 await upgrade_in(await session.connection(), is_sqlite=db.is_sqlite)
+                await db.load_id_key(session)  # before any id is made (kit.ids)
                 return await work(session, settings.server_key(), db.is_sqlite)
         finally:
             await db.dispose()
@@ -140,6 +141,7 @@ def worker() -> None:
 
     async def main() -> None:
         db = create_database(settings)
+        await db.load_id_key()
         delivery = DeliveryWorker(settings, db, settings.server_key())
         jobs = TimedJobs(db, settings.timed_jobs_interval_seconds)
         loop = asyncio.get_running_loop()

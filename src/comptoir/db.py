@@ -14,11 +14,12 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from comptoir.config import Settings
+from comptoir.kit import ids
 from comptoir.kit.jsonutil import dumps_str, loads_stored
 
 M = TypeVar("M")
@@ -27,10 +28,20 @@ WRITE = {"comptoir_write": True}  # execution option: this transaction will writ
 
 async def get_by_public_id(session: AsyncSession, model: type[M], public_id: str) -> M | None:
     """The row of `model` (which names its id KIND) behind a public id, or None."""
-    from comptoir.kit import ids
-
     pk = ids.decode(model.KIND, public_id)  # type: ignore[attr-defined]
     return await session.get(model, pk) if pk is not None else None
+
+
+async def _read_id_key(session: AsyncSession, *, is_sqlite: bool) -> str | None:
+    """The installation's id key; None in a database not migrated that far yet."""
+    exists = (
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'installation'"
+        if is_sqlite
+        else "SELECT count(*) FROM pg_class WHERE oid = to_regclass('installation')"
+    )
+    if not await session.scalar(text(exists)):
+        return None
+    return await session.scalar(text("SELECT id_key FROM installation"))
 
 
 def async_url(url: str) -> str:
@@ -48,9 +59,24 @@ class Database:
     engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
     is_sqlite: bool
+    id_key: str | None = None  # the installation's id key (models.installation), once read
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+
+    async def load_id_key(self, session: AsyncSession | None = None) -> str:
+        """Read this database's id key and key the process's public ids with it (kit.ids):
+        every process does so before it makes an id (app startup, CLI commands). In the
+        caller's transaction when given one."""
+        if session is None:
+            async with self.transaction(write=False) as own:
+                return await self.load_id_key(own)
+        key = await _read_id_key(session, is_sqlite=self.is_sqlite)
+        if key is None:
+            raise RuntimeError("the database has no installation row: run `comptoir migrate` first")
+        self.id_key = key
+        ids.use_key(key)
+        return key
 
     @asynccontextmanager
     async def transaction(self, *, write: bool = True) -> AsyncIterator[AsyncSession]:
@@ -58,6 +84,10 @@ class Database:
         async with self.sessions() as session:
             if write and self.is_sqlite:
                 await session.connection(execution_options=WRITE)  # BEGIN IMMEDIATE
+            if self.id_key is None:  # first use: ids are keyed before this transaction makes one
+                self.id_key = await _read_id_key(session, is_sqlite=self.is_sqlite)
+            if self.id_key is not None and ids.current_key() != self.id_key:
+                ids.use_key(self.id_key)  # another database's key was in use (tests open several)
             try:
                 yield session
             except BaseException:

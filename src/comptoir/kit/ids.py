@@ -4,8 +4,15 @@ decisions.md "Wire formats": ids are 5-6 character base-32 strings, unique per r
 Each table keeps an integer primary key; its public id is a keyed Feistel permutation of that
 integer over 30 bits (6 characters of a 32-letter alphabet without 0/o/1/l), so consecutive
 rows get unrelated-looking ids, ids never collide, and decoding an id gives the key back
-without any lookup table. The permutation key is per resource type and not secret: ids are
-names, not credentials. Integers of 2**30 and more (a billion rows) get 7+ characters.
+without any lookup table. Integers of 2**30 and more (a billion rows) get 7+ characters.
+
+The permutation is keyed per installation and per resource type: each database holds a
+random key made once, when it is created (table `installation`, `Database.load_id_key`), so
+two installations hand out unrelated ids and an id does not tell its row number. It is not
+the server key (rotating that changes no id). A database created before there was such a key
+keeps the empty key, the derivation it has always used, so every id it handed out holds.
+Every process loads the key (`use_key`) before it encodes or decodes an id; until then both
+raise, so an id is never made with the wrong key.
 """
 
 from __future__ import annotations
@@ -22,9 +29,42 @@ _DOMAIN = 1 << (2 * _HALF_BITS)  # 32**6
 _ROUNDS = 4
 
 
+_key: str | None = None  # this installation's id key (`use_key`); "" for databases made before keys
+
+
+class IdKeyNotLoaded(RuntimeError):
+    """An id was encoded or decoded before the installation's id key was loaded."""
+
+
+def use_key(key: str) -> None:
+    """Key the permutation with `key`, the installation's id key. Changing it forgets every
+    id computed and every table built under the previous key."""
+    global _key
+    if key == _key:
+        return
+    _key = key
+    _round_keys.cache_clear()
+    encode.cache_clear()
+    _round_tables.cache_clear()
+    _TABULATED.clear()
+    _uses.clear()
+
+
+def current_key() -> str | None:
+    return _key
+
+
+def _require_key() -> str:
+    if _key is None:
+        raise IdKeyNotLoaded("the installation's id key is not loaded (Database.load_id_key)")
+    return _key
+
+
 @lru_cache(maxsize=64)
 def _round_keys(kind: str) -> tuple[bytes, ...]:
-    return tuple(hashlib.sha256(f"comptoir-id:{kind}:{r}".encode()).digest()[:16] for r in range(_ROUNDS))
+    key = _require_key()
+    prefix = f"comptoir-id:{key}" if key else "comptoir-id"  # "": the derivation before keys
+    return tuple(hashlib.sha256(f"{prefix}:{kind}:{r}".encode()).digest()[:16] for r in range(_ROUNDS))
 
 
 def _f(key: bytes, half: int) -> int:
@@ -66,6 +106,7 @@ def encode(kind: str, pk: int) -> str:
     if pk < 1:
         raise ValueError("primary keys start at 1")
     if pk >= _DOMAIN:
+        _require_key()
         return _to_base32(pk, 7)
     if kind in _TABULATED or _count(kind):
         return _encode_tabulated(_round_tables(kind), pk)
@@ -141,4 +182,5 @@ def decode(kind: str, public_id: str) -> int | None:
             pk = _unpermute(n, kind)
         return pk if pk >= 1 else None
     # 7+ characters are only ever produced for keys beyond the 6-character domain.
+    _require_key()
     return n if n >= _DOMAIN else None
