@@ -79,7 +79,7 @@ def downgrade() -> None:
 
 def _has_handed_out_ids(bind: sa.Connection) -> bool:
     for table in ID_TABLES:
-        if bind.execute(sa.text(f"SELECT 1 FROM {table} LIMIT 1")).first() is not None:
+        if bind.execute(sa.select(sa.literal(1)).select_from(sa.table(table)).limit(1)).first() is not None:
             return True
     if bind.execute(sa.text("SELECT 1 FROM id_counters WHERE value > 0 LIMIT 1")).first() is not None:
         return True
@@ -108,7 +108,7 @@ def _autoincrement_in_place(bind: sa.Connection, table: str, elsewhere: Sequence
         )
         bind.exec_driver_sql(f"PRAGMA schema_version = {int(version) + 1}")
         bind.exec_driver_sql("PRAGMA writable_schema = OFF")
-    highest = [bind.execute(sa.text(f"SELECT max(id) FROM {table}")).scalar()]
+    highest = [bind.execute(sa.select(sa.func.max(sa.column("id"))).select_from(sa.table(table))).scalar()]
     highest += [bind.execute(sa.text(query)).scalar() for query in elsewhere]
     known = bind.execute(sa.text("SELECT seq FROM sqlite_sequence WHERE name = :t"), {"t": table}).scalar()
     seq = max([value for value in [*highest, known] if value is not None], default=0)
