@@ -16,3 +16,4 @@ async def migrate(database: Database, revision: str) -> None:
                 await connection.run_sync(lambda sync: command.upgrade(alembic_config(sync), "head"))
             else:
                 await connection.run_sync(lambda sync: command.downgrade(alembic_config(sync), revision))
+    database.id_key = None  # read again by its next transaction (migration 0019 makes it)

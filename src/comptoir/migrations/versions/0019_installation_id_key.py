@@ -18,9 +18,9 @@ table, and dropping a table inside the migration's transaction, with foreign key
 delete its customers (ON DELETE CASCADE). Its counter starts at the highest list id the
 database still knows of: its rows, and the changes recorded for lists.
 
-Downgrade drops `installation` and keeps AUTOINCREMENT (harmless to older code). Upgrading
-again gives a database that holds data the "" key: ids handed out under a random key in
-between would change, as they would under the older code anyway.
+Downgrade drops `installation` and takes AUTOINCREMENT off again. Upgrading again gives a
+database that holds data the "" key: ids handed out under a random key in between change,
+as they did under the older code anyway.
 """
 
 import re
@@ -75,6 +75,10 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("installation")
+    bind = op.get_bind()
+    if bind.dialect.name == "sqlite":
+        _set_sql(bind, "customer_lists", "PRIMARY KEY (id AUTOINCREMENT)", "PRIMARY KEY (id)")
+        bind.execute(sa.text("DELETE FROM sqlite_sequence WHERE name = 'customer_lists'"))
 
 
 def _has_handed_out_ids(bind: sa.Connection) -> bool:
@@ -93,24 +97,31 @@ def _has_handed_out_ids(bind: sa.Connection) -> bool:
 def _autoincrement_in_place(bind: sa.Connection, table: str, elsewhere: Sequence[str]) -> None:
     """AUTOINCREMENT on `table` (its key a table-level PRIMARY KEY (id)), and its counter at
     the highest id it holds or that `elsewhere` names."""
-    sql = bind.execute(
-        sa.text("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = :t"), {"t": table}
-    ).scalar_one()
-    if "AUTOINCREMENT" not in sql.upper():
-        new_sql, count = re.subn(r"PRIMARY KEY \(id\)", "PRIMARY KEY (id AUTOINCREMENT)", sql)
-        if count != 1:
-            raise RuntimeError(f"unexpected schema of {table}: {sql}")
-        version = bind.exec_driver_sql("PRAGMA schema_version").scalar_one()
-        bind.exec_driver_sql("PRAGMA writable_schema = ON")
-        bind.execute(
-            sa.text("UPDATE sqlite_master SET sql = :sql WHERE type = 'table' AND name = :t"),
-            {"sql": new_sql, "t": table},
-        )
-        bind.exec_driver_sql(f"PRAGMA schema_version = {int(version) + 1}")
-        bind.exec_driver_sql("PRAGMA writable_schema = OFF")
+    _set_sql(bind, table, "PRIMARY KEY (id)", "PRIMARY KEY (id AUTOINCREMENT)")
     highest = [bind.execute(sa.select(sa.func.max(sa.column("id"))).select_from(sa.table(table))).scalar()]
     highest += [bind.execute(sa.text(query)).scalar() for query in elsewhere]
     known = bind.execute(sa.text("SELECT seq FROM sqlite_sequence WHERE name = :t"), {"t": table}).scalar()
     seq = max([value for value in [*highest, known] if value is not None], default=0)
     bind.execute(sa.text("DELETE FROM sqlite_sequence WHERE name = :t"), {"t": table})
     bind.execute(sa.text("INSERT INTO sqlite_sequence (name, seq) VALUES (:t, :seq)"), {"t": table, "seq": seq})
+
+
+def _set_sql(bind: sa.Connection, table: str, old: str, new: str) -> None:
+    """Replace `old` by `new` in `table`'s definition, rows untouched (nothing when `new` is
+    there already): the in-place procedure of the SQLite documentation, in the caller's
+    transaction, the schema version bumped so that every connection reads it again."""
+    sql = bind.execute(
+        sa.text("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = :t"), {"t": table}
+    ).scalar_one()
+    if new in sql:
+        return
+    new_sql, count = re.subn(re.escape(old), new, sql)
+    if count != 1:
+        raise RuntimeError(f"unexpected definition of {table}: {sql}")
+    version = bind.exec_driver_sql("PRAGMA schema_version").scalar_one()
+    bind.exec_driver_sql("PRAGMA writable_schema = ON")
+    bind.execute(
+        sa.text("UPDATE sqlite_master SET sql = :sql WHERE type = 'table' AND name = :t"), {"sql": new_sql, "t": table}
+    )
+    bind.exec_driver_sql(f"PRAGMA schema_version = {int(version) + 1}")
+    bind.exec_driver_sql("PRAGMA writable_schema = OFF")
