@@ -195,7 +195,7 @@ async def test_a_wrong_password_shows_the_login_again(flow: Flow, shop: Shop) ->
     assert "Wrong email or password." in again.text
 
 
-async def test_failed_logins_are_throttled_after_ten(flow: Flow, shop: Shop) -> None:
+async def test_ten_failed_logins_lock_that_address_out_of_the_account(flow: Flow, shop: Shop) -> None:
     page = await flow.http.get(flow.authorize_url("profile"))
     for _ in range(10):
         assert (await flow.post(page, email="owner@example.com", password="wrong-password")).status_code == 400
