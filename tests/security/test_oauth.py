@@ -171,6 +171,22 @@ async def test_an_address_guessing_many_accounts_is_locked_out(
         assert (await _login(owner, OWNER, PASSWORD)).status_code == 303
 
 
+async def test_an_ipv6_network_counts_as_one_address(
+    flow: Flow,  # noqa: F811
+    shop: Shop,  # noqa: F811
+    from_address: From,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A host given a /64 cannot get round the lockout by changing its address in it."""
+    monkeypatch.setattr(service, "_pause", _no_pause([]))
+    for i in range(10):
+        async with from_address(f"2001:db8:0:7::{i + 1:x}") as http:
+            assert (await _login(_on(flow, http), OWNER, "wrong-password")).status_code == 400
+    async with from_address("2001:db8:0:7::ffff") as same, from_address("2001:db8:0:8::1") as other:
+        assert (await _login(_on(flow, same), OWNER, PASSWORD)).status_code == 429
+        assert (await _login(_on(flow, other), OWNER, PASSWORD)).status_code == 303
+
+
 def _no_pause(pauses: list[float]) -> Callable[[float], object]:
     async def pause(seconds: float) -> None:
         pauses.append(seconds)

@@ -15,6 +15,7 @@ import base64
 import binascii
 import hashlib
 import hmac
+import ipaddress
 import math
 import re
 import secrets
@@ -212,6 +213,7 @@ class Throttle:
       SLOW_AFTER failures for it from all addresses, each attempt for it waits SLOW_STEP
       seconds more per failure, SLOW_MAX at most, whichever address it comes from.
 
+    An IPv6 address counts as its /64 network (what one host or site is usually given).
     Counters are keyed by a digest of the subject and address, so a long made-up email
     costs the counters no more than a short one."""
 
@@ -230,7 +232,8 @@ class Throttle:
         """The (subject, address), address and subject counters, and the window's seconds left."""
         now = clock.now().timestamp()
         start = int(now // self.WINDOW) * self.WINDOW
-        parts = [("pair", self.subject, self.address), ("address", self.address), ("subject", self.subject)]
+        address = _network(self.address)
+        parts = [("pair", self.subject, address), ("address", address), ("subject", self.subject)]
         keys = [f"{self.limiter.prefix}authfail:{self.kind}:{part[0]}:{_digest(*part[1:])}:{start}" for part in parts]
         return keys, max(1, math.ceil(start + self.WINDOW - now))
 
@@ -250,6 +253,20 @@ class Throttle:
         keys, _remaining = self._keys()
         big = 10**9  # always counted
         await self.limiter.backend.take(keys, [big] * len(keys), [self.WINDOW + 60] * len(keys))
+
+
+def _network(address: str) -> str:
+    """The address failures are counted against: an IPv6 address's /64, an IPv4 address
+    (mapped into IPv6 or not) itself."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def _digest(*parts: str) -> str:
