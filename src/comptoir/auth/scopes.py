@@ -115,9 +115,26 @@ def _split_top_level(text: str) -> list[str]:
     return parts
 
 
-@lru_cache(maxsize=4096)
+CACHED_LENGTH = 256  # longer than any scope written without padding
+
+
 def parse_scope(text: str) -> Scope:
-    """Parse and validate a scope string (spec 5.1); raises ScopeError with a clear message."""
+    """Parse and validate a scope string (spec 5.1); raises ScopeError with a clear message.
+
+    Scopes read back from connections repeat and are remembered. What a stranger sends to
+    /oauth2/v1/authorize is too: a long text (spaces between the parts are allowed) is parsed
+    each time, so the memory that remembering takes stays bounded."""
+    if isinstance(text, str) and len(text) <= CACHED_LENGTH:
+        return _parse_cached(text)
+    return _parse(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> Scope:
+    return _parse(text)
+
+
+def _parse(text: str) -> Scope:
     if not isinstance(text, str) or not text.strip():
         raise ScopeError("scope is empty: give an access-level set such as location[orders.read], or profile")
     level: str | None = None

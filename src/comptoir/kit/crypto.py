@@ -38,8 +38,25 @@ def hash_password(password: str) -> str:
     return _hasher.hash(password)
 
 
-def verify_password(password_hash: str, password: str) -> bool:
+def verify_password(password_hash: str | None, password: str) -> bool:
+    """Whether `password` is the one of `password_hash`. None (no such user) is checked
+    against a stand-in hash of the same cost and is never right: a login for an email that
+    does not exist takes as long as a wrong password for one that does."""
     try:
+        if password_hash is None:
+            _hasher.verify(_stand_in(), password)
+            return False
         return _hasher.verify(password_hash, password)
     except (VerificationError, InvalidHashError):
         return False
+
+
+_stand_ins: dict[PasswordHasher, str] = {}  # one per hasher (its parameters)
+
+
+def _stand_in() -> str:
+    hasher = _hasher
+    found = _stand_ins.get(hasher)
+    if found is None:
+        found = _stand_ins[hasher] = hasher.hash(secrets.token_urlsafe(32))
+    return found

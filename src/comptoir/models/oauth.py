@@ -31,4 +31,6 @@ class AuthorizationCode(Base):
     code_challenge: Mapped[str | None] = mapped_column(String(128))  # PKCE S256 (RFC 7636)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # the lookup hash of the token the exchange gave: a replay of the code revokes it
+    token_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)

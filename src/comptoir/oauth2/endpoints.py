@@ -12,7 +12,6 @@ the application may do, with Allow and Deny.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -41,12 +40,13 @@ from comptoir.connections.service import (
 from comptoir.customer_lists.service import create_list
 from comptoir.db import get_by_public_id
 from comptoir.errors import ComptoirError, FieldError, Unprocessable
+from comptoir.kit import crypto
 from comptoir.kit.codes import countries, currencies
 from comptoir.kit.jsonutil import dumps, loads
 from comptoir.locations.service import find_location
 from comptoir.models import Account, Catalog, CustomerList, Location, OAuthClient, User
 from comptoir.oauth2 import service
-from comptoir.oauth2.service import LoginRefused, OAuthError, Throttle, check_login
+from comptoir.oauth2.service import LoginRefused, OAuthError, Throttle, admit_login, check_login, login_throttle
 from comptoir.state import app_state
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
@@ -62,7 +62,6 @@ _pages = Environment(
 )
 
 
-@cache
 class AuthorizeRequest:
     """The query of spec 5.2 item 1, checked."""
 
@@ -323,6 +322,9 @@ async def authorize_step(request: Request) -> Response:
 async def _authorize_step(request: Request) -> Response:
     state = app_state(request)
     form = await request.form()
+    throttle = login_throttle(state.limiter, _email(form), web.client_ip(request))
+    # before the transaction: a slowed attempt holds no database connection
+    refused = await admit_login(throttle) if _field(form, "step") == "login" else None
     async with state.db.transaction() as db:
         checked = await _checked_request(request, db)
         if isinstance(checked, Response):
@@ -333,7 +335,7 @@ async def _authorize_step(request: Request) -> Response:
             return _error_page("This form has expired or was not sent from this page. Go back and try again.", 403)
         step = _field(form, "step")
         if step == "login":
-            return await _log_in(request, db, checked, browser, form)
+            return await _log_in(request, db, checked, browser, form, throttle, refused)
         if step == "signup":
             return await _sign_up(request, db, checked, browser, form)
         user = await web.user_of(db, browser)
@@ -351,6 +353,10 @@ def _field(form: FormData, name: str) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _email(form: FormData) -> str:
+    return _field(form, "email").strip().lower()
+
+
 def _deny(req: AuthorizeRequest) -> Response:
     """spec 5.2 item 3: back with `error=access_denied`."""
     if req.redirect_uri == OOB_REDIRECT_URI:
@@ -359,14 +365,22 @@ def _deny(req: AuthorizeRequest) -> Response:
 
 
 async def _log_in(
-    request: Request, db: AsyncSession, req: AuthorizeRequest, browser: web.WebSession, form: FormData
+    request: Request,
+    db: AsyncSession,
+    req: AuthorizeRequest,
+    browser: web.WebSession,
+    form: FormData,
+    throttle: Throttle,
+    refused: LoginRefused | None,
 ) -> Response:
     state = app_state(request)
-    email = _field(form, "email").strip().lower()
+    email = _email(form)
     try:
-        user = await check_login(db, state.limiter, email, _field(form, "password"), web.client_ip(request))
-    except LoginRefused as refused:
-        return _login_page(request, req, browser, [refused.message], email, refused.status)
+        if refused is not None:
+            raise refused
+        user = await check_login(db, throttle, email, _field(form, "password"))
+    except LoginRefused as refusal:
+        return _login_page(request, req, browser, [refusal.message], email, refusal.status)
     response = RedirectResponse(req.url(), status_code=303)
     web.set_cookie(response, request, state.key, await web.sign_in(db, user))  # a new sid: no fixation
     return response
@@ -490,25 +504,34 @@ async def _token_fields(request: Request) -> dict[str, str]:
     return {k: v for k, v in form.items() if isinstance(v, str)}
 
 
-async def _client(request: Request, db: AsyncSession, fields: dict[str, str]) -> OAuthClient:
-    """spec 5.3 item 2: HTTP Basic, or (compatible) `client_id`/`client_secret` fields;
-    401 for wrong credentials; failures throttled per client id and per IP."""
-    state = app_state(request)
-    credentials = service.basic_credentials(request.headers.get("authorization"))
-    if credentials is None and "client_id" in fields:
-        credentials = (fields["client_id"], fields.get("client_secret", ""))
-    if credentials is None:
-        raise OAuthError(401, "invalid_client", "Client credentials are missing (HTTP Basic authentication)")
-    throttle = Throttle(state.limiter)
-    subjects = [f"client:{credentials[0]}", f"ip:{web.client_ip(request)}"]
-    wait = await throttle.wait("client", subjects)
-    if wait is not None:
-        raise OAuthError(429, "invalid_client", "Too many failed client authentications", retry_after=wait)
-    client = await service.authenticate_client(db, state.key, *credentials)
-    if client is None:
-        await throttle.failed("client", subjects)
-        raise OAuthError(401, "invalid_client", "The client id or secret is wrong")
-    return client
+class _Credentials:
+    """spec 5.3 item 2: HTTP Basic, or (compatible) `client_id`/`client_secret` fields,
+    admitted by the throttle (`Throttle`: per address, per (client id, address), and the
+    client id slowed down) before the request's transaction."""
+
+    def __init__(self, client_id: str, secret: str, throttle: Throttle) -> None:
+        self.client_id, self.secret, self.throttle = client_id, secret, throttle
+
+    @classmethod
+    async def admitted(cls, request: Request, fields: dict[str, str]) -> _Credentials:
+        credentials = service.basic_credentials(request.headers.get("authorization"))
+        if credentials is None and "client_id" in fields:
+            credentials = (fields["client_id"], fields.get("client_secret", ""))
+        if credentials is None:
+            raise OAuthError(401, "invalid_client", "Client credentials are missing (HTTP Basic authentication)")
+        throttle = Throttle(app_state(request).limiter, "client", credentials[0], web.client_ip(request))
+        wait = await throttle.admit()
+        if wait is not None:
+            raise OAuthError(429, "invalid_client", "Too many failed client authentications", retry_after=wait)
+        return cls(*credentials, throttle)
+
+    async def client(self, request: Request, db: AsyncSession) -> OAuthClient:
+        """The client, or 401 for wrong credentials (the failure counted)."""
+        client = await service.authenticate_client(db, app_state(request).key, self.client_id, self.secret)
+        if client is None:
+            await self.throttle.failed()
+            raise OAuthError(401, "invalid_client", "The client id or secret is wrong")
+        return client
 
 
 def _json(body: dict[str, Any]) -> Response:
@@ -520,9 +543,10 @@ async def token(request: Request) -> Response:
     """spec 5.3: the code for the connection's token (the same one on re-authorisation)."""
     state = app_state(request)
     try:
+        fields = await _token_fields(request)
+        credentials = await _Credentials.admitted(request, fields)
         async with state.db.transaction() as db:
-            fields = await _token_fields(request)
-            client = await _client(request, db, fields)
+            client = await credentials.client(request, db)
             grant_type = fields.get("grant_type")
             if grant_type is not None and grant_type != "authorization_code":
                 raise OAuthError(400, "unsupported_grant_type", "grant_type must be authorization_code")
@@ -556,7 +580,12 @@ async def token(request: Request) -> Response:
                 )
             except Unprocessable as exc:  # what was approved changed meanwhile
                 raise OAuthError(400, "invalid_grant", f"The authorization no longer applies: {exc.message}") from None
+            await service.record_token(db, code, crypto.lookup_hash(state.key, body["access_token"]))
         return _json(body)
+    except service.CodeReplayed as replayed:  # refused, and what the code gave is revoked
+        async with state.db.transaction() as db:
+            await service.revoke_replayed(db, replayed)
+        return _oauth_error(replayed)
     except ComptoirError as exc:
         return _oauth_error(exc)
 
@@ -573,9 +602,10 @@ async def revoke(request: Request) -> Response:
     unknown token is already unusable: 200 too (RFC 7009 2.2)."""
     state = app_state(request)
     try:
+        fields = await _token_fields(request)
+        credentials = await _Credentials.admitted(request, fields)
         async with state.db.transaction() as db:
-            fields = await _token_fields(request)
-            client = await _client(request, db, fields)
+            client = await credentials.client(request, db)
             presented = fields.get("token")
             if not presented:
                 raise OAuthError(400, "invalid_request", "The token field is missing")

@@ -2,19 +2,24 @@
 codes, client authentication, failed-attempt throttling, and the scope in plain words.
 
 Codes are single use and valid 10 minutes, bound to their client and redirect URI, and may
-carry a PKCE challenge (RFC 7636, S256) that the exchange must then answer. A code is spent
-by one atomic UPDATE, so two concurrent exchanges of one code cannot both succeed.
+carry a PKCE challenge (RFC 7636, S256) that the exchange must then answer; a verifier sent
+for a code issued without a challenge is refused (RFC 9700 2.1.1). A code is spent by one
+atomic UPDATE, so two concurrent exchanges of one code cannot both succeed, and a used code
+presented again revokes the token it gave (RFC 6749 4.1.2).
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import hashlib
 import hmac
+import ipaddress
 import math
 import re
 import secrets
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, ClassVar
@@ -24,9 +29,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.scopes import Scope
 from comptoir.connections.service import OOB_REDIRECT_URI, client_secret, find_client
+from comptoir.connections.service import revoke as revoke_connection
 from comptoir.errors import ComptoirError
 from comptoir.kit import clock, crypto
-from comptoir.models import AuthorizationCode, OAuthClient, User
+from comptoir.models import AuthorizationCode, Connection, OAuthClient, User
 from comptoir.ratelimit.limiter import RateLimiter
 from comptoir.users.service import authenticate
 
@@ -101,7 +107,8 @@ async def redeem_code(
     redirect_uri: str | None,
     code_verifier: str | None,
 ) -> AuthorizationCode:
-    """Spend `code` for `client` (spec 5.3 item 4: 400 when unknown, expired or used)."""
+    """Spend `code` for `client` (spec 5.3 item 4: 400 when unknown, expired or used;
+    CodeReplayed when used, for the caller to revoke what the first exchange gave)."""
     found = await session.scalar(
         select(AuthorizationCode).where(AuthorizationCode.code_hash == crypto.lookup_hash(key, code))
     )
@@ -109,11 +116,16 @@ async def redeem_code(
     if found is None or found.client_id != client.id:
         raise OAuthError(400, "invalid_grant", "The authorization code is unknown")
     if found.used_at is not None:
-        raise OAuthError(400, "invalid_grant", "The authorization code has already been used")
+        raise CodeReplayed(found.token_hash)
     if found.expires_at <= now:
         raise OAuthError(400, "invalid_grant", "The authorization code has expired")
     if redirect_uri is not None and redirect_uri != found.redirect_uri:
         raise OAuthError(400, "invalid_grant", "redirect_uri differs from the one of the authorization request")
+    if found.code_challenge is None and code_verifier is not None:
+        # RFC 9700 2.1.1: a verifier for a code issued without a challenge is a downgrade
+        raise OAuthError(
+            400, "invalid_grant", "code_verifier was sent but the authorization request had no code_challenge"
+        )
     if found.code_challenge is not None:
         if code_verifier is None:
             raise OAuthError(400, "invalid_grant", "code_verifier is required: the authorization used PKCE")
@@ -124,9 +136,37 @@ async def redeem_code(
         .where(AuthorizationCode.id == found.id, AuthorizationCode.used_at.is_(None))
         .values(used_at=now)
     )
-    if spent.rowcount != 1:  # a concurrent exchange spent it first
-        raise OAuthError(400, "invalid_grant", "The authorization code has already been used")
+    if spent.rowcount != 1:  # a concurrent exchange spent it first: what it gave, once committed
+        given = await session.scalar(select(AuthorizationCode.token_hash).where(AuthorizationCode.id == found.id))
+        raise CodeReplayed(given)
     return found
+
+
+class CodeReplayed(OAuthError):
+    """A used code presented again: refused, and the token its first exchange gave is to be
+    revoked (RFC 6749 4.1.2, RFC 9700 4.1). `token_hash`: that token's lookup hash, or None
+    when it is unknown (the first exchange has not committed)."""
+
+    def __init__(self, token_hash: str | None) -> None:
+        super().__init__(400, "invalid_grant", "The authorization code has already been used")
+        self.token_hash = token_hash
+
+
+async def record_token(session: AsyncSession, code: AuthorizationCode, token_hash: str) -> None:
+    """Remember the token `code` gave, for `revoke_replayed`."""
+    await session.execute(
+        update(AuthorizationCode).where(AuthorizationCode.id == code.id).values(token_hash=token_hash)
+    )
+
+
+async def revoke_replayed(session: AsyncSession, replayed: CodeReplayed) -> None:
+    """Revoke the token the replayed code gave, if the connection still has it (a token
+    issued to it later, after a revocation, was not that code's)."""
+    if replayed.token_hash is None:
+        return
+    connection = await session.scalar(select(Connection).where(Connection.token_hash == replayed.token_hash))
+    if connection is not None:
+        await revoke_connection(session, connection)
 
 
 # --- client authentication --------------------------------------------------------------
@@ -156,33 +196,81 @@ async def authenticate_client(session: AsyncSession, key: bytes, client_id: str,
 # --- throttling of failed attempts ------------------------------------------------------
 
 
+def _pause(seconds: float) -> Awaitable[None]:
+    return asyncio.sleep(seconds)
+
+
 @dataclass(frozen=True, slots=True)
 class Throttle:
-    """Failed logins and failed client authentications, counted per subject (an email, a
-    client id) and per IP address in aligned 15-minute windows: after LIMIT failures in a
-    window, attempts are refused until it ends. Counters live where the rate limits do
-    (in process, or in Redis shared by every process)."""
+    """Failed logins (`kind` "login", `subject` the email) and failed client authentications
+    ("client", the client id) from one address, counted in aligned 15-minute windows where
+    the rate limits are (in process, or in Redis shared by every process):
+
+    - after PAIR_LIMIT failures for the subject from the address, that address's attempts
+      for that subject are refused until the window ends;
+    - after ADDRESS_LIMIT failures from the address, for any subjects, every attempt from it;
+    - the subject itself is never locked, or anyone could lock its owner out: after
+      SLOW_AFTER failures for it from all addresses, each attempt for it waits SLOW_STEP
+      seconds more per failure, SLOW_MAX at most, whichever address it comes from.
+
+    An IPv6 address counts as its /64 network (what one host or site is usually given).
+    Counters are keyed by a digest of the subject and address, so a long made-up email
+    costs the counters no more than a short one."""
 
     limiter: RateLimiter
-    LIMIT: ClassVar[int] = 10
+    kind: str
+    subject: str
+    address: str
+    PAIR_LIMIT: ClassVar[int] = 10
+    ADDRESS_LIMIT: ClassVar[int] = 30
+    SLOW_AFTER: ClassVar[int] = 10
+    SLOW_STEP: ClassVar[float] = 0.25
+    SLOW_MAX: ClassVar[float] = 2.0
     WINDOW: ClassVar[int] = 900
 
-    def _keys(self, kind: str, subjects: list[str]) -> tuple[list[str], int]:
+    def _keys(self) -> tuple[list[str], int]:
+        """The (subject, address), address and subject counters, and the window's seconds left."""
         now = clock.now().timestamp()
         start = int(now // self.WINDOW) * self.WINDOW
-        keys = [f"{self.limiter.prefix}authfail:{kind}:{s}:{start}" for s in subjects]
+        address = _network(self.address)
+        parts = [("pair", self.subject, address), ("address", address), ("subject", self.subject)]
+        keys = [f"{self.limiter.prefix}authfail:{self.kind}:{part[0]}:{_digest(*part[1:])}:{start}" for part in parts]
         return keys, max(1, math.ceil(start + self.WINDOW - now))
 
-    async def wait(self, kind: str, subjects: list[str]) -> int | None:
-        """Seconds to wait when any subject has failed too often, else None."""
-        keys, remaining = self._keys(kind, subjects)
-        counts = await self.limiter.backend.peek(keys)
-        return remaining if any(c >= self.LIMIT for c in counts) else None
+    async def admit(self) -> int | None:
+        """Seconds to wait when this address is refused, else None once the subject's
+        slowing down has passed. Called before a database transaction is opened: a slowed
+        attempt holds no connection."""
+        keys, remaining = self._keys()
+        pair, address, subject = await self.limiter.backend.peek(keys)
+        if pair >= self.PAIR_LIMIT or address >= self.ADDRESS_LIMIT:
+            return remaining
+        if subject >= self.SLOW_AFTER:
+            await _pause(min(self.SLOW_MAX, self.SLOW_STEP * (subject - self.SLOW_AFTER + 1)))
+        return None
 
-    async def failed(self, kind: str, subjects: list[str]) -> None:
-        keys, _remaining = self._keys(kind, subjects)
+    async def failed(self) -> None:
+        keys, _remaining = self._keys()
         big = 10**9  # always counted
         await self.limiter.backend.take(keys, [big] * len(keys), [self.WINDOW + 60] * len(keys))
+
+
+def _network(address: str) -> str:
+    """The address failures are counted against: an IPv6 address's /64, an IPv4 address
+    (mapped into IPv6 or not) itself."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
 
 
 class LoginRefused(Exception):
@@ -194,17 +282,25 @@ class LoginRefused(Exception):
         self.status = status
 
 
-async def check_login(db: AsyncSession, limiter: RateLimiter, email: str, password: str, ip: str) -> User:
-    """The user of a login form (the authorisation page's and the back office's), throttled
-    per email and per IP address; LoginRefused says why not."""
-    throttle = Throttle(limiter)
-    subjects = [f"email:{email}", f"ip:{ip}"]
-    wait = await throttle.wait("login", subjects)
-    if wait is not None:
-        raise LoginRefused(f"Too many failed attempts. Try again in {max(1, wait // 60)} minute(s).", 429)
+def login_throttle(limiter: RateLimiter, email: str, ip: str) -> Throttle:
+    return Throttle(limiter, "login", email, ip)
+
+
+async def admit_login(throttle: Throttle) -> LoginRefused | None:
+    """The refusal of a login from an address that failed too often, else None (once the
+    email's slowing down has passed): before the login's transaction."""
+    wait = await throttle.admit()
+    if wait is None:
+        return None
+    return LoginRefused(f"Too many failed attempts. Try again in {max(1, wait // 60)} minute(s).", 429)
+
+
+async def check_login(db: AsyncSession, throttle: Throttle, email: str, password: str) -> User:
+    """The user of a login form (the authorisation page's and the back office's), admitted by
+    `admit_login`; a failure is counted. LoginRefused says why not."""
     user = await authenticate(db, email, password)
     if user is None:
-        await throttle.failed("login", subjects)
+        await throttle.failed()
         raise LoginRefused("Wrong email or password.", 400)
     return user
 

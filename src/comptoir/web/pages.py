@@ -24,7 +24,7 @@ from comptoir.kit.wire import WireError
 from comptoir.locations.schemas import DAYS, LocationUpdate
 from comptoir.locations.service import create_location, edit_details, find_location, update_location
 from comptoir.models import Account, Catalog, CustomerList, Location, User
-from comptoir.oauth2.service import LoginRefused, check_login
+from comptoir.oauth2.service import LoginRefused, admit_login, check_login, login_throttle
 from comptoir.state import app_state
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
@@ -68,9 +68,13 @@ async def log_in(request: Request) -> Response:
     form = await request.form()
     session = posted_by(request, form)
     email = text(form, "email").lower()
+    throttle = login_throttle(state.limiter, email, web.client_ip(request))
+    refused = await admit_login(throttle)
+    if refused is not None:
+        return _login_page(request, session, [refused.message], email, refused.status)
     async with state.db.transaction() as db:
         try:
-            user = await check_login(db, state.limiter, email, str(form.get("password") or ""), web.client_ip(request))
+            user = await check_login(db, throttle, email, str(form.get("password") or ""))
         except LoginRefused as refused:
             return _login_page(request, session, [refused.message], email, refused.status)
         signed_in = await web.sign_in(db, user)  # a new sid: no fixation

@@ -195,7 +195,7 @@ async def test_a_wrong_password_shows_the_login_again(flow: Flow, shop: Shop) ->
     assert "Wrong email or password." in again.text
 
 
-async def test_failed_logins_are_throttled_after_ten(flow: Flow, shop: Shop) -> None:
+async def test_ten_failed_logins_lock_that_address_out_of_the_account(flow: Flow, shop: Shop) -> None:
     page = await flow.http.get(flow.authorize_url("profile"))
     for _ in range(10):
         assert (await flow.post(page, email="owner@example.com", password="wrong-password")).status_code == 400
@@ -204,12 +204,18 @@ async def test_failed_logins_are_throttled_after_ten(flow: Flow, shop: Shop) -> 
     assert "Too many failed attempts" in blocked.text
 
 
-async def test_a_used_code_is_refused_with_400(flow: Flow, shop: Shop, world: World) -> None:
+async def test_a_used_code_is_refused_with_400_and_revokes_its_token(flow: Flow, shop: Shop, world: World) -> None:
     code = await flow.code(flow.authorize_url("profile"), "owner@example.com")
-    assert (await flow.exchange(code)).status_code == 200
+    token = (await flow.exchange(code)).json()["access_token"]
     before = await world.snapshot()
     again = await flow.exchange(code)
-    assert await world.snapshot() == before
+    after = await world.snapshot()
+    # RFC 6749 4.1.2: only the connection the code gave changed (revoked)
+    assert {t: rows for t, rows in after.items() if t != "connections"} == {
+        t: rows for t, rows in before.items() if t != "connections"
+    }
+    assert len(after["connections"]) == len(before["connections"])
+    assert (await flow.http.get("/v1/user", headers={"X-Access-Token": token})).status_code == 401
     assert again.status_code == 400
     assert again.json() == {
         "error_type": "bad_request",

@@ -29,3 +29,10 @@ def test_the_lookup_hash_needs_the_key_and_hides_the_token() -> None:
     assert len(stored) == 64
     assert stored != crypto.lookup_hash(b"other", "token-value")
     assert "token-value" not in stored
+
+
+def test_no_hash_is_checked_against_a_stand_in_and_never_verifies() -> None:
+    """A login for an unknown email costs the same argon2 check as a wrong password."""
+    assert not crypto.verify_password(None, "")
+    assert not crypto.verify_password(None, "correct horse")
+    assert crypto._stand_in().startswith("$argon2id$")
