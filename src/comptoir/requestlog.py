@@ -140,7 +140,7 @@ class RequestLogBuffer:
                     )
             if not records:
                 return 0
-            rows = [record.row() for record in records]
+            rows = _rows(records)
             try:
                 async with self.db.transaction() as session:
                     await _insert(session, rows)
@@ -149,15 +149,22 @@ class RequestLogBuffer:
             return len(rows)
 
     async def _insert_each(self, rows: list[dict[str, Any]]) -> int:
-        """The batch failed: write its lines of live connections one by one, so one line
-        that cannot be written never loses the others."""
+        """The batch failed: write its lines of live connections, in one INSERT, or else one
+        by one, so one line that cannot be written never loses the others."""
         async with self.db.transaction(write=False) as session:
             wanted = {row["connection_id"] for row in rows}
             alive = set(await session.scalars(select(Connection.id).where(Connection.id.in_(wanted))))
+        rows = [row for row in rows if row["connection_id"] in alive]
+        if not rows:
+            return 0
+        try:
+            async with self.db.transaction() as session:
+                await session.execute(insert(RequestLog), rows)
+            return len(rows)
+        except Exception:
+            log.warning("request_log_batch_failed", lines=len(rows))
         written = 0
         for row in rows:
-            if row["connection_id"] not in alive:
-                continue
             try:
                 async with self.db.transaction() as session:
                     await session.execute(insert(RequestLog), [row])
@@ -189,6 +196,16 @@ class RequestLogBuffer:
             await self.flush()
         except Exception:
             log.exception("request_log_flush_failed")
+
+
+def _rows(records: list[Record]) -> list[dict[str, Any]]:
+    rows = []
+    for record in records:
+        try:
+            rows.append(record.row())
+        except Exception:  # one odd record never loses the others
+            log.exception("request_log_line_failed", connection_id=record.connection_id)
+    return rows
 
 
 COLUMNS = (

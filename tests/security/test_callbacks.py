@@ -208,9 +208,7 @@ async def test_ssrf_refused_url_leaves_the_callback_before_it_unchanged(
     assert stored.json() == {"url": "https://pos.example/hook", "events": {"location": ["update"]}}
 
 
-@pytest.mark.parametrize(
-    "url", ["https://pos.example/hook", "http://8.8.8.8/", "http://[2606:4700:4700::1111]/"]
-)
+@pytest.mark.parametrize("url", ["https://pos.example/hook", "http://8.8.8.8/", "http://[2606:4700:4700::1111]/"])
 async def test_public_callback_urls_are_accepted(client: httpx.AsyncClient, listener: Listener, url: str) -> None:
     answer = await post_callback(client, listener, url)
     assert answer.status_code == 200, answer.text
