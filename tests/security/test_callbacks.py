@@ -185,6 +185,17 @@ async def counted(world: World, listener: Listener, within: float = 5) -> list[t
 # --- at registration ------------------------------------------------------------------------
 
 
+def test_allowed_networks_are_cidr_networks_or_the_settings_are_refused() -> None:
+    assert [str(n) for n in Settings(callback_allowed_networks=" 127.0.0.0/8, ::1 ,10.1.2.3/8").callback_networks] == [
+        "127.0.0.0/8",
+        "::1/128",
+        "10.0.0.0/8",
+    ]
+    assert Settings().callback_networks == ()
+    with pytest.raises(ValueError, match="'localhost' is not a CIDR network"):
+        Settings(callback_allowed_networks="127.0.0.0/8,localhost")
+
+
 @pytest.mark.parametrize("url", SSRF_URLS)
 async def test_ssrf_callback_url_aimed_inside_the_network_is_refused_with_422_naming_url(
     client: httpx.AsyncClient, listener: Listener, url: str

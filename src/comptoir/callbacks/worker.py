@@ -9,7 +9,10 @@ and none sends an event another is sending. Different lanes run concurrently, up
 
 Each POST carries exactly the body of `GET /callback/events/:id`, `Content-Type:
 application/json`, `X-Service-Hmac-SHA256` (lowercase hex HMAC-SHA-256 of those bytes keyed
-with the client secret) and `X-Event-Id`. Redirects are not followed. An answer 200-499
+with the client secret) and `X-Event-Id`. Redirects are not followed. A callback reaches only public addresses, unless
+COMPTOIR_CALLBACK_ALLOWED_NETWORKS allows the network: an address literal is checked before
+the POST, a name's addresses when resolved (`callbacks/addresses.py`), and a refused address
+is a failed attempt like any other. An answer 200-499
 within `COMPTOIR_CALLBACK_TIMEOUT_SECONDS` acknowledges: the event is deleted. Anything else
 schedules a resend after base, 2 x base, ... capped at 32 x base (`COMPTOIR_CALLBACK_RETRY_
 BASE_SECONDS`); after the sixth failed resend the event is deleted. A failing event waits
