@@ -132,7 +132,9 @@ class World:
         for a blocked connection); returns the connection id."""
         from comptoir.auth.context import Ctx
         from comptoir.callbacks.service import set_callback
+        from comptoir.config import parse_networks
         from comptoir.connections.service import find_connection_by_token
+        from tests.conftest import TEST_ALLOWED_NETWORKS
 
         async with self.db.transaction() as session:
             connection = await find_connection_by_token(session, self.key, token)
@@ -141,7 +143,7 @@ class World:
                 connection.id, connection.name, connection.client_id, "", connection.user_id, connection.level,
                 connection.account_id, connection.location_id, None, None, parse_scope(connection.scope),
             )  # fmt: skip
-            await set_callback(session, ctx, url, events)
+            await set_callback(session, ctx, url, events, parse_networks(TEST_ALLOWED_NETWORKS))
             return connection.id
 
     async def changes(self) -> list[Change]:

@@ -89,6 +89,9 @@ def cli() -> None:
 # --- serve, migrate, demo -------------------------------------------------------------
 
 
+DEMO_ALLOWED_NETWORKS = "127.0.0.0/8,::1/128"
+
+
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
@@ -103,6 +106,9 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
 
     from comptoir.logs import configure_logging
 
+    if demo and "COMPTOIR_CALLBACK_ALLOWED_NETWORKS" not in os.environ:
+        # a demo's callbacks may go to a receiver on this machine
+        os.environ["COMPTOIR_CALLBACK_ALLOWED_NETWORKS"] = DEMO_ALLOWED_NETWORKS
     settings = _settings()
     configure_logging(settings)
     if demo:

@@ -5,6 +5,7 @@ operator-interface.md "Configuration" lists the variables; names and defaults ar
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
@@ -15,6 +16,22 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 KEY_FILE_NAME = "comptoir-secret.key"
 
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(text: str) -> tuple[IPNetwork, ...]:
+    """COMPTOIR_CALLBACK_ALLOWED_NETWORKS: comma-separated CIDR networks (host bits allowed)."""
+    networks: list[IPNetwork] = []
+    for entry in text.split(","):
+        entry = entry.strip()
+        if not entry:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ValueError(f"COMPTOIR_CALLBACK_ALLOWED_NETWORKS: {entry!r} is not a CIDR network") from None
+    return tuple(networks)
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="COMPTOIR_", extra="ignore")
@@ -24,6 +41,8 @@ class Settings(BaseSettings):
     secret_key: str | None = Field(default=None, repr=False)
     callback_retry_base_seconds: float = 60
     callback_timeout_seconds: float = 20
+    # Networks callback URLs may reach although not public, e.g. "127.0.0.0/8,::1/128".
+    callback_allowed_networks: str = ""
     rate_limits: Literal["on", "off"] = "on"
     # Beyond the contract: the back office's request log (issue 8 item 5), on unless "off".
     request_logs: Literal["on", "off"] = "on"
@@ -45,6 +64,16 @@ class Settings(BaseSettings):
         if not value.startswith(("sqlite:", "sqlite+", "postgresql:", "postgresql+", "postgres:")):
             raise ValueError("COMPTOIR_DATABASE_URL must be a sqlite:/// or postgresql:// URL")
         return value
+
+    @field_validator("callback_allowed_networks")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        parse_networks(value)  # raises ValueError naming the bad entry
+        return value
+
+    @property
+    def callback_networks(self) -> tuple[IPNetwork, ...]:
+        return parse_networks(self.callback_allowed_networks)
 
     @property
     def is_sqlite(self) -> bool:

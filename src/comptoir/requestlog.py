@@ -18,18 +18,18 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import structlog
-from asyncpg import PostgresError
 from sqlalchemy import bindparam, delete, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db import Database
 from comptoir.kit import clock
+from comptoir.kit.safetext import storable
 from comptoir.models import Connection, RequestLog
 
 log = structlog.get_logger("comptoir.requestlog")
 
 MAX_BODY = 10 * 1024  # bytes of each body kept
+MAX_PATH = 4096  # characters of a path and query kept
 RETENTION = timedelta(days=7)
 FLUSH_EVERY = 1.0  # seconds
 MAX_PENDING = 20_000  # beyond it (the database is away), the oldest records are dropped
@@ -63,8 +63,8 @@ def body_text(kept: bytes, size: int, content_type: str) -> str:
     if not size:
         return ""
     if content_type and not content_type.lower().startswith(_TEXT_TYPES):
-        return f"<{size} bytes of {content_type.split(';')[0].strip()}>"
-    return mask(kept[:MAX_BODY].decode("utf-8", errors="replace"))
+        return storable(f"<{size} bytes of {content_type.split(';')[0].strip()[:100]}>")
+    return storable(mask(kept[:MAX_BODY].decode("utf-8", errors="replace")))
 
 
 @dataclass(slots=True)
@@ -87,9 +87,10 @@ class Record:
         return {
             "connection_id": self.connection_id,
             "at": self.at,
-            "request_id": self.request_id,
-            "method": self.method,
-            "path": mask_query(self.path),
+            # what a client sent, made storable: a NUL (`%00` in a path) would fail the batch
+            "request_id": storable(self.request_id, 128),
+            "method": storable(self.method, 10),
+            "path": storable(mask_query(self.path), MAX_PATH),
             "status": self.status,
             "duration_ms": self.duration_ms,
             "request_body": body_text(self.request_body, self.request_bytes, self.request_type),
@@ -139,18 +140,39 @@ class RequestLogBuffer:
                     )
             if not records:
                 return 0
-            rows = [record.row() for record in records]
+            rows = _rows(records)
             try:
                 async with self.db.transaction() as session:
                     await _insert(session, rows)
-            except (IntegrityError, PostgresError):  # a connection went (its client was deleted) meanwhile
-                async with self.db.transaction() as session:
-                    wanted = {row["connection_id"] for row in rows}
-                    alive = set(await session.scalars(select(Connection.id).where(Connection.id.in_(wanted))))
-                    rows = [row for row in rows if row["connection_id"] in alive]
-                    if rows:
-                        await session.execute(insert(RequestLog), rows)
+            except Exception:  # a connection went (its client was deleted) meanwhile, or a line is bad
+                return await self._insert_each(rows)
             return len(rows)
+
+    async def _insert_each(self, rows: list[dict[str, Any]]) -> int:
+        """The batch failed: write its lines of live connections, in one INSERT, or else one
+        by one, so one line that cannot be written never loses the others."""
+        async with self.db.transaction(write=False) as session:
+            wanted = {row["connection_id"] for row in rows}
+            alive = set(await session.scalars(select(Connection.id).where(Connection.id.in_(wanted))))
+        rows = [row for row in rows if row["connection_id"] in alive]
+        if not rows:
+            return 0
+        try:
+            async with self.db.transaction() as session:
+                await session.execute(insert(RequestLog), rows)
+            return len(rows)
+        except Exception:
+            log.warning("request_log_batch_failed", lines=len(rows))
+        written = 0
+        for row in rows:
+            try:
+                async with self.db.transaction() as session:
+                    await session.execute(insert(RequestLog), [row])
+            except Exception:
+                log.exception("request_log_line_failed", connection_id=row["connection_id"])
+            else:
+                written += 1
+        return written
 
     def start(self) -> None:
         if self.enabled and self._task is None:
@@ -174,6 +196,16 @@ class RequestLogBuffer:
             await self.flush()
         except Exception:
             log.exception("request_log_flush_failed")
+
+
+def _rows(records: list[Record]) -> list[dict[str, Any]]:
+    rows = []
+    for record in records:
+        try:
+            rows.append(record.row())
+        except Exception:  # one odd record never loses the others
+            log.exception("request_log_line_failed", connection_id=record.connection_id)
+    return rows
 
 
 COLUMNS = (

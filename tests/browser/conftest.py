@@ -26,7 +26,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from tests.conftest import create_postgres_database, drop_postgres_database
-from tests.e2e.conftest import COMPTOIR, Server, free_port, run_cli, wait_until_up
+from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, free_port, run_cli, wait_until_up
 
 CHROMIUM = os.environ.get("COMPTOIR_TEST_CHROMIUM", "/usr/bin/chromium")
 # Chromium flags for a closed network (library env notes): no background connections.
@@ -114,7 +114,7 @@ def hub(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     port = free_port()
     log_path = cwd / "server.log"
     with log_path.open("w") as log:
-        full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | env
+        full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | LOOPBACK | env
         process = subprocess.Popen(
             [COMPTOIR, "serve", "--port", str(port)], cwd=cwd, env=full_env, stdout=log, stderr=log, text=True
         )

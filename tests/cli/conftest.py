@@ -11,7 +11,7 @@ import pytest
 from comptoir.cli import main
 from comptoir.config import Settings
 from comptoir.db import create_database
-from tests.conftest import SECRET_KEY
+from tests.conftest import SECRET_KEY, TEST_ALLOWED_NETWORKS
 from tests.factories import World
 
 
@@ -34,6 +34,7 @@ def cli(
 ) -> Callable[..., Result]:
     monkeypatch.setenv("COMPTOIR_DATABASE_URL", database_url)
     monkeypatch.setenv("COMPTOIR_SECRET_KEY", SECRET_KEY)
+    monkeypatch.setenv("COMPTOIR_CALLBACK_ALLOWED_NETWORKS", TEST_ALLOWED_NETWORKS)
 
     def run(*argv: str) -> Result:
         capsys.readouterr()

@@ -41,6 +41,7 @@ def seed(database_url: str) -> str:
                             url="https://pos.example/hook",
                             status_code=status,
                             error=error,
+                            response_bytes=2 if status == 200 else None,
                             response_excerpt="ok" if status == 200 else None,
                             outcome=outcome,
                         )
@@ -69,6 +70,7 @@ def test_delivery_log_prints_recent_attempts_newest_first(cli: Callable[..., Res
         "url": "https://pos.example/hook",
         "status_code": 200,
         "error": None,
+        "response_bytes": 2,
         "response_excerpt": "ok",
         "outcome": "acknowledged",
     }

@@ -18,7 +18,10 @@ from typing import IO
 import httpx
 import pytest
 
-from tests.conftest import create_postgres_database, drop_postgres_database
+from tests.conftest import TEST_ALLOWED_NETWORKS, create_postgres_database, drop_postgres_database
+
+# what every `comptoir` process of the tests gets: its callback receivers are on loopback
+LOOPBACK = {"COMPTOIR_CALLBACK_ALLOWED_NETWORKS": TEST_ALLOWED_NETWORKS}
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 
@@ -69,7 +72,7 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
         stderr_path = tmp_path / f"server-{port}.log"
         stderr_file = stderr_path.open("w")
         files.append(stderr_file)
-        full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | (env or {})
+        full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | LOOPBACK | (env or {})
         process = subprocess.Popen(
             [COMPTOIR, "serve", "--port", str(port), *args],
             cwd=cwd or tmp_path,
@@ -117,7 +120,7 @@ def fresh_postgres() -> Iterator[str]:
 
 
 def run_cli(*args: str, env: dict[str, str], cwd: Path) -> dict[str, object]:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | env
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | LOOPBACK | env
     result = subprocess.run(
         [COMPTOIR, *args], env=full_env, cwd=cwd, capture_output=True, text=True, timeout=60, check=False
     )

@@ -17,7 +17,7 @@ import pytest
 
 from comptoir.config import Settings
 from comptoir.db import create_database
-from tests.e2e.conftest import COMPTOIR, Server
+from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server
 from tests.factories import World
 from tests.receiver import Answer, Receiver, running_receiver
 
@@ -65,7 +65,7 @@ def start_worker(tmp_path: Path) -> Iterator[Callable[[dict[str, str]], subproce
     def start(env: dict[str, str]) -> subprocess.Popen[bytes]:
         log = (tmp_path / f"worker-{len(processes)}.log").open("wb")
         logs.append(log)
-        full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | env
+        full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | LOOPBACK | env
         process = subprocess.Popen([COMPTOIR, "worker"], env=full_env, cwd=tmp_path, stdout=log, stderr=log)
         processes.append(process)
         return process

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 
 from comptoir.auth.access import TOKEN, require
 from comptoir.auth.context import Ctx
@@ -14,6 +14,7 @@ from comptoir.dependencies import Session
 from comptoir.kit.pagination import Pagination
 from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
 from comptoir.routing import JSON, ComptoirRoute
+from comptoir.state import app_state
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Callbacks"])
 
@@ -27,8 +28,9 @@ async def get_callback(session: Session, ctx: AnyToken) -> JSON:
 
 
 @router.post("/callback", response_model=Callback, responses=WRITE_ERRORS, summary="Create or replace the callback")
-async def set_callback(body: CallbackUpdate, session: Session, ctx: AnyToken) -> JSON:
-    return JSON(await service.set_callback(session, ctx, body.url, body.events))
+async def set_callback(body: CallbackUpdate, session: Session, ctx: AnyToken, request: Request) -> JSON:
+    allowed = app_state(request).settings.callback_networks
+    return JSON(await service.set_callback(session, ctx, body.url, body.events, allowed))
 
 
 @router.delete("/callback", response_model=Callback, responses=READ_ERRORS, summary="Unregister the callback")

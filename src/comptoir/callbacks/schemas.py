@@ -12,7 +12,11 @@ class CallbackUpdate(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    url: Any = Field(default=None, description="HTTP(S) URL to POST events to; null for a passive callback")
+    url: Any = Field(
+        default=None,
+        description="HTTP(S) URL to POST events to, on a public address (unless the operator allows its network); "
+        "null for a passive callback",
+    )
     events: Any = Field(description='Resource type -> event types, e.g. {"order": ["create", "update"]}')
 
 

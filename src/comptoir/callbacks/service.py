@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -10,8 +11,11 @@ from sqlalchemy import insert as insert_rows
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
+from yarl import URL
 
 from comptoir.auth.context import Ctx
+from comptoir.callbacks.addresses import host_refusal
+from comptoir.config import IPNetwork
 from comptoir.errors import FieldErrors, NotFound
 from comptoir.events import RESOURCE_EVENTS, callback_changed
 from comptoir.events.payload import render_event
@@ -25,12 +29,15 @@ MAX_URL = 2048
 NO_CALLBACK: dict[str, Any] = {"url": None, "events": {}}
 
 
-def check_subscription(url: Any, events: Any) -> tuple[str | None, dict[str, list[str]]]:
+def check_subscription(
+    url: Any, events: Any, allowed: Sequence[IPNetwork] = ()
+) -> tuple[str | None, dict[str, list[str]]]:
     """Validate a callback body; raises Unprocessable naming every bad key (spec 6.2: other
-    combinations are not allowed)."""
+    combinations are not allowed). `allowed`: the networks a URL may reach although they are
+    not public (COMPTOIR_CALLBACK_ALLOWED_NETWORKS)."""
     errors = FieldErrors()
     if url is not None:
-        problem = _url_problem(url)
+        problem = _url_problem(url, allowed)
         if problem:
             errors.add("url", problem)
     subscribed: dict[str, list[str]] = {}
@@ -59,7 +66,7 @@ def check_subscription(url: Any, events: Any) -> tuple[str | None, dict[str, lis
     return url, subscribed
 
 
-def _url_problem(url: Any) -> str | None:
+def _url_problem(url: Any, allowed: Sequence[IPNetwork]) -> str | None:
     if not isinstance(url, str):
         return "must be a string or null"
     if len(url) > MAX_URL:
@@ -75,6 +82,18 @@ def _url_problem(url: Any) -> str | None:
         return "must not have a fragment"
     if not _valid_host(parts.hostname):
         return f"{shown(url)} does not name a valid host"
+    try:  # the host as the HTTP client will read it (IDNA, full-width digits...)
+        host = URL(url).raw_host
+    except ValueError:
+        return f"{shown(url)} is not a valid URL"
+    if not host:
+        return f"{shown(url)} does not name a valid host"
+    refused = host_refusal(host, allowed)
+    if refused:
+        return (
+            f"{shown(url)} cannot be a callback: {refused}; callbacks reach only public addresses "
+            "unless the operator allows the network"
+        )
     return None
 
 
@@ -102,10 +121,12 @@ def render_callback(callback: Callback | None) -> dict[str, Any]:
     return {"url": callback.url, "events": callback.events}
 
 
-async def set_callback(session: AsyncSession, ctx: Ctx, url: Any, events: Any) -> dict[str, Any]:
+async def set_callback(
+    session: AsyncSession, ctx: Ctx, url: Any, events: Any, allowed: Sequence[IPNetwork] = ()
+) -> dict[str, Any]:
     """POST /callback: create the connection's callback or replace it (one per connection).
     Pending events stay; a callback that becomes active gets them delivered."""
-    url, subscribed = check_subscription(url, events)
+    url, subscribed = check_subscription(url, events, allowed)
     now = clock.now()
     insert = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
     stmt = insert(Callback).values(
@@ -166,6 +187,7 @@ async def render_delivery_log(session: AsyncSession, connection_id: int, limit: 
             "url": row.url,
             "status_code": row.status_code,
             "error": row.error,
+            "response_bytes": row.response_bytes,
             "response_excerpt": row.response_excerpt,
             "outcome": row.outcome,
         }

@@ -9,7 +9,10 @@ and none sends an event another is sending. Different lanes run concurrently, up
 
 Each POST carries exactly the body of `GET /callback/events/:id`, `Content-Type:
 application/json`, `X-Service-Hmac-SHA256` (lowercase hex HMAC-SHA-256 of those bytes keyed
-with the client secret) and `X-Event-Id`. Redirects are not followed. An answer 200-499
+with the client secret) and `X-Event-Id`. Redirects are not followed. A callback reaches only public addresses, unless
+COMPTOIR_CALLBACK_ALLOWED_NETWORKS allows the network: an address literal is checked before
+the POST, a name's addresses when resolved (`callbacks/addresses.py`), and a refused address
+is a failed attempt like any other. An answer 200-499
 within `COMPTOIR_CALLBACK_TIMEOUT_SECONDS` acknowledges: the event is deleted. Anything else
 schedules a resend after base, 2 x base, ... capped at 32 x base (`COMPTOIR_CALLBACK_RETRY_
 BASE_SECONDS`); after the sixth failed resend the event is deleted. A failing event waits
@@ -39,7 +42,9 @@ from typing import Any
 import aiohttp
 import structlog
 from sqlalchemy import Select, bindparam, delete, exists, insert, or_, select, true, update
+from yarl import URL
 
+from comptoir.callbacks.addresses import GuardedResolver, RefusedAddress, literal_address, refusal
 from comptoir.config import Settings
 from comptoir.connections.service import secret_from_seed
 from comptoir.db import Database
@@ -48,13 +53,17 @@ from comptoir.events.payload import render_event
 from comptoir.fastdb import FastReader, Query
 from comptoir.kit import clock, ids
 from comptoir.kit.jsonutil import dumps
+from comptoir.kit.safetext import printable, storable
 from comptoir.models import Account, Callback, Change, Connection, DeliveryAttempt, Event, OAuthClient
 
 log = structlog.get_logger("comptoir.callbacks")
 
 MAX_RESENDS = 6  # spec 6.4 item 3
 MAX_WAIT_FACTOR = 32  # the wait doubles up to 32 x base
-EXCERPT_BYTES = 2048
+EXCERPT_CHARS = 200  # of a reply kept, as text only (what the back office shows)
+EXCERPT_BYTES = 4 * EXCERPT_CHARS
+MAX_COUNTED = 1 << 20  # a reply's size is counted up to 1 MB when it has no Content-Length
+MAX_ERROR = 80  # delivery_attempts.error
 USER_AGENT = "Comptoir-Callbacks/1"
 
 
@@ -78,6 +87,17 @@ async def _read_start(content: aiohttp.StreamReader, limit: int) -> bytes:
             break
         data += chunk
     return data
+
+
+async def _count_rest(content: aiohttp.StreamReader, limit: int) -> int:
+    """How many more bytes the body has, counted up to `limit`."""
+    counted = 0
+    while counted < limit:
+        chunk = await content.read(min(65536, limit - counted))
+        if not chunk:
+            break
+        counted += len(chunk)
+    return counted
 
 
 def resend_wait(base: float, failures: int) -> float:
@@ -108,6 +128,7 @@ class Outcome:
     status_code: int | None
     error: str | None
     excerpt: str | None
+    size: int | None = None
 
     @property
     def acknowledged(self) -> bool:
@@ -133,6 +154,7 @@ class DeliveryWorker:
         self.settings = settings
         self.timeout = settings.callback_timeout_seconds
         self.base = settings.callback_retry_base_seconds
+        self.allowed = settings.callback_networks
         # A lease outlives the longest wait between renewals: one POST (<= timeout) after
         # the last renewal, which happens at least every `renew_every` seconds.
         self.renew_every = 5.0
@@ -163,7 +185,10 @@ class DeliveryWorker:
         self._loop = asyncio.get_running_loop()
         self._http = aiohttp.ClientSession(
             timeout=aiohttp.ClientTimeout(total=self.timeout),
-            connector=aiohttp.TCPConnector(limit=self.concurrency * 2, ttl_dns_cache=60),
+            # every name is resolved by the guard, and the connection goes to the checked address
+            connector=aiohttp.TCPConnector(
+                limit=self.concurrency * 2, ttl_dns_cache=60, resolver=GuardedResolver(self.allowed)
+            ),
             headers={"User-Agent": USER_AGENT},
         )
         unsubscribe = signals.on_new_events(self.poke)
@@ -283,6 +308,7 @@ class DeliveryWorker:
         loop = asyncio.get_running_loop()
         ends = loop.time() + self.lane_seconds
         renewed = loop.time()
+        hold = 0.0  # seconds before the lane may be claimed again
         try:
             while not self._stopping and loop.time() < ends:
                 batch = await self._due(lane)
@@ -309,8 +335,10 @@ class DeliveryWorker:
                 renewed = loop.time()
         except Exception:
             log.exception("callback_lane_failed", connection_id=lane.connection_id)
+            # whatever failed, the lane is not claimed again at once (no resend storm)
+            hold = resend_wait(self.base, 1)
         finally:
-            await asyncio.shield(self._release(lane))
+            await asyncio.shield(self._release(lane, hold))
             if self._lanes.get(lane.connection_id) is asyncio.current_task():
                 del self._lanes[lane.connection_id]
             self._wake.set()
@@ -364,18 +392,30 @@ class DeliveryWorker:
         status: int | None = None
         error: str | None = None
         excerpt: str | None = None
+        size: int | None = None
         try:
+            refused = self._literal_refusal(item.url)
+            if refused is not None:  # an address literal: no resolver sees it
+                raise RefusedAddress(refused)
             async with self._http.post(item.url, data=item.body, headers=headers, allow_redirects=False) as response:
                 status = response.status
-                excerpt = (await _read_start(response.content, EXCERPT_BYTES)).decode("utf-8", "replace")
+                start = await _read_start(response.content, EXCERPT_BYTES)
+                excerpt = printable(start.decode("utf-8", "replace"), EXCERPT_CHARS)
+                size = response.content_length
+                if size is None or size < 0:
+                    size = len(start) + await _count_rest(response.content, MAX_COUNTED)
+        except RefusedAddress as exc:
+            error = f"refused: {exc.reason}"
         except TimeoutError:
             error = "timeout"
-        except aiohttp.ClientConnectorError:
-            error = "connect_error"
+        except aiohttp.ClientConnectorError as exc:
+            os_error = getattr(exc, "os_error", None)
+            error = f"refused: {os_error.reason}" if isinstance(os_error, RefusedAddress) else "connect_error"
         except Exception as exc:  # any other failure is a failed attempt, never a crashed lane
             error = type(exc).__name__
         duration_ms = round((time.perf_counter() - started) * 1000)
-        outcome = Outcome(attempted_at, clock.now(), duration_ms, status, error, excerpt)
+        error = None if error is None else storable(error, MAX_ERROR)
+        outcome = Outcome(attempted_at, clock.now(), duration_ms, status, error, excerpt, size)
         event = "callback_attempt" if outcome.acknowledged else "callback_attempt_failed"
         (log.debug if outcome.acknowledged else log.info)(
             event,
@@ -387,6 +427,15 @@ class DeliveryWorker:
             duration_ms=duration_ms,
         )
         return outcome
+
+    def _literal_refusal(self, url: str) -> str | None:
+        """Why a URL whose host is an address literal may not be reached (None for a name)."""
+        try:
+            host = URL(url).raw_host or ""
+        except ValueError:
+            return None
+        ip = literal_address(host)
+        return None if ip is None else refusal(ip, self.allowed)
 
     async def _record(self, lane: Lane, batch: list[Due], outcomes: list[Outcome | None]) -> bool:
         """Write the batch's outcomes and the delivery log, and renew the lease; False when
@@ -417,11 +466,25 @@ class DeliveryWorker:
                     "duration_ms": outcome.duration_ms,
                     "url": item.url,
                     "status_code": outcome.status_code,
-                    "error": outcome.error,
-                    "response_excerpt": outcome.excerpt,
+                    "error": None if outcome.error is None else storable(outcome.error, MAX_ERROR),
+                    "response_bytes": outcome.size,
+                    "response_excerpt": None if outcome.excerpt is None else storable(outcome.excerpt),
                     "outcome": verdict,
                 }
             )
+        try:
+            return await self._write(lane, gone, retries, log_rows)
+        except Exception:
+            if not log_rows:
+                raise
+            # The delivery log is the one part a receiver's reply shapes: whatever went wrong
+            # there, the attempts are counted and their resends scheduled without it.
+            log.exception("callback_log_write_failed", connection_id=lane.connection_id)
+            return await self._write(lane, gone, retries, [])
+
+    async def _write(
+        self, lane: Lane, gone: list[int], retries: list[dict[str, Any]], log_rows: list[dict[str, Any]]
+    ) -> bool:
         events = Event.__table__
         async with self.db.transaction() as session:
             if gone:
@@ -449,13 +512,14 @@ class DeliveryWorker:
         )
         return bool(result.rowcount)
 
-    async def _release(self, lane: Lane) -> None:
+    async def _release(self, lane: Lane, hold: float = 0.0) -> None:
         try:
             async with self.db.transaction() as session:
                 await session.execute(
                     update(Callback)
                     .where(Callback.connection_id == lane.connection_id, Callback.lease_owner == lane.token)
-                    .values(lease_owner=None, leased_until=clock.now())  # served now: see _claimable
+                    # served now (see _claimable), or held off after a failure
+                    .values(lease_owner=None, leased_until=clock.now() + timedelta(seconds=hold))
                 )
         except Exception:  # the lease then simply runs out
             log.exception("callback_lane_release_failed", connection_id=lane.connection_id)

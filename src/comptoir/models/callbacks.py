@@ -85,5 +85,7 @@ class DeliveryAttempt(Base):
     url: Mapped[str] = mapped_column(Text)
     status_code: Mapped[int | None] = mapped_column(Integer)
     error: Mapped[str | None] = mapped_column(String(80))
-    response_excerpt: Mapped[str | None] = mapped_column(Text)  # first 2 KB of the answer
+    # what the receiver answered: its size in bytes and a short text-only excerpt
+    response_bytes: Mapped[int | None] = mapped_column(Integer)
+    response_excerpt: Mapped[str | None] = mapped_column(Text)
     outcome: Mapped[str] = mapped_column(String(16))  # acknowledged | retry | dropped

@@ -23,6 +23,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from comptoir.errors import FieldError
 from comptoir.kit import ids
+from comptoir.kit.safetext import printable
 from comptoir.models import User
 from comptoir.state import app_state
 from comptoir.web import session as web
@@ -58,6 +59,16 @@ def pretty(body: str) -> str:
 
 
 templates.globals["pretty"] = pretty
+
+
+def reply_excerpt(text: str) -> str:
+    """A callback receiver's reply as the pages show it: short, text only (escaped by the
+    template like any value)."""
+    return printable(text, REPLY_EXCERPT_CHARS)
+
+
+REPLY_EXCERPT_CHARS = 200
+templates.globals["reply_excerpt"] = reply_excerpt
 
 
 class PageAnswer(Exception):

@@ -199,7 +199,7 @@ async def test_a_blocked_connection_gets_no_post_until_unblocked(
     await received(receiver, "/hook", 1)
 
 
-async def test_the_log_keeps_the_first_2_kb_of_the_answer(
+async def test_the_log_keeps_the_answers_size_and_its_first_200_characters(
     client: httpx.AsyncClient, shop: Shop, listener: Listener, world: World, receiver: Receiver, worker: DeliveryWorker
 ) -> None:
     receiver.answer("/hook", Answer(status=200, body=b"x" * 5000))
@@ -209,7 +209,8 @@ async def test_the_log_keeps_the_first_2_kb_of_the_answer(
     await wait_until_listed(client, listener, 0)
     async with world.db.transaction(write=False) as session:
         [attempt] = await render_delivery_log(session, await connection_id(world, listener), 10)
-    assert attempt["response_excerpt"] == "x" * 2048
+    assert attempt["response_excerpt"] == "x" * 200 + "…"
+    assert attempt["response_bytes"] == 5000
     assert attempt["url"] == receiver.url("/hook")
     assert attempt["duration_ms"] >= 0
 
@@ -340,7 +341,7 @@ async def test_any_send_failure_is_a_recorded_failed_attempt(
     ]
 
 
-async def test_the_excerpt_is_the_first_2_kb_however_the_body_arrives(
+async def test_the_excerpt_is_the_first_200_characters_however_the_body_arrives(
     client: httpx.AsyncClient, shop: Shop, listener: Listener, world: World, receiver: Receiver, worker: DeliveryWorker
 ) -> None:
     receiver.answer("/hook", Answer(status=200, body=b"y" * 3000, pause_after=100))
@@ -350,7 +351,8 @@ async def test_the_excerpt_is_the_first_2_kb_however_the_body_arrives(
     await wait_until_listed(client, listener, 0)
     async with world.db.transaction(write=False) as session:
         [attempt] = await render_delivery_log(session, await connection_id(world, listener), 10)
-    assert attempt["response_excerpt"] == "y" * 2048
+    assert attempt["response_excerpt"] == "y" * 200 + "…"
+    assert attempt["response_bytes"] == 3000
 
 
 async def test_without_a_working_listen_every_send_is_checked(

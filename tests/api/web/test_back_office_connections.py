@@ -197,7 +197,9 @@ async def test_delivery_attempts_are_shown(client: httpx.AsyncClient, shop: Shop
         )
     await log_in(client, "owner@example.com")
     text = (await client.get(f"/connections/{connection.public_id}")).text
-    assert '<p class="muted">POST https://app.example/hook</p>\n<pre>try later</pre>' in text
+    assert '<p class="muted">POST https://app.example/hook</p>' in text
+    assert "<p>Reply: status 503</p>" in text
+    assert "<pre>try later</pre>" in text
     assert '<span class="tag">503</span>' in text
     assert "attempt 2 · 31 ms · retry</span>" in text
 

@@ -1,0 +1,26 @@
+"""delivery attempts keep the size of the receiver's reply
+
+Revision ID: 0021
+Revises: 0018
+Create Date: 2026-11-24 23:20:00.000000
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0021"
+down_revision: str | None = "0020"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("delivery_attempts", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("response_bytes", sa.Integer(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("delivery_attempts", schema=None) as batch_op:
+        batch_op.drop_column("response_bytes")

@@ -1,0 +1,501 @@
+"""Callbacks cannot be aimed inside the network (SSRF), and what a stranger sends cannot break
+the callback worker or the request log.
+
+A callback URL may reach only public addresses, unless the operator allows a network with
+COMPTOIR_CALLBACK_ALLOWED_NETWORKS: refused at registration (an address literal in any
+spelling, a localhost name) with a 422 naming `url`, and again at delivery after DNS
+resolution, where the connection goes to the address checked. These tests run with no
+network allowed unless they say so.
+"""
+
+# ruff: noqa: F811 - the API's fixtures are imported, then named as parameters
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from datetime import datetime
+from typing import Any
+
+import httpx
+import pytest
+from aiohttp.resolver import ThreadedResolver
+from fastapi import FastAPI
+from sqlalchemy import select
+
+from comptoir.callbacks.service import render_delivery_log
+from comptoir.callbacks.worker import DeliveryWorker
+from comptoir.config import Settings
+from comptoir.db import Database
+from comptoir.kit import clock
+from comptoir.models import Callback, Connection, Event, RequestLog
+from comptoir.requestlog import Record
+from tests.api.callbacks.conftest import Listener, new_listener, touch_location
+from tests.api.conftest import Shop, app, client, shop, world  # noqa: F401 - the API's fixtures
+from tests.api.web.test_back_office_login import log_in
+from tests.factories import World
+from tests.receiver import Answer, Receiver, running_receiver
+
+LOOPBACK = "127.0.0.0/8,::1/128"
+
+# Every spelling of an internal address an HTTP client or the system resolver accepts.
+SSRF_URLS = [
+    "http://127.0.0.1/",
+    "http://127.0.0.1:5432/",
+    "http://0x7f000001/",
+    "http://2130706433/",
+    "http://017700000001/",
+    "http://0177.0.0.1/",
+    "http://0x7f.0.0.1/",
+    "http://127.1/",
+    "http://127.0.0.1./",
+    "http://[::1]/",
+    "http://[0:0:0:0:0:0:0:1]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:7f00:1]/",
+    "http://[::127.0.0.1]/",
+    "http://[2002:7f00:1::1]/",
+    "http://[64:ff9b::10.0.0.1]/",
+    "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[fe80::1%25eth0]/",
+    "http://[fd00::1]/",
+    "http://[fec0::1]/",
+    "http://0.0.0.0/",
+    "http://0/",
+    "http://[::]/",
+    "http://10.0.0.1/",
+    "http://172.16.0.1/",
+    "http://192.168.1.1/",
+    "http://100.64.0.1/",
+    "http://224.0.0.1/",
+    "http://[ff02::1]/",
+    "http://240.0.0.1/",
+    "http://255.255.255.255/",
+    "http://192.0.2.1/",
+    "http://localhost/",
+    "http://LOCALHOST./",
+    "http://api.localhost:8080/",
+    "HTTP://127.0.0.1/",
+    "http://１２７．０．０．１/",
+    "https://user:pw@127.0.0.1:8443/hook",
+]
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """No network allowed (the operator's default), a 1 s retry base and a 1.5 s timeout."""
+    return settings.model_copy(
+        update={"callback_allowed_networks": "", "callback_retry_base_seconds": 1.0, "callback_timeout_seconds": 1.5}
+    )
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with running_receiver() as running:
+        yield running
+
+
+@pytest.fixture
+async def listener(world: World, shop: Shop) -> Listener:
+    return await new_listener(world, shop, "Listening app")
+
+
+StartWorker = Callable[..., Awaitable[DeliveryWorker]]
+
+
+@pytest.fixture
+async def start_worker(settings: Settings, database: Database) -> AsyncIterator[StartWorker]:
+    running: list[tuple[DeliveryWorker, asyncio.Task[None]]] = []
+
+    async def start(allowed: str = "") -> DeliveryWorker:
+        worker_settings = settings.model_copy(update={"callback_allowed_networks": allowed})
+        worker = DeliveryWorker(worker_settings, database, settings.server_key(), poll_interval=0.05)
+        running.append((worker, asyncio.create_task(worker.run())))
+        return worker
+
+    yield start
+    for worker, task in running:
+        worker.stop()
+        await asyncio.wait_for(task, 10)
+
+
+def fake_dns(monkeypatch: pytest.MonkeyPatch, names: dict[str, str]) -> None:
+    """The system resolver answers `names` with the given addresses (as a DNS record
+    pointing inside the network would)."""
+    real = ThreadedResolver.resolve
+
+    async def resolve(self: ThreadedResolver, host: str, port: int = 0, family: int = socket.AF_INET) -> Any:
+        if host in names:
+            return [
+                {"hostname": host, "host": names[host], "port": port, "family": socket.AF_INET, "proto": 0, "flags": 0}
+            ]
+        return await real(self, host, port, family)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ThreadedResolver, "resolve", resolve)
+
+
+async def post_callback(client: httpx.AsyncClient, listener: Listener, url: str | None) -> httpx.Response:
+    return await client.post(
+        "/v1/callback", json={"url": url, "events": {"location": ["update"]}}, headers=listener.headers()
+    )
+
+
+async def connection_of(world: World, listener: Listener) -> int:
+    async with world.db.transaction(write=False) as session:
+        return (
+            await session.execute(select(Connection.id).where(Connection.client_id == listener.client_id))
+        ).scalar_one()
+
+
+async def attempts_logged(world: World, listener: Listener, count: int, within: float = 10) -> list[dict[str, Any]]:
+    connection_id = await connection_of(world, listener)
+    deadline = time.monotonic() + within
+    while True:
+        async with world.db.transaction(write=False) as session:
+            log = await render_delivery_log(session, connection_id, 50)
+        if len(log) >= count or time.monotonic() > deadline:
+            assert len(log) >= count, log
+            return log
+        await asyncio.sleep(0.05)
+
+
+async def pending_events(world: World, listener: Listener) -> list[tuple[int, datetime]]:
+    connection_id = await connection_of(world, listener)
+    async with world.db.transaction(write=False) as session:
+        rows = await session.execute(
+            select(Event.attempts, Event.next_attempt_at).where(Event.connection_id == connection_id)
+        )
+        return [(attempts, next_at) for attempts, next_at in rows]
+
+
+async def counted(world: World, listener: Listener, within: float = 5) -> list[tuple[int, datetime]]:
+    """The pending events once the first attempt is counted."""
+    deadline = time.monotonic() + within
+    events = await pending_events(world, listener)
+    for _ in range(int(within / 0.05)):
+        if not events or events[0][0] > 0 or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.05)
+        events = await pending_events(world, listener)
+    return events
+
+
+# --- at registration ------------------------------------------------------------------------
+
+
+def test_allowed_networks_are_cidr_networks_or_the_settings_are_refused() -> None:
+    assert [str(n) for n in Settings(callback_allowed_networks=" 127.0.0.0/8, ::1 ,10.1.2.3/8").callback_networks] == [
+        "127.0.0.0/8",
+        "::1/128",
+        "10.0.0.0/8",
+    ]
+    assert Settings().callback_networks == ()
+    with pytest.raises(ValueError, match="'localhost' is not a CIDR network"):
+        Settings(callback_allowed_networks="127.0.0.0/8,localhost")
+
+
+@pytest.mark.parametrize("url", SSRF_URLS)
+async def test_ssrf_callback_url_aimed_inside_the_network_is_refused_with_422_naming_url(
+    client: httpx.AsyncClient, listener: Listener, url: str
+) -> None:
+    answer = await post_callback(client, listener, url)
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    assert body["error_type"] == "unprocessable_entity"
+    assert [error["field"] for error in body["errors"]] == ["url"]
+    assert "callbacks reach only public addresses" in body["errors"][0]["message"]
+    stored = await client.get("/v1/callback", headers=listener.headers())
+    assert stored.json() == {"url": None, "events": {}}
+
+
+async def test_ssrf_refused_url_leaves_the_callback_before_it_unchanged(
+    client: httpx.AsyncClient, listener: Listener
+) -> None:
+    assert (await post_callback(client, listener, "https://pos.example/hook")).status_code == 200
+    assert (await post_callback(client, listener, "http://[::ffff:169.254.169.254]/")).status_code == 422
+    stored = await client.get("/v1/callback", headers=listener.headers())
+    assert stored.json() == {"url": "https://pos.example/hook", "events": {"location": ["update"]}}
+
+
+@pytest.mark.parametrize("url", ["https://pos.example/hook", "http://8.8.8.8/", "http://[2606:4700:4700::1111]/"])
+async def test_public_callback_urls_are_accepted(client: httpx.AsyncClient, listener: Listener, url: str) -> None:
+    answer = await post_callback(client, listener, url)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["url"] == url
+
+
+async def test_an_allowed_network_may_be_registered(
+    app: FastAPI, client: httpx.AsyncClient, listener: Listener
+) -> None:
+    state = app.state.comptoir
+    state.settings = state.settings.model_copy(update={"callback_allowed_networks": LOOPBACK})
+    for url in ("http://127.0.0.1:9000/hook", "http://[::1]:9000/hook", "http://localhost:9000/hook"):
+        answer = await post_callback(client, listener, url)
+        assert answer.status_code == 200, answer.text
+    assert (await post_callback(client, listener, "http://10.0.0.1/hook")).status_code == 422
+
+
+# --- at delivery ----------------------------------------------------------------------------
+
+
+async def test_ssrf_via_dns_a_name_resolving_to_a_loopback_address_is_refused_at_delivery(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    world: World,
+    receiver: Receiver,
+    start_worker: StartWorker,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    port = receiver.url("/").split(":")[2].rstrip("/")
+    fake_dns(monkeypatch, {"internal.example": "127.0.0.1"})
+    url = f"http://internal.example:{port}/hook"
+    assert (await post_callback(client, listener, url)).status_code == 200  # a name: checked at delivery
+    await start_worker()
+    await touch_location(client, shop, 41)
+    [attempt] = await attempts_logged(world, listener, 1)
+    assert attempt["error"] == "refused: 127.0.0.1 is a loopback address"
+    assert (attempt["attempt"], attempt["status_code"], attempt["outcome"]) == (1, None, "retry")
+    [(attempts, next_at)] = await pending_events(world, listener)
+    assert attempts == 1
+    assert next_at > clock.now()  # the normal backoff
+    assert receiver.received == []
+
+
+async def test_ssrf_via_dns_a_name_resolving_to_a_private_address_is_refused_at_delivery(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    world: World,
+    start_worker: StartWorker,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake_dns(monkeypatch, {"metadata.example": "169.254.169.254", "db.example": "10.1.2.3"})
+    assert (await post_callback(client, listener, "http://metadata.example/latest")).status_code == 200
+    await start_worker()
+    await touch_location(client, shop, 42)
+    [attempt] = await attempts_logged(world, listener, 1)
+    assert attempt["error"] == "refused: 169.254.169.254 is a link-local address"
+    assert (await post_callback(client, listener, "http://db.example:5432/")).status_code == 200
+    await touch_location(client, shop, 43)
+    log = await attempts_logged(world, listener, 2)
+    assert "refused: 10.1.2.3 is a private address" in {a["error"] for a in log}
+
+
+async def test_ssrf_address_stored_before_the_operator_refused_it_is_not_reached(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    world: World,
+    receiver: Receiver,
+    start_worker: StartWorker,
+) -> None:
+    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})  # allowed then
+    await start_worker()  # not any more
+    await touch_location(client, shop, 44)
+    [attempt] = await attempts_logged(world, listener, 1)
+    assert attempt["error"] == "refused: 127.0.0.1 is a loopback address"
+    assert attempt["outcome"] == "retry"
+    await asyncio.sleep(0.3)
+    assert receiver.received == []
+
+
+async def test_the_back_office_explains_a_refused_delivery(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    world: World,
+    receiver: Receiver,
+    start_worker: StartWorker,
+) -> None:
+    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})
+    await start_worker()
+    await touch_location(client, shop, 45)
+    await attempts_logged(world, listener, 1)
+    await log_in(client, "owner@example.com")
+    async with world.db.transaction(write=False) as session:
+        row = await session.get(Connection, await connection_of(world, listener))
+        assert row is not None
+        public_id = row.public_id
+    page = (await client.get(f"/connections/{public_id}")).text
+    assert "<p>Failed: refused: 127.0.0.1 is a loopback address</p>" in page
+    assert "COMPTOIR_CALLBACK_ALLOWED_NETWORKS" in page
+
+
+async def test_an_allowed_network_is_reached_through_the_checked_address_with_its_host_name(
+    client: httpx.AsyncClient,
+    app: FastAPI,
+    shop: Shop,
+    listener: Listener,
+    receiver: Receiver,
+    start_worker: StartWorker,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    port = receiver.url("/").split(":")[2].rstrip("/")
+    fake_dns(monkeypatch, {"receiver.example": "127.0.0.1"})
+    assert (await post_callback(client, listener, f"http://receiver.example:{port}/hook")).status_code == 200
+    await start_worker(allowed="127.0.0.0/8")
+    await touch_location(client, shop, 46)
+    [request] = await asyncio.to_thread(receiver.wait_for, "/hook", 1)
+    assert request.headers["Host"] == f"receiver.example:{port}"
+
+
+async def test_ssrf_redirect_to_an_internal_address_is_not_followed(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    world: World,
+    receiver: Receiver,
+    start_worker: StartWorker,
+) -> None:
+    receiver.answer("/hook", Answer(status=302, body=b"", headers={"Location": receiver.url("/internal")}))
+    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})
+    await start_worker(allowed=LOOPBACK)
+    await touch_location(client, shop, 47)
+    [attempt] = await attempts_logged(world, listener, 1)
+    assert (attempt["status_code"], attempt["outcome"]) == (302, "acknowledged")
+    await asyncio.sleep(0.3)
+    assert receiver.requests_to("/internal") == []
+
+
+# --- what a receiver answers ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("status", [200, 503])
+async def test_a_receiver_answering_nul_bytes_is_logged_as_safe_text_and_counted(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    world: World,
+    receiver: Receiver,
+    start_worker: StartWorker,
+    status: int,
+) -> None:
+    receiver.answer("/hook", Answer(status=status, body=b"ok\x00\xff\xed\xa0\x80"))
+    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})
+    await start_worker(allowed=LOOPBACK)
+    started = clock.now()
+    await touch_location(client, shop, 48)
+    [attempt] = await attempts_logged(world, listener, 1)
+    assert attempt["response_excerpt"] == "ok" + "\ufffd" * 5  # NUL, then 4 bytes of bad UTF-8
+    assert attempt["response_bytes"] == 7
+    assert attempt["status_code"] == status
+    await asyncio.sleep(0.5)  # within the 1 s backoff: no resend (not 830 POSTs in 10 s)
+    assert len(receiver.requests_to("/hook")) == 1
+    if status == 200:
+        assert attempt["outcome"] == "acknowledged"
+        assert await pending_events(world, listener) == []
+    else:
+        assert attempt["outcome"] == "retry"
+        [(attempts, next_at)] = await pending_events(world, listener)
+        assert attempts == 1
+        assert (next_at - started).total_seconds() >= 1.0
+
+
+async def test_a_log_line_that_cannot_be_written_never_skips_the_count_or_the_backoff(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    world: World,
+    receiver: Receiver,
+    start_worker: StartWorker,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    write = DeliveryWorker._write
+
+    async def failing_log(self: DeliveryWorker, lane: Any, gone: Any, retries: Any, log_rows: Any) -> bool:
+        if log_rows:
+            raise RuntimeError("the delivery log cannot be written")
+        return await write(self, lane, gone, retries, log_rows)
+
+    monkeypatch.setattr(DeliveryWorker, "_write", failing_log)
+    receiver.answer("/hook", Answer(status=503, body=b"busy"))
+    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})
+    await start_worker(allowed=LOOPBACK)
+    started = clock.now()
+    await touch_location(client, shop, 49)
+    await asyncio.to_thread(receiver.wait_for, "/hook", 1)
+    events = await counted(world, listener)
+    [(attempts, next_at)] = events
+    assert attempts == 1
+    assert (next_at - started).total_seconds() >= 1.0
+    await asyncio.sleep(0.5)
+    assert len(receiver.requests_to("/hook")) == 1
+
+
+async def test_back_office_shows_a_reply_only_as_status_size_and_a_short_escaped_excerpt(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    world: World,
+    receiver: Receiver,
+    start_worker: StartWorker,
+) -> None:
+    reply = b"<script>alert(1)</script>\x1b[2J\x00" + b"A" * 5000
+    receiver.answer("/hook", Answer(status=200, body=reply))
+    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})
+    await start_worker(allowed=LOOPBACK)
+    await touch_location(client, shop, 50)
+    await attempts_logged(world, listener, 1)
+    async with world.db.transaction(write=False) as session:
+        row = await session.get(Connection, await connection_of(world, listener))
+        assert row is not None
+        public_id = row.public_id
+    await log_in(client, "owner@example.com")
+    page = (await client.get(f"/connections/{public_id}")).text
+    assert f"<p>Reply: status 200, {len(reply)} bytes</p>" in page
+    shown = "&lt;script&gt;alert(1)&lt;/script&gt;\ufffd[2J\ufffd" + "A" * 170 + "…"
+    assert f"<pre>{shown}</pre>" in page
+    assert "<script>alert" not in page
+    assert "A" * 171 not in page
+    assert "\x1b" not in page
+    assert "\x00" not in page
+
+
+# --- the request log --------------------------------------------------------------------------
+
+
+async def test_a_path_with_nul_is_logged_and_other_connections_lines_are_saved(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    odd = await client.get("/v1/locations/abc%00%ff", headers=shop.headers())
+    assert odd.status_code == 404
+    fine = await client.get("/v1/location", headers=shop.headers())
+    assert fine.status_code == 200
+    assert await app.state.comptoir.request_log.flush() == 2
+    async with world.db.transaction(write=False) as session:
+        paths = set(await session.scalars(select(RequestLog.path)))
+    assert "/v1/location" in paths
+    [logged] = [path for path in paths if path.startswith("/v1/locations/")]
+    assert "\x00" not in logged
+    assert logged.startswith("/v1/locations/abc\ufffd")
+
+
+async def test_a_request_log_line_that_cannot_be_written_never_loses_the_others(
+    app: FastAPI, shop: Shop, world: World
+) -> None:
+    async with world.db.transaction(write=False) as session:
+        ids = list(await session.scalars(select(Connection.id).order_by(Connection.id)))
+    buffer = app.state.comptoir.request_log
+    for n, connection_id in enumerate([*ids, ids[0]]):
+        status: Any = None if n == len(ids) else 200  # the last line cannot be written
+        buffer.add(
+            Record(
+                connection_id, clock.now(), f"r{n}", "GET", "/v1/location", status, 1,
+                b"", 0, "", b"{}", 2, "application/json",
+            )
+        )  # fmt: skip
+    assert await buffer.flush() == len(ids)
+    async with world.db.transaction(write=False) as session:
+        saved = sorted(await session.scalars(select(RequestLog.request_id)))
+    assert saved == sorted(f"r{n}" for n in range(len(ids)))
+
+
+async def test_ssrf_refused_registration_stores_no_callback_row(
+    client: httpx.AsyncClient, listener: Listener, world: World
+) -> None:
+    assert (await post_callback(client, listener, "http://0x7f000001/")).status_code == 422
+    async with world.db.transaction(write=False) as session:
+        assert list(await session.scalars(select(Callback))) == []
