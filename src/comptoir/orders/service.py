@@ -23,7 +23,7 @@ from comptoir.customers.schemas import ANONYMISED_FIELDS
 from comptoir.customers.service import PLAIN_FIELDS, render_fields
 from comptoir.db import get_by_public_id
 from comptoir.deliveries.render import deliveries_of, delivery_of, render_delivery
-from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, field_path, validation_message
+from comptoir.errors import FieldErrors, NotFound, field_path, validation_message
 from comptoir.events import signals
 from comptoir.fastdb import FastReader, Query, Write
 from comptoir.kit import clock, custom_fields, gcpause, ids, jsonutil
@@ -589,16 +589,6 @@ def _count_order(customer: Customer, order: Order, delta_total: Decimal, count: 
         customer.last_order_at = order.created_at if last is None or order.created_at > last else last
 
 
-def _checked_total(stored: dict[str, Any]) -> Decimal:
-    """The order's total; 422 when the discounts exceed the rest (spec 2.1: Money is never
-    negative)."""
-    total = totals.order_total(stored)
-    if total < 0:
-        shown = f"-{Money(-total, stored['currency'])}"
-        raise Unprocessable(FieldError("discounts", f"exceed the rest of the order: its total would be {shown}"))
-    return total
-
-
 def _give_ids(added: list[tuple[dict[str, Any], str | None]], refs: dict[str, str], element_ids: list[int]) -> None:
     """The new elements' ids, taken once the order is accepted (a refused request takes
     none), and the caller's refs on them."""
@@ -645,7 +635,7 @@ def _draft(
                 entry["deal_line"] = {**entry["deal_line"], "deal_key": renumbered[entry["deal_line"]["deal_key"]]}
             stored[collection].append(entry)
             added.append((entry, element.private_ref))
-    total = _checked_total(stored)
+    total = totals.order_total(stored)
     asap = body.asap if body.asap is not None else body.expected_time is None
     list_public_id = ids.encode(CustomerList.KIND, customer.customer_list_id) if customer else None
     stored.update(
@@ -1008,7 +998,7 @@ async def update_order(
             entry = _element(collection, element, 0)
             stored[collection].append(entry)
             added.append((entry, element.private_ref))
-    total = _checked_total(stored)
+    total = totals.order_total(stored)
     _give_ids(added, refs, await allocate(session, ORDER_ELEMENT_IDS.name, len(added)))
     if "private_ref" in given:
         await set_ref(session, KIND, order.id, ctx.client_id, body.private_ref)
