@@ -1,4 +1,4 @@
-"""spec 2.5 rule 1 and decisions.md "Orders": an order is never refused for its arithmetic.
+"""spec 2.5 rule 1: an order is never refused for its arithmetic.
 When the discounts exceed the rest of the order, at creation or after an element is
 deleted or added, its total reads "0.00 <currency>" and the request succeeds, on every
 creation path (one statement for a location token on PostgreSQL, a session otherwise)
