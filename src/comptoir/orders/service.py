@@ -215,7 +215,9 @@ def customer_snapshot(
         shown = {**given, "custom_fields": custom_fields.merge({}, guest.custom_fields or {})}
     else:
         return None
-    return {name: shown.get(name, _EMPTY.get(name)) for name in CUSTOMER_KEYS if name != "private_ref"}
+    stored = _customer_read(shown)
+    del stored["private_ref"]
+    return stored
 
 
 def _customer_read(snapshot: dict[str, Any]) -> dict[str, Any]:
