@@ -1,5 +1,6 @@
-"""decisions.md "Orders": totals, exact, checked against an independent computation over
-random items, options, quantities, charges, discounts and deletions (hypothesis)."""
+"""spec 2.5 rule 1: totals, exact (0 when the discounts exceed the rest), checked against
+an independent computation over random items, options, quantities, charges, discounts and
+deletions (hypothesis)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def independent_total(body: dict) -> Fraction:
         total += unit * Fraction(item["quantity"])
     total += sum((Fraction(c["price"]) for c in body["charges"] if not c["deleted"]), Fraction(0))
     total -= sum((Fraction(d["price_off"]) for d in body["discounts"] if not d["deleted"]), Fraction(0))
-    return total
+    return max(total, Fraction(0))  # discounts beyond the rest leave a total of 0, never negative
 
 
 @settings(max_examples=300)

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from pydantic_core import PydanticCustomError
 
-from comptoir.customers.schemas import CustomerFields, CustomerWrite
+from comptoir.customers.schemas import CustomerFields, CustomerWrite, LoyaltyCardSummary
 from comptoir.kit.codes import ServiceType
 from comptoir.kit.custom_fields import CustomFields
 from comptoir.kit.decimals import DecimalStr
@@ -252,12 +252,21 @@ class DealOut(_Out):
 
 
 class OrderCustomer(CustomerFields):
-    """The customer at the order's creation (spec 2.5 rule 6); its ids and private ref only
-    while the customer exists."""
+    """The customer when it was attached to the order (spec 2.5 rule 6): the spec 2.6
+    Customer read shape, read-only fields included. Its ids and private ref only while the
+    customer exists; a guest's has null (or empty) for what it was not given."""
 
     id: str | None
     customer_list_id: str | None
     private_ref: str | None
+    custom_fields: dict[str, Any]
+    anonymised: bool | None
+    created_at: str | None
+    nb_orders: int | None
+    order_total: str | None
+    first_order_date: str | None
+    last_order_date: str | None
+    loyalty_cards: list[LoyaltyCardSummary]
 
 
 class LoyaltyOperationOut(_Out):

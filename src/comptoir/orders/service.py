@@ -18,12 +18,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
 from comptoir.auth.context import Ctx
+from comptoir.customer_lists.service import ListInReach
 from comptoir.customers import hooks
 from comptoir.customers.schemas import ANONYMISED_FIELDS
-from comptoir.customers.service import PLAIN_FIELDS, render_fields
+from comptoir.customers.schemas import Customer as CustomerRead
+from comptoir.customers.service import PLAIN_FIELDS, cards_of, render_customer
 from comptoir.db import get_by_public_id
 from comptoir.deliveries.render import deliveries_of, delivery_of, render_delivery
-from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, field_path, validation_message
+from comptoir.errors import FieldErrors, NotFound, field_path, validation_message
 from comptoir.events import signals
 from comptoir.fastdb import FastReader, Query, Write
 from comptoir.kit import clock, custom_fields, gcpause, ids, jsonutil
@@ -194,20 +196,50 @@ def _time(value: str | None, timezone: str) -> str | None:
     return render_datetime(datetime.fromisoformat(value), timezone) if value is not None else None
 
 
+CUSTOMER_KEYS = tuple(CustomerRead.model_fields)  # spec 2.6 Customer read shape
+_EMPTY: dict[str, Any] = {"custom_fields": {}, "loyalty_cards": []}  # what a guest has none of
+
+
+def customer_snapshot(
+    attached: tuple[Customer, ListInReach, list[LoyaltyCard]] | None, guest: Any
+) -> dict[str, Any] | None:
+    """spec 2.5 rule 6: the order's `customer` as stored: the full spec 2.6 Customer read
+    shape (read-only fields included) of the attached customer as it stands now, rendered
+    by the customers' own renderer, or a guest's given fields with null or empty for the
+    rest. Without `private_ref`: that is each reader's own, set on read (`_customer`)."""
+    if attached is not None:
+        customer, found, cards = attached
+        shown = render_customer(customer, found, None, cards)
+    elif guest is not None:
+        given = guest.model_dump(mode="json", include=set(PLAIN_FIELDS))
+        shown = {**given, "custom_fields": custom_fields.merge({}, guest.custom_fields or {})}
+    else:
+        return None
+    stored = _customer_read(shown)
+    del stored["private_ref"]
+    return stored
+
+
+def _customer_read(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A stored snapshot with every key of the read shape: null or empty for those a
+    snapshot stored before lacks."""
+    return {name: snapshot.get(name, _EMPTY.get(name)) for name in CUSTOMER_KEYS}
+
+
 def _customer(order: Order, customer_ref: str | None) -> dict[str, Any] | None:
-    """spec 2.5 rule 6: the snapshot taken at creation; its ids and private ref only while
-    the customer exists (the foreign key nulls `customer_id` when it is deleted)."""
+    """spec 2.5 rule 6: the snapshot taken when the customer was attached (every key of the
+    Customer read shape, null or empty when a snapshot stored before lacks one); its ids
+    and private ref only while the customer exists (the foreign key nulls `customer_id`
+    when it is deleted)."""
     snapshot = order.body.get("customer")
     if snapshot is None:
         return None
     attached = order.customer_id is not None
-    fields = {name: snapshot.get(name) for name in PLAIN_FIELDS}
-    return {
-        "id": ids.encode(Customer.KIND, order.customer_id) if attached else None,
-        "customer_list_id": snapshot.get("customer_list_id") if attached else None,
-        "private_ref": customer_ref if attached else None,
-        **fields,
-    }
+    shown = _customer_read(snapshot)
+    shown["id"] = ids.encode(Customer.KIND, order.customer_id) if attached else None
+    shown["customer_list_id"] = snapshot.get("customer_list_id") if attached else None
+    shown["private_ref"] = customer_ref if attached else None
+    return shown
 
 
 def render_order(
@@ -466,9 +498,10 @@ def _rendered(delivery: Delivery | None, order: Order, location: Any) -> dict[st
 
 async def _attach_customer(
     session: AsyncSession, ctx: Ctx, body: OrderCreate, account: Any, location: Any, errors: FieldErrors
-) -> Customer | None:
+) -> tuple[Customer, ListInReach, list[LoyaltyCard]] | None:
     """spec 2.5 rule 5 and decisions.md: `customer_id`, or `customer_list_id` with
-    `customer_private_ref`, or neither (a guest order); 422 for an unknown customer."""
+    `customer_private_ref`, or neither (a guest order); 422 for an unknown customer.
+    Returns the customer (locked), its list and its cards: what its snapshot shows."""
     by_id = body.customer_id is not None
     by_ref = body.customer_list_id is not None or body.customer_private_ref is not None
     if by_id and (by_ref or body.customer is not None):
@@ -477,18 +510,18 @@ async def _attach_customer(
     if by_ref and body.customer is not None:
         errors.add("customer", "is used only when no customer identifier is given")
         return None
-    customer = None
+    customer = row = None
     if by_id:
         pk = ids.decode(Customer.KIND, body.customer_id)  # type: ignore[arg-type]
         if pk is not None:
             stmt = (
-                select(Customer)
+                select(Customer, CustomerList)
                 .join(CustomerList, CustomerList.id == Customer.customer_list_id)
                 .where(Customer.id == pk, CustomerList.account_id == account.id)
                 .where((CustomerList.location_id.is_(None)) | (CustomerList.location_id == location.id))
                 .with_for_update(of=Customer)
             )
-            customer = await session.scalar(stmt)
+            customer, row = (await session.execute(stmt)).first() or (None, None)
         if customer is None:
             errors.add("customer_id", f"no customer with id {body.customer_id!r}")
     elif by_ref:
@@ -518,16 +551,11 @@ async def _attach_customer(
         errors.add(
             "loyalty_operations", "are only for orders linked to a customer (customer_id or customer_private_ref)"
         )
-    return customer
-
-
-def _snapshot(customer: Customer | None, guest: Any, list_public_id: str | None) -> dict[str, Any] | None:
-    """spec 2.5 rule 6: the customer's fields at the order's creation."""
-    if customer is not None:
-        return {"customer_list_id": list_public_id, **render_fields(customer)}
-    if guest is not None:
-        return {"customer_list_id": None, **guest.model_dump(mode="json", include=set(PLAIN_FIELDS))}
-    return None
+    if customer is None or row is None:
+        return None
+    # the list is this location's or the account's (checked above): rendered as it reads
+    found = ListInReach(row, location.timezone if row.location_id is not None else "UTC", account.currency)
+    return customer, found, (await cards_of(session, [customer.id]))[customer.id]
 
 
 async def _apply_loyalty(
@@ -589,16 +617,6 @@ def _count_order(customer: Customer, order: Order, delta_total: Decimal, count: 
         customer.last_order_at = order.created_at if last is None or order.created_at > last else last
 
 
-def _checked_total(stored: dict[str, Any]) -> Decimal:
-    """The order's total; 422 when the discounts exceed the rest (spec 2.1: Money is never
-    negative)."""
-    total = totals.order_total(stored)
-    if total < 0:
-        shown = f"-{Money(-total, stored['currency'])}"
-        raise Unprocessable(FieldError("discounts", f"exceed the rest of the order: its total would be {shown}"))
-    return total
-
-
 def _give_ids(added: list[tuple[dict[str, Any], str | None]], refs: dict[str, str], element_ids: list[int]) -> None:
     """The new elements' ids, taken once the order is accepted (a refused request takes
     none), and the caller's refs on them."""
@@ -627,13 +645,24 @@ def _checked(body: OrderCreate, currency: str, errors: FieldErrors) -> dict[str,
         custom_fields.check_size(body.custom_fields)
     except WireError as exc:
         errors.add("custom_fields", str(exc))
+    if body.customer is not None and body.customer.custom_fields:  # the guest's, kept in its snapshot
+        try:
+            custom_fields.merge({}, body.customer.custom_fields)
+        except WireError as exc:
+            errors.add("customer.custom_fields", str(exc))
     return renumbered
 
 
 def _draft(
-    ctx: Ctx, location: Any, account: Any, body: OrderCreate, customer: Customer | None, renumbered: dict[str, str]
+    ctx: Ctx,
+    location: Any,
+    account: Any,
+    body: OrderCreate,
+    attached: tuple[Customer, ListInReach, list[LoyaltyCard]] | None,
+    renumbered: dict[str, str],
 ) -> tuple[OrderRow, list[tuple[dict[str, Any], str | None]]]:
-    """The new order and its elements (with the caller's refs), still without ids."""
+    """The new order and its elements (with the caller's refs), still without ids; the
+    attached customer's snapshot is taken before the order counts for it."""
     now = clock.now()
     stored: dict[str, Any] = {"currency": account.currency}
     added = []
@@ -645,9 +674,8 @@ def _draft(
                 entry["deal_line"] = {**entry["deal_line"], "deal_key": renumbered[entry["deal_line"]["deal_key"]]}
             stored[collection].append(entry)
             added.append((entry, element.private_ref))
-    total = _checked_total(stored)
+    total = totals.order_total(stored)
     asap = body.asap if body.asap is not None else body.expected_time is None
-    list_public_id = ids.encode(CustomerList.KIND, customer.customer_list_id) if customer else None
     stored.update(
         connection_name=ctx.connection_name or None,
         channel=body.channel if body.channel is not None else ctx.client_name,
@@ -664,7 +692,7 @@ def _draft(
         collection_code=body.collection_code,
         coupon_codes=body.coupon_codes,
         deals={renumbered[key]: deal.model_dump() for key, deal in body.deals.items()},
-        customer=_snapshot(customer, body.customer, list_public_id),
+        customer=customer_snapshot(attached, body.customer),
         loyalty_operations=[],
         custom_fields={k: v for k, v in body.custom_fields.items() if v is not None},
     )
@@ -678,7 +706,7 @@ def _draft(
         created_by=ctx.client_name,
         client_id=ctx.client_id,
         connection_id=ctx.connection_id,
-        customer_id=customer.id if customer else None,
+        customer_id=attached[0].id if attached else None,
         total=total,
         body=stored,
         refs={},
@@ -711,10 +739,10 @@ async def create_order(
     """POST /locations/:id/orders (spec 2.5, 4.1). Records `order.create`."""
     errors = FieldErrors()
     renumbered = _checked(body, account.currency, errors)
-    customer = await _attach_customer(session, ctx, body, account, location, errors)
+    attached = await _attach_customer(session, ctx, body, account, location, errors)
     errors.raise_if_any()
 
-    order, added = _draft(ctx, location, account, body, customer, renumbered)
+    order, added = _draft(ctx, location, account, body, attached, renumbered)
     element_ids = await allocate(session, ORDER_ELEMENT_IDS.name, len(added))
     refs = _with_ids(order, added, element_ids, ctx, body.private_ref)
     # A Core insert: the order is not read back through the session (the unit of work
@@ -728,7 +756,8 @@ async def create_order(
     if body.private_ref is not None:
         await set_ref(session, KIND, order.id, ctx.client_id, body.private_ref)
     customer_ref = None
-    if customer is not None:
+    if attached is not None:
+        customer = attached[0]
         if body.loyalty_operations:
             done = await _apply_loyalty(session, order, customer, body.loyalty_operations)
             order.body = {**order.body, "loyalty_operations": done}
@@ -1008,7 +1037,7 @@ async def update_order(
             entry = _element(collection, element, 0)
             stored[collection].append(entry)
             added.append((entry, element.private_ref))
-    total = _checked_total(stored)
+    total = totals.order_total(stored)
     _give_ids(added, refs, await allocate(session, ORDER_ELEMENT_IDS.name, len(added)))
     if "private_ref" in given:
         await set_ref(session, KIND, order.id, ctx.client_id, body.private_ref)
@@ -1048,11 +1077,12 @@ async def anonymise_orders(session: AsyncSession, ctx: Ctx | None, customer: Cus
     deliveries = await deliveries_of(session, [order.id for order, _location in rows])
     for order, location in rows:
         snapshot = order.body.get("customer")
-        if snapshot is None or all(snapshot.get(name) is None for name in ANONYMISED_FIELDS):
+        anonymised = {**snapshot, **dict.fromkeys(ANONYMISED_FIELDS), "anonymised": True} if snapshot else None
+        if anonymised is None or _customer_read(anonymised) == _customer_read(snapshot):
             continue
         delivery = _rendered(deliveries.get(order.id), order, location)
         previous = state(order, location, delivery)
-        order.body = {**order.body, "customer": {**snapshot, **dict.fromkeys(ANONYMISED_FIELDS)}}
+        order.body = {**order.body, "customer": anonymised}
         order.updated_at = clock.now()
         new = state(order, location, delivery)
         keep_view(order, location, new)

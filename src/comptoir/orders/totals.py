@@ -4,7 +4,12 @@
     order total   = sum of item subtotals + sum of charge prices - sum of discount price_off
 
 over the elements that are not deleted; an option without price is free. Amounts are the
-Decimal amounts of Money in the order's currency.
+Decimal amounts of Money in the order's currency. An order is never refused for its
+arithmetic: when the discounts exceed the rest, the total is 0 (Money is never negative,
+spec 2.1).
+
+`order_total` is the one computation of an order's total: every creation path, update and
+read takes the total it stores or shows from it.
 """
 
 from __future__ import annotations
@@ -36,4 +41,4 @@ def order_total(body: dict[str, Any]) -> Decimal:
     for discount in body["discounts"]:
         if not discount["deleted"]:
             total = exact_sub(total, Decimal(discount["price_off"]))
-    return total
+    return total if total > ZERO else ZERO

@@ -91,6 +91,9 @@ async def test_a_full_order_reads_back_every_field(client: httpx.AsyncClient, sh
             "phone": "+33612345678", "phone_access_code": None, "address_1": None, "address_2": None,
             "postal_code": None, "city": None, "state": None, "country": None, "latitude": None, "longitude": None,
             "delivery_notes": None, "sms_marketing": False, "email_marketing": False,
+            # a guest has no read-only fields: null or empty
+            "custom_fields": {}, "anonymised": None, "created_at": None, "nb_orders": None,
+            "order_total": None, "first_order_date": None, "last_order_date": None, "loyalty_cards": [],
         },
         "loyalty_operations": [],
         "custom_fields": {"table": 12},
@@ -175,8 +178,6 @@ async def test_an_account_token_creates_in_any_location_of_its_account(client: h
          "must be greater than 0"),
         ({"items": [{"product_name": "X", "price": "1 EUR", "quantity": -2}]}, "items[0].quantity",
          "must be greater than 0"),
-        ({"discounts": [{"name": "Too much", "price_off": "100 EUR"}]}, "discounts",
-         "exceed the rest of the order: its total would be -63.30 EUR"),
     ],
 )  # fmt: skip
 async def test_invalid_orders_are_refused_and_nothing_changes(

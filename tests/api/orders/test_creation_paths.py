@@ -72,7 +72,6 @@ async def test_both_paths_give_the_same_order_event_and_reads(
     "body",
     [
         order(items=[{"product_name": "X", "price": "1 USD", "quantity": 1}]),
-        order(discounts=[{"name": "Too much", "price_off": "500.00 EUR"}]),
         order(custom_fields={"x": "y" * 20_000}),
     ],
 )
