@@ -359,17 +359,21 @@ async def _insert_items(session: AsyncSession, rows: list[tuple[Any, ...]]) -> N
     await session.execute(insert(CatalogItem), [dict(zip(ITEM_COLUMNS, row, strict=True)) for row in rows])
 
 
-async def _record(session: AsyncSession, ctx: Ctx | None, row: Catalog, event_type: str, timezone: str) -> None:
-    """catalog.create/update/delete, with no state (issue 6 item 6)."""
+async def _record(session: AsyncSession, ctx: Ctx | None, found: CatalogInReach, event_type: str) -> None:
+    """catalog.create/update/delete, with no state (spec 6.3 item 3); the ids name the
+    catalog and what it belongs to: its location, or its account (`render_catalog`)."""
+    row = found.row
+    owner = render_catalog(found)
+    owner_ids = {"location_id": owner["location_id"]} if owner["location_id"] else {"account_id": owner["account_id"]}
     await events.record(
         session,
         resource_type=KIND,
         event_type=event_type,
-        ids={"catalog_id": row.public_id},
+        ids={"catalog_id": row.public_id, **owner_ids},
         account_id=row.account_id,
         location_id=row.location_id,
         catalog_id=row.id,
-        timezone=timezone,  # decisions.md "Fields": a location-level catalog's events in its timezone
+        timezone=found.timezone,  # decisions.md "Fields": a location-level catalog's events in its timezone
         ctx=ctx,
     )
 
@@ -380,7 +384,9 @@ async def new_catalog(
     """An empty catalog and its `catalog.create` (the OAuth pages' "A new catalog")."""
     row = await insert_catalog(session, account=account, location=location, name=name)
     await _store_content(session, row.id, None)
-    await _record(session, ctx, row, "create", location.timezone if location else "UTC")
+    timezone = location.timezone if location else "UTC"
+    found = CatalogInReach(row, timezone, account.currency, location.number if location else None)
+    await _record(session, ctx, found, "create")
     return row
 
 
@@ -403,8 +409,8 @@ async def create_catalog(
         row = await insert_catalog(session, account=account, location=location, name=name)
         data_text = await _store_content(session, row.id, content)
     timezone = location.timezone if location else "UTC"
-    await _record(session, ctx, row, "create", timezone)
     found = CatalogInReach(row, timezone, account.currency, location.number if location else None)
+    await _record(session, ctx, found, "create")
     return with_data(render_catalog(found), data_text)
 
 
@@ -430,7 +436,7 @@ async def replace_catalog(session: AsyncSession, ctx: Ctx, public_id: str, *, na
     else:
         data_text = await session.scalar(select(CatalogContent.data).where(CatalogContent.catalog_id == row.id))
     if renamed or data is not None:  # a PUT changing nothing records nothing
-        await _record(session, ctx, row, "update", found.timezone)
+        await _record(session, ctx, found, "update")
     return with_data(render_catalog(found), data_text or EMPTY_DATA)
 
 
@@ -449,7 +455,7 @@ async def delete_catalog(session: AsyncSession, ctx: Ctx, public_id: str) -> byt
     row = found.row
     data = await session.scalar(select(CatalogContent.data).where(CatalogContent.catalog_id == row.id))
     body = with_data(render_catalog(found), data or EMPTY_DATA)
-    await _record(session, ctx, row, "delete", found.timezone)
+    await _record(session, ctx, found, "delete")
     images = select(CatalogImage.id).where(CatalogImage.catalog_id == row.id)
     await session.execute(
         delete(PrivateRef).where(PrivateRef.resource_type == CatalogImage.KIND, PrivateRef.resource_id.in_(images))

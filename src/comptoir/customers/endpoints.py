@@ -16,6 +16,7 @@ from comptoir.customers.schemas import Customer, CustomerWrite
 from comptoir.dependencies import Session
 from comptoir.idempotency import idempotent
 from comptoir.kit.pagination import Pagination
+from comptoir.kit.phone import phone_pattern
 from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
 from comptoir.ratelimit import HEAVY
 from comptoir.routing import JSON, ComptoirRoute, plus_literal, update_route
@@ -44,7 +45,7 @@ def customer_filters(
     return service.CustomerFilters(
         private_ref=private_ref,
         email=plus_literal(request, "email", email),
-        phone=plus_literal(request, "phone", phone),
+        phone=phone_pattern(plus_literal(request, "phone", phone)),
     )
 
 

@@ -1,7 +1,13 @@
 """Phone (spec 2.1, 9.3): E.164 is required for new implementations.
 
-decisions.md "Customers and loyalty": a value starting with `+` must be a valid E.164 number
-(checked with `phonenumbers`); other formats are deprecated and stored as given.
+A value starting with `+` must have E.164 syntax (`+`, a country code, at most 15 digits;
+spaces, dots and dashes are dropped) and a length possible for that country; whether the
+range is allocated is not checked, so reserved fiction ranges (`+447700900123`) and
+documented examples (`+44123456789`) are accepted. It is stored without its separators.
+Other formats are deprecated and stored as given.
+
+On an order (its guest customer) a phone never makes the request fail: one that breaks the
+rule above is stored as given (`OrderPhone`).
 """
 
 from __future__ import annotations
@@ -14,26 +20,56 @@ import phonenumbers
 from comptoir.kit.wire import WireError, shown, wire_type
 
 _E164 = re.compile(r"\+[1-9]\d{1,14}")
+_SEPARATORS = str.maketrans("", "", " .-")
+MAX_PHONE = 64  # the column's width
+
+
+def e164(value: str) -> str | None:
+    """`value` (starting with `+`) without its spaces, dots and dashes, when that is an
+    E.164 number of a length possible for its country code; else None."""
+    compact = value.translate(_SEPARATORS)
+    if not _E164.fullmatch(compact):
+        return None
+    try:
+        number = phonenumbers.parse(compact, None)
+    except phonenumbers.NumberParseException:  # no such country code
+        return None
+    # IS_POSSIBLE only: IS_POSSIBLE_LOCAL_ONLY lacks the area code an international number has
+    if phonenumbers.is_possible_number_with_reason(number) != phonenumbers.ValidationResult.IS_POSSIBLE:
+        return None
+    return compact
 
 
 def parse_phone(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > 64:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_PHONE:
         raise WireError(f"{shown(value)} is not a valid phone number")
     if value.startswith("+"):
-        valid = False
-        if _E164.fullmatch(value):
-            try:
-                valid = phonenumbers.is_valid_number(phonenumbers.parse(value, None))
-            except phonenumbers.NumberParseException:
-                valid = False
-        if not valid:
+        number = e164(value)
+        if number is None:
             raise WireError(f'{shown(value)} is not a valid E.164 phone number (e.g. "+33612345678")')
+        return number
     return value
 
 
-Phone = wire_type(
+def parse_order_phone(value: Any) -> str:
+    """An order's phone: normalised like `parse_phone` when it follows the rule, else as given."""
+    if not isinstance(value, str):
+        raise WireError(f"{shown(value)} is not a valid phone number")
+    if value.startswith("+"):
+        return e164(value) or value
+    return value
+
+
+def phone_pattern(pattern: str | None) -> str | None:
+    """A `phone=` filter as phones are stored: a `+` pattern without spaces, dots and dashes."""
+    return pattern.translate(_SEPARATORS) if pattern and pattern.startswith("+") else pattern
+
+
+_SCHEMA = {"type": "string", "description": "E.164 (other formats are deprecated)", "examples": ["+33612345678"]}
+Phone = wire_type(str, parse_phone, None, _SCHEMA)
+OrderPhone = wire_type(
     str,
-    parse_phone,
+    parse_order_phone,
     None,
-    {"type": "string", "description": "E.164 (other formats are deprecated)", "examples": ["+33612345678"]},
+    {**_SCHEMA, "description": "E.164 (other formats are deprecated); never refused on an order"},
 )

@@ -17,6 +17,7 @@ from comptoir.kit.codes import ServiceType
 from comptoir.kit.custom_fields import CustomFields
 from comptoir.kit.decimals import DecimalStr
 from comptoir.kit.money import MoneyStr
+from comptoir.kit.phone import OrderPhone
 from comptoir.kit.refs import PrivateRef
 from comptoir.kit.text import Text
 from comptoir.kit.times import DateTimeStr
@@ -114,7 +115,10 @@ class LoyaltyOperationIn(_In):
 
 
 class GuestCustomer(CustomerWrite):
-    """A guest order's customer data (spec 2.5 rule 5): the customer fields, no private ref."""
+    """A guest order's customer data (spec 2.5 rule 5): the customer fields, no private ref.
+    Its phone never makes the order fail: one that is not E.164 is kept as given."""
+
+    phone: OrderPhone | None = None
 
 
 ELEMENT_MODELS: dict[str, type[_In]] = {

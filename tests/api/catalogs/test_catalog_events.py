@@ -1,5 +1,5 @@
-"""issue 6 item 6: catalog.create/update/delete events carry the catalog id and no state
-(spec 6.3 item 3), in the location's time for a location-level catalog."""
+"""catalog.create/update/delete events carry the catalog id, its location or account id
+and no state (spec 6.3 item 3), in the location's time for a location-level catalog."""
 
 from __future__ import annotations
 
@@ -32,7 +32,10 @@ async def test_catalog_events_carry_the_id_and_no_state(client: httpx.AsyncClien
         ("delete", made["id"], "2026-06-24T17:07:53+02:00"),
         ("create", shared["id"], "2026-06-24T15:07:53+00:00"),
     ]
-    assert all(set(e) == {"id", "resource_type", "event_type", "created_at", "catalog_id"} for e in events)
+    base = {"id", "resource_type", "event_type", "created_at", "catalog_id"}
+    assert [set(e) - base for e in events] == [{"location_id"}] * 3 + [{"account_id"}]
+    assert {e["location_id"] for e in events[:3]} == {shop.location.public_id}
+    assert events[3]["account_id"] == shop.account.public_id
 
 
 async def test_a_connection_bound_to_another_catalog_gets_no_event(

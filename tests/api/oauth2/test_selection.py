@@ -85,7 +85,8 @@ async def test_a_new_catalog_is_created_at_the_chosen_location_and_bound(flow: F
         created = await session.scalar(select(Catalog).where(Catalog.name == "Le Site"))
         change = await session.scalar(select(Change).where(Change.resource_type == "catalog"))
     assert (created.public_id, created.location_id) == (body["catalog_id"], shop.other_location.id)
-    assert (change.event_type, change.ids, change.new_state) == ("create", {"catalog_id": created.public_id}, None)
+    ids = {"catalog_id": created.public_id, "location_id": shop.other_location.public_id}
+    assert (change.event_type, change.ids, change.new_state) == ("create", ids, None)
 
 
 async def test_a_new_customer_list_needs_the_write_permission(flow: Flow, shop: Shop) -> None:

@@ -6,7 +6,8 @@ import pytest
 
 from comptoir.kit.codes import ServiceType, parse_country, parse_currency
 from comptoir.kit.dow import includes, parse_dow
-from comptoir.kit.phone import parse_phone
+from comptoir.kit.patterns import is_range
+from comptoir.kit.phone import parse_order_phone, parse_phone, phone_pattern
 from comptoir.kit.units import parse_volume, parse_weight
 from comptoir.kit.wire import WireError
 
@@ -50,12 +51,28 @@ def test_service_types() -> None:
     assert [t.value for t in ServiceType] == ["delivery", "collection", "eat_in"]
 
 
-def test_phones_starting_with_plus_must_be_valid_e164() -> None:
+def test_phones_starting_with_plus_must_be_possible_e164_numbers() -> None:
     assert parse_phone("+33612345678") == "+33612345678"
     assert parse_phone("+447911123456") == "+447911123456"
-    for bad in ("+33 6 12 34 56 78", "+3361234", "+0012345678", "+", "+33612345678999999"):
+    assert parse_phone("+447700900123") == "+447700900123"  # possible, though never allocated
+    assert parse_phone("+33 6.12-34 56 78") == "+33612345678"  # separators dropped
+    for bad in ("+3361234", "+0012345678", "+", "+33612345678999999", "+99912345678", "+4412345", "+33(6)12345678"):
         with pytest.raises(WireError, match=r"E\.164"):
             parse_phone(bad)
+
+
+def test_an_order_phone_is_normalised_when_possible_and_kept_as_given_otherwise() -> None:
+    assert parse_order_phone("+44 7700 900-123") == "+447700900123"
+    for kept in ("+1234", "+99912345678", "+12345678901234567", "06 12 34 56 78", ""):
+        assert parse_order_phone(kept) == kept
+
+
+def test_a_plus_phone_filter_drops_separators_and_stays_an_index_range() -> None:
+    assert phone_pattern("+44 7700.900-1*") == "+4477009001*"
+    assert is_range(phone_pattern("+44 7700*"))
+    assert phone_pattern("020 7946*") == "020 7946*"
+    assert phone_pattern("*900-123") == "*900-123"
+    assert phone_pattern(None) is None
 
 
 def test_other_phone_formats_are_kept_as_given() -> None:
