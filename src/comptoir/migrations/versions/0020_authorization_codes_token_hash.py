@@ -1,7 +1,7 @@
 """authorization codes: the token each code produced
 
 Revision ID: 0020
-Revises: 0018
+Revises: 0019
 Create Date: 2026-11-24 23:30:00.000000
 
 A code exchanged a second time revokes the token the first exchange gave (RFC 6749 4.1.2,

@@ -1,7 +1,7 @@
 """delivery attempts keep the size of the receiver's reply
 
 Revision ID: 0021
-Revises: 0018
+Revises: 0020
 Create Date: 2026-11-24 23:20:00.000000
 """
 
