@@ -1,8 +1,9 @@
 """Limits on what any request may carry (API, OAuth, back office), checked before an
 endpoint sees it.
 
-A query parameter holding a NUL character is a 400 naming it (PostgreSQL cannot store or
-compare such text; JSON bodies are checked by `nul_fields`, through `routing`).
+A query parameter holding a NUL character is a 400 naming it, and so is a form body holding
+one (PostgreSQL can neither store nor compare such text; JSON bodies are checked by
+`nul_fields`, through `routing`, for a 422 naming each field).
 
 A body over its limit is a 413 `payload_too_large`, and is never held in memory.
 
@@ -50,6 +51,13 @@ def _declared_length(scope: Scope) -> int | None:
             except ValueError:
                 return None
     return None
+
+
+def _is_form(scope: Scope) -> bool:
+    for key, value in scope["headers"]:
+        if key == b"content-type":
+            return value.split(b";", 1)[0].strip().lower() == b"application/x-www-form-urlencoded"
+    return False
 
 
 def nul_query_parameter(query_string: bytes) -> str | None:
@@ -111,18 +119,26 @@ class InputLimits:
         settings = scope["app"].state.comptoir.settings
         limit = body_limit(settings.max_body_bytes, settings.max_catalog_body_bytes, scope["method"], scope["path"])
         declared = _declared_length(scope)
+        form = _is_form(scope)
         received = 0
+        tail = b""  # the end of the previous chunk, for a `%00` cut in two
         started = False
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, tail
             if declared is not None and declared > limit:
                 raise PayloadTooLarge(limit)
             message = await receive()
             if message["type"] == "http.request":
-                received += len(message.get("body", b""))
+                chunk = message.get("body", b"")
+                received += len(chunk)
                 if received > limit:
                     raise PayloadTooLarge(limit)
+                if form:
+                    seen = tail + chunk
+                    if b"%00" in seen or b"\x00" in seen:
+                        raise BadRequest(f"Form fields {NUL_MESSAGE}")
+                    tail = seen[-2:]
             return message
 
         async def watched_send(message: Message) -> None:
@@ -133,7 +149,7 @@ class InputLimits:
 
         try:
             await self.app(scope, limited_receive, watched_send)
-        except PayloadTooLarge as error:
+        except (PayloadTooLarge, BadRequest) as error:
             # Raised where no error handler answers it (the endpoints' handlers do).
             if started:
                 raise

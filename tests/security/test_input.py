@@ -312,3 +312,21 @@ async def test_fullwidth_digits_are_not_numbers(client: httpx.AsyncClient, shop:
         {"field": "items[1].quantity", "message": "'３' is not a valid decimal (expected e.g. \"13.5\")"},
     ]
     assert await world.snapshot() == before
+
+
+async def test_a_nul_character_in_a_login_or_oauth_form_is_400(client: httpx.AsyncClient, world: World) -> None:
+    before = await world.snapshot()
+    login = await client.get("/login")
+    csrf = login.text.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    for path, content in [
+        ("/login", f"csrf={csrf}&email=ann%00@example.com&password=x".encode()),
+        ("/oauth2/v1/token", b"grant_type=authorization_code&code=a%00b&client_id=c%00&client_secret=s"),
+        ("/oauth2/v1/revoke", b"token=a\x00b&client_id=c&client_secret=s"),
+    ]:
+        response = await client.post(path, content=content, headers=form)
+        refused = {"error_type": "bad_request", "message": "Form fields must not contain a NUL character"}
+        if path.startswith("/oauth2"):  # spec 5.3: the OAuth error adds `error`
+            refused = {**refused, "error": "invalid_request"}
+        assert (response.status_code, response.json()) == (400, refused), path
+    assert await world.snapshot() == before
