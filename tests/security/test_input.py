@@ -13,6 +13,7 @@ import orjson
 import pytest
 
 from comptoir.auth.tokens import MISSING, REVOKED
+from comptoir.config import Settings
 from tests.api import conftest as api
 from tests.api.conftest import Shop
 from tests.api.orders.conftest import order
@@ -330,3 +331,26 @@ async def test_a_nul_character_in_a_login_or_oauth_form_is_400(client: httpx.Asy
             refused = {**refused, "error": "invalid_request"}
         assert (response.status_code, response.json()) == (400, refused), path
     assert await world.snapshot() == before
+
+
+async def test_the_body_limits_are_the_operators_settings(
+    client: httpx.AsyncClient, shop: Shop, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COMPTOIR_MAX_BODY_BYTES", "10000")
+    monkeypatch.setenv("COMPTOIR_MAX_CATALOG_BODY_BYTES", "20000")
+    configured = Settings(database_url=settings.database_url)
+    assert (configured.max_body_bytes, configured.max_catalog_body_bytes) == (10_000, 20_000)
+    monkeypatch.setattr(settings, "max_body_bytes", configured.max_body_bytes)
+    monkeypatch.setattr(settings, "max_catalog_body_bytes", configured.max_catalog_body_bytes)
+    padded = b'{"custom_fields": {"k": 1}' + b" " * 15_000 + b"}"
+    refused = await client.patch("/v1/location", content=padded, headers=JSON | shop.headers())
+    assert (refused.status_code, refused.json()) == (413, _too_large(10_000))
+    token = shop.headers(shop.account_token)
+    created = await client.post(
+        "/v1/account/catalogs", content=b'{"name": "A"' + b" " * 15_000 + b"}", headers=JSON | token
+    )
+    assert created.status_code == 200
+    refused = await client.post(
+        "/v1/account/catalogs", content=b'{"name": "A"' + b" " * 25_000 + b"}", headers=JSON | token
+    )
+    assert (refused.status_code, refused.json()) == (413, _too_large(20_000))
