@@ -15,6 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.api.conftest import Shop
 from tests.api.orders.conftest import ORDER
@@ -264,3 +266,28 @@ async def test_no_hostile_customer_filter_is_a_server_error(client: httpx.AsyncC
                 f"/v1/customer_lists/{list_id}/customers", params={name: str(value)}, headers=headers
             )
             assert problem(response) is None, (name, value)
+
+
+# Any JSON value, then the fields it goes into: hypothesis looks for a value that breaks one.
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+ORDER_FIELDS: list[Path] = [
+    ("ref",), ("private_ref",), ("channel",), ("expected_time",), ("custom_fields",),
+    ("items", 0, "product_name"), ("items", 0, "price"), ("items", 0, "quantity"), ("items", 0, "options", 0, "quantity"),
+    ("payments", 0, "amount"), ("payments", 0, "info"), ("customer", "email"), ("customer", "birth_date"),
+    ("customer", "latitude"), ("discounts", 0, "price_off"), ("charges", 0, "tax_rate"),
+]  # fmt: skip
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(ORDER_FIELDS), value=JSON_VALUES)
+async def test_no_json_value_in_an_order_field_is_a_server_error(
+    client: httpx.AsyncClient, shop: Shop, path: Path, value: Any
+) -> None:
+    content = json.dumps(replaced(_order(), path, value)).encode()
+    headers = shop.headers() | {"Content-Type": "application/json"}
+    response = await client.post("/v1/location/orders", content=content, headers=headers)
+    assert problem(response) is None, (path, value)
