@@ -27,6 +27,7 @@ from comptoir.db import Database, create_database
 from comptoir.deliveries.endpoints import router as deliveries_router
 from comptoir.errors import BadRequest, ComptoirError, RoutingError, validation_error
 from comptoir.fastdb import FastReader
+from comptoir.inputs import InputLimits
 from comptoir.jobs import TimedJobs
 from comptoir.kit import gcpause
 from comptoir.locations.endpoints import router as locations_router
@@ -144,6 +145,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     app.include_router(developers_router)
 
     install_error_handlers(app)
+    app.add_middleware(InputLimits)
     app.add_middleware(HttpConventions)
     return app
 
@@ -176,6 +178,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if isinstance(exc.__cause__, ComptoirError):  # raised while FastAPI read a form (413)
+            return error_response(exc.__cause__)
         if exc.status_code in (404, 405):
             return error_response(RoutingError(request.method, request.url.path))
         return error_response(BadRequest(str(exc.detail)))

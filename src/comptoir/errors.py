@@ -7,6 +7,7 @@
     ├── NotFound                404    not_found: unknown or inaccessible id
     ├── RoutingError            404    routing_error: unknown URL
     ├── Conflict                409    conflict: races an identical in-flight request
+    ├── PayloadTooLarge         413    payload_too_large: the body is over the size limit
     ├── UnsupportedMediaType    415    unsupported_media_type
     ├── Unprocessable           422    unprocessable_entity, with errors [{field, message}]
     ├── RateLimited             429    too_many_requests, with Retry-After
@@ -93,6 +94,15 @@ class Conflict(ComptoirError):
     status = 409
     error_type = "conflict"
     default_message = "Conflict"
+
+
+class PayloadTooLarge(ComptoirError):
+    status = 413
+    error_type = "payload_too_large"
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"The request body must not exceed {limit} bytes")
 
 
 class UnsupportedMediaType(ComptoirError):

@@ -12,12 +12,14 @@ from typing import Any, TypeVar
 from urllib.parse import unquote
 
 from fastapi import APIRouter
+from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from comptoir.errors import BadRequest, UnsupportedMediaType, validation_error
+from comptoir.inputs import nul_fields
 from comptoir.kit import gcpause
 from comptoir.kit.jsonutil import dumps, loads
 
@@ -54,6 +56,8 @@ async def read_json_body(request: Request) -> None:
                 request._json = loads(body)
     except (ValueError, UnicodeDecodeError) as exc:
         raise BadRequest(f"Malformed JSON body: {exc}") from None
+    if b"\\u0000" in body and (refused := nul_fields(request._json)) is not None:
+        raise refused
 
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
@@ -91,6 +95,17 @@ def _direct_handler(
     return handler
 
 
+def _permission_of(dependant: Dependant) -> Callable[..., Awaitable[Any]] | None:
+    """The route's `auth.access.require(...)` dependency, however deep it is declared."""
+    for sub in dependant.dependencies:
+        if getattr(sub.call, "__comptoir_permission__", False) is True:
+            return sub.call
+        found = _permission_of(sub)
+        if found is not None:
+            return found
+    return None
+
+
 class ComptoirRoute(APIRoute):
     def get_route_handler(self) -> Handler:
         direct = getattr(self.endpoint, _DIRECT, None)
@@ -99,8 +114,15 @@ class ComptoirRoute(APIRoute):
         handler = super().get_route_handler()
         if self.body_field is None:
             return handler
+        permission = _permission_of(self.dependant)
 
         async def route_handler(request: Request) -> Response:
+            if permission is not None:
+                # The token first, then the body (inputs.InputLimits): a request without a valid
+                # token is a 401 whatever its body, which is never read. The dependency
+                # keeps its Ctx for FastAPI's own call of it (auth.access.require).
+                ctx = await permission(request, request.headers.get("x-access-token") or None)
+                request.state.authorized = (permission, ctx)
             try:
                 await read_json_body(request)
             except (BadRequest, UnsupportedMediaType) as exc:

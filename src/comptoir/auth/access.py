@@ -81,6 +81,9 @@ def require(levels: str, need: str, kind: str = GENERAL) -> Callable[..., Awaita
     words = _LEVEL_WORDS.get(allowed or (), "")
 
     async def dependency(request: Request, token: Annotated[str | None, Security(ACCESS_TOKEN)]) -> Ctx:
+        checked = getattr(request.state, "authorized", None)
+        if checked is not None and checked[0] is dependency:  # checked before the body was read
+            return checked[1]  # type: ignore[no-any-return]
         state = app_state(request)
         ctx = await resolve(state.fast, state.key, token)
         request.state.connection_id = ctx.connection_id
@@ -98,4 +101,5 @@ def require(levels: str, need: str, kind: str = GENERAL) -> Callable[..., Awaita
             raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow this request: {reason}")
         return ctx
 
+    dependency.__comptoir_permission__ = True  # type: ignore[attr-defined]  # routing.ComptoirRoute
     return dependency

@@ -30,7 +30,7 @@ from comptoir.kit.wire import WireError, shown
 
 SECTIONS = ("variants", "categories", "products", "option_lists", "deals", "discounts", "charges")
 NAME_MAX, TEXT_MAX = 255, 10_000
-BARCODE = re.compile(r"\d{8}|\d{12}|\d{13}")
+BARCODE = re.compile(r"\d{8}|\d{12}|\d{13}", re.ASCII)
 PRICING_EFFECTS = ("unchanged", "fixed_price", "price_off", "percentage_off")
 DISCOUNT_EFFECTS = ("price_off", "percentage_off")
 CHARGE_TYPES = ("delivery", "payment_fee", "tip", "tax", "other")

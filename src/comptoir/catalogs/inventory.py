@@ -10,6 +10,7 @@ the catalog must be one the location sees (its own or its account's).
 
 from __future__ import annotations
 
+import decimal
 from collections import defaultdict
 from datetime import datetime
 from decimal import Decimal
@@ -129,6 +130,9 @@ def _parse_entries(
     return parsed
 
 
+_WIDE = decimal.Context(prec=1000)
+
+
 def _stock(errors: FieldErrors, path: str, value: Any, *, required: bool) -> Decimal | None:
     if value is None:
         if required:
@@ -141,7 +145,7 @@ def _stock(errors: FieldErrors, path: str, value: Any, *, required: bool) -> Dec
         return None
     if stock < 0:
         errors.add(path, "must be at least 0")
-    elif stock != stock.quantize(MILLI):
+    elif stock != stock.quantize(MILLI, context=_WIDE):  # the default context fails past 28 digits
         errors.add(path, "must have at most 3 decimals")
     return stock
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from comptoir.kit.wire import WireError, shown, wire_type
 
-_DECIMAL_TEXT = re.compile(r"-?\d{1,30}(\.\d{1,30})?")
+_DECIMAL_TEXT = re.compile(r"-?\d{1,30}(\.\d{1,30})?", re.ASCII)
 _MAX_ADJUSTED = 30  # values up to 10**30, far beyond any amount, stock or coordinate
 
 

@@ -6,6 +6,7 @@ decisions.md: requests may omit the decimals ("10 EUR"); responses always show t
 
 from __future__ import annotations
 
+import decimal
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -14,8 +15,9 @@ from typing import Any
 from comptoir.kit.codes import parse_currency
 from comptoir.kit.wire import WireError, shown, wire_type
 
-_MONEY = re.compile(r"(\d{1,15})(\.\d{1,2})? ([A-Z]{3})")
+_MONEY = re.compile(r"(\d{1,15})(\.\d{1,2})? ([A-Z]{3})", re.ASCII)
 _CENT = Decimal("0.01")
+_WIDE = decimal.Context(prec=1000)  # quantize in the default context fails beyond 28 digits
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +53,7 @@ def render_money(money: Money) -> str:
 
 def money_text(amount: Decimal, currency: str) -> str:
     """`render_money` of an amount and currency, without making a Money of them."""
-    return f"{amount.quantize(_CENT)} {currency}"
+    return f"{amount.quantize(_CENT, context=_WIDE)} {currency}"
 
 
 MoneyStr = wire_type(

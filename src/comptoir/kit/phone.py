@@ -19,7 +19,7 @@ import phonenumbers
 
 from comptoir.kit.wire import WireError, shown, wire_type
 
-_E164 = re.compile(r"\+[1-9]\d{1,14}")
+_E164 = re.compile(r"\+[1-9][0-9]{1,14}")
 _SEPARATORS = str.maketrans("", "", " .-")
 MAX_PHONE = 64  # the column's width
 

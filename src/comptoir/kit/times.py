@@ -17,9 +17,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from comptoir.kit import clock
 from comptoir.kit.wire import WireError, shown, wire_type
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?")
-_HHMM = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?", re.ASCII)
+_HHMM = re.compile(r"([01]\d|2[0-3]):[0-5]\d", re.ASCII)
+
+
+# Dates and times are taken between these (inclusive): far from the calendar's limits, so
+# that reading a time in any timezone, or adding days to it, never leaves the calendar.
+EARLIEST = date(1900, 1, 1)
+LATEST = date(8999, 12, 31)
+_OUT_OF_RANGE = f"is out of range (dates run from {EARLIEST} to {LATEST})"
 
 
 # --- Date -------------------------------------------------------------------------------
@@ -28,9 +35,13 @@ _HHMM = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
 def parse_date(value: Any) -> date:
     if isinstance(value, str) and _DATE.fullmatch(value):
         try:
-            return date.fromisoformat(value)
+            parsed = date.fromisoformat(value)
         except ValueError:
             pass
+        else:
+            if not EARLIEST <= parsed <= LATEST:
+                raise WireError(f"{shown(value)} {_OUT_OF_RANGE}")
+            return parsed
     raise WireError(f"{shown(value)} is not a valid date (expected YYYY-MM-DD)")
 
 
@@ -44,9 +55,13 @@ def parse_datetime(value: Any) -> datetime:
     """An ISO 8601 date-time; naive when sent without offset (see `localize`)."""
     if isinstance(value, str) and _DATETIME.fullmatch(value):
         try:
-            return datetime.fromisoformat(value)
+            parsed = datetime.fromisoformat(value)
         except ValueError:
             pass
+        else:
+            if not EARLIEST <= parsed.date() <= LATEST:
+                raise WireError(f"{shown(value)} {_OUT_OF_RANGE}")
+            return parsed
     raise WireError(f'{shown(value)} is not a valid ISO 8601 time (expected e.g. "2026-06-24T17:07:53+02:00")')
 
 

@@ -12,7 +12,7 @@ _QUANTITY = r"(\d{1,12}(?:\.\d{1,6})?) "
 
 
 def _unit_parser(units: tuple[str, ...], what: str, example: str):
-    pattern = re.compile(_QUANTITY + "(" + "|".join(units) + ")")
+    pattern = re.compile(_QUANTITY + "(" + "|".join(units) + ")", re.ASCII)
 
     def parse(value: Any) -> str:
         match = pattern.fullmatch(value) if isinstance(value, str) else None

@@ -39,7 +39,7 @@ from comptoir.connections.service import (
 )
 from comptoir.customer_lists.service import create_list
 from comptoir.db import get_by_public_id
-from comptoir.errors import ComptoirError, FieldError, Unprocessable
+from comptoir.errors import ComptoirError, FieldError, PayloadTooLarge, Unprocessable
 from comptoir.kit import crypto
 from comptoir.kit.codes import countries, currencies
 from comptoir.kit.jsonutil import dumps, loads
@@ -591,6 +591,8 @@ async def token(request: Request) -> Response:
 
 
 def _oauth_error(exc: ComptoirError) -> Response:
+    if isinstance(exc, PayloadTooLarge):  # inputs.InputLimits: a 413 like any other body's
+        return Response(exc.render(), status_code=exc.status, media_type="application/json")
     if not isinstance(exc, OAuthError):
         exc = OAuthError(400, "invalid_request", exc.message)
     return Response(exc.render(), status_code=exc.status, headers=exc.headers(), media_type="application/json")

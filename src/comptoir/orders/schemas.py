@@ -16,6 +16,7 @@ from comptoir.customers.schemas import CustomerFields, CustomerWrite, LoyaltyCar
 from comptoir.kit.codes import ServiceType
 from comptoir.kit.custom_fields import CustomFields
 from comptoir.kit.decimals import DecimalStr
+from comptoir.kit.freeform import FreeObject
 from comptoir.kit.money import MoneyStr
 from comptoir.kit.phone import OrderPhone
 from comptoir.kit.refs import PrivateRef
@@ -51,9 +52,14 @@ class DealLineIn(_In):
     pricing_value: Name | None = None
 
 
-def _positive(value: Decimal) -> Decimal:
+MAX_QUANTITY = 1_000_000  # as an option's quantity: keeps every total within exact reach
+
+
+def _quantity(value: Decimal) -> Decimal:
     if value <= 0:
         raise PydanticCustomError("positive", "must be greater than 0")
+    if value > MAX_QUANTITY:
+        raise PydanticCustomError("too_large", f"must be at most {MAX_QUANTITY}")
     return value
 
 
@@ -63,7 +69,7 @@ class ItemIn(_In):
     sku_name: Name | None = None
     sku_ref: Name | None = None
     price: MoneyStr
-    quantity: Annotated[DecimalStr, AfterValidator(_positive)]
+    quantity: Annotated[DecimalStr, AfterValidator(_quantity)]
     options: list[OptionIn] = Field(default_factory=list, max_length=1000)
     points_earned: DecimalStr | None = None
     points_used: DecimalStr | None = None
@@ -96,7 +102,7 @@ class PaymentIn(_In):
     name: Name | None = None
     ref: Name | None = None
     amount: MoneyStr
-    info: dict[str, Any] | None = None
+    info: FreeObject | None = None
 
 
 class DealIn(_In):

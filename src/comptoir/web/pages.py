@@ -381,7 +381,7 @@ async def save_location(request: Request, location_id: str) -> Response:
     return redirect(f"/locations/{location_id}?saved=1")
 
 
-_SLOT = re.compile(r"(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})")
+_SLOT = re.compile(r"(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})", re.ASCII)
 
 
 def _slots(day: str, written: str) -> list[dict[str, str]]:
