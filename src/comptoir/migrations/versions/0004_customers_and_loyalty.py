@@ -11,6 +11,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from comptoir.migrations.rebuild import keeping_referring_rows
+
 # comptoir.models.base.ExactDecimal: NUMERIC on PostgreSQL, exact text on SQLite
 EXACT_DECIMAL = sa.String(length=100).with_variant(sa.Numeric(), "postgresql")
 
@@ -153,7 +155,7 @@ def upgrade() -> None:
         batch_op.create_index("ix_loyalty_operations_card", ["loyalty_card_id", "id"], unique=False)
         batch_op.create_index(batch_op.f("ix_loyalty_operations_customer_id"), ["customer_id"], unique=False)
 
-    with op.batch_alter_table("customer_lists", schema=None) as batch_op:
+    with keeping_referring_rows("customer_lists"), op.batch_alter_table("customer_lists", schema=None) as batch_op:
         batch_op.create_unique_constraint(batch_op.f("uq_customer_lists_location_id_name"), ["location_id", "name"])
 
     with op.batch_alter_table("private_refs", schema=None) as batch_op:
@@ -195,7 +197,7 @@ def downgrade() -> None:
         batch_op.drop_index("uq_private_refs_scoped")
         batch_op.drop_column("scope_id")
 
-    with op.batch_alter_table("customer_lists", schema=None) as batch_op:
+    with keeping_referring_rows("customer_lists"), op.batch_alter_table("customer_lists", schema=None) as batch_op:
         batch_op.drop_constraint(batch_op.f("uq_customer_lists_location_id_name"), type_="unique")
 
     with op.batch_alter_table("loyalty_operations", schema=None) as batch_op:

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from comptoir.migrations.rebuild import keeping_referring_rows
+
 revision: str = "0009"
 down_revision: str | None = "0008"
 branch_labels: str | Sequence[str] | None = None
@@ -21,7 +23,10 @@ def _rebuild(change) -> None:  # type: ignore[no-untyped-def]
     bind = op.get_bind()
     sqlite = bind.dialect.name == "sqlite"
     seq = bind.scalar(sa.text("SELECT seq FROM sqlite_sequence WHERE name = 'catalogs'")) if sqlite else None
-    with op.batch_alter_table("catalogs", table_kwargs={"sqlite_autoincrement": True}) as batch_op:
+    with (
+        keeping_referring_rows("catalogs"),
+        op.batch_alter_table("catalogs", table_kwargs={"sqlite_autoincrement": True}) as batch_op,
+    ):
         change(batch_op)
     if seq is not None:
         bind.execute(sa.text("UPDATE sqlite_sequence SET seq = :seq WHERE name = 'catalogs'"), {"seq": seq})

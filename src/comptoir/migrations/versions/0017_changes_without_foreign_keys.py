@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
+from comptoir.migrations.rebuild import keeping_referring_rows
+
 revision: str = "0017"
 down_revision: str | None = "0016"
 branch_labels: str | Sequence[str] | None = None
@@ -34,12 +36,12 @@ _TABLE = {"sqlite_autoincrement": True}
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("changes", table_kwargs=_TABLE) as batch_op:
+    with keeping_referring_rows("changes"), op.batch_alter_table("changes", table_kwargs=_TABLE) as batch_op:
         for name in FOREIGN_KEYS:
             batch_op.drop_constraint(name, type_="foreignkey")
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("changes", table_kwargs=_TABLE) as batch_op:
+    with keeping_referring_rows("changes"), op.batch_alter_table("changes", table_kwargs=_TABLE) as batch_op:
         for name, (column, table, ondelete) in FOREIGN_KEYS.items():
             batch_op.create_foreign_key(name, table, [column], ["id"], ondelete=ondelete)

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
+from comptoir.migrations.rebuild import keeping_referring_rows
+
 revision: str = "0018"
 down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
@@ -53,7 +55,7 @@ _TABLE = {"sqlite_autoincrement": True}
 def upgrade() -> None:
     for name, (table, columns) in UNIQUE.items():
         op.create_index(name, table, columns, unique=True)
-    with op.batch_alter_table("orders", table_kwargs=_TABLE) as batch_op:
+    with keeping_referring_rows("orders"), op.batch_alter_table("orders", table_kwargs=_TABLE) as batch_op:
         for name in SINGLE:
             batch_op.drop_constraint(name, type_="foreignkey")
         for name, (columns, table, referred, ondelete) in PAIRED.items():
@@ -62,7 +64,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("orders", table_kwargs=_TABLE) as batch_op:
+    with keeping_referring_rows("orders"), op.batch_alter_table("orders", table_kwargs=_TABLE) as batch_op:
         batch_op.drop_constraint(op.f(f"ck_orders_{CHECK[0]}"), type_="check")
         for name in PAIRED:
             batch_op.drop_constraint(name, type_="foreignkey")
