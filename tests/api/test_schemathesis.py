@@ -15,9 +15,10 @@ from comptoir.config import Settings
 from tests.api.conftest import Shop
 from tests.fuzz import EXCLUDED, Failure, fuzz
 
-# Random examples per operation and mode (valid, invalid), beside the ~6,500 coverage cases:
-# about 1.5 minutes per database.
+# Random examples per operation and mode (valid, invalid), beside the coverage cases: about
+# 2,800 requests, a minute or two per database on a busy machine.
 EXAMPLES = 3
+COVERAGE_CAP = 100
 
 
 @pytest.fixture
@@ -46,7 +47,17 @@ async def test_schemathesis_finds_no_server_error_nor_schema_violation(
     document = (await client.get("/v1/openapi.json")).json()
     documented = sum(len(item) for item in document["paths"].values())
 
-    report = await fuzz(client, shop, EXAMPLES, coverage=True, known=being_fixed(db_kind))
+    # The coverage cases of the long form of a route that has a short one (the same handler)
+    # are left out, and at most COVERAGE_CAP of an operation are sent: ~2,100 of ~6,500.
+    report = await fuzz(
+        client,
+        shop,
+        EXAMPLES,
+        coverage=True,
+        coverage_of_twins=False,
+        coverage_cap=COVERAGE_CAP,
+        known=being_fixed(db_kind),
+    )
 
     assert report.operations == documented - len(EXCLUDED)
     assert [f"{f.operation} [{f.mode}] {f.status}: {f.request}\n{f.problem}" for f in report.failures] == []
