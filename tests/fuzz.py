@@ -258,7 +258,8 @@ async def fuzz(
 ) -> Report:
     """Run every operation's examples (and with `coverage`, schemathesis' coverage cases,
     which `coverage_of_twins=False` leaves out for the long form of a route that has a short
-    one, and `coverage_cap` limits per operation); failures for which `known` is true are set aside in `report.known`."""
+    one, and `coverage_cap` limits per operation); failures for which `known` is true are
+    set aside in `report.known`."""
     document = (await client.get("/v1/openapi.json")).json()
     schema = schemathesis.openapi.from_dict(document)
     path_values = await seed(client, shop)
