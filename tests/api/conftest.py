@@ -63,6 +63,10 @@ class Shop:
 
 @pytest.fixture
 async def shop(world: World) -> Shop:
+    return await new_shop(world)
+
+
+async def new_shop(world: World) -> Shop:
     owner = await world.user(email="owner@example.com", first_name="Ada", last_name="Lovelace")
     account = await world.account(owner=owner, name="Chez Ada", currency="EUR")
     location = await world.location(account, name="Chez Ada Paris", city="Paris")
