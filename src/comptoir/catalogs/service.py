@@ -373,7 +373,7 @@ async def _record(session: AsyncSession, ctx: Ctx | None, found: CatalogInReach,
         account_id=row.account_id,
         location_id=row.location_id,
         catalog_id=row.id,
-        timezone=found.timezone,  # decisions.md "Fields": a location-level catalog's events in its timezone
+        timezone=found.timezone,  # README "API notes": a location-level catalog's events are in its timezone
         ctx=ctx,
     )
 
