@@ -12,14 +12,23 @@ from comptoir.kit.wire import WireError, wire_type
 MAX_BYTES = 64 * 1024
 
 
-def parse_free_object(value: Any) -> dict[str, Any]:
+def bounded_object(value: Any) -> dict[str, Any]:
+    """`value` when it is a JSON object nested at most MAX_DEPTH levels deep."""
     if not isinstance(value, dict):
         raise WireError("must be a JSON object")
     if depth(value) > MAX_DEPTH:
         raise WireError(f"must not nest objects and arrays more than {MAX_DEPTH} levels deep")
+    return value
+
+
+def check_json_size(value: dict[str, Any], max_bytes: int) -> None:
     size = len(dumps(value))
-    if size > MAX_BYTES:
-        raise WireError(f"must not exceed {MAX_BYTES} bytes as JSON (it is {size} bytes)")
+    if size > max_bytes:
+        raise WireError(f"must not exceed {max_bytes} bytes as JSON (it is {size} bytes)")
+
+
+def parse_free_object(value: Any) -> dict[str, Any]:
+    check_json_size(bounded_object(value), MAX_BYTES)
     return value
 
 

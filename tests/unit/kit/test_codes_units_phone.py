@@ -56,7 +56,16 @@ def test_phones_starting_with_plus_must_be_possible_e164_numbers() -> None:
     assert parse_phone("+447911123456") == "+447911123456"
     assert parse_phone("+447700900123") == "+447700900123"  # possible, though never allocated
     assert parse_phone("+33 6.12-34 56 78") == "+33612345678"  # separators dropped
-    for bad in ("+3361234", "+0012345678", "+", "+33612345678999999", "+99912345678", "+4412345", "+33(6)12345678", "+３３612345678"):
+    for bad in (
+        "+3361234",
+        "+0012345678",
+        "+",
+        "+33612345678999999",
+        "+99912345678",
+        "+4412345",
+        "+33(6)12345678",
+        "+３３612345678",
+    ):
         with pytest.raises(WireError, match=r"E\.164"):
             parse_phone(bad)
 
