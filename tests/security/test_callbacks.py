@@ -83,11 +83,19 @@ SSRF_URLS = [
 ]
 
 
+RETRY_BASE = 3.0
+
+
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
-    """No network allowed (the operator's default), a 1 s retry base and a 1.5 s timeout."""
+    """No network allowed (the operator's default), a 3 s retry base (long enough that a busy
+    machine does not reach a resend while a test checks there is none) and a 1.5 s timeout."""
     return settings.model_copy(
-        update={"callback_allowed_networks": "", "callback_retry_base_seconds": 1.0, "callback_timeout_seconds": 1.5}
+        update={
+            "callback_allowed_networks": "",
+            "callback_retry_base_seconds": RETRY_BASE,
+            "callback_timeout_seconds": 1.5,
+        }
     )
 
 
@@ -382,7 +390,7 @@ async def test_a_receiver_answering_nul_bytes_is_logged_as_safe_text_and_counted
     assert attempt["response_excerpt"] == "ok" + "\ufffd" * 5  # NUL, then 4 bytes of bad UTF-8
     assert attempt["response_bytes"] == 7
     assert attempt["status_code"] == status
-    await asyncio.sleep(0.5)  # within the 1 s backoff: no resend (not 830 POSTs in 10 s)
+    await asyncio.sleep(0.5)  # within the backoff: no resend (not 830 POSTs in 10 s)
     assert len(receiver.requests_to("/hook")) == 1
     if status == 200:
         assert attempt["outcome"] == "acknowledged"
@@ -391,7 +399,7 @@ async def test_a_receiver_answering_nul_bytes_is_logged_as_safe_text_and_counted
         assert attempt["outcome"] == "retry"
         [(attempts, next_at)] = await pending_events(world, listener)
         assert attempts == 1
-        assert (next_at - started).total_seconds() >= 1.0
+        assert (next_at - started).total_seconds() >= RETRY_BASE
 
 
 async def test_a_log_line_that_cannot_be_written_never_skips_the_count_or_the_backoff(
@@ -420,7 +428,7 @@ async def test_a_log_line_that_cannot_be_written_never_skips_the_count_or_the_ba
     events = await counted(world, listener)
     [(attempts, next_at)] = events
     assert attempts == 1
-    assert (next_at - started).total_seconds() >= 1.0
+    assert (next_at - started).total_seconds() >= RETRY_BASE
     await asyncio.sleep(0.5)
     assert len(receiver.requests_to("/hook")) == 1
 
