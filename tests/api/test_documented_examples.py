@@ -12,16 +12,16 @@ import httpx
 from tests.api.conftest import Shop
 from tests.api.customers.conftest import lists_of
 
-# POST /customer_lists/ag8u4/customers (Customers, 2.3 Create Customer)
-CUSTOMER_CREATE: dict[str, Any] = {
-    "private_ref": "2213312",
+# the customer both examples of Charles Moore describe: who he is, and where he lives
+CHARLES_MOORE: dict[str, Any] = {
     "email": "charles.moore@dummy-mail.org",
     "first_name": "Charles",
     "last_name": "Moore",
     "gender": "male",
     "birth_date": "1999-01-01",
     "company_name": "HubRise",
-    "phone": "+44123456789",
+}
+CHARLES_MOORE_IN_PARIS: dict[str, Any] = {
     "phone_access_code": "8888",
     "address_1": "1 avenue des Champs Elysées",
     "address_2": None,
@@ -29,6 +29,14 @@ CUSTOMER_CREATE: dict[str, Any] = {
     "city": "Paris",
     "state": None,
     "country": "FR",
+}
+
+# POST /customer_lists/ag8u4/customers (Customers, 2.3 Create Customer)
+CUSTOMER_CREATE: dict[str, Any] = {
+    "private_ref": "2213312",
+    **CHARLES_MOORE,
+    "phone": "+44123456789",
+    **CHARLES_MOORE_IN_PARIS,
     "latitude": "48.8589507",
     "longitude": "2.2770205",
 }
@@ -99,20 +107,9 @@ ORDER_CUSTOMER: dict[str, Any] = {
     "customer_list_id": "1dmy1",
     "anonymised": False,
     "private_ref": "49751",
-    "email": "charles.moore@dummy-mail.org",
-    "first_name": "Charles",
-    "last_name": "Moore",
-    "gender": "male",
-    "birth_date": "1999-01-01",
-    "company_name": "HubRise",
+    **CHARLES_MOORE,
     "phone": "+33123456789",
-    "phone_access_code": "8888",
-    "address_1": "1 avenue des Champs Elysées",
-    "address_2": None,
-    "postal_code": "75001",
-    "city": "Paris",
-    "state": None,
-    "country": "FR",
+    **CHARLES_MOORE_IN_PARIS,
     "latitude": "48.858951",
     "longitude": "2.277021",
     "delivery_notes": None,

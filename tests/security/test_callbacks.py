@@ -15,6 +15,7 @@ import asyncio
 import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -190,6 +191,62 @@ async def counted(world: World, listener: Listener, within: float = 5) -> list[t
     return events
 
 
+@dataclass
+class Delivery:
+    """A listener whose events a worker delivers: the steps the delivery tests share."""
+
+    client: httpx.AsyncClient
+    shop: Shop
+    listener: Listener
+    world: World
+    receiver: Receiver
+    start_worker: StartWorker
+
+    def receiver_port(self) -> str:
+        return self.receiver.url("/").split(":")[2].rstrip("/")
+
+    async def subscribe(self) -> None:
+        """Subscribes the listener to the receiver's /hook (stored as it is, unchecked)."""
+        await self.world.subscribe(self.listener.token, self.receiver.url("/hook"), {"location": ["update"]})
+
+    async def touch(self, number: int, allowed: str = "") -> datetime:
+        """Starts a worker allowing `allowed`, then updates the location: when it was updated."""
+        await self.start_worker(allowed=allowed)
+        started = clock.now()
+        await touch_location(self.client, self.shop, number)
+        return started
+
+    async def attempts(self, count: int) -> list[dict[str, Any]]:
+        return await attempts_logged(self.world, self.listener, count)
+
+    async def pending(self) -> list[tuple[int, datetime]]:
+        return await pending_events(self.world, self.listener)
+
+    async def connection_public_id(self) -> str:
+        async with self.world.db.transaction(write=False) as session:
+            row = await session.get(Connection, await connection_of(self.world, self.listener))
+            assert row is not None
+            return row.public_id
+
+
+@pytest.fixture
+def delivery(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    world: World,
+    receiver: Receiver,
+    start_worker: StartWorker,
+) -> Delivery:
+    return Delivery(client, shop, listener, world, receiver, start_worker)
+
+
+def assert_counted_once_with_a_backoff(events: list[tuple[int, datetime]], started: datetime) -> None:
+    [(attempts, next_at)] = events
+    assert attempts == 1
+    assert (next_at - started).total_seconds() >= RETRY_BASE
+
+
 # --- at registration ------------------------------------------------------------------------
 
 
@@ -249,120 +306,76 @@ async def test_an_allowed_network_may_be_registered(
 
 
 async def test_ssrf_via_dns_a_name_resolving_to_a_loopback_address_is_refused_at_delivery(
-    client: httpx.AsyncClient,
-    shop: Shop,
-    listener: Listener,
-    world: World,
-    receiver: Receiver,
-    start_worker: StartWorker,
-    monkeypatch: pytest.MonkeyPatch,
+    delivery: Delivery, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    port = receiver.url("/").split(":")[2].rstrip("/")
     fake_dns(monkeypatch, {"internal.example": "127.0.0.1"})
-    url = f"http://internal.example:{port}/hook"
-    assert (await post_callback(client, listener, url)).status_code == 200  # a name: checked at delivery
-    await start_worker()
-    await touch_location(client, shop, 41)
-    [attempt] = await attempts_logged(world, listener, 1)
+    url = f"http://internal.example:{delivery.receiver_port()}/hook"
+    assert (
+        await post_callback(delivery.client, delivery.listener, url)
+    ).status_code == 200  # a name: checked at delivery
+    await delivery.touch(41)
+    [attempt] = await delivery.attempts(1)
     assert attempt["error"] == "refused: 127.0.0.1 is a loopback address"
     assert (attempt["attempt"], attempt["status_code"], attempt["outcome"]) == (1, None, "retry")
-    [(attempts, next_at)] = await pending_events(world, listener)
+    [(attempts, next_at)] = await delivery.pending()
     assert attempts == 1
     assert next_at > clock.now()  # the normal backoff
-    assert receiver.received == []
+    assert delivery.receiver.received == []
 
 
 async def test_ssrf_via_dns_a_name_resolving_to_a_private_address_is_refused_at_delivery(
-    client: httpx.AsyncClient,
-    shop: Shop,
-    listener: Listener,
-    world: World,
-    start_worker: StartWorker,
-    monkeypatch: pytest.MonkeyPatch,
+    delivery: Delivery, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    client, listener = delivery.client, delivery.listener
     fake_dns(monkeypatch, {"metadata.example": "169.254.169.254", "db.example": "10.1.2.3"})
     assert (await post_callback(client, listener, "http://metadata.example/latest")).status_code == 200
-    await start_worker()
-    await touch_location(client, shop, 42)
-    [attempt] = await attempts_logged(world, listener, 1)
+    await delivery.touch(42)
+    [attempt] = await delivery.attempts(1)
     assert attempt["error"] == "refused: 169.254.169.254 is a link-local address"
     assert (await post_callback(client, listener, "http://db.example:5432/")).status_code == 200
-    await touch_location(client, shop, 43)
-    log = await attempts_logged(world, listener, 2)
+    await touch_location(client, delivery.shop, 43)
+    log = await delivery.attempts(2)
     assert "refused: 10.1.2.3 is a private address" in {a["error"] for a in log}
 
 
-async def test_ssrf_address_stored_before_the_operator_refused_it_is_not_reached(
-    client: httpx.AsyncClient,
-    shop: Shop,
-    listener: Listener,
-    world: World,
-    receiver: Receiver,
-    start_worker: StartWorker,
-) -> None:
-    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})  # allowed then
-    await start_worker()  # not any more
-    await touch_location(client, shop, 44)
-    [attempt] = await attempts_logged(world, listener, 1)
+async def test_ssrf_address_stored_before_the_operator_refused_it_is_not_reached(delivery: Delivery) -> None:
+    await delivery.subscribe()  # allowed then
+    await delivery.touch(44)  # not any more
+    [attempt] = await delivery.attempts(1)
     assert attempt["error"] == "refused: 127.0.0.1 is a loopback address"
     assert attempt["outcome"] == "retry"
     await asyncio.sleep(0.3)
-    assert receiver.received == []
+    assert delivery.receiver.received == []
 
 
-async def test_the_back_office_explains_a_refused_delivery(
-    client: httpx.AsyncClient,
-    shop: Shop,
-    listener: Listener,
-    world: World,
-    receiver: Receiver,
-    start_worker: StartWorker,
-) -> None:
-    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})
-    await start_worker()
-    await touch_location(client, shop, 45)
-    await attempts_logged(world, listener, 1)
-    await log_in(client, "owner@example.com")
-    async with world.db.transaction(write=False) as session:
-        row = await session.get(Connection, await connection_of(world, listener))
-        assert row is not None
-        public_id = row.public_id
-    page = (await client.get(f"/connections/{public_id}")).text
+async def test_the_back_office_explains_a_refused_delivery(delivery: Delivery) -> None:
+    await delivery.subscribe()
+    await delivery.touch(45)
+    await delivery.attempts(1)
+    await log_in(delivery.client, "owner@example.com")
+    page = (await delivery.client.get(f"/connections/{await delivery.connection_public_id()}")).text
     assert "<p>Failed: refused: 127.0.0.1 is a loopback address</p>" in page
     assert "COMPTOIR_CALLBACK_ALLOWED_NETWORKS" in page
 
 
 async def test_an_allowed_network_is_reached_through_the_checked_address_with_its_host_name(
-    client: httpx.AsyncClient,
-    app: FastAPI,
-    shop: Shop,
-    listener: Listener,
-    receiver: Receiver,
-    start_worker: StartWorker,
-    monkeypatch: pytest.MonkeyPatch,
+    app: FastAPI, delivery: Delivery, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    port = receiver.url("/").split(":")[2].rstrip("/")
+    port = delivery.receiver_port()
     fake_dns(monkeypatch, {"receiver.example": "127.0.0.1"})
-    assert (await post_callback(client, listener, f"http://receiver.example:{port}/hook")).status_code == 200
-    await start_worker(allowed="127.0.0.0/8")
-    await touch_location(client, shop, 46)
-    [request] = await asyncio.to_thread(receiver.wait_for, "/hook", 1)
+    url = f"http://receiver.example:{port}/hook"
+    assert (await post_callback(delivery.client, delivery.listener, url)).status_code == 200
+    await delivery.touch(46, allowed="127.0.0.0/8")
+    [request] = await asyncio.to_thread(delivery.receiver.wait_for, "/hook", 1)
     assert request.headers["Host"] == f"receiver.example:{port}"
 
 
-async def test_ssrf_redirect_to_an_internal_address_is_not_followed(
-    client: httpx.AsyncClient,
-    shop: Shop,
-    listener: Listener,
-    world: World,
-    receiver: Receiver,
-    start_worker: StartWorker,
-) -> None:
+async def test_ssrf_redirect_to_an_internal_address_is_not_followed(delivery: Delivery) -> None:
+    receiver = delivery.receiver
     receiver.answer("/hook", Answer(status=302, body=b"", headers={"Location": receiver.url("/internal")}))
-    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})
-    await start_worker(allowed=LOOPBACK)
-    await touch_location(client, shop, 47)
-    [attempt] = await attempts_logged(world, listener, 1)
+    await delivery.subscribe()
+    await delivery.touch(47, allowed=LOOPBACK)
+    [attempt] = await delivery.attempts(1)
     assert (attempt["status_code"], attempt["outcome"]) == (302, "acknowledged")
     await asyncio.sleep(0.3)
     assert receiver.requests_to("/internal") == []
@@ -373,43 +386,27 @@ async def test_ssrf_redirect_to_an_internal_address_is_not_followed(
 
 @pytest.mark.parametrize("status", [200, 503])
 async def test_a_receiver_answering_nul_bytes_is_logged_as_safe_text_and_counted(
-    client: httpx.AsyncClient,
-    shop: Shop,
-    listener: Listener,
-    world: World,
-    receiver: Receiver,
-    start_worker: StartWorker,
-    status: int,
+    delivery: Delivery, status: int
 ) -> None:
-    receiver.answer("/hook", Answer(status=status, body=b"ok\x00\xff\xed\xa0\x80"))
-    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})
-    await start_worker(allowed=LOOPBACK)
-    started = clock.now()
-    await touch_location(client, shop, 48)
-    [attempt] = await attempts_logged(world, listener, 1)
+    delivery.receiver.answer("/hook", Answer(status=status, body=b"ok\x00\xff\xed\xa0\x80"))
+    await delivery.subscribe()
+    started = await delivery.touch(48, allowed=LOOPBACK)
+    [attempt] = await delivery.attempts(1)
     assert attempt["response_excerpt"] == "ok" + "\ufffd" * 5  # NUL, then 4 bytes of bad UTF-8
     assert attempt["response_bytes"] == 7
     assert attempt["status_code"] == status
     await asyncio.sleep(0.5)  # within the backoff: no resend (not 830 POSTs in 10 s)
-    assert len(receiver.requests_to("/hook")) == 1
+    assert len(delivery.receiver.requests_to("/hook")) == 1
     if status == 200:
         assert attempt["outcome"] == "acknowledged"
-        assert await pending_events(world, listener) == []
+        assert await delivery.pending() == []
     else:
         assert attempt["outcome"] == "retry"
-        [(attempts, next_at)] = await pending_events(world, listener)
-        assert attempts == 1
-        assert (next_at - started).total_seconds() >= RETRY_BASE
+        assert_counted_once_with_a_backoff(await delivery.pending(), started)
 
 
 async def test_a_log_line_that_cannot_be_written_never_skips_the_count_or_the_backoff(
-    client: httpx.AsyncClient,
-    shop: Shop,
-    listener: Listener,
-    world: World,
-    receiver: Receiver,
-    start_worker: StartWorker,
-    monkeypatch: pytest.MonkeyPatch,
+    delivery: Delivery, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write = DeliveryWorker._write
 
@@ -419,40 +416,26 @@ async def test_a_log_line_that_cannot_be_written_never_skips_the_count_or_the_ba
         return await write(self, lane, gone, retries, log_rows)
 
     monkeypatch.setattr(DeliveryWorker, "_write", failing_log)
-    receiver.answer("/hook", Answer(status=503, body=b"busy"))
-    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})
-    await start_worker(allowed=LOOPBACK)
-    started = clock.now()
-    await touch_location(client, shop, 49)
-    await asyncio.to_thread(receiver.wait_for, "/hook", 1)
-    events = await counted(world, listener)
-    [(attempts, next_at)] = events
-    assert attempts == 1
-    assert (next_at - started).total_seconds() >= RETRY_BASE
+    delivery.receiver.answer("/hook", Answer(status=503, body=b"busy"))
+    await delivery.subscribe()
+    started = await delivery.touch(49, allowed=LOOPBACK)
+    await asyncio.to_thread(delivery.receiver.wait_for, "/hook", 1)
+    assert_counted_once_with_a_backoff(await counted(delivery.world, delivery.listener), started)
     await asyncio.sleep(0.5)
-    assert len(receiver.requests_to("/hook")) == 1
+    assert len(delivery.receiver.requests_to("/hook")) == 1
 
 
 async def test_back_office_shows_a_reply_only_as_status_size_and_a_short_escaped_excerpt(
-    client: httpx.AsyncClient,
-    shop: Shop,
-    listener: Listener,
-    world: World,
-    receiver: Receiver,
-    start_worker: StartWorker,
+    delivery: Delivery,
 ) -> None:
     reply = b"<script>alert(1)</script>\x1b[2J\x00" + b"A" * 5000
-    receiver.answer("/hook", Answer(status=200, body=reply))
-    await world.subscribe(listener.token, receiver.url("/hook"), {"location": ["update"]})
-    await start_worker(allowed=LOOPBACK)
-    await touch_location(client, shop, 50)
-    await attempts_logged(world, listener, 1)
-    async with world.db.transaction(write=False) as session:
-        row = await session.get(Connection, await connection_of(world, listener))
-        assert row is not None
-        public_id = row.public_id
-    await log_in(client, "owner@example.com")
-    page = (await client.get(f"/connections/{public_id}")).text
+    delivery.receiver.answer("/hook", Answer(status=200, body=reply))
+    await delivery.subscribe()
+    await delivery.touch(50, allowed=LOOPBACK)
+    await delivery.attempts(1)
+    public_id = await delivery.connection_public_id()
+    await log_in(delivery.client, "owner@example.com")
+    page = (await delivery.client.get(f"/connections/{public_id}")).text
     assert f"<p>Reply: status 200, {len(reply)} bytes</p>" in page
     shown = "&lt;script&gt;alert(1)&lt;/script&gt;\ufffd[2J\ufffd" + "A" * 170 + "…"
     assert f"<pre>{shown}</pre>" in page

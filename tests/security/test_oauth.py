@@ -24,6 +24,7 @@ from tests.api.conftest import Shop, app, client, shop, world  # noqa: F401 - fi
 from tests.api.oauth2.conftest import PASSWORD, Flow, flow  # noqa: F401 - fixture
 from tests.api.web.test_back_office_login import log_in as back_office_log_in
 from tests.factories import World
+from tests.unit.test_login_throttle import pauses  # noqa: F401 - fixture
 
 OWNER = "owner@example.com"
 ADDRESS_A = "203.0.113.10"
@@ -56,6 +57,18 @@ async def _login(flow: Flow, email: str, password: str) -> httpx.Response:  # no
     return await flow.post(page, email=email, password=password)
 
 
+async def _refused(flow: Flow, email: str = OWNER) -> None:  # noqa: F811
+    assert (await _login(flow, email, "wrong-password")).status_code == 400
+
+
+async def _token(http: httpx.AsyncClient, flow: Flow, code: str, secret: str) -> httpx.Response:  # noqa: F811
+    return await http.post("/oauth2/v1/token", data={"code": code}, auth=(flow.client.public_id, secret))
+
+
+async def _revoke(http: httpx.AsyncClient, flow: Flow, token: str, secret: str) -> httpx.Response:  # noqa: F811
+    return await http.post("/oauth2/v1/revoke", data={"token": token}, auth=(flow.client.public_id, secret))
+
+
 def _live(class_name: str, module: str) -> int:
     gc.collect()
     return sum(1 for o in gc.get_objects() if type(o).__name__ == class_name and type(o).__module__ == module)
@@ -71,6 +84,23 @@ def _forget_bounded_caches() -> None:
     gc.collect()
 
 
+async def _memory_grown(flow: Flow, url: Callable[[int], str], count: int) -> int:  # noqa: F811
+    """The memory still held after `count` authorize requests (`url(20)` on), each answered
+    200, once 10 requests have warmed up what the first ones set up once."""
+    for i in range(10):  # warm up what the first requests set up once
+        assert (await flow.http.get(url(i))).status_code == 200
+    tracemalloc.start()
+    try:
+        _forget_bounded_caches()
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(20, 20 + count):
+            assert (await flow.http.get(url(i))).status_code == 200
+        _forget_bounded_caches()
+        return tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+
+
 async def test_authorize_requests_do_not_leak_memory(flow: Flow) -> None:  # noqa: F811
     """GET /oauth2/v1/authorize needs no secret (every client takes the oob redirect URI):
     what each request brings (a 4 KB state) is dropped once it is answered."""
@@ -81,18 +111,7 @@ async def test_authorize_requests_do_not_leak_memory(flow: Flow) -> None:  # noq
         query = {"client_id": flow.client.public_id, "redirect_uri": OOB_REDIRECT_URI, "scope": "profile"}
         return "/oauth2/v1/authorize?" + urlencode({**query, "state": state})
 
-    for i in range(10):  # warm up what the first requests set up once
-        assert (await flow.http.get(url(i))).status_code == 200
-    tracemalloc.start()
-    try:
-        _forget_bounded_caches()
-        before = tracemalloc.get_traced_memory()[0]
-        for i in range(20, 20 + count):
-            assert (await flow.http.get(url(i))).status_code == 200
-        _forget_bounded_caches()
-        grown = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
+    grown = await _memory_grown(flow, url, count)
     assert _live("AuthorizeRequest", "comptoir.oauth2.endpoints") == 0
     assert grown < count * 4096 / 2, grown  # a leak keeps at least the 4 KB text of each
 
@@ -107,35 +126,23 @@ async def test_padded_scopes_do_not_fill_memory(flow: Flow) -> None:  # noqa: F8
         query = {"client_id": flow.client.public_id, "redirect_uri": OOB_REDIRECT_URI, "scope": scope}
         return "/oauth2/v1/authorize?" + urlencode(query)
 
-    for i in range(10):
-        assert (await flow.http.get(url(i))).status_code == 200
-    tracemalloc.start()
-    try:
-        _forget_bounded_caches()
-        before = tracemalloc.get_traced_memory()[0]
-        for i in range(20, 20 + count):
-            assert (await flow.http.get(url(i))).status_code == 200
-        _forget_bounded_caches()
-        grown = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
+    grown = await _memory_grown(flow, url, count)
     assert grown < count * 4096 / 2, grown
 
 
 # --- lockouts aimed at others -----------------------------------------------------------
 
 
+@pytest.mark.usefixtures("pauses")
 async def test_lockout_from_another_address_does_not_block_the_owner(
     flow: Flow,  # noqa: F811
     shop: Shop,  # noqa: F811
     from_address: From,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(service, "_pause", _no_pause([]))
     async with from_address(ADDRESS_A) as a, from_address(ADDRESS_B) as b:
         attacker, owner = _on(flow, a), _on(flow, b)
         for _ in range(10):
-            assert (await _login(attacker, OWNER, "wrong-password")).status_code == 400
+            await _refused(attacker)
         blocked = await _login(attacker, OWNER, PASSWORD)
         assert blocked.status_code == 429
         assert "Too many failed attempts" in blocked.text
@@ -144,12 +151,11 @@ async def test_lockout_from_another_address_does_not_block_the_owner(
         assert let_in.headers["location"].startswith("/oauth2/v1/authorize?")
 
 
+@pytest.mark.usefixtures("pauses")
 async def test_back_office_lockout_from_another_address_does_not_block_the_owner(
     shop: Shop,  # noqa: F811
     from_address: From,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(service, "_pause", _no_pause([]))
     async with from_address(ADDRESS_A) as a, from_address(ADDRESS_B) as b:
         for _ in range(10):
             assert (await back_office_log_in(a, OWNER, "wrong-password")).status_code == 400
@@ -166,66 +172,55 @@ async def test_an_address_guessing_many_accounts_is_locked_out(
     async with from_address(ADDRESS_A) as a, from_address(ADDRESS_B) as b:
         attacker, owner = _on(flow, a), _on(flow, b)
         for i in range(service.Throttle.ADDRESS_LIMIT):
-            assert (await _login(attacker, f"guess{i}@example.com", "wrong-password")).status_code == 400
+            await _refused(attacker, f"guess{i}@example.com")
         assert (await _login(attacker, OWNER, PASSWORD)).status_code == 429  # any account, from there
         assert (await _login(owner, OWNER, PASSWORD)).status_code == 303
 
 
+@pytest.mark.usefixtures("pauses")
 async def test_an_ipv6_network_counts_as_one_address(
     flow: Flow,  # noqa: F811
     shop: Shop,  # noqa: F811
     from_address: From,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A host given a /64 cannot get round the lockout by changing its address in it."""
-    monkeypatch.setattr(service, "_pause", _no_pause([]))
     for i in range(10):
         async with from_address(f"2001:db8:0:7::{i + 1:x}") as http:
-            assert (await _login(_on(flow, http), OWNER, "wrong-password")).status_code == 400
+            await _refused(_on(flow, http))
     async with from_address("2001:db8:0:7::ffff") as same, from_address("2001:db8:0:8::1") as other:
         assert (await _login(_on(flow, same), OWNER, PASSWORD)).status_code == 429
         assert (await _login(_on(flow, other), OWNER, PASSWORD)).status_code == 303
-
-
-def _no_pause(pauses: list[float]) -> Callable[[float], object]:
-    async def pause(seconds: float) -> None:
-        pauses.append(seconds)
-
-    return pause
 
 
 async def test_failures_from_many_addresses_slow_the_account_rather_than_lock_it(
     flow: Flow,  # noqa: F811
     shop: Shop,  # noqa: F811
     from_address: From,
-    monkeypatch: pytest.MonkeyPatch,
+    pauses: list[float],  # noqa: F811
 ) -> None:
-    pauses: list[float] = []
-    monkeypatch.setattr(service, "_pause", _no_pause(pauses))
     for i in range(12):
         async with from_address(f"192.0.2.{i + 1}") as http:
-            assert (await _login(_on(flow, http), OWNER, "wrong-password")).status_code == 400
+            await _refused(_on(flow, http))
     assert pauses == [0.25, 0.5]  # the 11th and 12th attempts waited
     async with from_address(ADDRESS_B) as b:
         assert (await _login(_on(flow, b), OWNER, PASSWORD)).status_code == 303
     assert pauses == [0.25, 0.5, 0.75]
 
 
+@pytest.mark.usefixtures("pauses")
 async def test_client_secret_lockout_from_another_address_does_not_block_the_client(
     flow: Flow,  # noqa: F811
     shop: Shop,  # noqa: F811
     world: World,  # noqa: F811
     from_address: From,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(service, "_pause", _no_pause([]))
     code = await flow.code(flow.authorize_url("profile"), OWNER)
     async with from_address(ADDRESS_A) as a, from_address(ADDRESS_B) as b:
         for _ in range(10):
-            wrong = await a.post("/oauth2/v1/token", data={"code": code}, auth=(flow.client.public_id, "wrong"))
+            wrong = await _token(a, flow, code, "wrong")
             assert (wrong.status_code, wrong.json()["error"]) == (401, "invalid_client")
         before = await world.snapshot()
-        blocked = await a.post("/oauth2/v1/token", data={"code": code}, auth=(flow.client.public_id, flow.secret))
+        blocked = await _token(a, flow, code, flow.secret)
         assert blocked.status_code == 429
         assert blocked.json() == {
             "error_type": "too_many_requests",
@@ -234,26 +229,25 @@ async def test_client_secret_lockout_from_another_address_does_not_block_the_cli
         }
         assert 1 <= int(blocked.headers["retry-after"]) <= 900
         assert await world.snapshot() == before  # the code is not spent
-        token = await b.post("/oauth2/v1/token", data={"code": code}, auth=(flow.client.public_id, flow.secret))
+        token = await _token(b, flow, code, flow.secret)
         assert token.status_code == 200
 
 
+@pytest.mark.usefixtures("pauses")
 async def test_revoke_lockout_from_another_address_does_not_block_the_client(
     flow: Flow,  # noqa: F811
     shop: Shop,  # noqa: F811
     from_address: From,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(service, "_pause", _no_pause([]))
     token = (await flow.exchange(await flow.code(flow.authorize_url("profile"), OWNER))).json()["access_token"]
     async with from_address(ADDRESS_A) as a, from_address(ADDRESS_B) as b:
         for _ in range(10):
-            wrong = await a.post("/oauth2/v1/revoke", data={"token": token}, auth=(flow.client.public_id, "wrong"))
+            wrong = await _revoke(a, flow, token, "wrong")
             assert wrong.status_code == 401
-        blocked = await a.post("/oauth2/v1/revoke", data={"token": token}, auth=(flow.client.public_id, flow.secret))
+        blocked = await _revoke(a, flow, token, flow.secret)
         assert blocked.status_code == 429
         assert (await b.get("/v1/user", headers={"X-Access-Token": token})).status_code == 200
-        revoked = await b.post("/oauth2/v1/revoke", data={"token": token}, auth=(flow.client.public_id, flow.secret))
+        revoked = await _revoke(b, flow, token, flow.secret)
         assert revoked.status_code == 200
         assert (await b.get("/v1/user", headers={"X-Access-Token": token})).status_code == 401
 
@@ -262,18 +256,16 @@ async def test_failed_client_secrets_from_many_addresses_slow_the_client_rather_
     flow: Flow,  # noqa: F811
     shop: Shop,  # noqa: F811
     from_address: From,
-    monkeypatch: pytest.MonkeyPatch,
+    pauses: list[float],  # noqa: F811
 ) -> None:
-    pauses: list[float] = []
-    monkeypatch.setattr(service, "_pause", _no_pause(pauses))
     code = await flow.code(flow.authorize_url("profile"), OWNER)
     for i in range(11):
         async with from_address(f"192.0.2.{i + 1}") as http:
-            wrong = await http.post("/oauth2/v1/token", data={"code": code}, auth=(flow.client.public_id, "wrong"))
+            wrong = await _token(http, flow, code, "wrong")
             assert wrong.status_code == 401
     assert pauses == [0.25]
     async with from_address(ADDRESS_B) as b:
-        token = await b.post("/oauth2/v1/token", data={"code": code}, auth=(flow.client.public_id, flow.secret))
+        token = await _token(b, flow, code, flow.secret)
         assert token.status_code == 200
     assert pauses == [0.25, 0.5]
 
@@ -361,9 +353,7 @@ async def test_code_replay_spares_a_token_issued_later(flow: Flow, shop: Shop) -
     url = flow.authorize_url("profile")
     first_code = await flow.code(url, OWNER)
     first = (await flow.exchange(first_code)).json()["access_token"]
-    revoked = await flow.http.post(
-        "/oauth2/v1/revoke", data={"token": first}, auth=(flow.client.public_id, flow.secret)
-    )
+    revoked = await _revoke(flow.http, flow, first, flow.secret)
     assert revoked.status_code == 200
     second = (await flow.exchange(await flow.code(url, OWNER))).json()["access_token"]
     assert second != first

@@ -34,31 +34,37 @@ LEGACY_ORDER_123456 = "nc98jy"
 # --- ids are never reused -------------------------------------------------------------
 
 
+async def _created_deleted_created_again(
+    client: httpx.AsyncClient,  # noqa: F811
+    shop: Shop,  # noqa: F811
+    path: str,
+    body: dict[str, object],
+    items: str,
+) -> None:
+    """Creates a resource at `path`, deletes it (at `items`/id), creates it again: a new id,
+    and the first one stays gone."""
+    token = shop.headers(shop.account_token)
+    first = (await client.post(path, json=body, headers=token)).json()["id"]
+    assert (await client.delete(f"{items}/{first}", headers=token)).status_code == 200
+    second = (await client.post(path, json=body, headers=token)).json()["id"]
+    assert second != first
+    assert (await client.get(f"{items}/{first}", headers=token)).status_code == 404
+
+
 async def test_a_new_customer_list_never_gets_the_id_of_a_deleted_one(
     client: httpx.AsyncClient,  # noqa: F811
     shop: Shop,  # noqa: F811
 ) -> None:
-    token = shop.headers(shop.account_token)
     path = f"/v1/accounts/{shop.account.public_id}/customer_lists"
-    first = (await client.post(path, json={"name": "VIP"}, headers=token)).json()["id"]
-    assert (await client.delete(f"/v1/customer_lists/{first}", headers=token)).status_code == 200
-    second = (await client.post(path, json={"name": "VIP"}, headers=token)).json()["id"]
-    assert second != first
-    assert (await client.get(f"/v1/customer_lists/{first}", headers=token)).status_code == 404
+    await _created_deleted_created_again(client, shop, path, {"name": "VIP"}, "/v1/customer_lists")
 
 
 async def test_a_new_catalog_never_gets_the_id_of_a_deleted_one(
     client: httpx.AsyncClient,  # noqa: F811
     shop: Shop,  # noqa: F811
 ) -> None:
-    token = shop.headers(shop.account_token)
     path = f"/v1/locations/{shop.location.public_id}/catalogs"
-    body = {"name": "Brunch", "data": {}}
-    first = (await client.post(path, json=body, headers=token)).json()["id"]
-    assert (await client.delete(f"/v1/catalogs/{first}", headers=token)).status_code == 200
-    second = (await client.post(path, json=body, headers=token)).json()["id"]
-    assert second != first
-    assert (await client.get(f"/v1/catalogs/{first}", headers=token)).status_code == 404
+    await _created_deleted_created_again(client, shop, path, {"name": "Brunch", "data": {}}, "/v1/catalogs")
 
 
 async def test_a_new_location_never_gets_the_number_of_a_deleted_one(world: World) -> None:
