@@ -21,7 +21,15 @@ def storable(value: str, max_length: int | None = None) -> str:
     """`value` with NUL and lone surrogates replaced by U+FFFD, cut to `max_length`."""
     if max_length is not None and len(value) > max_length:
         value = value[:max_length]
-    return _UNSTORABLE.sub(REPLACEMENT, value)
+    # The request log makes every request's bodies storable: the common case (no lone
+    # surrogate, no NUL) is found with C-speed checks, ~0.2 us instead of ~23 us for the
+    # regular expression over a 2 KB body (benchmarks/orders.py's p99 showed the difference).
+    if not value.isascii():
+        try:
+            value.encode()
+        except UnicodeEncodeError:  # a lone surrogate
+            return _UNSTORABLE.sub(REPLACEMENT, value)
+    return value.replace("\x00", REPLACEMENT) if "\x00" in value else value
 
 
 def storable_bytes(value: bytes, max_length: int | None = None) -> str:
