@@ -65,8 +65,8 @@ async def prepare(database_url: str, hook: str) -> tuple[int, int, int, int]:
 
     from comptoir.config import Settings
     from comptoir.connections.service import find_connection_by_token
-    from comptoir.db import create_database
-    from comptoir.migrate import upgrade
+    from comptoir.db.engine import create_database
+    from comptoir.db.migrate import upgrade
 
     settings = Settings()
     db = create_database(settings)
@@ -96,7 +96,7 @@ async def produce(
     from comptoir.auth.context import Ctx
     from comptoir.auth.scopes import parse_scope
     from comptoir.config import Settings
-    from comptoir.db import create_database
+    from comptoir.db.engine import create_database
     from comptoir.kit import ids as public_ids
     from comptoir.models import Event
 

@@ -33,9 +33,9 @@ import asyncpg
 import httpx
 
 from _common import free_port, percentile
+from comptoir.cli.demo import ensure_demo
 from comptoir.config import Settings
-from comptoir.db import create_database
-from comptoir.demo import ensure_demo
+from comptoir.db.engine import create_database
 from comptoir.kit import ids
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")

@@ -56,10 +56,10 @@ async def make_tokens(env: dict[str, str], count: int) -> list[str]:
     from sqlalchemy import select
 
     from comptoir.auth.scopes import parse_scope
+    from comptoir.cli.demo import EMAIL, LOCATION_SCOPE
     from comptoir.config import Settings
     from comptoir.connections.service import authorise, create_client
-    from comptoir.db import create_database
-    from comptoir.demo import EMAIL, LOCATION_SCOPE
+    from comptoir.db.engine import create_database
     from comptoir.models import Catalog, CustomerList, Location
     from comptoir.users.service import find_user_by_email
 
@@ -111,7 +111,7 @@ def main() -> None:
 
     workdir = Path(tempfile.mkdtemp(prefix="comptoir-bench-"))
     env = {
-        "COMPTOIR_DATABASE_URL": args.database or f"sqlite:///{workdir / 'comptoir.db'}",
+        "COMPTOIR_DATABASE_URL": args.database or f"sqlite:///{workdir / 'comptoir.db.engine'}",
         "COMPTOIR_SECRET_KEY": SECRET_KEY,
         "COMPTOIR_RATE_LIMITS": "on",
     }

@@ -56,7 +56,7 @@ async def statement(token: str) -> tuple[str, list[Any], int]:
     """The creation statement of the realistic order, its values, and the order id's index."""
     from comptoir.auth.tokens import resolve
     from comptoir.config import Settings
-    from comptoir.fastdb import FastReader
+    from comptoir.db.direct import FastReader
     from comptoir.kit.jsonutil import dumps
     from comptoir.orders.schemas import OrderCreate
     from comptoir.orders.service import create_in_one_statement

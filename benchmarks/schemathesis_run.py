@@ -26,7 +26,7 @@ from tests.fuzz import Report, fuzz
 
 from comptoir.app import create_app
 from comptoir.config import Settings
-from comptoir.db import create_database
+from comptoir.db.engine import create_database
 
 
 async def run(url: str, examples: int, coverage: bool) -> Report:
@@ -53,7 +53,7 @@ def main() -> None:
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         if args.db == "sqlite":
-            url = f"sqlite:///{Path(tmp) / 'comptoir.db'}"
+            url = f"sqlite:///{Path(tmp) / 'comptoir.db.engine'}"
             asyncio.run(_migrate(url))
             report = asyncio.run(run(url, args.examples, args.coverage))
         else:

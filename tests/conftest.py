@@ -22,9 +22,9 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from comptoir.config import Settings
-from comptoir.db import Database, create_database
+from comptoir.db.engine import Database, create_database
+from comptoir.db.migrate import upgrade
 from comptoir.kit import clock
-from comptoir.migrate import upgrade
 from comptoir.models import Base
 
 TEST_POSTGRES_URL = os.environ.get("COMPTOIR_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -84,7 +84,7 @@ def postgres_template() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("sqlite-template") / "comptoir.db"
+    path = tmp_path_factory.mktemp("sqlite-template") / "comptoir.db.engine"
     asyncio.run(_migrate(f"sqlite:///{path}"))
     return path
 
@@ -97,7 +97,7 @@ def db_kind(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def database_url(db_kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if db_kind == "sqlite":
-        path = tmp_path / "comptoir.db"
+        path = tmp_path / "comptoir.db.engine"
         shutil.copy(request.getfixturevalue("sqlite_template"), path)
         return f"sqlite:///{path}"
     url = request.getfixturevalue("postgres_template")

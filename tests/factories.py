@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir.accounts.service import create_account
 from comptoir.auth.scopes import parse_scope
 from comptoir.connections.service import authorise, create_client
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from comptoir.locations.service import create_location
 from comptoir.models import Account, Base, Catalog, Change, CustomerList, Location, OAuthClient, User
 from comptoir.users.service import create_user
@@ -162,7 +162,7 @@ class World:
             return result
 
     async def customer_list_row(self, public_id: str) -> CustomerList:
-        from comptoir.db import get_by_public_id
+        from comptoir.db.engine import get_by_public_id
 
         async with self.db.transaction(write=False) as session:
             row = await get_by_public_id(session, CustomerList, public_id)

@@ -23,23 +23,23 @@ from comptoir.catalogs.endpoints import router as catalogs_router
 from comptoir.config import Settings
 from comptoir.customer_lists.endpoints import router as customer_lists_router
 from comptoir.customers.endpoints import router as customers_router
-from comptoir.db import Database, create_database
+from comptoir.db.direct import FastReader
+from comptoir.db.engine import Database, create_database
 from comptoir.deliveries.endpoints import router as deliveries_router
 from comptoir.errors import BadRequest, ComptoirError, RoutingError, validation_error
-from comptoir.fastdb import FastReader
-from comptoir.inputs import InputLimits
-from comptoir.jobs import TimedJobs
+from comptoir.http.inputs import InputLimits
+from comptoir.http.middleware import HttpConventions
+from comptoir.http.request_log import RequestLogBuffer
+from comptoir.http.routing import JSON, ComptoirRoute, operation_id
+from comptoir.http.state import AppState
+from comptoir.jobs.timed import TimedJobs
 from comptoir.kit import gcpause
 from comptoir.locations.endpoints import router as locations_router
 from comptoir.loyalty.endpoints import router as loyalty_router
-from comptoir.middleware import HttpConventions
 from comptoir.oauth2.endpoints import router as oauth2_router
 from comptoir.orders.endpoints import router as orders_router
 from comptoir.ratelimit import RateLimiter
 from comptoir.ratelimit.memory import MemoryBackend
-from comptoir.requestlog import RequestLogBuffer
-from comptoir.routing import JSON, ComptoirRoute, operation_id
-from comptoir.state import AppState
 from comptoir.users.endpoints import router as users_router
 from comptoir.web.connections import router as connections_pages_router
 from comptoir.web.data import router as data_views_router
@@ -152,7 +152,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
 def app_from_environment() -> FastAPI:
     """The app uvicorn builds in each `serve` process, from COMPTOIR_* variables."""
-    from comptoir.logs import configure_logging
+    from comptoir.core.logs import configure_logging
 
     settings = Settings()
     configure_logging(settings)

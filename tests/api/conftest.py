@@ -9,7 +9,7 @@ from fastapi import FastAPI
 
 from comptoir.app import create_app
 from comptoir.config import Settings
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from comptoir.models import Account, Location
 from tests.factories import World
 

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import update
 
 from comptoir.connections.service import set_blocked
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from comptoir.models import Account, Connection
 from tests.api.conftest import Shop
 from tests.factories import World

@@ -15,7 +15,7 @@ from sqlalchemy import text, update
 
 from comptoir.auth.tokens import resolve
 from comptoir.connections.cache import AUDIENCES, TOKENS, ConnectionCache
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from comptoir.kit import crypto
 from comptoir.models import Account, Connection, Location, OAuthClient
 from tests.api.callbacks.conftest import subscribe

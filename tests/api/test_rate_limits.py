@@ -11,7 +11,7 @@ from fastapi import FastAPI
 
 from comptoir.app import create_app
 from comptoir.config import Settings
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from comptoir.kit import clock
 from tests.api.conftest import Shop
 from tests.factories import World

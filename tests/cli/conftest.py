@@ -10,7 +10,7 @@ import pytest
 
 from comptoir.cli import main
 from comptoir.config import Settings
-from comptoir.db import create_database
+from comptoir.db.engine import create_database
 from tests.conftest import SECRET_KEY, TEST_ALLOWED_NETWORKS
 from tests.factories import World
 

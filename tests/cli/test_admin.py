@@ -257,7 +257,7 @@ def test_unknown_token_and_account_are_refused(cli: Cli, snapshot: Snapshot) -> 
 
 
 def test_migrate_prints_the_revision(cli: Cli) -> None:
-    from comptoir.migrate import alembic_head
+    from comptoir.db.migrate import alembic_head
 
     assert cli("migrate").json == {"migrated": True, "revision": alembic_head()}
     assert alembic_head() == "0021"

@@ -18,7 +18,7 @@ def setup(cli: Cli, database_url: str) -> dict[str, Any]:
     import asyncio
 
     from comptoir.config import Settings
-    from comptoir.db import create_database
+    from comptoir.db.engine import create_database
     from tests.conftest import SECRET_KEY
     from tests.factories import World
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from comptoir.config import Settings
 from comptoir.connections.service import find_connection_by_token
-from comptoir.db import create_database
+from comptoir.db.engine import create_database
 from comptoir.kit import clock, ids
 from comptoir.models import DeliveryAttempt
 from tests.cli.conftest import Result, refused

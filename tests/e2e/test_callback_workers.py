@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from comptoir.config import Settings
-from comptoir.db import create_database
+from comptoir.db.engine import create_database
 from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server
 from tests.factories import World
 from tests.receiver import Answer, Receiver, running_receiver

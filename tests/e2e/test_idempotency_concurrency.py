@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from comptoir.config import Settings
-from comptoir.db import create_database
+from comptoir.db.engine import create_database
 from tests.api.orders.conftest import ORDER
 from tests.e2e.conftest import Server
 from tests.factories import World
@@ -41,7 +41,11 @@ def writer_token(database_url: str) -> str:
 def test_twenty_concurrent_copies_create_one_order(
     kind: str, tmp_path: Path, start_server: Callable[..., Server], request: pytest.FixtureRequest
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'comptoir.db'}" if kind == "sqlite" else request.getfixturevalue("fresh_postgres")
+    url = (
+        f"sqlite:///{tmp_path / 'comptoir.db.engine'}"
+        if kind == "sqlite"
+        else request.getfixturevalue("fresh_postgres")
+    )
     server = start_server("--workers", "2", env={"COMPTOIR_DATABASE_URL": url, "COMPTOIR_SECRET_KEY": KEY})
     headers = {"X-Access-Token": writer_token(url), "Idempotency-Key": "order-W-1001"}
     start = Barrier(COPIES)

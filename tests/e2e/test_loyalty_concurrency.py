@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from comptoir.config import Settings
-from comptoir.db import create_database
+from comptoir.db.engine import create_database
 from tests.e2e.conftest import Server
 from tests.factories import World
 
@@ -46,7 +46,11 @@ def bound_token(database_url: str) -> tuple[str, str]:
 def test_concurrent_operations_on_one_card_are_serialised(
     kind: str, tmp_path: Path, start_server: Callable[..., Server], request: pytest.FixtureRequest
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'comptoir.db'}" if kind == "sqlite" else request.getfixturevalue("fresh_postgres")
+    url = (
+        f"sqlite:///{tmp_path / 'comptoir.db.engine'}"
+        if kind == "sqlite"
+        else request.getfixturevalue("fresh_postgres")
+    )
     server = start_server("--workers", "2", env={"COMPTOIR_DATABASE_URL": url, "COMPTOIR_SECRET_KEY": KEY})
     token, list_id = bound_token(url)
     headers = {"X-Access-Token": token}

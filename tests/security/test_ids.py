@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from comptoir.config import Settings
-from comptoir.db import Database, create_database
+from comptoir.db.engine import Database, create_database
+from comptoir.db.migrate import upgrade
 from comptoir.kit import ids
-from comptoir.migrate import upgrade
 from tests.conftest import SECRET_KEY, _execute, postgres_url
 from tests.factories import World
 

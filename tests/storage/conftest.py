@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from comptoir.config import Settings
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from tests.factories import World
 
 

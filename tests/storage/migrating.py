@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from alembic import command
 
-from comptoir.db import WRITE, Database
-from comptoir.migrate import alembic_config
+from comptoir.db.engine import WRITE, Database
+from comptoir.db.migrate import alembic_config
 
 
 async def migrate(database: Database, revision: str) -> None:

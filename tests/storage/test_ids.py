@@ -17,9 +17,9 @@ import pytest
 from sqlalchemy import delete, inspect, select, text
 
 from comptoir.config import Settings
-from comptoir.db import Database, create_database
+from comptoir.db.engine import Database, create_database
+from comptoir.db.migrate import upgrade
 from comptoir.kit import ids
-from comptoir.migrate import upgrade
 from comptoir.models import Base, CustomerList, Location
 from tests.api.conftest import Shop, app, client, shop  # noqa: F401  (fixtures)
 from tests.conftest import SECRET_KEY, _execute, postgres_url

@@ -1,12 +1,12 @@
 """Migration 0004 on a database that already holds customer lists (and catalogs): their
-names are claimed (comptoir.names), so the naming rules hold for the lists created later.
+names are claimed (comptoir.core.names), so the naming rules hold for the lists created later.
 It also goes down again."""
 
 from __future__ import annotations
 
 from sqlalchemy import text
 
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from tests.factories import World
 from tests.storage.migrating import migrate
 

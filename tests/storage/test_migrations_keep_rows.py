@@ -2,7 +2,7 @@
 
 On SQLite a migration that changes a table's constraints rebuilds the table (drop and
 rename) inside the migration's transaction, with foreign keys on: the drop would carry out
-the ON DELETE actions of every table referring to it (comptoir.migrations.rebuild). Each
+the ON DELETE actions of every table referring to it (comptoir.db.migrations.rebuild). Each
 test fills every table of the database at a revision just before such a rebuild (0004:
 customer lists, 0009: catalogs, 0017: changes, 0018: orders), every column set, each row
 referring to the others, then upgrades to the newest revision."""
@@ -18,7 +18,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import text
 
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from tests.storage.migrating import migrate
 
 Rows = dict[str, list[tuple[Any, ...]]]

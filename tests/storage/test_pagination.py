@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from comptoir.kit import clock
 from comptoir.kit.pagination import Key, PageRequest, _decode_cursor, paginate
 from comptoir.locations.service import create_location

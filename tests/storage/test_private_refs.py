@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from comptoir.db import Database
+from comptoir.core.private_refs import has_ref, refs_for, set_ref
+from comptoir.db.engine import Database
 from comptoir.models import Location
-from comptoir.private_refs import has_ref, refs_for, set_ref
 from tests.factories import World
 
 

@@ -8,8 +8,8 @@ from datetime import timedelta
 from sqlalchemy import func, select
 
 from comptoir import events
-from comptoir.db import Database
-from comptoir.jobs import purge_history
+from comptoir.db.engine import Database
+from comptoir.jobs.timed import purge_history
 from comptoir.kit import clock
 from comptoir.models import Change, DeliveryAttempt, Event
 from tests.factories import World

@@ -7,8 +7,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 
-from comptoir.db import Database
-from comptoir.migrate import alembic_head
+from comptoir.db.engine import Database
+from comptoir.db.migrate import alembic_head
 from comptoir.models import Base
 from tests.storage.migrating import migrate
 

@@ -9,7 +9,7 @@ import asyncpg
 import pytest
 
 from comptoir.config import Settings
-from comptoir.fastdb import StatementPool, asyncpg_options
+from comptoir.db.direct import StatementPool, asyncpg_options
 
 pytestmark = pytest.mark.parametrize("db_kind", ["postgresql"])  # SQLite reads in-process
 

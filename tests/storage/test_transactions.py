@@ -11,7 +11,7 @@ import pytest
 from comptoir import events
 from comptoir.app import create_app
 from comptoir.config import Settings
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from comptoir.locations.service import create_location
 from comptoir.models import Account, Location
 from tests.factories import World

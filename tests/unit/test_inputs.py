@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from comptoir.inputs import body_limit, nul_query_parameter
+from comptoir.http.inputs import body_limit, nul_query_parameter
 
 
 @pytest.mark.parametrize(

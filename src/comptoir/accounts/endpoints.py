@@ -10,9 +10,9 @@ from comptoir.accounts import service
 from comptoir.accounts.schemas import Account
 from comptoir.auth.access import ANY, require
 from comptoir.auth.context import Ctx
+from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS
+from comptoir.http.routing import JSON, ComptoirRoute
 from comptoir.kit.pagination import Pagination
-from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS
-from comptoir.routing import JSON, ComptoirRoute
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Accounts"])
 

@@ -8,7 +8,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
-from comptoir.db import get_by_public_id
+from comptoir.db.engine import get_by_public_id
 from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, ids
 from comptoir.models import Account, User

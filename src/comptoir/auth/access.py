@@ -24,9 +24,9 @@ from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import LEVELS, Scope
 from comptoir.auth.tokens import resolve
 from comptoir.errors import Forbidden
+from comptoir.http.state import app_state
 from comptoir.ratelimit import GENERAL
 from comptoir.ratelimit.limiter import RateLimitedWithState
-from comptoir.state import app_state
 
 # spec 5.4 item 1; declared as a security scheme so the OpenAPI document shows it.
 ACCESS_TOKEN = APIKeyHeader(

@@ -1,6 +1,6 @@
 """From an X-Access-Token to a connection context (spec 5.4 item 1, 5.6).
 
-One prepared read (`comptoir.fastdb`) loads the connection with its client name, account
+One prepared read (`comptoir.db.direct`) loads the connection with its client name, account
 and location; the context carries the account and location as read-only snapshots, so
 reading them costs no further query. On PostgreSQL the contexts of valid tokens are kept by
 the process's `ConnectionCache` until any of those rows changes (`comptoir.connections.cache`).
@@ -15,8 +15,8 @@ from sqlalchemy import bindparam, select
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import parse_scope
 from comptoir.connections.cache import TOKENS
+from comptoir.db.direct import FastReader, Query
 from comptoir.errors import Unauthorized
-from comptoir.fastdb import FastReader, Query
 from comptoir.kit import crypto
 from comptoir.models import Account, Connection, Location, OAuthClient
 from comptoir.models.accounts import AccountView

@@ -10,11 +10,11 @@ from comptoir.auth.access import TOKEN, require
 from comptoir.auth.context import Ctx
 from comptoir.callbacks import service
 from comptoir.callbacks.schemas import Callback, CallbackUpdate, Event, EventSummary
-from comptoir.dependencies import Session
+from comptoir.http.dependencies import Session
+from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.routing import JSON, ComptoirRoute
+from comptoir.http.state import app_state
 from comptoir.kit.pagination import Pagination
-from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
-from comptoir.routing import JSON, ComptoirRoute
-from comptoir.state import app_state
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Callbacks"])
 

@@ -47,10 +47,10 @@ from yarl import URL
 from comptoir.callbacks.addresses import GuardedResolver, RefusedAddress, literal_address, refusal
 from comptoir.config import Settings
 from comptoir.connections.service import secret_from_seed
-from comptoir.db import Database
+from comptoir.db.direct import FastReader, Query
+from comptoir.db.engine import Database
 from comptoir.events import CALLBACK_CHANNEL, NOTIFY_CHANNEL, signals
 from comptoir.events.payload import render_event
-from comptoir.fastdb import FastReader, Query
 from comptoir.kit import clock, ids
 from comptoir.kit.jsonutil import dumps
 from comptoir.kit.safetext import printable, storable
@@ -233,7 +233,7 @@ class DeliveryWorker:
             return None
         import asyncpg
 
-        from comptoir.fastdb import asyncpg_options
+        from comptoir.db.direct import asyncpg_options
 
         try:
             connection = await asyncpg.connect(**asyncpg_options(self.settings))

@@ -28,15 +28,15 @@ from comptoir.catalogs.schemas import (
     Sku,
 )
 from comptoir.catalogs.service import CREATE_NEED, READ_NEED, WRITE_NEED
-from comptoir.dependencies import Session
 from comptoir.errors import BadRequest, NotFound
+from comptoir.http.dependencies import Session
+from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, error_responses
+from comptoir.http.routing import JSON, ComptoirRoute
+from comptoir.http.state import app_state
 from comptoir.kit.jsonutil import loads
 from comptoir.kit.pagination import Pagination, page_of
 from comptoir.locations.service import connection_location, location_in_reach
-from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, error_responses
 from comptoir.ratelimit import GENERAL, HEAVY, IMAGE
-from comptoir.routing import JSON, ComptoirRoute
-from comptoir.state import app_state
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Catalogs"])
 

@@ -17,13 +17,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
 from comptoir.catalogs.service import CatalogInReach, catalog_in_reach, may
-from comptoir.db import Database
+from comptoir.core.private_refs import refs_for, set_ref
+from comptoir.db.engine import Database
 from comptoir.errors import FieldError, Forbidden, NotFound, Unprocessable, UnsupportedMediaType
 from comptoir.kit import clock, ids
 from comptoir.kit.refs import parse_private_ref
 from comptoir.kit.wire import WireError
 from comptoir.models import CatalogContent, CatalogImage, ImageData, PrivateRef
-from comptoir.private_refs import refs_for, set_ref
 
 KIND = "image"
 MAX_BYTES = 1_048_576  # decisions.md: 1 MB

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir import events
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import binding_reachable
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from comptoir.errors import FieldErrors, Forbidden, NotFound
 from comptoir.kit import clock, ids
 from comptoir.kit.decimals import parse_decimal, render_decimal

@@ -6,7 +6,7 @@ account) when it is the catalog bound to the connection and the scope has `catal
 when the scope has `all_catalogs.*`. Anything else is a 404, whether or not it exists.
 
 Names are unique within a location (`uq_catalogs_location_id_name`) and, across the
-account, held by the `name_claims` rule shared with customer lists (`comptoir.names`).
+account, held by the `name_claims` rule shared with customer lists (`comptoir.core.names`).
 
 The content is stored as it is read (`models.catalog_content`): `GET /catalogs/:id` joins
 stored JSON text, and a PUT with `data` replaces every item in the same transaction.
@@ -24,11 +24,13 @@ from typing import Any
 from sqlalchemy import Select, and_, bindparam, delete, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir import events, names
+from comptoir import events
 from comptoir.auth.context import Ctx
 from comptoir.catalogs import content as catalog_content
+from comptoir.core import names
+from comptoir.db.direct import FastReader, Query
+from comptoir.db.ids import allocate
 from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unauthorized, Unprocessable, check_text
-from comptoir.fastdb import FastReader, Query
 from comptoir.kit import clock, gcpause, ids
 from comptoir.kit.jsonutil import dumps, dumps_str
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
@@ -36,7 +38,6 @@ from comptoir.kit.times import render_datetime
 from comptoir.models import Account, Catalog, CatalogImage, Location, PrivateRef
 from comptoir.models.catalog_content import CATALOG_ITEM_IDS, CatalogContent, CatalogItem
 from comptoir.models.locations import location_public_id
-from comptoir.sequences import allocate
 
 KIND = "catalog"
 BOUND, ALL = "catalog", "all_catalogs"

@@ -157,7 +157,7 @@ class ConnectionCache:
     async def _keep_listening(self) -> None:
         import asyncpg
 
-        from comptoir.fastdb import asyncpg_options
+        from comptoir.db.direct import asyncpg_options
 
         while not self._stopping:
             if self._listener is None:

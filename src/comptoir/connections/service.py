@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.scopes import Scope, binding_reachable
-from comptoir.db import get_by_public_id
+from comptoir.db.engine import get_by_public_id
 from comptoir.errors import FieldErrors
 from comptoir.kit import clock, crypto
 from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, User

@@ -12,11 +12,11 @@ from comptoir.auth.context import Ctx
 from comptoir.customer_lists import service
 from comptoir.customer_lists.schemas import CustomerList, CustomerListWrite
 from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
-from comptoir.dependencies import Session
+from comptoir.http.dependencies import Session
+from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, error_responses
+from comptoir.http.routing import JSON, ComptoirRoute, update_route
 from comptoir.kit.pagination import Pagination
 from comptoir.locations.service import connection_location, location_in_reach
-from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, error_responses
-from comptoir.routing import JSON, ComptoirRoute, update_route
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Customer lists"])
 

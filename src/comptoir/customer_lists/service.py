@@ -14,8 +14,9 @@ from typing import Any
 from sqlalchemy import Select, delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir import events, names
+from comptoir import events
 from comptoir.auth.context import Ctx
+from comptoir.core import names
 from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unauthorized, Unprocessable, check_text
 from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
@@ -164,7 +165,7 @@ async def _record(session: AsyncSession, ctx: Ctx | None, found: ListInReach, ev
 
 async def insert_list(session: AsyncSession, *, account: Any, location: Any | None, name: str) -> ListInReach:
     """A new list at location level (`location`) or account level, its name claimed under
-    the rules of spec 2.6 (enforced by the database: `comptoir.names`); no event."""
+    the rules of spec 2.6 (enforced by the database: `comptoir.core.names`); no event."""
     _check_name(name)
     row = CustomerList(
         name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()

@@ -13,13 +13,13 @@ from comptoir.auth.context import Ctx
 from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
 from comptoir.customers import service
 from comptoir.customers.schemas import Customer, CustomerWrite
-from comptoir.dependencies import Session
-from comptoir.idempotency import idempotent
+from comptoir.http.dependencies import Session
+from comptoir.http.idempotency import idempotent
+from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.routing import JSON, ComptoirRoute, plus_literal, update_route
 from comptoir.kit.pagination import Pagination
 from comptoir.kit.phone import phone_pattern
-from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
 from comptoir.ratelimit import HEAVY
-from comptoir.routing import JSON, ComptoirRoute, plus_literal, update_route
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Customers"])
 

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
 from comptoir.auth.context import Ctx
+from comptoir.core.private_refs import has_ref, refs_for, set_ref
 from comptoir.customer_lists.service import ListInReach, list_in_reach
 from comptoir.customers import hooks
 from comptoir.customers.schemas import ANONYMISED_FIELDS, CustomerFields, CustomerWrite
@@ -24,7 +25,6 @@ from comptoir.kit.patterns import MAX_PATTERN, is_range, matches
 from comptoir.kit.times import render_datetime
 from comptoir.kit.wire import WireError
 from comptoir.models import Customer, LoyaltyCard
-from comptoir.private_refs import has_ref, refs_for, set_ref
 
 KIND = "customer"
 PLAIN_FIELDS = tuple(CustomerFields.model_fields)  # the customer's own fields, as written and read

@@ -15,13 +15,13 @@ from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.deliveries import service
 from comptoir.deliveries.schemas import Delivery, DeliveryCreate, DeliveryUpdate, Quote, QuoteCreate
-from comptoir.dependencies import Session
-from comptoir.idempotency import idempotent
+from comptoir.http.dependencies import Session
+from comptoir.http.idempotency import idempotent
+from comptoir.http.openapi import READ_ERRORS, WRITE_ERRORS
+from comptoir.http.routing import JSON, ComptoirRoute, update_route
 from comptoir.locations.service import connection_location, location_in_reach
 from comptoir.models import Order
-from comptoir.openapi import READ_ERRORS, WRITE_ERRORS
 from comptoir.orders.service import order_in_location
-from comptoir.routing import JSON, ComptoirRoute, update_route
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Deliveries"])
 

@@ -21,9 +21,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import parse_scope
 from comptoir.connections.cache import AUDIENCES
+from comptoir.db.direct import FastReader, Query
 from comptoir.events import signals
 from comptoir.events.audience import Candidate, receives, subscription_keys
-from comptoir.fastdb import FastReader, Query
 from comptoir.kit import clock
 from comptoir.models import Change, Connection, Event, Subscription
 

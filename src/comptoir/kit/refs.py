@@ -1,5 +1,5 @@
 """Private refs (spec 2.2 item 7): at most 255 characters, visible only to the client that
-set them. Storage and filtering live in `comptoir.private_refs`."""
+set them. Storage and filtering live in `comptoir.core.private_refs`."""
 
 from __future__ import annotations
 

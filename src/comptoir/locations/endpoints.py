@@ -8,12 +8,12 @@ from fastapi import APIRouter, Depends
 
 from comptoir.auth.access import ANY, ANY_WRITE, require
 from comptoir.auth.context import Ctx
-from comptoir.dependencies import Session
+from comptoir.http.dependencies import Session
+from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.routing import JSON, ComptoirRoute, update_route
 from comptoir.kit.pagination import Pagination
 from comptoir.locations import service
 from comptoir.locations.schemas import Location, LocationUpdate
-from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
-from comptoir.routing import JSON, ComptoirRoute, update_route
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Locations"])
 

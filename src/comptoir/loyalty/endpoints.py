@@ -11,8 +11,10 @@ from starlette.responses import Response
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
-from comptoir.dependencies import Session
-from comptoir.idempotency import idempotent
+from comptoir.http.dependencies import Session
+from comptoir.http.idempotency import idempotent
+from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.routing import JSON, ComptoirRoute, update_route
 from comptoir.kit.pagination import Pagination
 from comptoir.loyalty import service
 from comptoir.loyalty.schemas import (
@@ -22,8 +24,6 @@ from comptoir.loyalty.schemas import (
     LoyaltyOperation,
     LoyaltyOperationCreate,
 )
-from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
-from comptoir.routing import JSON, ComptoirRoute, update_route
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Loyalty"])
 

@@ -16,7 +16,7 @@ class CustomerList(Base):
 
     Naming (spec 2.6) is enforced by the database: `uq_customer_lists_location_id_name` for
     names within a location, and a `name_claims` row for the account-wide rule
-    (`comptoir.names`)."""
+    (`comptoir.core.names`)."""
 
     __tablename__ = "customer_lists"
     __table_args__ = (UniqueConstraint("location_id", "name"), NEVER_REUSE_IDS)

@@ -12,7 +12,7 @@ class NameClaim(Base):
     One row per (kind, account, name): either one account-level holder (`account_level`), or
     `holders` location-level ones (each location at most once, by the kind's own unique
     constraint). The primary key is what makes two concurrent creations unable to both win:
-    see `comptoir.names`."""
+    see `comptoir.core.names`."""
 
     __tablename__ = "name_claims"
 

@@ -67,7 +67,7 @@ class Order(Base):
 
 
 class IdCounter(Base):
-    """Counters standing in for sequences on SQLite (`comptoir.sequences`)."""
+    """Counters standing in for sequences on SQLite (`comptoir.db.ids`)."""
 
     __tablename__ = "id_counters"
 

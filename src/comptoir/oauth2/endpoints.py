@@ -38,8 +38,9 @@ from comptoir.connections.service import (
     revoke as revoke_connection,
 )
 from comptoir.customer_lists.service import create_list
-from comptoir.db import get_by_public_id
+from comptoir.db.engine import get_by_public_id
 from comptoir.errors import ComptoirError, FieldError, PayloadTooLarge, Unprocessable
+from comptoir.http.state import app_state
 from comptoir.kit import crypto
 from comptoir.kit.codes import countries, currencies
 from comptoir.kit.jsonutil import dumps, loads
@@ -47,7 +48,6 @@ from comptoir.locations.service import find_location
 from comptoir.models import Account, Catalog, CustomerList, Location, OAuthClient, User
 from comptoir.oauth2 import service
 from comptoir.oauth2.service import LoginRefused, OAuthError, Throttle, admit_login, check_login, login_throttle
-from comptoir.state import app_state
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
 from comptoir.web import session as web

@@ -13,20 +13,20 @@ from starlette.responses import Response
 from comptoir.accounts.service import account_in_reach, connection_account
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
-from comptoir.dependencies import Session
 from comptoir.errors import BadRequest
-from comptoir.idempotency import HEADER, idempotent
+from comptoir.http.dependencies import Session
+from comptoir.http.idempotency import HEADER, idempotent
+from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.routing import JSON, ComptoirRoute, plus_literal, served_directly, update_route
+from comptoir.http.state import app_state
 from comptoir.kit.pagination import Pagination
 from comptoir.kit.times import parse_datetime
 from comptoir.kit.wire import WireError
 from comptoir.locations.service import connection_location, location_in_reach, snapshot_in_reach
 from comptoir.models import Location
-from comptoir.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
 from comptoir.orders import service
 from comptoir.orders.schemas import STATUSES, Order, OrderCreate, OrderUpdate
 from comptoir.ratelimit import HEAVY
-from comptoir.routing import JSON, ComptoirRoute, plus_literal, served_directly, update_route
-from comptoir.state import app_state
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Orders"])
 

@@ -18,16 +18,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
 from comptoir.auth.context import Ctx
+from comptoir.core.private_refs import has_ref, refs_for, set_ref
 from comptoir.customer_lists.service import ListInReach
 from comptoir.customers import hooks
 from comptoir.customers.schemas import ANONYMISED_FIELDS
 from comptoir.customers.schemas import Customer as CustomerRead
 from comptoir.customers.service import PLAIN_FIELDS, cards_of, render_customer
-from comptoir.db import get_by_public_id
+from comptoir.db.direct import FastReader, Query, Write
+from comptoir.db.engine import get_by_public_id
+from comptoir.db.ids import allocate
 from comptoir.deliveries.render import deliveries_of, delivery_of, render_delivery
 from comptoir.errors import FieldErrors, NotFound, field_path, validation_message
 from comptoir.events import signals
-from comptoir.fastdb import FastReader, Query, Write
 from comptoir.kit import clock, custom_fields, gcpause, ids, jsonutil
 from comptoir.kit.decimals import exact_add, exact_sub, render_decimal
 from comptoir.kit.money import Money, money_text
@@ -51,8 +53,6 @@ from comptoir.models import (
 )
 from comptoir.orders import totals
 from comptoir.orders.schemas import ELEMENT_MODELS, OrderCreate, OrderUpdate
-from comptoir.private_refs import has_ref, refs_for, set_ref
-from comptoir.sequences import allocate
 
 KIND = "order"
 ELEMENT_KIND = "order_element"

@@ -8,10 +8,10 @@ from fastapi import APIRouter, Depends
 
 from comptoir.auth.access import PROFILE, require
 from comptoir.auth.context import Ctx
-from comptoir.dependencies import Session
+from comptoir.http.dependencies import Session
+from comptoir.http.openapi import READ_ERRORS
+from comptoir.http.routing import JSON, ComptoirRoute
 from comptoir.models import User as UserRow
-from comptoir.openapi import READ_ERRORS
-from comptoir.routing import JSON, ComptoirRoute
 from comptoir.users.schemas import User
 from comptoir.users.service import render_user
 

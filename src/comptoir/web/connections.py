@@ -17,7 +17,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.connections.service import revoke, set_blocked
-from comptoir.db import get_by_public_id
+from comptoir.db.engine import get_by_public_id
+from comptoir.http.state import app_state
 from comptoir.models import (
     Account,
     Catalog,
@@ -28,7 +29,6 @@ from comptoir.models import (
     OAuthClient,
     RequestLog,
 )
-from comptoir.state import app_state
 from comptoir.web.pages import owned_account, owned_location
 from comptoir.web.render import Visitor, not_found, page, redirect, visitor
 

@@ -28,6 +28,7 @@ from comptoir.customers.service import cards_of, customer_in_list, render_custom
 from comptoir.deliveries.render import delivery_of, render_delivery
 from comptoir.deliveries.service import list_quotes
 from comptoir.errors import BadRequest, NotFound
+from comptoir.http.state import app_state
 from comptoir.kit import ids
 from comptoir.kit.pagination import Key, PageRequest, page_request, paginate
 from comptoir.kit.patterns import matches
@@ -49,7 +50,6 @@ from comptoir.models import (
 from comptoir.models.catalog_content import CatalogContent
 from comptoir.orders import service as orders
 from comptoir.orders.schemas import STATUSES
-from comptoir.state import app_state
 from comptoir.web.pages import owned_location
 from comptoir.web.render import local_time, not_found, page, visitor
 

@@ -19,8 +19,8 @@ from comptoir.connections.service import (
     regenerate_secret,
 )
 from comptoir.errors import FieldError, Unprocessable
+from comptoir.http.state import app_state
 from comptoir.models import Connection, OAuthClient
-from comptoir.state import app_state
 from comptoir.web.connections import listed
 from comptoir.web.render import Visitor, field_errors, not_found, page, redirect, text, visitor
 

@@ -18,6 +18,7 @@ from starlette.responses import Response
 
 from comptoir.accounts.service import create_account, find_account
 from comptoir.errors import FieldError, Unprocessable, field_path, validation_message
+from comptoir.http.state import app_state
 from comptoir.kit.codes import countries, currencies, parse_country, parse_currency
 from comptoir.kit.times import parse_timezone_name, timezone_names
 from comptoir.kit.wire import WireError
@@ -25,7 +26,6 @@ from comptoir.locations.schemas import DAYS, LocationUpdate
 from comptoir.locations.service import create_location, edit_details, find_location, update_location
 from comptoir.models import Account, Catalog, CustomerList, Location, User
 from comptoir.oauth2.service import LoginRefused, admit_login, check_login, login_throttle
-from comptoir.state import app_state
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
 from comptoir.web import session as web

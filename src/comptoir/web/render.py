@@ -22,10 +22,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from comptoir.errors import FieldError
+from comptoir.http.state import app_state
 from comptoir.kit import ids
 from comptoir.kit.safetext import printable
 from comptoir.models import User
-from comptoir.state import app_state
 from comptoir.web import session as web
 
 _here = Path(__file__).parent

@@ -9,7 +9,7 @@ import pytest
 
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.config import Settings
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from tests.api.conftest import Shop
 from tests.factories import World
 from tests.receiver import Receiver, running_receiver

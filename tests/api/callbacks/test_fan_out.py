@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
 from tests.api.callbacks.conftest import Listener, subscribe, touch_location

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
 from tests.api.conftest import Shop

@@ -337,7 +337,7 @@ async def test_revoke_makes_the_token_401_with_the_spec_message(flow: Flow, shop
 
 
 async def test_codes_a_day_past_their_expiry_are_purged(flow: Flow, shop: Shop, world: World) -> None:
-    from comptoir.jobs import purge_history
+    from comptoir.jobs.timed import purge_history
     from comptoir.models import AuthorizationCode
 
     await flow.code(flow.authorize_url("profile"), "owner@example.com")

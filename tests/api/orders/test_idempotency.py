@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from comptoir.db import Database
-from comptoir.jobs import purge_history
+from comptoir.db.engine import Database
+from comptoir.jobs.timed import purge_history
 from comptoir.kit import clock
 from tests.api.conftest import Shop
 from tests.api.customers.conftest import lists_of, new_card, new_customer

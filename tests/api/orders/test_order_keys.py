@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import delete, func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from comptoir.models import Connection, OAuthClient, Order
 from tests.api.conftest import Shop
 from tests.api.orders.conftest import order

@@ -16,10 +16,10 @@ from sqlalchemy import select
 from comptoir.app import create_app
 from comptoir.config import Settings
 from comptoir.connections.service import find_connection_by_token
-from comptoir.db import Database
+from comptoir.db.engine import Database
+from comptoir.http.request_log import Record, body_text, mask, purge_request_logs
 from comptoir.kit import clock
 from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
-from comptoir.requestlog import Record, body_text, mask, purge_request_logs
 from comptoir.web import connections as connections_pages
 from comptoir.web.render import pretty
 from tests.api.conftest import Shop

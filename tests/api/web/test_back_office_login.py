@@ -12,7 +12,7 @@ import httpx
 from sqlalchemy import func, select
 
 from comptoir.connections.service import OOB_REDIRECT_URI
-from comptoir.jobs import purge_history
+from comptoir.jobs.timed import purge_history
 from comptoir.kit import clock
 from comptoir.models import BrowserSession
 from tests.api.conftest import Shop

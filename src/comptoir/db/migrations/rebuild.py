@@ -2,7 +2,7 @@
 
 SQLite changes a table's constraints by rebuilding it: Alembic's batch mode creates the new
 table, copies the rows, drops the old table and renames the new one. Comptoir runs its
-migrations in one transaction with foreign keys on (`comptoir.migrate`, and the CLI runs them
+migrations in one transaction with foreign keys on (`comptoir.db.migrate`, and the CLI runs them
 in the transaction of its command), where `PRAGMA foreign_keys` cannot be turned off. There,
 DROP TABLE first deletes every row of the table (https://www.sqlite.org/lang_droptable.html),
 which carries out the ON DELETE actions of the tables referring to it: CASCADE deletes their

@@ -15,14 +15,14 @@ from sqlalchemy import delete, exists, select
 
 from comptoir.catalogs.images import remove_unused
 from comptoir.catalogs.inventory import expire_entries
-from comptoir.db import Database
-from comptoir.idempotency import purge_expired
+from comptoir.db.engine import Database
+from comptoir.http.idempotency import purge_expired
+from comptoir.http.request_log import purge_request_logs
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
 from comptoir.models import AuthorizationCode, BrowserSession, Change, Connection, DeliveryAttempt, Event
-from comptoir.requestlog import purge_request_logs
 
-log = structlog.get_logger("comptoir.jobs")
+log = structlog.get_logger("comptoir.jobs.timed")
 
 RETENTION = timedelta(days=30)  # delivery log, and changes no event needs any more
 PURGE_BATCH = 5000

@@ -1,4 +1,4 @@
-"""Alembic environment. Comptoir runs migrations itself (`comptoir.migrate.upgrade`), handing
+"""Alembic environment. Comptoir runs migrations itself (`comptoir.db.migrate.upgrade`), handing
 over an open connection; there is no alembic.ini."""
 
 from __future__ import annotations

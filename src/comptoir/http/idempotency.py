@@ -26,10 +26,10 @@ from starlette.responses import Response
 
 from comptoir.auth.context import Ctx
 from comptoir.errors import BadRequest, Conflict, FieldError, Unprocessable
+from comptoir.http.routing import JSON
 from comptoir.kit import clock
 from comptoir.kit.jsonutil import dumps
 from comptoir.models.idempotency import IdempotencyKey
-from comptoir.routing import JSON
 
 HEADER = "Idempotency-Key"
 LIFETIME = timedelta(hours=24)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from comptoir.migrations.rebuild import keeping_referring_rows
+from comptoir.db.migrations.rebuild import keeping_referring_rows
 
 revision: str = "0009"
 down_revision: str | None = "0008"

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from comptoir.migrations.rebuild import keeping_referring_rows
+from comptoir.db.migrations.rebuild import keeping_referring_rows
 
 revision: str = "0018"
 down_revision: str | None = "0017"

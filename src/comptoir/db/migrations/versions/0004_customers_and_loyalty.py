@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from comptoir.migrations.rebuild import keeping_referring_rows
+from comptoir.db.migrations.rebuild import keeping_referring_rows
 
 # comptoir.models.base.ExactDecimal: NUMERIC on PostgreSQL, exact text on SQLite
 EXACT_DECIMAL = sa.String(length=100).with_variant(sa.Numeric(), "postgresql")
@@ -168,7 +168,7 @@ def upgrade() -> None:
 
 def _claim_existing_names(kind: str, table_name: str) -> None:
     """Name claims for the lists (catalogs) that exist already: account-level names first,
-    then location-level names not claimed at account level (comptoir.names)."""
+    then location-level names not claimed at account level (comptoir.core.names)."""
     table = sa.table(table_name, sa.column("account_id"), sa.column("location_id"), sa.column("name"))
     claims = sa.table(
         "name_claims",

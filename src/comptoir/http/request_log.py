@@ -21,12 +21,12 @@ import structlog
 from sqlalchemy import bindparam, delete, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.db import Database
+from comptoir.db.engine import Database
 from comptoir.kit import clock
 from comptoir.kit.safetext import storable
 from comptoir.models import Connection, RequestLog
 
-log = structlog.get_logger("comptoir.requestlog")
+log = structlog.get_logger("comptoir.http.request_log")
 
 MAX_BODY = 10 * 1024  # bytes of each body kept
 MAX_PATH = 4096  # characters of a path and query kept

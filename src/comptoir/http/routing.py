@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from comptoir.errors import BadRequest, UnsupportedMediaType, validation_error
-from comptoir.inputs import nul_fields
+from comptoir.http.inputs import nul_fields
 from comptoir.kit import gcpause
 from comptoir.kit.jsonutil import dumps, loads
 

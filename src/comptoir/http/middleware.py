@@ -26,8 +26,8 @@ import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from comptoir.errors import BadRequest, ComptoirError, InternalError
+from comptoir.http.request_log import MAX_BODY, Record, RequestLogBuffer
 from comptoir.kit import clock
-from comptoir.requestlog import MAX_BODY, Record, RequestLogBuffer
 
 log = structlog.get_logger("comptoir.http")
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from comptoir.config import Settings
-from comptoir.db import Database
-from comptoir.fastdb import FastReader
+from comptoir.db.direct import FastReader
+from comptoir.db.engine import Database
+from comptoir.http.request_log import RequestLogBuffer
 from comptoir.ratelimit import RateLimiter
-from comptoir.requestlog import RequestLogBuffer
 
 
 @dataclass(slots=True)

@@ -41,9 +41,9 @@ from sqlalchemy.types import TypeEngine
 
 from comptoir.config import Settings
 from comptoir.connections.cache import ConnectionCache
+from comptoir.db.ids import IdBlocks
 from comptoir.kit.jsonutil import dumps_str, loads_stored
 from comptoir.models.base import ExactDecimal, JSONValue, UTCDateTime
-from comptoir.sequences import IdBlocks
 
 Converter = Callable[[Any], Any]
 

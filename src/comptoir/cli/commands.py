@@ -49,8 +49,8 @@ def _run_in_transaction(work: Callable[[AsyncSession, bytes, bool], Awaitable[di
     """Migrate and run `work(session, key, is_sqlite)` in one transaction, so that a refused
     command changes nothing: not the data, not the schema, and no file it would have created
     (a new SQLite database, a new key file)."""
-    from comptoir.db import create_database
-    from comptoir.migrate import upgrade_in
+    from comptoir.db.engine import create_database
+    from comptoir.db.migrate import upgrade_in
 
     settings = _settings()
     new_files = [path for path in _local_files(settings) if not path.exists()]
@@ -104,7 +104,7 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
     """Apply migrations, then serve the API at /v1, OAuth at /oauth2/v1, pages at /."""
     import uvicorn
 
-    from comptoir.logs import configure_logging
+    from comptoir.core.logs import configure_logging
 
     if demo and "COMPTOIR_CALLBACK_ALLOWED_NETWORKS" not in os.environ:
         # a demo's callbacks may go to a receiver on this machine
@@ -137,9 +137,9 @@ def worker() -> None:
     import signal
 
     from comptoir.callbacks.worker import DeliveryWorker
-    from comptoir.db import create_database
-    from comptoir.jobs import TimedJobs
-    from comptoir.logs import configure_logging
+    from comptoir.core.logs import configure_logging
+    from comptoir.db.engine import create_database
+    from comptoir.jobs.timed import TimedJobs
 
     settings = _settings()
     configure_logging(settings)
@@ -164,7 +164,7 @@ def worker() -> None:
 
 
 async def _migrate_only(_session: AsyncSession, _key: bytes, _is_sqlite: bool) -> dict[str, Any]:
-    from comptoir.migrate import alembic_head
+    from comptoir.db.migrate import alembic_head
 
     return {"migrated": True, "revision": alembic_head()}
 
@@ -176,7 +176,7 @@ def migrate() -> None:
 
 
 async def _demo(session: AsyncSession, key: bytes, is_sqlite: bool) -> dict[str, Any]:
-    from comptoir.demo import ensure_demo
+    from comptoir.cli.demo import ensure_demo
 
     return await ensure_demo(session, key, is_sqlite=is_sqlite)
 
@@ -326,7 +326,7 @@ def connect_command(
     from comptoir.accounts.service import find_account
     from comptoir.auth.scopes import ScopeError, parse_scope
     from comptoir.connections.service import authorise, find_client
-    from comptoir.db import get_by_public_id
+    from comptoir.db.engine import get_by_public_id
     from comptoir.locations.service import find_location
     from comptoir.models import Catalog, CustomerList
     from comptoir.users.service import find_user_by_email

@@ -14,7 +14,7 @@ from fastapi import Depends
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
-from comptoir.state import app_state
+from comptoir.http.state import app_state
 
 _READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 

@@ -1,4 +1,4 @@
-"""Applying the Alembic migrations shipped in `comptoir/migrations`."""
+"""Applying the Alembic migrations shipped in `comptoir/db/migrations`."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from alembic.config import Config
 from sqlalchemy import Connection, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from comptoir.db import WRITE, Database
+from comptoir.db.engine import WRITE, Database
 
 _ADVISORY_LOCK = 0x636F6D70  # "comp": serialises concurrent upgrades on PostgreSQL
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
     config = Config()
-    config.set_main_option("script_location", "comptoir:migrations")
+    config.set_main_option("script_location", "comptoir.db:migrations")
     config.attributes["connection"] = connection
     return config
 

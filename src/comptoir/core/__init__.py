@@ -1,0 +1,1 @@
+"""Domain pieces shared by several features: names, private refs, structured logs."""

@@ -1,0 +1,1 @@
+"""Timed maintenance jobs run inside `serve` and `comptoir worker`."""
