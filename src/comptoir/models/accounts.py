@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 
 from sqlalchemy import Boolean, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
@@ -35,6 +36,11 @@ class AccountView:
     """A read-only copy of an account row, as fast reads return it; renders like an Account."""
 
     __slots__ = ("currency", "id", "name", "owner_id", "suspended")
+    id: int
+    name: str
+    currency: str
+    suspended: bool
+    owner_id: int
 
     def __init__(self, *, id: int, name: str, currency: str, suspended: bool, owner_id: int) -> None:
         object.__setattr__(self, "id", id)
@@ -49,3 +55,18 @@ class AccountView:
     @property
     def public_id(self) -> str:
         return ids.encode(Account.KIND, self.id)
+
+
+class AccountRef(Protocol):
+    """What reading code needs of an account: an `Account` row or an `AccountView` copy."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def currency(self) -> str: ...
+    @property
+    def suspended(self) -> bool: ...
+    @property
+    def public_id(self) -> str: ...

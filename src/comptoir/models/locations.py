@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
@@ -55,6 +55,25 @@ class LocationView:
     renders like a Location."""
 
     __slots__ = tuple(c.key for c in Location.__table__.columns)
+    id: int
+    account_id: int
+    number: int
+    name: str
+    address: str | None
+    postal_code: str | None
+    city: str | None
+    country: str
+    timezone: str
+    cutoff_time: str
+    opening_hours: dict[str, Any] | None
+    preparation_time: int
+    acceptance_mode: str
+    acceptance_resume_at: datetime | None
+    acceptance_extra_preparation_time: int | None
+    acceptance_reason: str | None
+    custom_fields: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
 
     def __init__(self, **values: Any) -> None:
         for name, value in values.items():
@@ -65,7 +84,26 @@ class LocationView:
 
     @property
     def public_id(self) -> str:
-        return location_public_id(self.account_id, self.number)  # type: ignore[attr-defined]
+        return location_public_id(self.account_id, self.number)
+
+
+class LocationRef(Protocol):
+    """What reading code needs of a location: a `Location` row or a `LocationView` copy."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def account_id(self) -> int: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def country(self) -> str: ...
+    @property
+    def timezone(self) -> str: ...
+    @property
+    def public_id(self) -> str: ...
 
 
 def location_public_id(account_pk: int, number: int) -> str:
