@@ -21,6 +21,7 @@ from comptoir.callbacks.endpoints import router as callbacks_router
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.catalogs.endpoints import router as catalogs_router
 from comptoir.config import Settings
+from comptoir.connections.cache import ConnectionCache
 from comptoir.customer_lists.endpoints import router as customer_lists_router
 from comptoir.customers.endpoints import router as customers_router
 from comptoir.db.direct import FastReader
@@ -75,6 +76,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         key=settings.server_key(),
         limiter=build_limiter(settings),
         fast=FastReader(settings),
+        cache=ConnectionCache(settings),
         request_log=RequestLogBuffer(db, enabled=settings.request_logs == "on"),
     )
 
@@ -88,7 +90,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         worker_task = asyncio.create_task(worker.run(), name="comptoir-callbacks") if worker else None
         state.request_log.start()
         if background:
-            state.fast.cache.start()
+            state.cache.start()
             jobs.start()
             # Everything loaded so far (modules, routes, compiled statements) lives as long
             # as the process: out of the collector's sight, a full collection walks only
@@ -104,6 +106,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
                 worker.stop()
                 await worker_task
             await state.limiter.close()
+            await state.cache.stop()
             await state.fast.close()
             if owns_database:
                 await db.dispose()

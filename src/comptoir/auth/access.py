@@ -85,7 +85,7 @@ def require(levels: str, need: str, kind: str = GENERAL) -> Callable[..., Awaita
         if checked is not None and checked[0] is dependency:  # checked before the body was read
             return checked[1]  # type: ignore[no-any-return]
         state = app_state(request)
-        ctx = await resolve(state.fast, state.key, token)
+        ctx = await resolve(state.fast, state.cache, state.key, token)
         request.state.connection_id = ctx.connection_id
         try:
             decision = await state.limiter.hit(ctx.connection_id, kind)

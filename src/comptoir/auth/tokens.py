@@ -14,7 +14,7 @@ from sqlalchemy import bindparam, select
 
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import parse_scope
-from comptoir.connections.cache import TOKENS
+from comptoir.connections.cache import TOKENS, ConnectionCache
 from comptoir.db.direct import FastReader, Query
 from comptoir.errors import Unauthorized
 from comptoir.kit import crypto
@@ -60,7 +60,7 @@ def _snapshots(row: dict[str, Any]) -> tuple[AccountView | None, LocationView | 
     return account, location
 
 
-async def resolve(reader: FastReader, key: bytes, token: str | None) -> Ctx:
+async def resolve(reader: FastReader, cache: ConnectionCache, key: bytes, token: str | None) -> Ctx:
     """The context of a valid token, or Unauthorized with the message of spec 5.6."""
     if not token:
         raise Unauthorized(MISSING)
@@ -68,11 +68,11 @@ async def resolve(reader: FastReader, key: bytes, token: str | None) -> Ctx:
         raise Unauthorized(REVOKED)
     # Kept by the token itself: the process holds it while serving the request anyway, and
     # a hit then costs no HMAC (a tenth of a cached order read).
-    ctx = await reader.cache.fresh(TOKENS, token)
+    ctx = await cache.fresh(TOKENS, token)
     if ctx is None:
-        generation = reader.cache.generation
+        generation = cache.generation
         ctx = _context(await reader.one(AUTH, token_hash=crypto.lookup_hash(key, token)))
-        reader.cache.put(TOKENS, token, ctx, generation)
+        cache.put(TOKENS, token, ctx, generation)
     return ctx
 
 

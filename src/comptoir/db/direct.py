@@ -33,15 +33,13 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Boolean, Select
+from sqlalchemy import Boolean, Select, bindparam, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import TypeEngine
 
 from comptoir.config import Settings
-from comptoir.connections.cache import ConnectionCache
-from comptoir.db.ids import IdBlocks
 from comptoir.kit.jsonutil import dumps_str, loads_stored
 from comptoir.models.base import ExactDecimal, JSONValue, UTCDateTime
 
@@ -124,6 +122,12 @@ class Write:
         self.sql = _PLACEHOLDER.sub(number, sql)
         self.order = tuple(order)
         self.processors = tuple(types[name].dialect_impl(_PG).bind_processor(_PG) for name in order)
+        # The same statement for a session, to run inside its transaction.
+        self.clause = text(
+            _PLACEHOLDER.sub(
+                lambda match: f"CAST(:{match.group(1)} AS {types[match.group(1)].compile(dialect=_PG)})", sql
+            )
+        ).bindparams(*(bindparam(name, type_=types[name]) for name in order))
 
     def values(self, params: dict[str, Any]) -> list[Any]:
         values = []
@@ -135,16 +139,15 @@ class Write:
 
 class FastReader:
     """`await reader.one(query, name=value, ...)`: the first row, converted, or None;
-    `reader.all(...)`: every row. On PostgreSQL also `reader.write(write, ...)` and
-    `reader.next_ids(sequence, count)`."""
+    `reader.all(...)`: every row. On PostgreSQL also `reader.write(write, ...)`, and blocks of
+    sequence values for the id allocator (`db.ids`)."""
 
     def __init__(self, settings: Settings) -> None:
         self.is_sqlite = settings.is_sqlite
         self._settings = settings
         self._sqlite: sqlite3.Connection | None = None
         self._pool = StatementPool(asyncpg_options(settings), size=10)
-        self._ids = IdBlocks()
-        self.cache = ConnectionCache(settings)  # started by the app, with its background tasks
+        self.database_url = settings.database_url
 
     async def one(self, query: Query, **params: Any) -> dict[str, Any] | None:
         sql, order, converters = query.for_dialect(self.is_sqlite)
@@ -172,16 +175,12 @@ class FastReader:
         async with self._pool.connection() as connection:
             return await connection.fetchrow(write.sql, *write.values(params))
 
-    async def next_ids(self, sequence: str, count: int) -> list[int]:
-        """`count` new ids of a PostgreSQL sequence, from this process's block (`IdBlocks`)."""
+    async def sequence_values(self, sequence: str, count: int) -> list[int]:
+        """`count` values of a PostgreSQL sequence (`db.ids.allocate` keeps them in blocks)."""
         assert not self.is_sqlite
-
-        async def fetch(n: int) -> list[int]:
-            async with self._pool.connection() as connection:
-                rows = await connection.fetch(NEXT_IDS, sequence, n)
-            return [row[0] for row in rows]
-
-        return await self._ids.take(sequence, count, fetch)
+        async with self._pool.connection() as connection:
+            rows = await connection.fetch(NEXT_IDS, sequence, count)
+        return [row[0] for row in rows]
 
     def _sqlite_connection(self) -> sqlite3.Connection:
         if self._sqlite is None:
@@ -195,7 +194,6 @@ class FastReader:
         return self._sqlite
 
     async def close(self) -> None:
-        await self.cache.stop()
         if self._sqlite is not None:
             self._sqlite.close()
             self._sqlite = None

@@ -1,29 +1,40 @@
-"""Integer ids handed out outside any table (order element ids, catalog item ids, and the
-ids of orders created by a single statement).
+"""The one id allocator: integer ids handed out before their rows are written (orders, order
+elements, catalog items).
 
-PostgreSQL: sequences, drawn in blocks (`IdBlocks`): a process takes BLOCK ids in one
-statement and hands them out until they run out, so most writes need no round trip for
-their ids. Ids are unique, never reused, ascending within one allocation; across processes
-they interleave, as they would for concurrent transactions anyway, and a process that stops
-leaves the rest of its block unused (sequences have gaps: ids are names, not counts).
-SQLite: one counter row, advanced by an UPDATE ... RETURNING inside the write transaction
-(writers are serialised by BEGIN IMMEDIATE).
+`allocate(source, sequence, count)` takes them from whichever connection the caller writes
+through: a session (its transaction) or the direct driver (`db.direct`, PostgreSQL only).
+
+- PostgreSQL: sequences, drawn in blocks: a process takes BLOCK ids in one statement and hands
+  them out until they run out, so most writes need no round trip for their ids. One block
+  store per database, whichever connection drew the block. Ids are unique, never reused,
+  ascending within one allocation; across processes they interleave, as concurrent
+  transactions' ids would anyway, and a process that stops leaves the rest of its block
+  unused (ids are names, not counts; docs/api/conventions.md "Ids").
+- SQLite: inside the write transaction (writers are serialised by BEGIN IMMEDIATE). A table's
+  own sequence (`<table>_id_seq`) is that table's AUTOINCREMENT counter, advanced in place,
+  so ids taken here and ids the table gives itself never meet; any other sequence is a row of
+  `id_counters`.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
+if TYPE_CHECKING:
+    from comptoir.db.direct import FastReader
+
 BLOCK = 200
+TABLE_SEQUENCE = "_id_seq"
 
 
 class IdBlocks:
-    """What is left of the blocks this process drew, per sequence."""
+    """What is left of the blocks this process drew from one database, per sequence."""
 
     def __init__(self) -> None:
         self._spare: dict[str, deque[int]] = {}
@@ -35,24 +46,64 @@ class IdBlocks:
         return sorted(spare.popleft() for _ in range(count))
 
 
-_blocks: weakref.WeakKeyDictionary[object, IdBlocks] = weakref.WeakKeyDictionary()
+_blocks: dict[tuple[str | None, int | None, str | None], IdBlocks] = {}
 
 
-async def allocate(session: AsyncSession, sequence: str, count: int) -> list[int]:
+def blocks_of(database_url: str) -> IdBlocks:
+    """The block store of one PostgreSQL database (by server and name, whatever the driver)."""
+    url = make_url(database_url)
+    return _blocks.setdefault((url.host, url.port, url.database), IdBlocks())
+
+
+async def allocate(source: AsyncSession | FastReader, sequence: str, count: int) -> list[int]:
     """`count` new ids of `sequence`, ascending."""
     if count <= 0:
         return []
-    if session.bind.dialect.name == "postgresql":
-        blocks = _blocks.setdefault(session.bind, IdBlocks())  # one per engine, i.e. per database
+    if isinstance(source, AsyncSession):
+        bind = source.bind
+        if bind.dialect.name == "postgresql":
+            session = source
 
-        async def fetch(n: int) -> list[int]:
-            rows = await session.execute(
-                text("SELECT nextval(CAST(:sequence AS regclass)) FROM generate_series(1, :n)"),
-                {"n": n, "sequence": sequence},
+            async def fetch(n: int) -> list[int]:
+                rows = await session.execute(NEXT_IDS, {"n": n, "sequence": sequence})
+                return [row[0] for row in rows]
+
+            return await blocks_of(bind.url.render_as_string(hide_password=False)).take(sequence, count, fetch)
+        return await _sqlite_ids(source, sequence, count)
+    return await blocks_of(source.database_url).take(sequence, count, lambda n: source.sequence_values(sequence, n))
+
+
+NEXT_IDS = text("SELECT nextval(CAST(:sequence AS regclass)) FROM generate_series(1, :n)")
+
+
+_is_table_sequence: dict[str, bool] = {}
+
+
+async def _table_sequence(session: AsyncSession, sequence: str) -> bool:
+    """Whether `sequence` names a table's own sequence (`<table>_id_seq`) on SQLite."""
+    known = _is_table_sequence.get(sequence)
+    if known is None:
+        table = sequence.removesuffix(TABLE_SEQUENCE)
+        found = await session.scalar(
+            text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :table"), {"table": table}
+        )
+        known = _is_table_sequence[sequence] = sequence.endswith(TABLE_SEQUENCE) and found is not None
+    return known
+
+
+async def _sqlite_ids(session: AsyncSession, sequence: str, count: int) -> list[int]:
+    if await _table_sequence(session, sequence):
+        table = sequence.removesuffix(TABLE_SEQUENCE)
+        last = await session.scalar(
+            text("UPDATE sqlite_sequence SET seq = seq + :n WHERE name = :table RETURNING seq"),
+            {"n": count, "table": table},
+        )
+        if last is None:  # the table never gave itself an id: start after its rows
+            last = count + (await session.scalar(text(f"SELECT coalesce(max(id), 0) FROM {table}")) or 0)  # noqa: S608
+            await session.execute(
+                text("INSERT INTO sqlite_sequence (name, seq) VALUES (:table, :last)"), {"table": table, "last": last}
             )
-            return [row[0] for row in rows]
-
-        return await blocks.take(sequence, count, fetch)
+        return list(range(last - count + 1, last + 1))
     last = await session.scalar(
         text("UPDATE id_counters SET value = value + :n WHERE name = :name RETURNING value"),
         {"n": count, "name": sequence},

@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import parse_scope
-from comptoir.connections.cache import AUDIENCES
+from comptoir.connections.cache import AUDIENCES, ConnectionCache
 from comptoir.db.direct import FastReader, Query
 from comptoir.events import signals
 from comptoir.events.audience import Candidate, receives, subscription_keys
@@ -59,7 +59,11 @@ RESOURCE_EVENTS: dict[str, tuple[str, ...]] = {
 async def record(session: AsyncSession, **fields: Any) -> NewChange:
     """Record one change of a resource (`new_change`'s fields) and its events, in the
     current transaction."""
-    change = new_change(**fields)
+    return await record_change(session, new_change(**fields))
+
+
+async def record_change(session: AsyncSession, change: NewChange) -> NewChange:
+    """Record a change built by `new_change`, and its events, in the current transaction."""
     # A Core insert: the change is written once and never read back through the session,
     # which spares the unit of work on every write path (benchmarks/orders.py).
     values = {column: getattr(change, column) for column in CHANGE_COLUMNS}
@@ -208,7 +212,7 @@ def _fan_out_query(resource_type: str, by_client: bool, by_location: bool) -> Qu
     return Query(_fan_out_statement(by_client, by_location, subscription_keys(resource_type)))
 
 
-async def audience(reader: FastReader, change: NewChange) -> list[tuple[int, str]]:
+async def audience(reader: FastReader, cache: ConnectionCache, change: NewChange) -> list[tuple[int, str]]:
     """Who gets the events of a change written by a `Write`: (connection id, subscribed
     resource type). Read just before the statement that writes the change, as `_fan_out`
     reads it just before writing the events (a connection subscribing meanwhile gets the
@@ -217,12 +221,12 @@ async def audience(reader: FastReader, change: NewChange) -> list[tuple[int, str
     params = _fan_out_params(change)
     del params["keys"]
     cache_key = (change.resource_type, *params.items())
-    candidates = await reader.cache.fresh(AUDIENCES, cache_key)
+    candidates = await cache.fresh(AUDIENCES, cache_key)
     if candidates is None:
-        generation = reader.cache.generation
+        generation = cache.generation
         query = _fan_out_query(change.resource_type, change.client_id is not None, change.location_id is not None)
         candidates = _candidates(await reader.all(query, **params))
-        reader.cache.put(AUDIENCES, cache_key, candidates, generation)
+        cache.put(AUDIENCES, cache_key, candidates, generation)
     return _receivers(change, candidates)
 
 

@@ -1,4 +1,5 @@
-"""What the running service holds: settings, database, server key, rate limiter."""
+"""What the running service holds: settings, database, server key, rate limiter, the direct
+driver and the connection cache."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from comptoir.config import Settings
+from comptoir.connections.cache import ConnectionCache
 from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database
 from comptoir.http.request_log import RequestLogBuffer
@@ -20,6 +22,7 @@ class AppState:
     key: bytes
     limiter: RateLimiter
     fast: FastReader
+    cache: ConnectionCache  # what hot paths remember of connections (PostgreSQL)
     request_log: RequestLogBuffer
 
 

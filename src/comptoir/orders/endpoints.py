@@ -6,13 +6,13 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
-from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.accounts.service import account_in_reach, connection_account
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
+from comptoir.db.unit import Unit
 from comptoir.errors import BadRequest
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import HEADER, idempotent
@@ -23,8 +23,8 @@ from comptoir.kit.pagination import Pagination
 from comptoir.kit.times import parse_datetime
 from comptoir.kit.wire import WireError
 from comptoir.locations.service import connection_location, location_in_reach, snapshot_in_reach
-from comptoir.models import Location
 from comptoir.orders import service
+from comptoir.orders.repository import OrderRepository
 from comptoir.orders.schemas import STATUSES, Order, OrderCreate, OrderUpdate
 from comptoir.ratelimit import HEAVY
 
@@ -74,25 +74,35 @@ Filters = Annotated[dict[str, Any], Depends(order_filters)]
 
 
 LOCATION_ORDERS = "/locations/{location_id}/orders"
+
+
+def _reads(request: Request) -> OrderRepository:
+    """Reads of one order need no transaction: the direct driver."""
+    state = app_state(request)
+    return OrderRepository(Unit(state.db, state.fast))
+
+
 OWN_ORDERS = "/location/orders"
 
 
 async def _create(request: Request, ctx: Ctx, body: OrderCreate, location_id: str | None) -> Response:
-    """Most orders of a location-level connection are written by one statement, without a
-    session (`service.in_one_statement`); the others in a transaction of their own, which
-    commits before the response is sent, as the `Session` dependency does."""
+    """The creation's unit of work opens a transaction only when the creation needs one (an
+    Idempotency-Key to keep, a customer to lock, SQLite); it commits before the response is
+    sent, as the `Session` dependency does."""
     state = app_state(request)
-    if ctx.level == "location" and service.in_one_statement(state.fast, body, request.headers.get(HEADER)):
-        location, account = snapshot_in_reach(ctx, location_id) if location_id else (ctx.location, ctx.account)
-        return JSON(await service.create_in_one_statement(state.fast, ctx, location, account, body))
-    async with state.db.transaction() as session:
-        if location_id is None:
-            location, account = await connection_location(session, ctx)
+    async with Unit(state.db, state.fast) as unit:
+        if ctx.level == "location":
+            location, account = snapshot_in_reach(ctx, location_id) if location_id else (ctx.location, ctx.account)
         else:
-            location, account = await location_in_reach(session, ctx, location_id)
-        return await idempotent(
-            request, session, ctx, lambda: service.create_order(session, ctx, location, account, body)
-        )
+            location, account = await location_in_reach(await unit.session(), ctx, location_id)  # type: ignore[arg-type]
+        orders = OrderRepository(unit, state.cache)
+
+        async def create() -> Any:
+            return await service.create_order(orders, ctx, location, account, body)  # type: ignore[arg-type]
+
+        if request.headers.get(HEADER) is None:
+            return JSON(await create())
+        return await idempotent(request, await unit.session(), ctx, create)
 
 
 @router.post(LOCATION_ORDERS, response_model=Order, responses=WRITE_ERRORS, summary="Create an order")
@@ -112,7 +122,7 @@ async def create_own_order(request: Request, body: OrderCreate, ctx: LocationWri
 @router.get(LOCATION_ORDERS + "/{order_id}", response_model=Order, responses=READ_ERRORS, summary="Get an order")
 async def get_order(request: Request, location_id: str, order_id: str, session: Session, ctx: Reader) -> JSON:
     location, _account = await location_in_reach(session, ctx, location_id)
-    return JSON(await service.fast_read(app_state(request).fast, ctx, location, order_id))
+    return JSON(await service.get_order(_reads(request), ctx, location, order_id))
 
 
 @router.get(
@@ -124,7 +134,7 @@ async def get_order(request: Request, location_id: str, order_id: str, session: 
 async def get_own_order(request: Request, order_id: str, ctx: LocationReader) -> JSON:
     # one statement, no session: the hot read of a point of sale (benchmarks/orders.py)
     assert ctx.location is not None
-    return JSON(await service.fast_read(app_state(request).fast, ctx, ctx.location, order_id))
+    return JSON(await service.get_order(_reads(request), ctx, ctx.location, order_id))
 
 
 @router.get(
@@ -135,7 +145,9 @@ async def get_own_order(request: Request, order_id: str, ctx: LocationReader) ->
 )
 async def list_orders(location_id: str, session: Session, ctx: HeavyReader, page: Pagination, filters: Filters) -> JSON:
     location, _account = await location_in_reach(session, ctx, location_id)
-    body, result = await service.list_orders(session, ctx, page, filters, locations={location.id: location})
+    body, result = await service.list_orders(
+        OrderRepository.of(session), ctx.client_id, page, filters, locations={location.id: location}
+    )
     return JSON(body, headers=result.headers())
 
 
@@ -147,16 +159,18 @@ async def list_orders(location_id: str, session: Session, ctx: HeavyReader, page
 )
 async def list_own_orders(session: Session, ctx: LocationHeavyReader, page: Pagination, filters: Filters) -> JSON:
     location, _account = await connection_location(session, ctx)
-    body, result = await service.list_orders(session, ctx, page, filters, locations={location.id: location})
+    body, result = await service.list_orders(
+        OrderRepository.of(session), ctx.client_id, page, filters, locations={location.id: location}
+    )
     return JSON(body, headers=result.headers())
 
 
 async def _account_orders(session: Any, ctx: Ctx, account_id: int, page: Any, filters: dict[str, Any]) -> JSON:
-    locations = {
-        location.id: location
-        for location in await session.scalars(select(Location).where(Location.account_id == account_id))
-    }
-    body, result = await service.list_orders(session, ctx, page, filters, locations=locations, account_id=account_id)
+    orders = OrderRepository.of(session)
+    locations = await orders.locations_of(account_id)
+    body, result = await service.list_orders(
+        orders, ctx.client_id, page, filters, locations=locations, account_id=account_id
+    )
     return JSON(body, headers=result.headers())
 
 
@@ -189,8 +203,9 @@ async def list_own_account_orders(
 )
 async def update_order(location_id: str, order_id: str, body: OrderUpdate, session: Session, ctx: Writer) -> JSON:
     location, _account = await location_in_reach(session, ctx, location_id)
-    order = await service.order_for_update(session, location.id, order_id)
-    return JSON(await service.update_order(session, ctx, location, order, body))
+    orders = OrderRepository.of(session)
+    order = await service.order_for_update(orders, location.id, order_id)
+    return JSON(await service.update_order(orders, ctx, location, order, body))
 
 
 @update_route(
@@ -202,5 +217,6 @@ async def update_order(location_id: str, order_id: str, body: OrderUpdate, sessi
 )
 async def update_own_order(order_id: str, body: OrderUpdate, session: Session, ctx: LocationWriter) -> JSON:
     location, _account = await connection_location(session, ctx)
-    order = await service.order_for_update(session, location.id, order_id)
-    return JSON(await service.update_order(session, ctx, location, order, body))
+    orders = OrderRepository.of(session)
+    order = await service.order_for_update(orders, location.id, order_id)
+    return JSON(await service.update_order(orders, ctx, location, order, body))

@@ -16,7 +16,6 @@ import orjson
 from fastapi import APIRouter
 from sqlalchemy import Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import defer
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import Response
@@ -32,7 +31,7 @@ from comptoir.http.state import app_state
 from comptoir.kit import ids
 from comptoir.kit.pagination import Key, PageRequest, page_request, paginate
 from comptoir.kit.patterns import matches
-from comptoir.kit.times import localize, parse_date
+from comptoir.kit.times import parse_date
 from comptoir.kit.wire import WireError
 from comptoir.loyalty.service import render_operation
 from comptoir.models import (
@@ -43,12 +42,13 @@ from comptoir.models import (
     CustomerList,
     Location,
     LoyaltyOperation,
-    OAuthClient,
     Order,
     User,
 )
 from comptoir.models.catalog_content import CatalogContent
 from comptoir.orders import service as orders
+from comptoir.orders.render import event_state
+from comptoir.orders.repository import OrderRepository
 from comptoir.orders.schemas import STATUSES
 from comptoir.web.pages import owned_location
 from comptoir.web.render import local_time, not_found, page, visitor
@@ -57,10 +57,6 @@ router = APIRouter(include_in_schema=False)
 
 PAGE_SIZE = 50
 OPERATIONS_SHOWN = 50  # per loyalty card, newest first
-# The changes of an order are recorded while its row (or its delivery's) is written, right
-# after `updated_at` is set: its history lies between its creation and its last update.
-# The margin covers the moments between setting `updated_at` and recording the change.
-HISTORY_MARGIN = timedelta(minutes=5)
 
 
 def when(value: str | None) -> str:
@@ -101,20 +97,18 @@ def _day(name: str, value: str) -> date | None:
         raise BadRequest(f"{name.capitalize()}: {exc}") from None
 
 
-def _order_filters(status: str, start: str, end: str, timezone: str) -> list[Any]:
-    """The conditions of the filters (dates inclusive, in the location's timezone); each
-    keeps the list one range of an index ending in (created_at, id)."""
+def _order_filters(status: str, start: str, end: str) -> dict[str, Any]:
+    """The API list's filters (dates inclusive, in the location's timezone)."""
     if status and status not in STATUSES:
         raise BadRequest(f"Status: {status!r} is not an order status")
     first, last = _day("from", start), _day("to", end)
     if first is not None and last is not None and first > last:
         raise BadRequest("From: must not be after To")
-    conditions: list[Any] = [Order.status == status] if status else []
-    if first is not None:
-        conditions.append(Order.created_at >= localize(datetime.combine(first, time()), timezone))
-    if last is not None:
-        conditions.append(Order.created_at < localize(datetime.combine(last + timedelta(days=1), time()), timezone))
-    return conditions
+    return {
+        "status": status or None,
+        "after": datetime.combine(first, time()) if first is not None else None,
+        "before": datetime.combine(last + timedelta(days=1), time()) if last is not None else None,
+    }
 
 
 @router.get("/locations/{location_id}/orders")
@@ -135,20 +129,14 @@ async def orders_page(request: Request, location_id: str) -> Response:
             "when": when,
         }
         try:
-            conditions = _order_filters(chosen["status"], chosen["from"], chosen["to"], location.timezone)
+            filters = _order_filters(chosen["status"], chosen["from"], chosen["to"])
             wanted = _page_request(params)
         except BadRequest as exc:
             return page("bo_orders.html", 400, **context, orders=[], next_url=None, errors=[exc.message])
-        # the API's list (orders.service.list_orders) reads as a connection; this is its
-        # query without private refs: the stored views, bodies only for orders without one
-        stmt = select(Order).options(defer(Order.body)).where(Order.location_id == location.id, *conditions)
-        keys = [Key(Order.created_at, datetime), Key(Order.id, int)]
-        result = await paginate(db, stmt, keys, wanted, descending=True)
-        rows = [row[0] for row in result.rows]
-        for order in rows:
-            if order.view is None or order.view.get("tz") != location.timezone:  # as read_view decides
-                await db.refresh(order, ["body"])
-        shown = [orders.read_view(order, location, None, None, None) for order in rows]
+        # the API's list, as a reader without private refs
+        shown, result = await orders.list_orders(
+            OrderRepository.of(db), None, wanted, filters, locations={location.id: location}
+        )
         return page(
             "bo_orders.html",
             **context,
@@ -161,18 +149,6 @@ async def _history(db: AsyncSession, order: Order, delivery: Any, timezone: str)
     """The order's changes and its delivery's, oldest first, with the application that
     caused each (none: Comptoir itself or the back office)."""
     last = max(order.updated_at, delivery.updated_at) if delivery is not None else order.updated_at
-    stmt = (
-        select(Change, OAuthClient.name)
-        .outerjoin(OAuthClient, OAuthClient.id == Change.client_id)
-        .where(
-            Change.created_at >= order.created_at,  # ix_changes_created_at: this order's lifetime only
-            Change.created_at <= last + HISTORY_MARGIN,
-            Change.location_id == order.location_id,
-            Change.resource_type.in_(("order", "delivery")),
-            Change.ids["order_id"].as_string() == order.public_id,
-        )
-        .order_by(Change.id)
-    )
     return [
         {
             "at": local_time(change.created_at, timezone, seconds=True),
@@ -180,7 +156,7 @@ async def _history(db: AsyncSession, order: Order, delivery: Any, timezone: str)
             "by": client or "Comptoir",
             "what": _what_changed(change),
         }
-        for change, client in (await db.execute(stmt)).all()
+        for change, client in await OrderRepository.of(db).history(order, last)
     ]
 
 
@@ -209,7 +185,7 @@ async def order_page(request: Request, location_id: str, order_id: str) -> Respo
         rendered = (
             render_delivery(delivery, order.public_id, location.public_id, location.timezone) if delivery else None
         )
-        shown = orders.state(order, location, rendered)  # the API's read shape, nobody's private refs
+        shown = event_state(order, location, rendered)  # the API's read shape, nobody's private refs
         return page(
             "bo_order.html",
             title=f"Order {order.public_id}",

@@ -1,7 +1,7 @@
-"""An order of a location connection is created by one statement on PostgreSQL
-(`orders.service.create_in_one_statement`), others (an Idempotency-Key, a customer, an
-account token, SQLite) in a session (`create_order`): the two give the same order, the same
-event and the same reads."""
+"""Every order is created by `orders.service.create_order`; on PostgreSQL its repository
+writes it by one statement, alone or (an Idempotency-Key, a customer, an account token)
+inside the request's transaction: both give the same order, the same event and the same
+reads."""
 
 from __future__ import annotations
 
@@ -10,13 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from comptoir.kit import clock
 from comptoir.models import Change, Order, PrivateRef
-from comptoir.orders.schemas import OrderCreate
-from comptoir.orders.service import in_one_statement
+from comptoir.orders.repository import OrderRepository
 from tests.api.callbacks.conftest import subscribe
 from tests.api.conftest import Shop
 from tests.api.orders.conftest import order
@@ -86,22 +84,31 @@ async def test_a_refused_order_writes_nothing(
             assert await session.scalar(select(func.count()).select_from(model)) == 0
 
 
-@pytest.mark.parametrize(
-    ("changes", "key", "expected"),
-    [
-        ({}, None, True),
-        ({"customer": None}, None, True),
-        ({}, "k-1", False),
-        ({"customer": None, "customer_id": "abcdef"}, None, False),
-        ({"customer": None, "customer_list_id": "abcdef", "customer_private_ref": "c-1"}, None, False),
-        ({"loyalty_operations": [{"delta": "5"}]}, None, False),  # refused by the session path
-    ],
-)
-async def test_which_orders_take_one_statement(
-    app: FastAPI, db_kind: str, changes: dict[str, Any], key: str | None, expected: bool
+@pytest.mark.parametrize(("key", "in_transaction"), [(None, False), ("k-1", True)])
+async def test_every_order_is_written_by_the_one_insert(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    db_kind: str,
+    monkeypatch: pytest.MonkeyPatch,
+    key: str | None,
+    in_transaction: bool,
 ) -> None:
-    body = OrderCreate.model_validate(order(**changes))
-    assert in_one_statement(app.state.comptoir.fast, body, key) is (expected and db_kind == "postgresql")
+    """One creation path: every order goes through `OrderRepository.insert`, which joins the
+    request's transaction when it has one (always on SQLite) and otherwise writes alone."""
+    calls: list[bool] = []
+    insert = OrderRepository.insert
+
+    async def spy(self: OrderRepository, *args: Any) -> None:
+        calls.append(self.unit.open_session is not None)
+        await insert(self, *args)
+
+    monkeypatch.setattr(OrderRepository, "insert", spy)
+    headers = {**shop.headers(), **({"Idempotency-Key": key} if key else {})}
+    created = await client.post("/v1/location/orders", json=order(), headers=headers)
+    assert created.status_code == 200, created.text
+    assert calls == [in_transaction or db_kind == "sqlite"]
+    read = await client.get(f"/v1/location/orders/{created.json()['id']}", headers=shop.headers())
+    assert read.json() == created.json()
 
 
 async def test_exact_numbers_of_an_order_read_back_exactly(client: httpx.AsyncClient, shop: Shop, world: World) -> None:

@@ -1,0 +1,55 @@
+"""A unit of work: where one request's reads and writes go. It holds the direct driver
+(`db.direct`) and opens one transaction on first need, committed when the unit ends without
+an error and rolled back otherwise (docs/architecture.md "Storage"). So a repository can write
+a statement that is atomic on its own without any transaction, and the same call joins the
+transaction when the request has one."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from types import TracebackType
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.db.direct import FastReader
+from comptoir.db.engine import Database
+
+
+class Unit:
+    def __init__(
+        self, db: Database | None = None, direct: FastReader | None = None, *, session: AsyncSession | None = None
+    ) -> None:
+        self._db = db
+        self.direct = direct
+        self._session = session
+        self._stack = AsyncExitStack()
+        self.is_sqlite = db.is_sqlite if db is not None else session is not None and _is_sqlite(session)
+
+    @classmethod
+    def of(cls, session: AsyncSession, direct: FastReader | None = None) -> Unit:
+        """A unit inside a transaction its caller holds (and commits)."""
+        return cls(direct=direct, session=session)
+
+    @property
+    def open_session(self) -> AsyncSession | None:
+        """The unit's transaction, if one is open."""
+        return self._session
+
+    async def session(self) -> AsyncSession:
+        """The unit's transaction, opened on first use."""
+        if self._session is None:
+            assert self._db is not None, "a unit without a database holds its caller's session"
+            self._session = await self._stack.enter_async_context(self._db.transaction())
+        return self._session
+
+    async def __aenter__(self) -> Unit:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        await self._stack.__aexit__(kind, error, trace)
+
+
+def _is_sqlite(session: AsyncSession) -> bool:
+    return session.bind.dialect.name == "sqlite"

@@ -1,0 +1,300 @@
+"""The read shape of an order (spec 2.5), rendered once: `render_order` is the one renderer;
+its output without anybody's private refs is stored with the order (its view) and carried by
+its events, and `personalise` gives it to one reader (their private refs, the customer ids
+only while the customer exists). docs/api/orders.md "Reads"."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+import orjson
+
+from comptoir.customer_lists.service import ListInReach
+from comptoir.customers.schemas import Customer as CustomerRead
+from comptoir.customers.service import PLAIN_FIELDS, render_customer
+from comptoir.deliveries.render import render_delivery
+from comptoir.kit import custom_fields, ids, jsonutil
+from comptoir.kit.decimals import render_decimal
+from comptoir.kit.money import Money, money_text
+from comptoir.kit.times import render_datetime
+from comptoir.models import Customer, Delivery, LoyaltyCard
+from comptoir.models.locations import LocationRef
+from comptoir.orders import totals
+from comptoir.orders.rows import OrderLike
+
+KIND = "order"
+ELEMENT_KIND = "order_element"
+COLLECTIONS = ("items", "discounts", "charges", "payments")
+MONEY_FIELDS = {"items": "price", "discounts": "price_off", "charges": "price", "payments": "amount"}
+ORDER_REF = "order"  # key of the order's own ref in `Order.refs[client]`
+
+
+def _money(amount: str | None, currency: str) -> str | None:
+    if amount is None:
+        return None
+    if amount[-3:-2] == ".":  # stored as written (`_amount`): already in cents
+        return f"{amount} {currency}"
+    return money_text(Decimal(amount), currency)
+
+
+def _decimal(value: str | None) -> str | None:
+    return render_decimal(Decimal(value)) if value is not None else None
+
+
+def _render_item(item: dict[str, Any], currency: str, ref: str | None) -> dict[str, Any]:
+    return {
+        "id": ids.encode(ELEMENT_KIND, item["id"]),
+        "private_ref": ref,
+        "deleted": item["deleted"],
+        "product_name": item["product_name"],
+        "sku_name": item.get("sku_name"),
+        "sku_ref": item.get("sku_ref"),
+        "price": _money(item["price"], currency),
+        "quantity": _decimal(item["quantity"]),
+        "subtotal": money_text(totals.item_subtotal(item), currency),
+        "tax_rate": _decimal(item.get("tax_rate")),
+        "subset": None,
+        "customer_notes": item.get("customer_notes"),
+        "points_earned": _decimal(item.get("points_earned")),
+        "points_used": _decimal(item.get("points_used")),
+        "options": [
+            {
+                "option_list_name": option.get("option_list_name"),
+                "name": option["name"],
+                "ref": option.get("ref"),
+                "price": _money(option.get("price"), currency),
+                "quantity": option["quantity"],
+                "removed": option.get("removed", False),
+            }
+            for option in item.get("options") or []
+        ],
+        "deal_line": item.get("deal_line"),
+    }
+
+
+def _render_discount(discount: dict[str, Any], currency: str, ref: str | None) -> dict[str, Any]:
+    return {
+        "id": ids.encode(ELEMENT_KIND, discount["id"]),
+        "private_ref": ref,
+        "deleted": discount["deleted"],
+        "name": discount["name"],
+        "ref": discount.get("ref"),
+        "price_off": _money(discount["price_off"], currency),
+        "pricing_effect": discount.get("pricing_effect"),
+        "pricing_value": discount.get("pricing_value"),
+    }
+
+
+def _render_charge(charge: dict[str, Any], currency: str, ref: str | None) -> dict[str, Any]:
+    price = _money(charge["price"], currency)
+    return {
+        "id": ids.encode(ELEMENT_KIND, charge["id"]),
+        "private_ref": ref,
+        "deleted": charge["deleted"],
+        "type": charge["type"],
+        "name": charge["name"],
+        "ref": charge.get("ref"),
+        "price": price,
+        "tax_rate": _decimal(charge.get("tax_rate")),
+        # spec 2.5: legacy copies
+        "charge_type": charge["type"],
+        "charge_ref": charge.get("ref"),
+        "charge_price": price,
+    }
+
+
+def _render_payment(payment: dict[str, Any], currency: str, ref: str | None) -> dict[str, Any]:
+    return {
+        "id": ids.encode(ELEMENT_KIND, payment["id"]),
+        "private_ref": ref,
+        "deleted": payment["deleted"],
+        "type": payment["type"],
+        "name": payment.get("name"),
+        "ref": payment.get("ref"),
+        "amount": _money(payment["amount"], currency),
+        "info": payment.get("info"),
+    }
+
+
+RENDERERS = {
+    "items": _render_item,
+    "discounts": _render_discount,
+    "charges": _render_charge,
+    "payments": _render_payment,
+}
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def _time(value: str | None, timezone: str) -> str | None:
+    return render_datetime(datetime.fromisoformat(value), timezone) if value is not None else None
+
+
+CUSTOMER_KEYS = tuple(CustomerRead.model_fields)  # spec 2.6 Customer read shape
+_EMPTY: dict[str, Any] = {"custom_fields": {}, "loyalty_cards": []}  # what a guest has none of
+
+
+def customer_snapshot(
+    attached: tuple[Customer, ListInReach, list[LoyaltyCard]] | None, guest: Any
+) -> dict[str, Any] | None:
+    """spec 2.5 rule 6: the order's `customer` as stored: the full spec 2.6 Customer read
+    shape (read-only fields included) of the attached customer as it stands now, rendered
+    by the customers' own renderer, or a guest's given fields with null or empty for the
+    rest. Without `private_ref`: that is each reader's own, set on read (`_customer`)."""
+    if attached is not None:
+        customer, found, cards = attached
+        shown = render_customer(customer, found, None, cards)
+    elif guest is not None:
+        given = guest.model_dump(mode="json", include=set(PLAIN_FIELDS))
+        shown = {**given, "custom_fields": custom_fields.merge({}, guest.custom_fields or {})}
+    else:
+        return None
+    stored = customer_read(shown)
+    del stored["private_ref"]
+    return stored
+
+
+def customer_read(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A stored snapshot with every key of the read shape: null or empty for those a
+    snapshot stored before lacks."""
+    return {name: snapshot.get(name, _EMPTY.get(name)) for name in CUSTOMER_KEYS}
+
+
+def _customer(order: OrderLike, customer_ref: str | None) -> dict[str, Any] | None:
+    """spec 2.5 rule 6: the snapshot taken when the customer was attached (every key of the
+    Customer read shape, null or empty when a snapshot stored before lacks one); its ids
+    and private ref only while the customer exists (the foreign key nulls `customer_id`
+    when it is deleted)."""
+    snapshot = order.body.get("customer")
+    if snapshot is None:
+        return None
+    attached = order.customer_id is not None
+    shown = customer_read(snapshot)
+    shown["id"] = ids.encode(Customer.KIND, order.customer_id) if attached else None
+    shown["customer_list_id"] = snapshot.get("customer_list_id") if attached else None
+    shown["private_ref"] = customer_ref if attached else None
+    return shown
+
+
+def render_order(
+    order: OrderLike,
+    timezone: str,
+    location_public_id: str,
+    client_id: int | None,
+    *,
+    customer_ref: str | None = None,
+    delivery: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """spec 2.5 Order as `client_id` reads it (its private refs; None: nobody's, for events)."""
+    body = order.body
+    currency = body["currency"]
+    refs = order.refs.get(str(client_id), {}) if client_id is not None else {}
+    zero = str(Money(Decimal(0), currency))
+    rendered: dict[str, Any] = {
+        "id": order.public_id if order.id is not None else None,
+        "location_id": location_public_id,
+        "created_at": render_datetime(order.created_at, timezone),
+        "created_by": order.created_by,
+        "connection_name": body.get("connection_name"),
+        "channel": body.get("channel"),
+        "ref": body.get("ref"),
+        "private_ref": refs.get(ORDER_REF),
+        "status": order.status,
+        "service_type": body.get("service_type"),
+        "service_type_ref": body.get("service_type_ref"),
+        "expected_time": _time(body.get("expected_time"), timezone),
+        "expected_time_pickup": body.get("expected_time_pickup", False),
+        "asap": body.get("asap"),
+        "confirmed_time": _time(body.get("confirmed_time"), timezone),
+        "driver_pickup_url": body.get("driver_pickup_url"),
+        "customer_notes": body.get("customer_notes"),
+        "seller_notes": body.get("seller_notes"),
+        "collection_code": body.get("collection_code"),
+        "coupon_codes": body.get("coupon_codes", []),
+        "total": str(Money(order.total, currency)),
+        "total_discrepancy": zero,  # deprecated (spec 2.5, 9.3): values must not be used
+        "payment_discrepancy": zero,
+    }
+    for collection in COLLECTIONS:
+        render = RENDERERS[collection]
+        rendered[collection] = [render(e, currency, refs.get(str(e["id"]))) for e in body[collection]]
+    rendered["deals"] = body.get("deals", {})
+    customer = _customer(order, customer_ref)
+    rendered["customer_id"] = customer["id"] if customer else None
+    rendered["customer_list_id"] = customer["customer_list_id"] if customer else None
+    rendered["customer"] = customer
+    rendered["loyalty_operations"] = body.get("loyalty_operations", [])
+    rendered["custom_fields"] = body.get("custom_fields", {})
+    rendered["delivery"] = delivery
+    return rendered
+
+
+def event_state(order: OrderLike, location: LocationRef, delivery: dict[str, Any] | None) -> dict[str, Any]:
+    """The order as events carry it: with its (rendered) delivery, without anybody's
+    private refs (spec 2.2 item 7)."""
+    return render_order(order, location.timezone, location.public_id, None, delivery=delivery)
+
+
+def rendered_delivery(delivery: Delivery | None, order: OrderLike, location: LocationRef) -> dict[str, Any] | None:
+    return render_delivery(delivery, order.public_id, location.public_id, location.timezone) if delivery else None
+
+
+def stored_view(location: LocationRef, state: dict[str, Any]) -> tuple[bytes, orjson.Fragment]:
+    """`state` (without private refs) serialised once: its text, which a reader without refs
+    reads and the order's change carries, and the order's view holding it."""
+    text, plain = jsonutil.dumps_checked(state)
+    view = b'{"tz":' + jsonutil.dumps(location.timezone) + b',"order":' + text + b"}"
+    return text, jsonutil.stored_fragment(view, plain)
+
+
+def keep_view(order: OrderLike, location: LocationRef, state: dict[str, Any]) -> None:
+    """Store the read shape just rendered for an event (`state`, without private refs),
+    without its delivery (a row of its own)."""
+    order.view = {"tz": location.timezone, "order": {**state, "delivery": None}}
+
+
+def has_view(order: OrderLike, location: LocationRef) -> bool:
+    return order.view is not None and order.view.get("tz") == location.timezone
+
+
+def personalise(
+    order: OrderLike,
+    location: LocationRef,
+    client_id: int | None,
+    customer_ref: str | None,
+    delivery: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The order as `client_id` reads it, from its stored view: its id, its private refs,
+    the customer ids only while the customer exists (spec 2.5 rule 6), its delivery. Orders
+    without a view (or with one in another timezone) are rendered."""
+    view = order.view
+    if not has_view(order, location):
+        return render_order(
+            order, location.timezone, location.public_id, client_id, customer_ref=customer_ref, delivery=delivery
+        )
+    base = view["order"]
+    read = with_refs(base, order.refs.get(str(client_id), {}), customer_ref)
+    read["id"] = order.public_id
+    customer = base["customer"]
+    if order.customer_id is None and customer is not None and customer["id"] is not None:
+        read["customer"] = {**customer, "id": None, "customer_list_id": None, "private_ref": None}
+        read["customer_id"] = read["customer_list_id"] = None
+    read["delivery"] = delivery
+    return read
+
+
+def with_refs(state: dict[str, Any], refs: dict[str, str], customer_ref: str | None) -> dict[str, Any]:
+    """The order `state` (rendered without private refs) as the client whose `refs` these
+    are reads it: the same as render_order for that client, without rendering again."""
+    read = dict(state)
+    read["private_ref"] = refs.get(ORDER_REF)
+    by_id = {ids.encode(ELEMENT_KIND, int(key)): ref for key, ref in refs.items() if key != ORDER_REF}
+    if by_id:
+        for collection in COLLECTIONS:
+            read[collection] = [{**element, "private_ref": by_id.get(element["id"])} for element in state[collection]]
+    if read["customer"] is not None and read["customer"]["id"] is not None:
+        read["customer"] = {**read["customer"], "private_ref": customer_ref}
+    return read
