@@ -20,7 +20,7 @@ rolled back by whoever raised).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -205,7 +205,7 @@ _MESSAGES = {
 }
 
 
-def validation_message(error: dict[str, Any]) -> str:
+def validation_message(error: Mapping[str, Any]) -> str:
     """A pydantic error's message, as integrators read it."""
     if error["type"] == "string_too_long":  # kit.text.Text
         return too_long(error["input"], error["ctx"]["max_length"]) or str(error["msg"])

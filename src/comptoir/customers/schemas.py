@@ -10,7 +10,7 @@ from comptoir.kit.codes import Country
 from comptoir.kit.custom_fields import CustomFields
 from comptoir.kit.phone import Phone
 from comptoir.kit.refs import PrivateRef
-from comptoir.kit.text import BoundedDecimal, Email, Text
+from comptoir.kit.text import Email, Latitude, Longitude, Text32, Text64, Text255, Text1000, Text5000
 from comptoir.kit.times import DateStr
 
 # spec 4.6 item 1: the fields anonymisation sets to null, and whose later writes are ignored
@@ -28,22 +28,22 @@ class CustomerWrite(BaseModel):
 
     private_ref: PrivateRef | None = None
     email: Email | None = None
-    first_name: Text(255) | None = None
-    last_name: Text(255) | None = None
+    first_name: Text255 | None = None
+    last_name: Text255 | None = None
     gender: Literal["male", "female"] | None = None
     birth_date: DateStr | None = None
-    company_name: Text(255) | None = None
+    company_name: Text255 | None = None
     phone: Phone | None = None
-    phone_access_code: Text(64) | None = None
-    address_1: Text(1000) | None = None
-    address_2: Text(1000) | None = None
-    postal_code: Text(32) | None = None
-    city: Text(255) | None = None
-    state: Text(255) | None = None
+    phone_access_code: Text64 | None = None
+    address_1: Text1000 | None = None
+    address_2: Text1000 | None = None
+    postal_code: Text32 | None = None
+    city: Text255 | None = None
+    state: Text255 | None = None
     country: Country | None = None
-    latitude: BoundedDecimal(90) | None = None
-    longitude: BoundedDecimal(180) | None = None
-    delivery_notes: Text(5000) | None = None
+    latitude: Latitude | None = None
+    longitude: Longitude | None = None
+    delivery_notes: Text5000 | None = None
     sms_marketing: StrictBool = False
     email_marketing: StrictBool = False
     custom_fields: CustomFields = None

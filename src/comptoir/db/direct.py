@@ -84,9 +84,9 @@ class Query:
 
     def __init__(self, stmt: Select[Any]) -> None:
         columns = list(stmt.selected_columns)
-        self.names = tuple(column.key for column in columns)
-        compiled = {}
-        dialects = ((True, sqlite.dialect()), (False, postgresql.asyncpg.dialect()))  # type: ignore[attr-defined]
+        self.names = tuple(str(column.key) for column in columns)
+        compiled: dict[bool, tuple[str, tuple[str, ...], list[tuple[int, Converter]]]] = {}
+        dialects = ((True, sqlite.dialect()), (False, postgresql.asyncpg.dialect()))
         for is_sqlite, dialect in dialects:
             result = stmt.compile(dialect=dialect)
             converters = [
@@ -101,7 +101,7 @@ class Query:
         return self._compiled[is_sqlite]
 
 
-_PG = postgresql.asyncpg.dialect(json_serializer=dumps_str)  # type: ignore[attr-defined]
+_PG = postgresql.asyncpg.dialect(json_serializer=dumps_str)
 _PLACEHOLDER = re.compile(r"(?<![:\w]):(\w+)")
 
 

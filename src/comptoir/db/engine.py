@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import event, text
+from sqlalchemy import Select, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
@@ -129,3 +129,13 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
     def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
         immediate = connection.get_execution_options().get("comptoir_write")
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def dialect_name(session: AsyncSession) -> str:
+    """ "postgresql" or "sqlite": the database behind a session."""
+    bind = session.bind
+    assert bind is not None
+    return bind.dialect.name
+
+
+AnySelect = Select[*tuple[Any, ...]]  # a select of any columns

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 if TYPE_CHECKING:
     from comptoir.db.direct import FastReader
@@ -61,6 +61,7 @@ async def allocate(source: AsyncSession | FastReader, sequence: str, count: int)
         return []
     if isinstance(source, AsyncSession):
         bind = source.bind
+        assert bind is not None
         if bind.dialect.name == "postgresql":
             session = source
 
@@ -68,7 +69,8 @@ async def allocate(source: AsyncSession | FastReader, sequence: str, count: int)
                 rows = await session.execute(NEXT_IDS, {"n": n, "sequence": sequence})
                 return [row[0] for row in rows]
 
-            return await blocks_of(bind.url.render_as_string(hide_password=False)).take(sequence, count, fetch)
+            url = bind.engine.url if isinstance(bind, AsyncConnection) else bind.url
+            return await blocks_of(url.render_as_string(hide_password=False)).take(sequence, count, fetch)
         return await _sqlite_ids(source, sequence, count)
     return await blocks_of(source.database_url).take(sequence, count, lambda n: source.sequence_values(sequence, n))
 

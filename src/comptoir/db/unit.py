@@ -12,7 +12,7 @@ from types import TracebackType
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.direct import FastReader
-from comptoir.db.engine import Database
+from comptoir.db.engine import Database, dialect_name
 
 
 class Unit:
@@ -52,4 +52,4 @@ class Unit:
 
 
 def _is_sqlite(session: AsyncSession) -> bool:
-    return session.bind.dialect.name == "sqlite"
+    return dialect_name(session) == "sqlite"

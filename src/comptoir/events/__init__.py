@@ -11,6 +11,7 @@ callbacks happens later, from the events table (`comptoir.callbacks.worker`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from functools import cache
 from types import SimpleNamespace
 from typing import Any
@@ -22,6 +23,7 @@ from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import parse_scope
 from comptoir.connections.cache import AUDIENCES, ConnectionCache
 from comptoir.db.direct import FastReader, Query
+from comptoir.db.engine import AnySelect, dialect_name
 from comptoir.events import signals
 from comptoir.events.audience import Candidate, receives, subscription_keys
 from comptoir.kit import clock
@@ -36,7 +38,7 @@ async def callback_changed(session: AsyncSession, connection_id: int) -> None:
     due (callback deleted, replaced or made passive; an event acknowledged). Workers in this
     process re-check every send anyway on SQLite; on PostgreSQL the notification lets them
     skip that read while nothing changed."""
-    if session.bind.dialect.name == "postgresql":
+    if dialect_name(session) == "postgresql":
         await session.execute(
             text("SELECT pg_notify(:channel, :payload)"), {"channel": CALLBACK_CHANNEL, "payload": str(connection_id)}
         )
@@ -74,6 +76,23 @@ async def record_change(session: AsyncSession, change: NewChange) -> NewChange:
 
 class NewChange(SimpleNamespace):
     """A change's columns (those of `Change`), before and after it is written."""
+
+    id: int | None
+    created_at: datetime
+    resource_type: str
+    event_type: str
+    ids: dict[str, str]
+    timezone: str
+    account_id: int
+    location_id: int | None
+    catalog_id: int | None
+    customer_list_id: int | None
+    previous_state: Any
+    new_state: Any
+    state_change: Any
+    connection_id: int | None
+    client_id: int | None
+    origin_connection_id: int | None
 
 
 def new_change(
@@ -125,17 +144,17 @@ def new_change(
 
 
 CHANGE_COLUMNS = tuple(column.key for column in Change.__table__.columns if column.key != "id")  # all but the id
-_INSERT_CHANGE = insert(Change.__table__).returning(Change.__table__.c.id)
+_INSERT_CHANGE = insert(Change).returning(Change.id)
 
 
 @cache
-def _fan_out_statement(by_client: bool, by_location: bool, keys: tuple[str, ...] | None = None) -> Select[Any]:
+def _fan_out_statement(by_client: bool, by_location: bool, keys: tuple[str, ...] | None = None) -> AnySelect:
     """Only connections subscribed to this event, of this account, and (for a change of a
     location's resource) of that location or of the whole account: the index on
     subscriptions keeps this cheap however many callbacks the account has. Built once per
     shape; values are bound per change, but for `keys` when given: written in, for a
     prepared statement, which takes no list of values on both databases."""
-    stmt = (
+    stmt: AnySelect = (
         select(
             Connection.id,
             Connection.client_id,
@@ -181,7 +200,7 @@ def _fan_out_params(change: NewChange) -> dict[str, Any]:
     return params
 
 
-def _candidates(rows: Iterable[Mapping[str, Any]]) -> list[tuple[Candidate, str]]:
+def _candidates(rows: Iterable[Mapping[Any, Any]]) -> list[tuple[Candidate, str]]:
     """Each subscribed connection, with the resource type it subscribed to."""
     return [
         (
@@ -250,5 +269,5 @@ async def _fan_out(session: AsyncSession, change: NewChange) -> None:
     await session.execute(insert(Event), rows)
     if not session.info.get(signals.NEW_EVENTS):
         session.info[signals.NEW_EVENTS] = True
-        if session.bind.dialect.name == "postgresql":
+        if dialect_name(session) == "postgresql":
             await session.execute(text(f"NOTIFY {NOTIFY_CHANNEL}"))  # delivered at commit

@@ -9,9 +9,9 @@ change (decisions.md: suppression is per client, spec 1.6 and 6.1.4).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from comptoir.auth.scopes import Scope, reaches_binding
-from comptoir.models import Change
 
 # The subscriptions a change of each resource type can match (spec 6.2): own_order and
 # own_order_delivery select the changes of orders the connection created.
@@ -19,6 +19,18 @@ SUBSCRIPTIONS: dict[str, tuple[str, ...]] = {
     "order": ("order", "own_order"),
     "delivery": ("delivery", "own_order_delivery"),
 }
+
+
+class ChangeFacts(Protocol):
+    """What deciding who receives a change reads of it (a `Change` row or a new change)."""
+
+    resource_type: str
+    account_id: int
+    location_id: int | None
+    catalog_id: int | None
+    customer_list_id: int | None
+    client_id: int | None
+    origin_connection_id: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +52,7 @@ def subscription_keys(resource_type: str) -> tuple[str, ...]:
     return SUBSCRIPTIONS.get(resource_type, (resource_type,))
 
 
-def receives(change: Change, candidate: Candidate, key: str) -> bool:
+def receives(change: ChangeFacts, candidate: Candidate, key: str) -> bool:
     """Whether `candidate`, subscribed under `key` to the change's event type, gets its event.
     The change's `location_id` is its resource's location (None: account-level), `client_id`
     the causing client (None: the service), `origin_connection_id` the resource's creator."""
@@ -49,7 +61,7 @@ def receives(change: Change, candidate: Candidate, key: str) -> bool:
     return can_access(change, candidate, key)
 
 
-def can_access(change: Change, candidate: Candidate, key: str) -> bool:
+def can_access(change: ChangeFacts, candidate: Candidate, key: str) -> bool:
     scope = candidate.scope
     kind = change.resource_type
     if key in ("own_order", "own_order_delivery"):
@@ -72,13 +84,13 @@ def can_access(change: Change, candidate: Candidate, key: str) -> bool:
     return False
 
 
-def _reaches_location(change: Change, candidate: Candidate) -> bool:
+def _reaches_location(change: ChangeFacts, candidate: Candidate) -> bool:
     if candidate.level == "location":
         return candidate.location_id == change.location_id
     return candidate.level == "account" and candidate.account_id == change.account_id
 
 
-def _bound_or_all(change: Change, candidate: Candidate, resource: str, bound: bool) -> bool:
+def _bound_or_all(change: ChangeFacts, candidate: Candidate, resource: str, bound: bool) -> bool:
     return reaches_binding(
         candidate.scope,
         resource,

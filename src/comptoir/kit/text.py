@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from functools import cache
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import StringConstraints
 from pydantic.types import Strict
@@ -38,6 +38,15 @@ def Text(max_length: int) -> Any:
     return Annotated[str, Strict(), StringConstraints(max_length=max_length)]
 
 
+# The limits fields use, as type aliases a type checker reads (`Text(n)` builds the same).
+Text32 = Annotated[str, Strict(), StringConstraints(max_length=32)]
+Text64 = Annotated[str, Strict(), StringConstraints(max_length=64)]
+Text255 = Annotated[str, Strict(), StringConstraints(max_length=255)]
+Text1000 = Annotated[str, Strict(), StringConstraints(max_length=1000)]
+Text2000 = Annotated[str, Strict(), StringConstraints(max_length=2000)]
+Text5000 = Annotated[str, Strict(), StringConstraints(max_length=5000)]
+
+
 def parse_email(value: Any) -> str:
     text = _text(value, 255)
     if not _EMAIL.fullmatch(text):
@@ -59,3 +68,11 @@ def BoundedDecimal(limit: int) -> Any:
         return number
 
     return wire_type(Decimal, parse, render_decimal, {"anyOf": [{"type": "string"}, {"type": "number"}]})
+
+
+if TYPE_CHECKING:  # what a type checker reads of them
+    Latitude = Decimal
+    Longitude = Decimal
+else:
+    Latitude = BoundedDecimal(90)
+    Longitude = BoundedDecimal(180)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from comptoir.kit.decimals import DecimalStr
-from comptoir.kit.text import Text
+from comptoir.kit.text import Text255, Text1000
 
 
 class LoyaltyCardCreate(BaseModel):
@@ -14,8 +14,8 @@ class LoyaltyCardCreate(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     customer_id: StrictStr
-    name: Text(255) | None = None
-    ref: Text(255) | None = None
+    name: Text255 | None = None
+    ref: Text255 | None = None
 
 
 class LoyaltyCardUpdate(BaseModel):
@@ -24,8 +24,8 @@ class LoyaltyCardUpdate(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    name: Text(255) | None = None
-    ref: Text(255) | None = None
+    name: Text255 | None = None
+    ref: Text255 | None = None
 
 
 class LoyaltyCard(BaseModel):
@@ -44,7 +44,7 @@ class LoyaltyOperationCreate(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     delta: DecimalStr
-    reason: Text(1000) | None = None
+    reason: Text1000 | None = None
     order_id: StrictStr | None = None
 
 

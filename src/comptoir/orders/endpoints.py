@@ -23,6 +23,8 @@ from comptoir.kit.pagination import Pagination
 from comptoir.kit.times import parse_datetime
 from comptoir.kit.wire import WireError
 from comptoir.locations.service import connection_location, location_in_reach, snapshot_in_reach
+from comptoir.models.accounts import AccountRef
+from comptoir.models.locations import LocationRef
 from comptoir.orders import service
 from comptoir.orders.repository import OrderRepository
 from comptoir.orders.schemas import STATUSES, Order, OrderCreate, OrderUpdate
@@ -91,14 +93,21 @@ async def _create(request: Request, ctx: Ctx, body: OrderCreate, location_id: st
     sent, as the `Session` dependency does."""
     state = app_state(request)
     async with Unit(state.db, state.fast) as unit:
-        if ctx.level == "location":
-            location, account = snapshot_in_reach(ctx, location_id) if location_id else (ctx.location, ctx.account)
+        location: LocationRef
+        account: AccountRef
+        if ctx.level != "location":
+            assert location_id is not None  # the short form is for location tokens
+            location, account = await location_in_reach(await unit.session(), ctx, location_id)
+        elif location_id is not None:
+            location, account = snapshot_in_reach(ctx, location_id)
         else:
-            location, account = await location_in_reach(await unit.session(), ctx, location_id)  # type: ignore[arg-type]
+            assert ctx.location is not None
+            assert ctx.account is not None
+            location, account = ctx.location, ctx.account
         orders = OrderRepository(unit, state.cache)
 
         async def create() -> Any:
-            return await service.create_order(orders, ctx, location, account, body)  # type: ignore[arg-type]
+            return await service.create_order(orders, ctx, location, account, body)
 
         if request.headers.get(HEADER) is None:
             return JSON(await create())

@@ -69,7 +69,7 @@ CUSTOMER_REF = Query(
         PrivateRef.client_id == bindparam("client_id"),
     )
 )
-_INSERT_ORDER = insert(Order.__table__)
+_INSERT_ORDER = insert(Order)
 # The changes of an order are recorded while its row (or its delivery's) is written, right
 # after `updated_at` is set: its history lies between its creation and its last update.
 # The margin covers the moments between setting `updated_at` and recording the change.
@@ -139,7 +139,7 @@ class OrderRepository:
             order.body = (await reader.one(ORDER_BODY, id=order.id))["body"]  # type: ignore[index]
         else:
             session = await self.session()
-            order.body = await session.scalar(select(Order.body).where(Order.id == order.id))
+            order.body = (await session.execute(select(Order.body).where(Order.id == order.id))).scalar_one()
 
     async def page(
         self,
@@ -171,7 +171,7 @@ class OrderRepository:
         wanted = [order for order in orders if bodies_for is not None and bodies_for(order)]
         if wanted:
             stmt = select(Order.id, Order.body).where(Order.id.in_([o.id for o in wanted]))
-            bodies = dict((await session.execute(stmt)).all())  # type: ignore[arg-type]
+            bodies: dict[int, dict[str, Any]] = dict((await session.execute(stmt)).tuples().all())
             for order in wanted:
                 order.body = bodies[order.id]
         deliveries = await deliveries_of(session, [order.id for order in orders])

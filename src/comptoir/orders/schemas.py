@@ -20,7 +20,7 @@ from comptoir.kit.freeform import FreeObject
 from comptoir.kit.money import MoneyStr
 from comptoir.kit.phone import OrderPhone
 from comptoir.kit.refs import PrivateRef
-from comptoir.kit.text import Text
+from comptoir.kit.text import Text64, Text255, Text1000, Text2000, Text5000
 from comptoir.kit.times import DateTimeStr
 
 Status = Literal[
@@ -28,7 +28,7 @@ Status = Literal[
     "completed", "rejected", "cancelled", "delivery_failed",
 ]  # fmt: skip
 STATUSES = get_args(Status)
-Name = Text(255)
+Name = Text255
 
 
 class _In(BaseModel):
@@ -75,7 +75,7 @@ class ItemIn(_In):
     points_used: DecimalStr | None = None
     deal_line: DealLineIn | None = None
     tax_rate: DecimalStr | None = None
-    customer_notes: Text(5000) | None = None
+    customer_notes: Text5000 | None = None
 
 
 class DiscountIn(_In):
@@ -117,7 +117,7 @@ class LoyaltyOperationIn(_In):
     ref: Name | None = None
     name: Name | None = None
     delta: DecimalStr
-    reason: Text(1000) | None = None
+    reason: Text1000 | None = None
 
 
 class GuestCustomer(CustomerWrite):
@@ -148,10 +148,10 @@ class OrderCreate(_In):
     expected_time_pickup: StrictBool = False
     asap: StrictBool | None = None
     confirmed_time: DateTimeStr | None = None
-    driver_pickup_url: Text(2000) | None = None
-    customer_notes: Text(5000) | None = None
-    seller_notes: Text(5000) | None = None
-    collection_code: Text(64) | None = None
+    driver_pickup_url: Text2000 | None = None
+    customer_notes: Text5000 | None = None
+    seller_notes: Text5000 | None = None
+    collection_code: Text64 | None = None
     coupon_codes: list[Name] = Field(default_factory=list, max_length=100)
     items: list[ItemIn] = Field(default_factory=list, max_length=1000)
     deals: dict[str, DealIn] = Field(default_factory=dict)
@@ -172,9 +172,9 @@ class OrderUpdate(_In):
 
     status: Status = None  # type: ignore[assignment]
     confirmed_time: DateTimeStr | None = None
-    driver_pickup_url: Text(2000) | None = None
-    seller_notes: Text(5000) | None = None
-    collection_code: Text(64) | None = None
+    driver_pickup_url: Text2000 | None = None
+    seller_notes: Text5000 | None = None
+    collection_code: Text64 | None = None
     private_ref: PrivateRef | None = None
     custom_fields: CustomFields = None
     items: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)

@@ -562,8 +562,8 @@ async def update_order(
         except WireError as exc:
             errors.add("custom_fields", str(exc))
     adds = {c: _element_changes(c, getattr(body, c), stored, refs, errors) for c in COLLECTIONS if c in given}
-    for collection, new in adds.items():
-        if len(stored[collection]) + len(new) > MAX_ELEMENTS:
+    for collection, elements in adds.items():
+        if len(stored[collection]) + len(elements) > MAX_ELEMENTS:
             errors.add(collection, f"an order holds at most {MAX_ELEMENTS} {collection}, deleted ones included")
     errors.raise_if_any()
 
@@ -577,8 +577,8 @@ async def update_order(
         if name in given:
             stored[name] = getattr(body, name)
     added = []
-    for collection, new in adds.items():
-        for element in new:
+    for collection, elements in adds.items():
+        for element in elements:
             entry = _element(collection, element, 0)
             stored[collection].append(entry)
             added.append((entry, element.private_ref))
@@ -621,8 +621,10 @@ async def anonymise_orders(session: AsyncSession, ctx: Ctx | None, customer: Cus
     deliveries = await orders.deliveries_of([order.id for order, _location in rows])
     for order, location in rows:
         snapshot = order.body.get("customer")
-        anonymised = {**snapshot, **dict.fromkeys(ANONYMISED_FIELDS), "anonymised": True} if snapshot else None
-        if anonymised is None or customer_read(anonymised) == customer_read(snapshot):
+        if snapshot is None:
+            continue
+        anonymised = {**snapshot, **dict.fromkeys(ANONYMISED_FIELDS), "anonymised": True}
+        if customer_read(anonymised) == customer_read(snapshot):
             continue
         delivery = rendered_delivery(deliveries.get(order.id), order, location)
         previous = event_state(order, location, delivery)
