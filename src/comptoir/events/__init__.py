@@ -16,7 +16,7 @@ from functools import cache
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Select, bindparam, insert, literal_column, or_, select, text
+from sqlalchemy import bindparam, insert, literal_column, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
