@@ -1,5 +1,5 @@
-"""The database's share of an order creation: the one statement that writes it
-(`orders.service.create_in_one_statement`), run alone over many connections at once.
+"""The database's share of an order creation: the one statement that writes it on
+PostgreSQL (`orders.repository.OrderRepository.insert`), run alone over many connections.
 
 Builds the realistic order of benchmarks/orders.py into its statement once, then runs that
 statement (a new order id each time) on `--connections` connections concurrently, and prints
@@ -56,20 +56,27 @@ async def statement(token: str) -> tuple[str, list[Any], int]:
     """The creation statement of the realistic order, its values, and the order id's index."""
     from comptoir.auth.tokens import resolve
     from comptoir.config import Settings
+    from comptoir.connections.cache import ConnectionCache
     from comptoir.db.direct import FastReader
+    from comptoir.db.engine import create_database
+    from comptoir.db.unit import Unit
     from comptoir.kit.jsonutil import dumps
+    from comptoir.orders.repository import OrderRepository
     from comptoir.orders.schemas import OrderCreate
-    from comptoir.orders.service import create_in_one_statement
+    from comptoir.orders.service import create_order
 
     settings = Settings()
-    reader = FastReader(settings)
+    reader, cache, db = FastReader(settings), ConnectionCache(settings), create_database(settings)
     try:
-        ctx = await resolve(reader, settings.server_key(), token)
+        await db.load_id_key()
+        ctx = await resolve(reader, cache, settings.server_key(), token)
         body = OrderCreate.model_validate(json.loads(dumps(realistic_order())))
         recorder = Recorder(reader)
-        await create_in_one_statement(recorder, ctx, ctx.location, ctx.account, body)  # type: ignore[arg-type]
+        orders = OrderRepository(Unit(db, recorder), cache)  # type: ignore[arg-type]
+        await create_order(orders, ctx, ctx.location, ctx.account, body)  # type: ignore[arg-type]
     finally:
         await reader.close()
+        await db.dispose()
     assert recorder.recorded is not None
     write, params = recorder.recorded
     return write.sql, write.values(params), write.order.index("o_id")
