@@ -10,7 +10,6 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
@@ -20,12 +19,10 @@ from comptoir.customer_lists.service import ListInReach
 from comptoir.customers import hooks
 from comptoir.customers.schemas import ANONYMISED_FIELDS
 from comptoir.deliveries.render import delivery_of
-from comptoir.errors import FieldErrors, NotFound, field_path, validation_message
+from comptoir.errors import FieldErrors, NotFound
 from comptoir.kit import clock, custom_fields, gcpause, ids
 from comptoir.kit.decimals import exact_add, exact_sub, render_decimal
-from comptoir.kit.money import Money
 from comptoir.kit.pagination import Page, PageRequest
-from comptoir.kit.refs import parse_private_ref
 from comptoir.kit.times import localize
 from comptoir.kit.wire import WireError
 from comptoir.loyalty.service import INITIAL_BALANCE, add_to_balance
@@ -33,11 +30,10 @@ from comptoir.models import ORDER_ELEMENT_IDS, Customer, LoyaltyCard, LoyaltyOpe
 from comptoir.models.accounts import AccountRef
 from comptoir.models.locations import LocationRef
 from comptoir.orders import totals
+from comptoir.orders.elements import check_currencies, element_changes, give_ids, stored_element
 from comptoir.orders.render import (
     COLLECTIONS,
-    ELEMENT_KIND,
     KIND,
-    MONEY_FIELDS,
     ORDER_REF,
     customer_read,
     customer_snapshot,
@@ -52,7 +48,7 @@ from comptoir.orders.render import (
 )
 from comptoir.orders.repository import ORDER_IDS, OrderRepository
 from comptoir.orders.rows import OrderLike, OrderRow
-from comptoir.orders.schemas import ELEMENT_MODELS, OrderCreate, OrderUpdate
+from comptoir.orders.schemas import OrderCreate, OrderUpdate
 
 MAX_ELEMENTS = 1000  # per collection, deleted ones included
 Attached = tuple[Customer, ListInReach, list[LoyaltyCard]]
@@ -62,60 +58,14 @@ Attached = tuple[Customer, ListInReach, list[LoyaltyCard]]
 OrderRead = dict[str, Any] | orjson.Fragment
 
 
-# --- new elements -------------------------------------------------------------------------
-
-
-def _amount(money: Money | None) -> str | None:
-    return format(money.amount, "f") if money is not None else None
-
-
-def _option(option: Any) -> dict[str, Any]:
-    stored = {name: value for name, value in option.__dict__.items() if name != "price"}
-    stored["price"] = _amount(option.price)
-    return stored
-
-
-def _element(collection: str, given: Any, element_id: int) -> dict[str, Any]:
-    """The stored form of a new element (decimals and amounts as exact strings)."""
-    stored: dict[str, Any] = {"id": element_id, "deleted": False}
-    for name, value in given.__dict__.items():  # the fields, as iterating the model gives them
-        if name == "private_ref":
-            continue
-        if isinstance(value, Money):
-            stored[name] = _amount(value)
-        elif isinstance(value, Decimal):
-            stored[name] = format(value, "f")
-        elif name == "options":  # their fields are plain values: no model_dump needed
-            stored[name] = [_option(option) for option in value]
-        elif name == "deal_line":
-            stored[name] = dict(value.__dict__) if value is not None else None
-        else:
-            stored[name] = value
-    return stored
-
-
 # --- checks -------------------------------------------------------------------------------
-
-
-def _check_currency(path: str, money: Money | None, currency: str, errors: FieldErrors) -> None:
-    if money is not None and money.currency != currency:
-        errors.add(path, f"must be in {currency}, the account's currency (not {money.currency})")
-
-
-def _check_element_currencies(collection: str, index: int, element: Any, currency: str, errors: FieldErrors) -> None:
-    prefix = f"{collection}[{index}]"
-    _check_currency(
-        f"{prefix}.{MONEY_FIELDS[collection]}", getattr(element, MONEY_FIELDS[collection]), currency, errors
-    )
-    for j, option in enumerate(getattr(element, "options", None) or []):
-        _check_currency(f"{prefix}.options[{j}].price", option.price, currency, errors)
 
 
 def _checked(body: OrderCreate, currency: str, errors: FieldErrors) -> dict[str, str]:
     """The checks of a new order that read nothing; returns its deal keys renumbered."""
     for collection in COLLECTIONS:
         for i, element in enumerate(getattr(body, collection)):
-            _check_element_currencies(collection, i, element, currency, errors)
+            check_currencies(collection, i, element, currency, errors)
     # spec 2.5: deal keys renumbered "0", "1", ...; an item's deal_key must exist in deals
     renumbered = {key: str(n) for n, key in enumerate(body.deals)}
     for i, item in enumerate(body.items):
@@ -285,15 +235,6 @@ def _count_order(customer: Customer, order: OrderLike, delta_total: Decimal, cou
         customer.last_order_at = order.created_at if last is None or order.created_at > last else last
 
 
-def _give_ids(added: list[tuple[dict[str, Any], str | None]], refs: dict[str, str], element_ids: list[int]) -> None:
-    """The new elements' ids, taken once the order is accepted (a refused request takes
-    none), and the caller's refs on them."""
-    for (entry, ref), element_id in zip(added, element_ids, strict=True):
-        entry["id"] = element_id
-        if ref is not None:
-            refs[str(element_id)] = ref
-
-
 def _draft(
     ctx: Ctx,
     location: LocationRef,
@@ -310,7 +251,7 @@ def _draft(
     for collection in COLLECTIONS:
         stored[collection] = []
         for element in getattr(body, collection):
-            entry = _element(collection, element, 0)
+            entry = stored_element(collection, element, 0)
             if collection == "items" and entry.get("deal_line"):
                 entry["deal_line"] = {**entry["deal_line"], "deal_key": renumbered[entry["deal_line"]["deal_key"]]}
             stored[collection].append(entry)
@@ -367,7 +308,7 @@ def _with_ids(
 ) -> dict[str, str]:
     """Number the new order's elements; returns the caller's refs, kept on the order."""
     refs: dict[str, str] = {}
-    _give_ids(added, refs, element_ids)
+    give_ids(added, refs, element_ids)
     if private_ref is not None:
         refs[ORDER_REF] = private_ref
     order.refs = {str(ctx.client_id): refs} if refs else {}
@@ -481,65 +422,6 @@ async def order_for_update(orders: OrderRepository, location_id: int, public_id:
 # --- updating -----------------------------------------------------------------------------
 
 
-_SINGULAR = {"items": "item", "discounts": "discount", "charges": "charge", "payments": "payment"}
-
-
-def _element_changes(
-    collection: str, raw_elements: list[Any], stored: dict[str, Any], refs: dict[str, Any], errors: FieldErrors
-) -> list[Any]:
-    """spec 4.1's three forms: add (the full element, no id), delete (`id` and `deleted:
-    true`, irreversible), set private ref (`id` and `private_ref`). Applies deletions and
-    refs to `stored`/`refs`; returns the validated elements to add."""
-    by_public_id = {ids.encode(ELEMENT_KIND, e["id"]): e for e in stored[collection]}
-    adds = []
-    for i, raw in enumerate(raw_elements):
-        path = f"{collection}[{i}]"
-        if not isinstance(raw, dict):
-            errors.add(path, "must be a JSON object")
-            continue
-        if "id" not in raw:
-            try:
-                element = ELEMENT_MODELS[collection].model_validate(raw)
-            except ValidationError as exc:
-                for error in exc.errors():
-                    errors.add(field_path((path, *error["loc"])), validation_message(error))
-                continue
-            _check_element_currencies(collection, i, element, stored["currency"], errors)
-            deal_line = getattr(element, "deal_line", None)
-            if deal_line is not None and deal_line.deal_key not in stored.get("deals", {}):
-                errors.add(f"{path}.deal_line.deal_key", f"{deal_line.deal_key!r} is not a key of deals")
-            adds.append(element)
-            continue
-        entry = by_public_id.get(raw["id"]) if isinstance(raw["id"], str) else None
-        if entry is None:
-            errors.add(f"{path}.id", f"no {_SINGULAR[collection]} with id {raw['id']!r} in this order")
-            continue
-        keys = set(raw) - {"id"}
-        if keys == {"deleted"}:
-            if raw["deleted"] is not True:
-                errors.add(f"{path}.deleted", "can only be true: a deleted element stays deleted")
-            else:
-                entry["deleted"] = True
-        elif keys == {"private_ref"}:
-            ref = raw["private_ref"]
-            try:
-                ref = parse_private_ref(ref) if ref is not None else None
-            except WireError as exc:
-                errors.add(f"{path}.private_ref", str(exc))
-                continue
-            if ref is None:
-                refs.pop(str(entry["id"]), None)
-            else:
-                refs[str(entry["id"])] = ref
-        else:
-            errors.add(
-                path,
-                "elements cannot be modified (spec 2.5 rule 7): send only id and deleted true, only id and "
-                "private_ref, or a new element without id",
-            )
-    return adds
-
-
 async def update_order(
     orders: OrderRepository, ctx: Ctx, location: LocationRef, order: Order, body: OrderUpdate
 ) -> dict[str, Any]:
@@ -561,7 +443,7 @@ async def update_order(
             stored["custom_fields"] = custom_fields.merge(stored.get("custom_fields", {}), body.custom_fields)
         except WireError as exc:
             errors.add("custom_fields", str(exc))
-    adds = {c: _element_changes(c, getattr(body, c), stored, refs, errors) for c in COLLECTIONS if c in given}
+    adds = {c: element_changes(c, getattr(body, c), stored, refs, errors) for c in COLLECTIONS if c in given}
     for collection, elements in adds.items():
         if len(stored[collection]) + len(elements) > MAX_ELEMENTS:
             errors.add(collection, f"an order holds at most {MAX_ELEMENTS} {collection}, deleted ones included")
@@ -579,11 +461,11 @@ async def update_order(
     added = []
     for collection, elements in adds.items():
         for element in elements:
-            entry = _element(collection, element, 0)
+            entry = stored_element(collection, element, 0)
             stored[collection].append(entry)
             added.append((entry, element.private_ref))
     total = totals.order_total(stored)
-    _give_ids(added, refs, await orders.new_ids(ORDER_ELEMENT_IDS.name, len(added)))
+    give_ids(added, refs, await orders.new_ids(ORDER_ELEMENT_IDS.name, len(added)))
     if "private_ref" in given:
         await set_ref(session, KIND, order.id, ctx.client_id, body.private_ref)
         if body.private_ref is None:
