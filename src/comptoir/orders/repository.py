@@ -171,7 +171,7 @@ class OrderRepository:
         wanted = [order for order in orders if bodies_for is not None and bodies_for(order)]
         if wanted:
             stmt = select(Order.id, Order.body).where(Order.id.in_([o.id for o in wanted]))
-            bodies: dict[int, dict[str, Any]] = dict((await session.execute(stmt)).tuples().all())
+            bodies: dict[int, dict[str, Any]] = {row[0]: row[1] for row in (await session.execute(stmt)).all()}
             for order in wanted:
                 order.body = bodies[order.id]
         deliveries = await deliveries_of(session, [order.id for order in orders])
