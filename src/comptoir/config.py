@@ -36,7 +36,7 @@ def parse_networks(text: str) -> tuple[IPNetwork, ...]:
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="COMPTOIR_", extra="ignore")
 
-    database_url: str = "sqlite:///./comptoir.db.engine"
+    database_url: str = "sqlite:///./comptoir.db"
     redis_url: str | None = None
     secret_key: str | None = Field(default=None, repr=False)
     callback_retry_base_seconds: float = 60

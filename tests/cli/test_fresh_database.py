@@ -34,7 +34,7 @@ def test_a_refused_command_leaves_no_file_behind(
     assert list(tmp_path.iterdir()) == []
     code, _ = run(["admin", "create-user", "--email", "a@example.com", "--password", "long-enough"], capsys)
     assert code == 0
-    assert {p.name for p in tmp_path.iterdir()} >= {"comptoir.db.engine", "comptoir-secret.key"}
+    assert {p.name for p in tmp_path.iterdir()} >= {"comptoir.db", "comptoir-secret.key"}
 
 
 def test_a_refused_command_leaves_a_fresh_postgresql_database_empty(

@@ -26,7 +26,7 @@ def test_serve_demo_prints_the_demo_json_then_serves_the_location(
     server = start_server("--demo", read_first_line=True)
     assert server.first_line is not None
     demo = json.loads(server.first_line)
-    assert (tmp_path / "comptoir.db.engine").exists()
+    assert (tmp_path / "comptoir.db").exists()
     assert (tmp_path / "comptoir-secret.key").stat().st_mode & 0o777 == 0o600
     with server.http() as http:
         response = http.get("/v1/location", headers={"X-Access-Token": demo["tokens"]["location"]})
@@ -99,7 +99,7 @@ def test_resume_at_reverts_inside_serve_without_any_read(start_server: Callable[
         body = {"order_acceptance": {"mode": "paused", "resume_at": resume_at, "reason": "Rush"}}
         assert http.patch("/v1/location", json=body, headers=token).status_code == 200
     time.sleep(4.5)
-    with sqlite3.connect(tmp_path / "comptoir.db.engine") as db:
+    with sqlite3.connect(tmp_path / "comptoir.db") as db:
         mode = db.execute("SELECT acceptance_mode FROM locations WHERE number = 1").fetchone()[0]
         changes = db.execute("SELECT event_type, connection_id FROM changes ORDER BY id").fetchall()
     assert mode == "normal"
