@@ -46,7 +46,7 @@ def _found(row: Row[CustomerList, str, str]) -> ListInReach:
     return ListInReach(row[0], row[1] or "UTC", row[2])
 
 
-async def find(session: AsyncSession, pk: int, *, for_update: bool = False) -> ListInReach | None:
+async def find_list(session: AsyncSession, pk: int, *, for_update: bool = False) -> ListInReach | None:
     """The list `pk`, locked for the transaction with `for_update`; None when there is none."""
     stmt = _select().where(CustomerList.id == pk)
     if for_update:
@@ -55,7 +55,7 @@ async def find(session: AsyncSession, pk: int, *, for_update: bool = False) -> L
     return _found(row) if row is not None else None
 
 
-async def page(
+async def lists_page(
     session: AsyncSession,
     page: PageRequest,
     *,
@@ -78,13 +78,13 @@ async def page(
     return [_found(row) for row in result.rows], result
 
 
-async def insert(session: AsyncSession, row: CustomerList, taken: Callable[[], Exception]) -> None:
+async def insert_list(session: AsyncSession, row: CustomerList, taken: Callable[[], Exception]) -> None:
     """Insert `row` with its name claimed under the naming rule; `taken()` raised when the
     database refuses the name."""
     await names.insert_named(session, KIND, row, taken)
 
 
-async def rename(session: AsyncSession, row: CustomerList, name: str, taken: Callable[[], Exception]) -> None:
+async def rename_list(session: AsyncSession, row: CustomerList, name: str, taken: Callable[[], Exception]) -> None:
     await names.rename(session, KIND, row, name, taken)
 
 

@@ -53,7 +53,7 @@ async def list_in_reach(
     `right="write"`, write its customers, cards and operations (403 otherwise; writing
     customers is not a modification of the list, decisions.md "Access")."""
     pk = ids.decode(CustomerList.KIND, public_id)
-    found = await repository.find(session, pk, for_update=for_update) if pk is not None else None
+    found = await repository.find_list(session, pk, for_update=for_update) if pk is not None else None
     if found is None or not may(ctx, found.row, "read"):
         raise NotFound(KIND, public_id)
     if right == "write" and not may(ctx, found.row, "write"):
@@ -81,7 +81,7 @@ async def list_lists(
 ) -> tuple[list[dict[str, Any]], Page]:
     """spec 4.4: a location's lists include the account-level ones; an account's lists are
     its account-level lists (like catalogs, spec 4.3)."""
-    found, result = await repository.page(
+    found, result = await repository.lists_page(
         session,
         page,
         account_id=account_id,
@@ -132,7 +132,7 @@ async def insert_list(
     row = CustomerList(
         name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
     )
-    await repository.insert(session, row, lambda: _name_taken(name))
+    await repository.insert_list(session, row, lambda: _name_taken(name))
     return ListInReach(row, location.timezone if location else "UTC", account.currency)
 
 
@@ -154,7 +154,7 @@ async def rename_list(session: AsyncSession, ctx: Ctx, public_id: str, name: str
     if name == row.name:
         return render_list(found)
     previous = render_list(found)
-    await repository.rename(session, row, name, lambda: _name_taken(name))
+    await repository.rename_list(session, row, name, lambda: _name_taken(name))
     new = render_list(found)
     await _record(session, ctx, found, "update", previous_state=previous, new_state=new)
     return new

@@ -27,7 +27,7 @@ async def cards_of(session: AsyncSession, customer_ids: list[int]) -> dict[int, 
     return found
 
 
-async def find(session: AsyncSession, list_id: int, pk: int, *, for_update: bool = False) -> Customer | None:
+async def find_customer(session: AsyncSession, list_id: int, pk: int, *, for_update: bool = False) -> Customer | None:
     """Customer `pk` of list `list_id`, locked for the transaction with `for_update`."""
     stmt = select(Customer).where(Customer.id == pk, Customer.customer_list_id == list_id)
     if for_update:
@@ -35,7 +35,7 @@ async def find(session: AsyncSession, list_id: int, pk: int, *, for_update: bool
     return await session.scalar(stmt)
 
 
-async def exists(session: AsyncSession, list_id: int, pk: int) -> bool:
+async def customer_exists(session: AsyncSession, list_id: int, pk: int) -> bool:
     """Whether customer `pk` is one of list `list_id`'s."""
     found = await session.scalar(select(Customer.id).where(Customer.id == pk, Customer.customer_list_id == list_id))
     return bool(found)
@@ -54,7 +54,7 @@ def _order(filters: CustomerFilters) -> list[Key]:
     return [Key(Customer.id, int)]
 
 
-async def page(
+async def customers_page(
     session: AsyncSession, list_id: int, client_id: int, filters: CustomerFilters, page: PageRequest
 ) -> tuple[list[Customer], Page]:
     """A page of the list's customers matching `filters` (`private_ref`: `client_id`'s own;
@@ -70,7 +70,7 @@ async def page(
     return [row[0] for row in result.rows], result
 
 
-async def insert(session: AsyncSession, customer: Customer) -> None:
+async def insert_customer(session: AsyncSession, customer: Customer) -> None:
     """A new customer, flushed: it has its id."""
     session.add(customer)
     await session.flush()

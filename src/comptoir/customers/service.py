@@ -79,7 +79,7 @@ async def customer_in_list(
 ) -> Customer:
     """The customer behind `public_id` in that list; 404 otherwise."""
     pk = ids.decode(Customer.KIND, public_id)
-    customer = await repository.find(session, found.id, pk, for_update=for_update) if pk is not None else None
+    customer = await repository.find_customer(session, found.id, pk, for_update=for_update) if pk is not None else None
     if customer is None:
         raise NotFound(KIND, public_id)
     return customer
@@ -99,11 +99,11 @@ async def get_customer(session: AsyncSession, ctx: Ctx, list_id: str, customer_i
 async def list_customers(
     session: AsyncSession, ctx: Ctx, list_id: str, page: PageRequest, filters: CustomerFilters
 ) -> tuple[list[dict[str, Any]], Page]:
-    """GET /customer_lists/:id/customers (spec 4.5), in the order `repository.page` explains.
+    """GET /customer_lists/:id/customers (spec 4.5), in the order `repository.customers_page` explains.
     `email` matches case-insensitively, `phone` exactly; both take `*` wildcards, a
     trailing one index-backed."""
     found = await list_in_reach(session, ctx, list_id)
-    customers, result = await repository.page(session, found.id, ctx.client_id, filters, page)
+    customers, result = await repository.customers_page(session, found.id, ctx.client_id, filters, page)
     pks = [customer.id for customer in customers]
     refs = await refs_for(session, KIND, pks, ctx.client_id)
     cards = await repository.cards_of(session, pks)
@@ -183,7 +183,7 @@ async def create_customer(session: AsyncSession, ctx: Ctx, list_id: str, body: C
     errors = FieldErrors()
     _apply(customer, body, errors)
     errors.raise_if_any()
-    await repository.insert(session, customer)
+    await repository.insert_customer(session, customer)
     ref = body.private_ref if "private_ref" in body.model_fields_set else None
     if ref is not None:
         await _set_private_ref(session, ctx, customer, ref)

@@ -95,7 +95,7 @@ async def create_card(session: AsyncSession, ctx: Ctx, list_id: str, body: Loyal
     otherwise, decisions.md); balance "0.0"."""
     found = await list_in_reach(session, ctx, list_id, right="write")
     pk = ids.decode(Customer.KIND, body.customer_id)
-    if pk is None or not await customers.exists(session, found.id, pk):
+    if pk is None or not await customers.customer_exists(session, found.id, pk):
         raise Unprocessable(
             FieldError("customer_id", f"no customer with id {body.customer_id!r} in customer list {found.public_id!r}")
         )
