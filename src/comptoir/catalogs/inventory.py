@@ -14,7 +14,7 @@ import decimal
 from collections import defaultdict
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -34,6 +34,7 @@ from comptoir.models.locations import LocationRef
 KIND = "inventory"
 KEYS = {"sku": "sku_ref", "option": "option_ref"}
 MILLI = Decimal("0.001")
+L = TypeVar("L", bound=LocationRef)
 
 
 def _may(ctx: Ctx, right: str) -> bool:
@@ -43,8 +44,8 @@ def _may(ctx: Ctx, right: str) -> bool:
 
 
 async def inventory_in_reach(
-    session: AsyncSession, ctx: Ctx, catalog_id: str, location: LocationRef, *, right: str
-) -> tuple[Catalog, LocationRef]:
+    session: AsyncSession, ctx: Ctx, catalog_id: str, location: L, *, right: str
+) -> tuple[Catalog, L]:
     """The catalog (seen from `location`, which the caller found in reach) and the location;
     403 without an inventory (or deprecated catalog) permission, 404 for a catalog the
     location does not see."""
