@@ -54,7 +54,9 @@ class FieldReader:
         self.add(path, f"must be an array, not {shown(value)}")
         return []
 
-    def text(self, obj: dict[str, Any], path: str, key: str, *, required: bool = False, limit: int = NAME_MAX) -> Any:
+    def text(
+        self, obj: dict[str, Any], path: str, key: str, *, required: bool = False, limit: int = NAME_MAX
+    ) -> str | None:
         value = obj.get(key)
         if value is None:
             if required:
@@ -153,7 +155,7 @@ class FieldReader:
             return default
         return value
 
-    def choice(self, obj: dict[str, Any], path: str, key: str, choices: tuple[str, ...], required: bool) -> Any:
+    def choice(self, obj: dict[str, Any], path: str, key: str, choices: tuple[str, ...], required: bool) -> str | None:
         value = obj.get(key)
         if value is None:
             if required:

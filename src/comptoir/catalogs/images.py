@@ -2,7 +2,7 @@
 1 MB, and removed 30 days after upload unless a category, product, deal or discount of
 their catalog uses them.
 
-The bytes sit behind `ImageStore`: the database by default (`DatabaseImageStore`); a
+The bytes sit behind `ImageStore`: the database by default (`repository.DatabaseImageStore`); a
 filesystem or object store implements the same three methods.
 """
 

@@ -21,12 +21,13 @@ from typing import Any, Protocol
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
+from comptoir.auth.bindings import check_modify
 from comptoir.auth.context import Ctx
 from comptoir.catalogs import content as catalog_content
 from comptoir.catalogs import repository
 from comptoir.catalogs.repository import EMPTY_DATA, KIND, CatalogInReach
 from comptoir.db.direct import FastReader
-from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unauthorized, Unprocessable, check_text
+from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, check_text
 from comptoir.kit import clock, gcpause, ids
 from comptoir.kit.jsonutil import dumps
 from comptoir.kit.pagination import Page, PageRequest
@@ -39,7 +40,6 @@ BOUND, ALL = "catalog", "all_catalogs"
 READ_NEED = f"{BOUND}.read|{ALL}.read"
 WRITE_NEED = f"{BOUND}.write|{ALL}.write"
 CREATE_NEED = f"{ALL}.write"  # spec 5.1: only all_catalogs creates catalogs
-ACCOUNT_LEVEL_REFUSAL = "A location-level token cannot {action} an account-level catalog"
 
 
 def render_catalog(found: CatalogInReach) -> dict[str, Any]:
@@ -92,15 +92,9 @@ async def catalog_in_reach(
 
 
 def _check_modify(ctx: Ctx, found: CatalogInReach, action: str) -> None:
-    """Update or delete (spec 4.3, 5.1; decisions.md "Access"): a location token may update
-    the account-level catalog it is bound to with `catalog.write`; every other update or
-    delete of an account-level catalog with a location token is a 401."""
-    row = found.row
-    bound_write = ctx.catalog_id == row.id and ctx.scope.allows(BOUND, "write")
-    if ctx.level == "location" and row.location_id is None and not (action == "update" and bound_write):
-        raise Unauthorized(ACCOUNT_LEVEL_REFUSAL.format(action=action))
-    if not (bound_write or ctx.scope.allows(ALL, "write")):
-        raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow this request: it needs {BOUND}.write")
+    """Update or delete: `auth.bindings.check_modify` (a location token may
+    update the account-level catalog it is bound to, and nothing else of one)."""
+    check_modify(ctx, BOUND, found.row, action, bound_action="update", what="catalog")
 
 
 # --- reading ------------------------------------------------------------------------------

@@ -13,10 +13,11 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
+from comptoir.auth.bindings import check_modify
 from comptoir.auth.context import Ctx
 from comptoir.customer_lists import repository
 from comptoir.customer_lists.repository import KIND, ListInReach
-from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unauthorized, Unprocessable, check_text
+from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unprocessable, check_text
 from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import render_datetime
@@ -29,7 +30,6 @@ BOUND, ALL = "customer_list", "all_customer_lists"
 # which list the connection reaches is `list_in_reach`.
 READ_NEED = f"{BOUND}.read|{ALL}.read"
 WRITE_NEED = f"{BOUND}.write|{ALL}.write"
-ACCOUNT_LEVEL_REFUSAL = "A location-level token cannot {action} an account-level customer list"
 
 
 def render_list(found: ListInReach) -> dict[str, Any]:
@@ -62,15 +62,9 @@ async def list_in_reach(
 
 
 def _check_modify(ctx: Ctx, found: ListInReach, action: str) -> None:
-    """Rename or delete (spec 4.3, 5.1; decisions.md "Access"): a location token may rename
-    the account-level list it is bound to with `customer_list.write`; every other rename or
-    delete of an account-level list with a location token is a 401."""
-    row = found.row
-    bound_write = ctx.customer_list_id == row.id and ctx.scope.allows(BOUND, "write")
-    if ctx.level == "location" and row.location_id is None and not (action == "rename" and bound_write):
-        raise Unauthorized(ACCOUNT_LEVEL_REFUSAL.format(action=action))
-    if not (bound_write or ctx.scope.allows(ALL, "write")):
-        raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow this request: it needs {BOUND}.write")
+    """Rename or delete: `auth.bindings.check_modify` (a location token may
+    rename the account-level customer list it is bound to, and nothing else of one)."""
+    check_modify(ctx, BOUND, found.row, action, bound_action="rename", what="customer list")
 
 
 # --- reading ------------------------------------------------------------------------------

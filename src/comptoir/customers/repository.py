@@ -4,9 +4,10 @@ uniqueness in their list. The rules are `customers.service`'s."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import ColumnElement
 
 from comptoir.core.private_refs import has_ref, set_ref
 from comptoir.customers.schemas import CustomerFilters
@@ -67,6 +68,38 @@ async def customers_page(
     if filters.phone is not None:
         stmt = stmt.where(matches(Customer.phone, filters.phone))
     result = await paginate(session, stmt, _order(filters), page)
+    return [row[0] for row in result.rows], result
+
+
+PHONE_CHARACTERS = set("+0123456789 .-()")
+
+
+def _search(q: str) -> ColumnElement[bool]:
+    """Customers whose name contains `q`, or whose email or phone starts with it (case
+    insensitive). An email (with "@") or a phone (digits) is one range of its
+    (list, value, id) index; a name is looked for along the list, newest first."""
+    prefix = q.replace("*", "")  # `matches` patterns: only a trailing wildcard, added here
+    if "@" in q and not q.startswith("@"):
+        return matches(Customer.email_lower, prefix.lower() + "*")
+    digits = "".join(c for c in q if c.isdigit() or c == "+")
+    if set(q) <= PHONE_CHARACTERS and len(digits) >= 3:  # as typed, or without spaces and dots
+        return or_(*(matches(Customer.phone, p + "*") for p in dict.fromkeys((prefix, digits))))
+    name = func.coalesce(Customer.first_name, "") + " " + func.coalesce(Customer.last_name, "")
+    text = q.lower()
+    return or_(
+        func.lower(name).contains(text, autoescape=True),
+        func.lower(Customer.company_name).contains(text, autoescape=True),
+        Customer.email_lower.contains(text, autoescape=True),
+    )
+
+
+async def search_page(session: AsyncSession, list_id: int, q: str, page: PageRequest) -> tuple[list[Customer], Page]:
+    """The back office's search: a page of the list's customers, newest first, matching
+    `q` (`_search`) when it is not empty."""
+    stmt = select(Customer).where(Customer.customer_list_id == list_id)
+    if q:
+        stmt = stmt.where(_search(q))
+    result = await paginate(session, stmt, [Key(Customer.id, int)], page, descending=True)
     return [row[0] for row in result.rows], result
 
 

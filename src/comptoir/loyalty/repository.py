@@ -102,6 +102,17 @@ async def operations_page(
     return [row[0] for row in result.rows], result
 
 
+async def latest_operations(session: AsyncSession, card_id: int, limit: int) -> list[LoyaltyOperation]:
+    """The card's `limit` newest operations, newest first (the back office's customer page)."""
+    stmt = (
+        select(LoyaltyOperation)
+        .where(LoyaltyOperation.loyalty_card_id == card_id)
+        .order_by(LoyaltyOperation.id.desc())
+        .limit(limit)
+    )
+    return list(await session.scalars(stmt))
+
+
 async def location_ids(session: AsyncSession, operations: list[LoyaltyOperation]) -> dict[int, str]:
     """{location pk: public id} of the locations of the operations' orders."""
     wanted = {op.order_location_id for op in operations if op.order_location_id is not None}
