@@ -11,10 +11,12 @@ from comptoir.errors import Forbidden, Unauthorized
 
 
 class Bound(Protocol):
-    """A catalog or customer list row, as the rule reads it."""
+    """A catalog or customer list as access rules read it: its row, or a fast read of it."""
 
     @property
     def id(self) -> int: ...
+    @property
+    def account_id(self) -> int: ...
     @property
     def location_id(self) -> int | None: ...
 

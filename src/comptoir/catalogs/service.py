@@ -16,12 +16,12 @@ replaces every item in the same transaction.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
-from comptoir.auth.bindings import check_modify
+from comptoir.auth.bindings import Bound, check_modify
 from comptoir.auth.context import Ctx
 from comptoir.catalogs import content as catalog_content
 from comptoir.catalogs import repository
@@ -63,18 +63,7 @@ def with_data(head: dict[str, Any], data: str) -> bytes:
 # --- access -------------------------------------------------------------------------------
 
 
-class Binding(Protocol):
-    """What access reads of a catalog: a `Catalog` row, or `repository.FastItem`."""
-
-    @property
-    def id(self) -> int: ...
-    @property
-    def account_id(self) -> int: ...
-    @property
-    def location_id(self) -> int | None: ...
-
-
-def may(ctx: Ctx, row: Binding, right: str) -> bool:
+def may(ctx: Ctx, row: Bound, right: str) -> bool:
     """spec 5.1: `catalog` reaches the bound catalog, `all_catalogs` every catalog at the
     connection's level; write implies read."""
     return ctx.may_use(BOUND, row, right)
