@@ -12,7 +12,7 @@ from comptoir.auth.context import Ctx
 from comptoir.core.private_refs import refs_for
 from comptoir.customer_lists.service import ListInReach, list_in_reach
 from comptoir.customers import hooks, repository
-from comptoir.customers.repository import KIND
+from comptoir.customers.repository import KIND, cards_of  # cards_of: orders and the back office read it here too
 from comptoir.customers.schemas import ANONYMISED_FIELDS, CustomerFields, CustomerFilters, CustomerWrite
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable
 from comptoir.kit import clock, custom_fields, ids
@@ -69,11 +69,6 @@ def render_customer(
     }
 
 
-async def cards_of(session: AsyncSession, customer_ids: list[int]) -> dict[int, list[LoyaltyCard]]:
-    """The loyalty cards of these customers, oldest first (as a customer shows them)."""
-    return await repository.cards_of(session, customer_ids)
-
-
 async def customer_in_list(
     session: AsyncSession, found: ListInReach, public_id: str, *, for_update: bool = False
 ) -> Customer:
@@ -87,7 +82,7 @@ async def customer_in_list(
 
 async def _rendered(session: AsyncSession, ctx: Ctx, found: ListInReach, customer: Customer) -> dict[str, Any]:
     refs = await refs_for(session, KIND, [customer.id], ctx.client_id)
-    cards = (await repository.cards_of(session, [customer.id]))[customer.id]
+    cards = (await cards_of(session, [customer.id]))[customer.id]
     return render_customer(customer, found, refs.get(customer.id), cards)
 
 
@@ -106,7 +101,7 @@ async def list_customers(
     customers, result = await repository.customers_page(session, found.id, ctx.client_id, filters, page)
     pks = [customer.id for customer in customers]
     refs = await refs_for(session, KIND, pks, ctx.client_id)
-    cards = await repository.cards_of(session, pks)
+    cards = await cards_of(session, pks)
     body = [render_customer(c, found, refs.get(c.id), cards[c.id]) for c in customers]
     return body, result
 
@@ -198,7 +193,7 @@ async def update_customer(
     when the customer's shape changed (custom fields included, spec 2.2 item 6)."""
     found = await list_in_reach(session, ctx, list_id, right="write")
     customer = await customer_in_list(session, found, customer_id, for_update=True)
-    cards = (await repository.cards_of(session, [customer.id]))[customer.id]
+    cards = (await cards_of(session, [customer.id]))[customer.id]
     previous = _state(customer, found, cards)
     errors = FieldErrors()
     _apply(customer, body, errors)
@@ -224,7 +219,7 @@ async def anonymise_customer(session: AsyncSession, ctx: Ctx, list_id: str, cust
     customer = await customer_in_list(session, found, customer_id, for_update=True)
     if customer.anonymised:
         return await _rendered(session, ctx, found, customer)
-    cards = (await repository.cards_of(session, [customer.id]))[customer.id]
+    cards = (await cards_of(session, [customer.id]))[customer.id]
     previous = _state(customer, found, cards)
     for name in ANONYMISED_FIELDS:
         setattr(customer, name, None)
