@@ -1,6 +1,6 @@
 """Every statement about customers: one customer of a list, pages of them under the filters
-of spec 4.5, their loyalty cards as a customer shows them, and their private refs'
-uniqueness in their list. The rules are `customers.service`'s."""
+of spec 4.5 or the back office's search, their loyalty cards as a customer shows them, and
+their private refs' uniqueness in their list. The rules are `customers.service`'s."""
 
 from __future__ import annotations
 
