@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from datetime import datetime
 from itertools import pairwise
-from typing import Any
+from typing import Any, Literal, overload
 
-from sqlalchemy import Select, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
+from comptoir.accounts import repository as accounts
 from comptoir.auth.context import Ctx
 from comptoir.db.engine import Database
 from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, custom_fields
 from comptoir.kit.codes import parse_country
-from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import hhmm_minutes, localize, parse_timezone_name, render_datetime, render_timezone
 from comptoir.kit.wire import WireError
+from comptoir.locations import repository
 from comptoir.locations.schemas import DAYS, LocationUpdate, OrderAcceptanceUpdate
 from comptoir.models import Account, Location
 from comptoir.models.accounts import AccountView
@@ -74,11 +75,20 @@ def render_location(
     }
 
 
+@overload
+async def location_in_reach(
+    session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: Literal[True]
+) -> tuple[Location, Account]: ...
+@overload
+async def location_in_reach(
+    session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: bool = False
+) -> tuple[Location | LocationView, Account | AccountView]: ...
 async def location_in_reach(
     session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: bool = False
 ) -> tuple[Location | LocationView, Account | AccountView]:
     """The location behind `public_id` and its account, if the connection reaches it; else
-    404, whether or not it exists elsewhere (STYLE 6)."""
+    404, whether or not it exists elsewhere (STYLE 6). `for_update`: the rows, the location
+    locked in the request's transaction."""
     account_pk, number = _parsed_in_account(ctx, public_id)
     if ctx.level == "location":
         found = await connection_location(session, ctx, for_update=for_update)
@@ -87,11 +97,10 @@ async def location_in_reach(
         return found
     if ctx.level != "account":
         raise NotFound("location", public_id)
-    stmt = _with_account(select(Location, Account)).where(Location.account_id == account_pk, Location.number == number)
-    row = (await session.execute(_locked(stmt) if for_update else stmt)).first()
+    row = await repository.with_account(session, account_pk, number, for_update=for_update)
     if row is None:
         raise NotFound("location", public_id)
-    return row[0], row[1]
+    return row
 
 
 def _parsed_in_account(ctx: Ctx, public_id: str) -> tuple[int, int]:
@@ -112,6 +121,14 @@ def snapshot_in_reach(ctx: Ctx, public_id: str) -> tuple[LocationView, AccountVi
     return ctx.location, ctx.account
 
 
+@overload
+async def connection_location(
+    session: AsyncSession, ctx: Ctx, *, for_update: Literal[True]
+) -> tuple[Location, Account]: ...
+@overload
+async def connection_location(
+    session: AsyncSession, ctx: Ctx, *, for_update: bool = False
+) -> tuple[Location | LocationView, Account | AccountView]: ...
 async def connection_location(
     session: AsyncSession, ctx: Ctx, *, for_update: bool = False
 ) -> tuple[Location | LocationView, Account | AccountView]:
@@ -119,29 +136,16 @@ async def connection_location(
     `for_update`, the row itself, locked in the request's transaction."""
     assert ctx.location_id is not None
     if for_update:
-        stmt = _locked(_with_account(select(Location, Account)).where(Location.id == ctx.location_id))
-        location, account = (await session.execute(stmt)).one()
-        return location, account
+        return await repository.locked_by_id(session, ctx.location_id)
     assert ctx.location is not None
     assert ctx.account is not None
     return ctx.location, ctx.account
 
 
-def _with_account(stmt: Select[Any]) -> Select[Any]:
-    return stmt.join(Account, Account.id == Location.account_id)
-
-
-def _locked(stmt: Select[Any]) -> Select[Any]:
-    # Row lock on PostgreSQL (SQLite writers are already serialised by BEGIN IMMEDIATE);
-    # populate_existing refreshes what the auth query loaded earlier in this transaction.
-    return stmt.with_for_update(of=Location).execution_options(populate_existing=True)
-
-
 async def list_locations(session: AsyncSession, ctx: Ctx, page: PageRequest) -> tuple[list[dict[str, Any]], Page]:
     """GET /locations (account tokens): the account's locations by number."""
     assert ctx.account_id is not None
-    stmt = _with_account(select(Location, Account)).where(Location.account_id == ctx.account_id)
-    result = await paginate(session, stmt, [Key(Location.number, int)], page)
+    result = await repository.page_of_account(session, ctx.account_id, page)
     return [render_location(location, account) for location, account in result.rows], result
 
 
@@ -319,20 +323,12 @@ async def revert_due_acceptances(db: Database, *, batch: int = 100) -> int:
     and safe with several workers (rows are claimed with SKIP LOCKED on PostgreSQL, and
     writers are serialised on SQLite). Returns how many it reverted."""
     now = clock.now()
-    due = Location.acceptance_mode != "normal", Location.acceptance_resume_at <= now
     async with db.transaction(write=False) as session:  # cheap check first: no write lock
-        if await session.scalar(select(Location.id).where(*due).limit(1)) is None:
+        if not await repository.any_due(session, now):
             return 0
     async with db.transaction() as session:
-        stmt = (
-            _with_account(select(Location, Account))
-            .where(*due)
-            .order_by(Location.acceptance_resume_at)
-            .limit(batch)
-            .with_for_update(of=Location, skip_locked=True)
-        )
         reverted = 0
-        for location, account in (await session.execute(stmt)).all():
+        for location, account in await repository.claim_due(session, now, batch):
             reverted += await _revert_if_due(session, location, account)
         return reverted
 
@@ -395,12 +391,7 @@ async def create_location(
     check_text(errors, "postal_code", postal_code, 32)
     check_text(errors, "city", city, 255)
     errors.raise_if_any()
-    number = await session.scalar(
-        update(Account)
-        .where(Account.id == account.id)
-        .values(location_count=Account.location_count + 1)
-        .returning(Account.location_count)
-    )
+    number = await accounts.take_location_number(session, account.id)
     now = clock.now()
     location = Location(
         account_id=account.id,
@@ -419,8 +410,7 @@ async def create_location(
         created_at=now,
         updated_at=now,
     )
-    session.add(location)
-    await session.flush()
+    await repository.add(session, location)
     return location
 
 
@@ -428,8 +418,4 @@ async def find_location(session: AsyncSession, public_id: str) -> tuple[Location
     parsed = parse_location_id(public_id)
     if parsed is None:
         return None
-    stmt = _with_account(select(Location, Account)).where(
-        Location.account_id == parsed[0], Location.number == parsed[1]
-    )
-    row = (await session.execute(stmt)).first()
-    return (row[0], row[1]) if row else None
+    return await repository.with_account(session, parsed[0], parsed[1])
