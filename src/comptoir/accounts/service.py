@@ -45,6 +45,11 @@ async def find_account(session: AsyncSession, public_id: str) -> Account | None:
     return await repository.by_public_id(session, public_id)
 
 
+async def accounts_of(session: AsyncSession, user: User) -> list[Account]:
+    """The user's accounts, oldest first."""
+    return await repository.owned_by(session, user.id)
+
+
 async def set_suspended(session: AsyncSession, account: Account, suspended: bool) -> None:
     """spec 5.6: tokens of a suspended account get 401 for non payment."""
     await repository.set_suspended(session, account.id, suspended)

@@ -265,11 +265,12 @@ async def _revert_if_due(session: AsyncSession, location: Location, account: Acc
 
 
 async def update_location(
-    session: AsyncSession, ctx: Ctx, location: Location, account: Account, update_: LocationUpdate
+    session: AsyncSession, ctx: Ctx | None, location: Location, account: Account, update_: LocationUpdate
 ) -> dict[str, Any]:
     """PATCH /locations/:id (spec 4.8): validates every given field against the resulting
     state, refuses with all errors at once, records one location update when anything
-    changed. The caller holds the row lock."""
+    changed (caused by `ctx`'s connection; None: the back office). The caller holds the
+    row lock."""
     await _revert_if_due(session, location, account)
     previous = render_location(location, account)
     given = update_.model_fields_set
@@ -414,8 +415,32 @@ async def create_location(
     return location
 
 
-async def find_location(session: AsyncSession, public_id: str) -> tuple[Location, Account] | None:
+async def find_location(
+    session: AsyncSession, public_id: str, *, for_update: bool = False
+) -> tuple[Location, Account] | None:
+    """The location behind `public_id` and its account, wherever it is (admin, back office);
+    `for_update`: the location locked in the session's transaction."""
     parsed = parse_location_id(public_id)
     if parsed is None:
         return None
-    return await repository.with_account(session, parsed[0], parsed[1])
+    return await repository.with_account(session, parsed[0], parsed[1], for_update=for_update)
+
+
+async def locations_of_account(session: AsyncSession, account: Account) -> list[Location]:
+    """The account's locations by number."""
+    return await repository.of_account(session, account.id)
+
+
+async def first_location(session: AsyncSession, account: Account) -> Location | None:
+    """The account's first location (by number), if any."""
+    return await repository.first_of_account(session, account.id)
+
+
+async def public_ids(session: AsyncSession, location_ids: set[int]) -> dict[int, str]:
+    """The public id of each of these locations (that exists)."""
+    return {location.id: location.public_id for location in await repository.by_ids(session, list(location_ids))}
+
+
+async def locations_of_accounts(session: AsyncSession, accounts: list[Account]) -> list[Location]:
+    """The locations of these accounts, by account then number."""
+    return await repository.of_accounts(session, [account.id for account in accounts])

@@ -6,13 +6,13 @@ clients, `comptoir.connections.service`; a connection's token is looked up in
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from sqlalchemy import CursorResult, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.engine import get_by_public_id
-from comptoir.models import AuthorizationCode, OAuthClient
+from comptoir.models import Account, AuthorizationCode, Catalog, CustomerList, Location, OAuthClient, User
 
 # --- clients ----------------------------------------------------------------------------
 
@@ -20,6 +20,10 @@ from comptoir.models import AuthorizationCode, OAuthClient
 async def add_client(session: AsyncSession, client: OAuthClient) -> None:
     session.add(client)
     await session.flush()
+
+
+async def client(session: AsyncSession, client_id: int) -> OAuthClient | None:
+    return await session.get(OAuthClient, client_id)
 
 
 async def client_by_public_id(session: AsyncSession, public_id: str) -> OAuthClient | None:
@@ -63,3 +67,40 @@ async def record_token(session: AsyncSession, code_id: int, token_hash: str) -> 
     await session.execute(
         update(AuthorizationCode).where(AuthorizationCode.id == code_id).values(token_hash=token_hash)
     )
+
+
+class Approved(NamedTuple):
+    """What the user approved with a code: the rows it refers to (each None when it names
+    none, or when the row is gone)."""
+
+    user: User | None
+    location: Location | None
+    account: Account | None
+    catalog: Catalog | None
+    customer_list: CustomerList | None
+
+
+async def approved(session: AsyncSession, code: AuthorizationCode) -> Approved:
+    return Approved(
+        await session.get(User, code.user_id),
+        await session.get(Location, code.location_id) if code.location_id else None,
+        await session.get(Account, code.account_id) if code.account_id else None,
+        await session.get(Catalog, code.catalog_id) if code.catalog_id else None,
+        await session.get(CustomerList, code.customer_list_id) if code.customer_list_id else None,
+    )
+
+
+# --- what a connection may be bound to (the consent page) -------------------------------
+
+
+Binding = TypeVar("Binding", Catalog, CustomerList)
+
+
+async def bindable(session: AsyncSession, model: type[Binding], account_ids: list[int]) -> list[Binding]:
+    """Every catalog (or customer list) of these accounts, oldest first."""
+    stmt = select(model).where(model.account_id.in_(account_ids)).order_by(model.id)
+    return list(await session.scalars(stmt))
+
+
+async def binding_by_public_id(session: AsyncSession, model: type[Binding], public_id: str) -> Binding | None:
+    return await get_by_public_id(session, model, public_id)

@@ -26,11 +26,17 @@ from typing import Any, ClassVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.auth.scopes import Scope
+from comptoir.auth.scopes import Scope, parse_scope
 from comptoir.connections import repository as connections
-from comptoir.connections.service import OOB_REDIRECT_URI, client_secret, find_client
+from comptoir.connections.service import (
+    OOB_REDIRECT_URI,
+    authorise,
+    client_secret,
+    find_client,
+    find_connection_by_token,
+)
 from comptoir.connections.service import revoke as revoke_connection
-from comptoir.errors import ComptoirError
+from comptoir.errors import ComptoirError, Unprocessable
 from comptoir.kit import clock, crypto
 from comptoir.models import AuthorizationCode, OAuthClient, User
 from comptoir.oauth2 import repository
@@ -158,6 +164,51 @@ async def revoke_replayed(session: AsyncSession, replayed: CodeReplayed) -> None
         return
     connection = await connections.by_token_hash(session, replayed.token_hash)
     if connection is not None:
+        await revoke_connection(session, connection)
+
+
+async def grant(
+    session: AsyncSession,
+    key: bytes,
+    *,
+    client: OAuthClient,
+    code: str,
+    redirect_uri: str | None,
+    code_verifier: str | None,
+) -> dict[str, Any]:
+    """spec 5.3: spend `code` (`redeem_code`) and create or update the connection it
+    approved; the token response (the same token on re-authorisation). 400 invalid_grant
+    when what was approved no longer applies."""
+    found = await redeem_code(
+        session, key, client=client, code=code, redirect_uri=redirect_uri, code_verifier=code_verifier
+    )
+    rows = await repository.approved(session, found)
+    assert rows.user is not None  # a user's codes go with the user
+    try:
+        body = await authorise(
+            session,
+            key,
+            client=client,
+            user=rows.user,
+            scope=parse_scope(found.scope),
+            location=rows.location,
+            account=rows.account,
+            catalog=rows.catalog,
+            customer_list=rows.customer_list,
+            name=found.name,
+        )
+    except Unprocessable as exc:  # what was approved changed meanwhile
+        raise OAuthError(400, "invalid_grant", f"The authorization no longer applies: {exc.message}") from None
+    await record_token(session, found, crypto.lookup_hash(key, body["access_token"]))
+    return body
+
+
+async def revoke_token(session: AsyncSession, key: bytes, client: OAuthClient, token: str) -> None:
+    """spec 5.4 item 2: the client's own token only; an unknown token is already unusable."""
+    connection = await find_connection_by_token(session, key, token)
+    if connection is not None:
+        if connection.client_id != client.id:
+            raise OAuthError(400, "unauthorized_client", "The token was not issued to this client")
         await revoke_connection(session, connection)
 
 

@@ -9,7 +9,7 @@ the user does not own is a 404 page, never a hint that it exists. Lists are keys
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import orjson
@@ -34,6 +34,7 @@ from comptoir.kit.pagination import Key, PageRequest, page_request, paginate
 from comptoir.kit.patterns import matches
 from comptoir.kit.times import localize, parse_date
 from comptoir.kit.wire import WireError
+from comptoir.locations.service import locations_of_account, public_ids
 from comptoir.loyalty.service import render_operation
 from comptoir.models import (
     Account,
@@ -124,7 +125,7 @@ async def orders_page(request: Request, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
-        context = {
+        context: dict[str, Any] = {
             "title": f"Orders · {location.name}",
             "you": you,
             "wide": True,
@@ -228,7 +229,12 @@ async def order_page(request: Request, location_id: str, order_id: str) -> Respo
 # --- customers ----------------------------------------------------------------------------
 
 
-async def _owned(db: AsyncSession, user: User, model: Any, public_id: str, what: str) -> tuple[Any, Account, Any]:
+Owned = TypeVar("Owned", Catalog, CustomerList)
+
+
+async def _owned(
+    db: AsyncSession, user: User, model: type[Owned], public_id: str, what: str
+) -> tuple[Owned, Account, Location | None]:
     """A catalog or customer list of one of the user's accounts (at location or account
     level) with its account and location (None at account level), or a 404 page."""
     pk = ids.decode(model.KIND, public_id)
@@ -280,7 +286,7 @@ async def customer_list_page(request: Request, list_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         found, account, location = await _owned_list(db, you.user, list_id)
-        context = {
+        context: dict[str, Any] = {
             "title": found.row.name,
             "you": you,
             "wide": True,
@@ -330,7 +336,7 @@ async def customer_page(request: Request, list_id: str, customer_id: str) -> Res
             )
             operations[card.public_id] = list(await db.scalars(stmt))
         wanted = {op.order_location_id for ops in operations.values() for op in ops if op.order_location_id}
-        places = {loc.id: loc.public_id for loc in await db.scalars(select(Location).where(Location.id.in_(wanted)))}
+        places = await public_ids(db, wanted)
         name = display_name(shown) or ("Anonymised customer" if customer.anonymised else f"Customer {shown['id']}")
         return page(
             "bo_customer.html",
@@ -378,7 +384,7 @@ async def _owned_catalog(db: AsyncSession, user: User, public_id: str) -> tuple[
 def _category_tree(categories: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Categories (stored depth first, spec 2.4 rule 4) as nested nodes."""
     nodes = {c["id"]: {"name": c["name"], "ref": c["ref"], "children": []} for c in categories}
-    roots = []
+    roots: list[dict[str, Any]] = []
     for category in categories:
         parent = nodes.get(category["parent_id"])
         (parent["children"] if parent else roots).append(nodes[category["id"]])
@@ -404,8 +410,7 @@ async def catalog_page(request: Request, catalog_id: str) -> Response:
         if location is not None:
             places = [location]
         else:
-            stmt = select(Location).where(Location.account_id == account.id).order_by(Location.number)
-            places = list(await db.scalars(stmt))
+            places = await locations_of_account(db, account)
             asked = request.query_params.get("location")
             location = next((place for place in places if place.public_id == asked), places[0] if places else None)
         stored = await db.scalar(select(CatalogContent.data).where(CatalogContent.catalog_id == catalog.id))
