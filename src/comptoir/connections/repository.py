@@ -9,6 +9,7 @@ read-only snapshots (`AccountView`, `LocationView`) that requests render from.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from datetime import datetime
 from typing import Any, NamedTuple, cast
 
@@ -43,11 +44,12 @@ AUTH = Query(
 )
 
 
-async def connection_by_token_hash(reader: FastReader, token_hash: str) -> dict[str, Any] | None:
+def connection_by_token_hash(reader: FastReader, token_hash: str) -> Awaitable[dict[str, Any] | None]:
     """The connection whose token has this lookup hash, as one row: its columns prefixed
     `c_` (`c_id`, `c_level`, `c_scope`, `c_revoked_at`, `c_blocked`, ...), `client_name`, and
-    `a_suspended` (None without an account); `snapshots(row)` gives its account and location."""
-    return await reader.one(AUTH, token_hash=token_hash)
+    `a_suspended` (None without an account); `snapshots(row)` gives its account and location.
+    (The reader's own awaitable: no coroutine of its own on the hot path.)"""
+    return reader.one(AUTH, token_hash=token_hash)
 
 
 def snapshots(row: dict[str, Any]) -> tuple[AccountView | None, LocationView | None]:
