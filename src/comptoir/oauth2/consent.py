@@ -24,7 +24,7 @@ from comptoir.models import Account, Catalog, CustomerList, Location, User
 from comptoir.oauth2 import repository
 
 Options = list[tuple[str | None, list[tuple[str, str]]]]  # (optgroup label or None, [(value, text)])
-NEW = "new"  # the option that creates a catalog or customer list (issue 7 item 2)
+NEW = "new"  # the option that creates a catalog or customer list named after the application
 _BINDINGS = (("catalog", Catalog, "Catalog"), ("customer_list", CustomerList, "Customer list"))
 
 
