@@ -348,10 +348,7 @@ async def edit_details(
     `update_location`'s event. The caller holds the row lock."""
     errors = FieldErrors()
     check_preparation_time(details["preparation_time"], errors)
-    check_text(errors, "name", details["name"], 255, required=True)
-    check_text(errors, "address", details["address"], 1000)
-    check_text(errors, "postal_code", details["postal_code"], 32)
-    check_text(errors, "city", details["city"], 255)
+    _check_texts(errors, details["name"], details["address"], details["postal_code"], details["city"])
     for field, parse in (("country", parse_country), ("timezone", parse_timezone_name)):
         try:
             parse(details[field])
@@ -373,6 +370,16 @@ async def edit_details(
 # --- creating (admin, demo, back office) ------------------------------------------------
 
 
+def _check_texts(
+    errors: FieldErrors, name: str, address: str | None, postal_code: str | None, city: str | None
+) -> None:
+    """The free texts of a location, as creating and the back office's edit check them."""
+    check_text(errors, "name", name, 255, required=True)
+    check_text(errors, "address", address, 1000)
+    check_text(errors, "postal_code", postal_code, 32)
+    check_text(errors, "city", city, 255)
+
+
 async def create_location(
     session: AsyncSession,
     *,
@@ -387,10 +394,7 @@ async def create_location(
     """A new location numbered after the account's last one (an atomic counter, so two
     concurrent creations never share a number)."""
     errors = FieldErrors()
-    check_text(errors, "name", name, 255, required=True)
-    check_text(errors, "address", address, 1000)
-    check_text(errors, "postal_code", postal_code, 32)
-    check_text(errors, "city", city, 255)
+    _check_texts(errors, name, address, postal_code, city)
     errors.raise_if_any()
     number = await accounts.take_location_number(session, account.id)
     now = clock.now()
