@@ -1,6 +1,7 @@
 """Every statement on connections (spec 5.1, 5.4-5.6): the token lookup of every API request,
-the upsert of an authorisation, revocation and blocking, and the lists the back office shows.
-The rules are in `comptoir.connections.service` and `comptoir.auth.tokens`.
+the upsert of an authorisation, revocation and blocking, and what the back office shows (the
+lists of connections, a connection's request log). The rules are in
+`comptoir.connections.service` and `comptoir.auth.tokens`.
 
 The token lookup is the hot path's one read (`comptoir.db.direct`): one prepared statement
 gives the connection with its client's name, its account and its location, the last two as
@@ -19,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.direct import FastReader, Query
 from comptoir.db.engine import get_by_public_id
-from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient
+from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, RequestLog
 from comptoir.models.accounts import AccountView
 from comptoir.models.locations import LocationView
 
@@ -154,3 +155,13 @@ async def listed_of_client(session: AsyncSession, client_id: int, limit: int) ->
 async def listed_one(session: AsyncSession, connection_id: int) -> Listed:
     [row] = await _listed(session, Connection.id == connection_id)
     return row
+
+
+async def logged_requests(
+    session: AsyncSession, connection_id: int, before_id: int | None, limit: int
+) -> list[RequestLog]:
+    """The connection's request log, newest first: `limit` entries older than `before_id`."""
+    stmt = select(RequestLog).where(RequestLog.connection_id == connection_id)
+    if before_id is not None:
+        stmt = stmt.where(RequestLog.id < before_id)
+    return list(await session.scalars(stmt.order_by(RequestLog.id.desc()).limit(limit)))

@@ -22,7 +22,7 @@ from comptoir.connections import repository as connections
 from comptoir.connections.repository import Listed
 from comptoir.connections.service import revoke, set_blocked
 from comptoir.http.state import app_state
-from comptoir.models import Connection, DeliveryAttempt, RequestLog
+from comptoir.models import Connection, DeliveryAttempt
 from comptoir.oauth2 import repository as clients
 from comptoir.web.pages import owned_account, owned_location
 from comptoir.web.render import Visitor, not_found, page, redirect, visitor
@@ -93,10 +93,8 @@ async def connection_page(request: Request, connection_id: str) -> Response:
         you = await visitor(request, db)
         connection, manages = await _connection(db, you, connection_id, manage=False)
         row = _shown(await connections.listed_one(db, connection.id))
-        logs = select(RequestLog).where(RequestLog.connection_id == connection.id)
-        if before.isdigit():
-            logs = logs.where(RequestLog.id < int(before))
-        requests = list(await db.scalars(logs.order_by(RequestLog.id.desc()).limit(PAGE_SIZE + 1)))
+        before_id = int(before) if before.isdigit() else None
+        requests = await connections.logged_requests(db, connection.id, before_id, PAGE_SIZE + 1)
         attempts = list(
             await db.scalars(
                 select(DeliveryAttempt)
