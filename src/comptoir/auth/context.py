@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from comptoir.models.locations import LocationView
 
 
-class BoundRow(Protocol):
+class Bound(Protocol):
     """What `Ctx.may_use` reads of a catalog or customer list."""
 
     @property
@@ -43,7 +43,7 @@ class Ctx:
     def reaches_account(self, account_id: int) -> bool:
         return self.level == "account" and account_id == self.account_id
 
-    def may_use(self, resource: str, row: BoundRow, right: str) -> bool:
+    def may_use(self, resource: str, row: Bound, right: str) -> bool:
         """spec 5.1: `catalog` (or `customer_list`) reaches the catalog (list) bound to the
         connection, `all_catalogs` (`all_customer_lists`) every one at its level; write implies
         read. `row` has `id`, `account_id`, `location_id`."""

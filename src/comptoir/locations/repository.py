@@ -29,6 +29,10 @@ def _locked(stmt: Select[Location, Account]) -> Select[Location, Account]:
     return stmt.with_for_update(of=Location).execution_options(populate_existing=True)
 
 
+async def get(session: AsyncSession, location_id: int) -> Location | None:
+    return await session.get(Location, location_id)
+
+
 async def with_account(
     session: AsyncSession, account_pk: int, number: int, *, for_update: bool = False
 ) -> tuple[Location, Account] | None:
