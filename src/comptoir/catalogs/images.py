@@ -2,7 +2,7 @@
 1 MB, and removed 30 days after upload unless a category, product, deal or discount of
 their catalog uses them.
 
-The bytes sit behind `ImageStore`: the database by default (`DatabaseImageStore`); a
+The bytes sit behind `ImageStore`: the database by default (`repository.DatabaseImageStore`); a
 filesystem or object store implements the same three methods.
 """
 
@@ -12,18 +12,19 @@ import hashlib
 from datetime import timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
-from comptoir.catalogs.service import CatalogInReach, catalog_in_reach, may
+from comptoir.catalogs import repository
+from comptoir.catalogs.repository import CatalogInReach, DatabaseImageStore
+from comptoir.catalogs.service import catalog_in_reach, may
 from comptoir.core.private_refs import refs_for, set_ref
 from comptoir.db.engine import Database
 from comptoir.errors import FieldError, Forbidden, NotFound, Unprocessable, UnsupportedMediaType
 from comptoir.kit import clock, ids
 from comptoir.kit.refs import parse_private_ref
 from comptoir.kit.wire import WireError
-from comptoir.models import CatalogContent, CatalogImage, ImageData, PrivateRef
+from comptoir.models import CatalogImage
 
 KIND = "image"
 MAX_BYTES = 1_048_576  # decisions.md: 1 MB
@@ -54,27 +55,7 @@ class ImageStore(Protocol):
     async def delete(self, session: AsyncSession, image_ids: list[int]) -> None: ...
 
 
-class DatabaseImageStore:
-    """Bytes in the `image_data` table, in the request's transaction (deleted with their
-    image or catalog by the foreign keys)."""
-
-    async def put(self, session: AsyncSession, image_id: int, data: bytes) -> None:
-        session.add(ImageData(image_id=image_id, data=data))
-        await session.flush()
-
-    async def get(self, session: AsyncSession, image_id: int) -> bytes | None:
-        return await session.scalar(select(ImageData.data).where(ImageData.image_id == image_id))
-
-    async def delete(self, session: AsyncSession, image_ids: list[int]) -> None:
-        await session.execute(delete(ImageData).where(ImageData.image_id.in_(image_ids)))
-
-
-STORE: ImageStore = DatabaseImageStore()
-
-
-async def _in_use(session: AsyncSession, catalog_id: int) -> set[str]:
-    used = await session.scalar(select(CatalogContent.image_ids).where(CatalogContent.catalog_id == catalog_id))
-    return set(used or ())
+STORE: ImageStore = DatabaseImageStore()  # the bytes in the database, with the rows
 
 
 def render_image(image: CatalogImage, used: set[str], private_ref: str | None) -> dict[str, Any]:
@@ -126,8 +107,7 @@ async def upload(
         md5=hashlib.md5(data, usedforsecurity=False).hexdigest(),  # a checksum (decisions.md)
         created_at=clock.now(),
     )
-    session.add(image)
-    await session.flush()
+    await repository.insert_image(session, image)
     await STORE.put(session, image.id, data)
     if private_ref is not None:
         await set_ref(session, KIND, image.id, ctx.client_id, private_ref)
@@ -136,17 +116,15 @@ async def upload(
 
 async def list_images(session: AsyncSession, ctx: Ctx, catalog_id: str) -> list[dict[str, Any]]:
     found = await _reach(session, ctx, catalog_id, "read")
-    images = list(
-        await session.scalars(select(CatalogImage).where(CatalogImage.catalog_id == found.id).order_by(CatalogImage.id))
-    )
-    used = await _in_use(session, found.id)
+    images = await repository.images_of(session, found.id)
+    used = await repository.images_in_use(session, found.id)
     refs = await refs_for(session, KIND, [image.id for image in images], ctx.client_id)
     return [render_image(image, used, refs.get(image.id)) for image in images]
 
 
 async def _image(session: AsyncSession, found: CatalogInReach, public_id: str) -> CatalogImage:
     pk = ids.decode(KIND, public_id)
-    image = await session.get(CatalogImage, pk) if pk is not None else None
+    image = await repository.find_image(session, pk) if pk is not None else None
     if image is None or image.catalog_id != found.id:
         raise NotFound(KIND, public_id)
     return image
@@ -156,7 +134,7 @@ async def get_image(session: AsyncSession, ctx: Ctx, catalog_id: str, public_id:
     found = await _reach(session, ctx, catalog_id, "read")
     image = await _image(session, found, public_id)
     refs = await refs_for(session, KIND, [image.id], ctx.client_id)
-    return render_image(image, await _in_use(session, found.id), refs.get(image.id))
+    return render_image(image, await repository.images_in_use(session, found.id), refs.get(image.id))
 
 
 async def image_data(session: AsyncSession, ctx: Ctx, catalog_id: str, public_id: str) -> tuple[bytes, str]:
@@ -174,19 +152,12 @@ async def remove_unused(db: Database, *, batch: int = 500) -> int:
     removed, after = 0, 0
     while True:
         async with db.transaction() as session:
-            old = list(
-                await session.scalars(
-                    select(CatalogImage)
-                    .where(CatalogImage.created_at <= cutoff, CatalogImage.id > after)
-                    .order_by(CatalogImage.id)
-                    .limit(batch)
-                )
-            )
+            old = await repository.images_uploaded_before(session, cutoff, after, batch)
             used: dict[int, set[str]] = {}
             doomed = []
             for image in old:
                 if image.catalog_id not in used:
-                    used[image.catalog_id] = await _in_use(session, image.catalog_id)
+                    used[image.catalog_id] = await repository.images_in_use(session, image.catalog_id)
                 if image.public_id not in used[image.catalog_id]:
                     doomed.append(image.id)
             if doomed:
@@ -200,7 +171,4 @@ async def remove_unused(db: Database, *, batch: int = 500) -> int:
 async def forget(session: AsyncSession, image_ids: list[int]) -> None:
     """Images, their bytes and their private refs."""
     await STORE.delete(session, image_ids)
-    await session.execute(
-        delete(PrivateRef).where(PrivateRef.resource_type == KIND, PrivateRef.resource_id.in_(image_ids))
-    )
-    await session.execute(delete(CatalogImage).where(CatalogImage.id.in_(image_ids)))
+    await repository.delete_images(session, image_ids)

@@ -14,26 +14,27 @@ import decimal
 from collections import defaultdict
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import binding_reachable
+from comptoir.catalogs import repository
 from comptoir.db.engine import Database
 from comptoir.errors import FieldErrors, Forbidden, NotFound
 from comptoir.kit import clock, ids
 from comptoir.kit.decimals import parse_decimal, render_decimal
 from comptoir.kit.times import localize, parse_datetime, render_datetime
 from comptoir.kit.wire import WireError, shown
-from comptoir.models import Catalog, InventoryEntry, Location
-from comptoir.models.catalog_content import CatalogContent
+from comptoir.models import Catalog, InventoryEntry
+from comptoir.models.locations import LocationRef
 
 KIND = "inventory"
 KEYS = {"sku": "sku_ref", "option": "option_ref"}
 MILLI = Decimal("0.001")
+L = TypeVar("L", bound=LocationRef)
 
 
 def _may(ctx: Ctx, right: str) -> bool:
@@ -43,8 +44,8 @@ def _may(ctx: Ctx, right: str) -> bool:
 
 
 async def inventory_in_reach(
-    session: AsyncSession, ctx: Ctx, catalog_id: str, location: Any, *, right: str
-) -> tuple[Catalog, Any]:
+    session: AsyncSession, ctx: Ctx, catalog_id: str, location: L, *, right: str
+) -> tuple[Catalog, L]:
     """The catalog (seen from `location`, which the caller found in reach) and the location;
     403 without an inventory (or deprecated catalog) permission, 404 for a catalog the
     location does not see."""
@@ -52,7 +53,7 @@ async def inventory_in_reach(
         needs = f"inventory.{right}"
         raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow this request: it needs {needs}")
     pk = ids.decode(Catalog.KIND, catalog_id)
-    catalog = await session.get(Catalog, pk) if pk is not None else None
+    catalog = await repository.catalog_row(session, pk) if pk is not None else None
     if catalog is None or not binding_reachable(
         "location", location.account_id, location.id, catalog.account_id, catalog.location_id
     ):
@@ -69,32 +70,23 @@ def render_entry(row: InventoryEntry, timezone: str) -> dict[str, Any]:
     }
 
 
-async def _entries(session: AsyncSession, catalog_id: int, location_id: int) -> list[InventoryEntry]:
-    return list(
-        await session.scalars(
-            select(InventoryEntry)
-            .where(InventoryEntry.catalog_id == catalog_id, InventoryEntry.location_id == location_id)
-            .order_by(InventoryEntry.kind.desc(), InventoryEntry.ref)  # skus, then options
-        )
-    )
-
-
-async def read_inventory(session: AsyncSession, catalog: Catalog, location: Any) -> list[dict[str, Any]]:
-    return [render_entry(row, location.timezone) for row in await _entries(session, catalog.id, location.id)]
+async def read_inventory(session: AsyncSession, catalog: Catalog, location: LocationRef) -> list[dict[str, Any]]:
+    """The catalog's entries at the location: skus, then options, each by ref."""
+    entries = await repository.inventory_entries(session, catalog.id, location.id)
+    return [render_entry(row, location.timezone) for row in entries]
 
 
 # --- writing ------------------------------------------------------------------------------
 
 
-def _parse_entries(
-    body: Any, refs: dict[str, set[str]], timezone: str, *, patch: bool
-) -> list[tuple[str, str, Decimal | None, datetime | None]]:
+def _parse_entries(body: Any, refs: dict[str, set[str]], timezone: str, *, patch: bool) -> list[repository.Entry]:
     """(kind, ref, stock or None to delete, expires_at) of each entry; 422 naming every error."""
     errors = FieldErrors()
     if not isinstance(body, list):
         errors.add("inventory", f"must be an array of entries, not {shown(body)}")
         errors.raise_if_any()
-    parsed, seen = [], set()
+    parsed: list[repository.Entry] = []
+    seen = set()
     for i, entry in enumerate(body):
         path = f"[{i}]"
         if not isinstance(entry, dict):
@@ -150,17 +142,8 @@ def _stock(errors: FieldErrors, path: str, value: Any, *, required: bool) -> Dec
     return stock
 
 
-async def _refs(session: AsyncSession, catalog_id: int) -> dict[str, set[str]]:
-    row = (
-        await session.execute(
-            select(CatalogContent.sku_refs, CatalogContent.option_refs).where(CatalogContent.catalog_id == catalog_id)
-        )
-    ).first()
-    return {"sku": set(row.sku_refs) if row else set(), "option": set(row.option_refs) if row else set()}
-
-
 async def _record(
-    session: AsyncSession, ctx: Ctx | None, catalog: Catalog, location: Any, event_type: str, **states: Any
+    session: AsyncSession, ctx: Ctx | None, catalog: Catalog, location: LocationRef, event_type: str, **states: Any
 ) -> None:
     await events.record(
         session,
@@ -177,20 +160,11 @@ async def _record(
 
 
 async def replace_inventory(
-    session: AsyncSession, ctx: Ctx, catalog: Catalog, location: Any, body: Any
+    session: AsyncSession, ctx: Ctx, catalog: Catalog, location: LocationRef, body: Any
 ) -> list[dict[str, Any]]:
     """PUT: every entry of the catalog at the location replaced; `inventory.update`."""
-    parsed = _parse_entries(body, await _refs(session, catalog.id), location.timezone, patch=False)
-    await session.execute(
-        delete(InventoryEntry).where(InventoryEntry.catalog_id == catalog.id, InventoryEntry.location_id == location.id)
-    )
-    session.add_all(
-        InventoryEntry(
-            catalog_id=catalog.id, location_id=location.id, kind=kind, ref=ref, stock=stock, expires_at=expires_at
-        )
-        for kind, ref, stock, expires_at in parsed
-    )
-    await session.flush()
+    parsed = _parse_entries(body, await repository.content_refs(session, catalog.id), location.timezone, patch=False)
+    await repository.replace_inventory(session, catalog.id, location.id, parsed)
     await _record(session, ctx, catalog, location, "update")
     return await read_inventory(session, catalog, location)
 
@@ -208,31 +182,32 @@ def _change(
 
 
 async def patch_inventory(
-    session: AsyncSession, ctx: Ctx, catalog: Catalog, location: Any, body: Any
+    session: AsyncSession, ctx: Ctx, catalog: Catalog, location: LocationRef, body: Any
 ) -> list[dict[str, Any]]:
     """PATCH: only the listed entries; `stock: null` deletes one. Answers the listed entries
     as they now are, and records `inventory.patch` with the changes, when there are any."""
-    parsed = _parse_entries(body, await _refs(session, catalog.id), location.timezone, patch=True)
-    current = {(row.kind, row.ref): row for row in await _entries(session, catalog.id, location.id)}
+    parsed = _parse_entries(body, await repository.content_refs(session, catalog.id), location.timezone, patch=True)
+    current = {(row.kind, row.ref): row for row in await repository.inventory_entries(session, catalog.id, location.id)}
     tz = location.timezone
     answer, changes = [], []
+    removed, added = [], []
     for kind, ref, stock, expires_at in parsed:
         row = current.get((kind, ref))
         previous = row.stock if row is not None else None
         if stock is None:
             if row is not None:
-                await session.delete(row)
+                removed.append(row)
                 changes.append(_change(kind, ref, previous, None, None, tz))
             answer.append({"sku_ref": None, "option_ref": None, KEYS[kind]: ref, "stock": None, "expires_at": None})
             continue
         if row is None:
             row = InventoryEntry(catalog_id=catalog.id, location_id=location.id, kind=kind, ref=ref)
-            session.add(row)
+            added.append(row)
         if previous != stock or row.expires_at != expires_at:
             changes.append(_change(kind, ref, previous, stock, expires_at, tz))
         row.stock, row.expires_at = stock, expires_at
         answer.append(render_entry(row, tz))
-    await session.flush()
+    await repository.save_inventory(session, removed=removed, added=added)
     if changes:
         await _record(session, ctx, catalog, location, "patch", state_change=changes)
     return answer
@@ -246,32 +221,20 @@ async def expire_entries(db: Database, *, batch: int = 500) -> int:
     with one `inventory.patch` per catalog, location and expiry time. Safe with several
     workers (SKIP LOCKED on PostgreSQL; SQLite serialises writers)."""
     now = clock.now()
-    due = InventoryEntry.expires_at.is_not(None), InventoryEntry.expires_at <= now
     async with db.transaction(write=False) as session:  # cheap check first
-        if await session.scalar(select(InventoryEntry.ref).where(*due).limit(1)) is None:
+        if not await repository.any_expired(session, now):
             return 0
     async with db.transaction() as session:
-        rows = list(
-            await session.scalars(
-                select(InventoryEntry)
-                .where(*due)
-                .order_by(InventoryEntry.expires_at)
-                .limit(batch)
-                .with_for_update(skip_locked=True)
-            )
-        )
-        groups: dict[tuple[int, int, datetime], list[InventoryEntry]] = defaultdict(list)
+        rows = await repository.claim_expired(session, now, batch)
+        groups: dict[tuple[int, int, datetime | None], list[InventoryEntry]] = defaultdict(list)
         for row in rows:
-            groups[(row.catalog_id, row.location_id, row.expires_at)].append(row)  # type: ignore[index]
+            groups[(row.catalog_id, row.location_id, row.expires_at)].append(row)
         for (catalog_id, location_id, expired_at), entries in groups.items():
-            catalog = await session.get(Catalog, catalog_id)
-            location = await session.get(Location, location_id)
+            catalog, location = await repository.catalog_and_location(session, catalog_id, location_id)
             changes = [
-                _change(row.kind, row.ref, row.stock, None, expired_at, location.timezone)  # type: ignore[union-attr]
+                _change(row.kind, row.ref, row.stock, None, expired_at, location.timezone)
                 for row in sorted(entries, key=lambda row: (row.kind != "sku", row.ref))
             ]
-            for row in entries:
-                await session.delete(row)
-            await session.flush()
-            await _record(session, None, catalog, location, "patch", state_change=changes)  # type: ignore[arg-type]
+            await repository.save_inventory(session, removed=entries, added=())
+            await _record(session, None, catalog, location, "patch", state_change=changes)
         return len(rows)

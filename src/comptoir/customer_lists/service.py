@@ -8,62 +8,33 @@ scope has `all_customer_lists.*`. Anything else is a 404, whether or not the lis
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
+from comptoir.auth.bindings import check_modify
 from comptoir.auth.context import Ctx
-from comptoir.core import names
-from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unauthorized, Unprocessable, check_text
+from comptoir.customer_lists import repository
+from comptoir.customer_lists.repository import KIND, ListInReach
+from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unprocessable, check_text
 from comptoir.kit import clock, ids
-from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import render_datetime
-from comptoir.models import Account, Customer, CustomerList, Location, PrivateRef
+from comptoir.models import CustomerList
+from comptoir.models.accounts import AccountRef
+from comptoir.models.locations import LocationRef
 
-KIND = "customer_list"
 BOUND, ALL = "customer_list", "all_customer_lists"
 # What endpoints of a list and of its customers, cards and operations require (access.require);
 # which list the connection reaches is `list_in_reach`.
 READ_NEED = f"{BOUND}.read|{ALL}.read"
 WRITE_NEED = f"{BOUND}.write|{ALL}.write"
-ACCOUNT_LEVEL_REFUSAL = "A location-level token cannot {action} an account-level customer list"
-
-
-@dataclass(frozen=True, slots=True)
-class ListInReach:
-    """A customer list with what rendering its resources needs."""
-
-    row: CustomerList
-    timezone: str  # its location's, or UTC for an account-level list (decisions.md "Fields")
-    currency: str  # its account's (customer order_total)
-
-    @property
-    def id(self) -> int:
-        return self.row.id
-
-    @property
-    def public_id(self) -> str:
-        return self.row.public_id
 
 
 def render_list(found: ListInReach) -> dict[str, Any]:
     row = found.row
     return {"id": row.public_id, "name": row.name, "created_at": render_datetime(row.created_at, found.timezone)}
-
-
-def _select() -> Select[Any]:
-    return (
-        select(CustomerList, Location.timezone, Account.currency)
-        .join(Account, Account.id == CustomerList.account_id)
-        .outerjoin(Location, Location.id == CustomerList.location_id)
-    )
-
-
-def _found(row: Any) -> ListInReach:
-    return ListInReach(row[0], row[1] or "UTC", row[2])
 
 
 # --- access -------------------------------------------------------------------------------
@@ -82,40 +53,21 @@ async def list_in_reach(
     `right="write"`, write its customers, cards and operations (403 otherwise; writing
     customers is not a modification of the list, decisions.md "Access")."""
     pk = ids.decode(CustomerList.KIND, public_id)
-    row = None
-    if pk is not None:
-        stmt = _select().where(CustomerList.id == pk)
-        if for_update:
-            stmt = stmt.with_for_update(of=CustomerList).execution_options(populate_existing=True)
-        row = (await session.execute(stmt)).first()
-    if row is None or not may(ctx, row[0], "read"):
+    found = await repository.find_list(session, pk, for_update=for_update) if pk is not None else None
+    if found is None or not may(ctx, found.row, "read"):
         raise NotFound(KIND, public_id)
-    found = _found(row)
     if right == "write" and not may(ctx, found.row, "write"):
         raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow writing to customer list {public_id!r}")
     return found
 
 
 def _check_modify(ctx: Ctx, found: ListInReach, action: str) -> None:
-    """Rename or delete (spec 4.3, 5.1; decisions.md "Access"): a location token may rename
-    the account-level list it is bound to with `customer_list.write`; every other rename or
-    delete of an account-level list with a location token is a 401."""
-    row = found.row
-    bound_write = ctx.customer_list_id == row.id and ctx.scope.allows(BOUND, "write")
-    if ctx.level == "location" and row.location_id is None and not (action == "rename" and bound_write):
-        raise Unauthorized(ACCOUNT_LEVEL_REFUSAL.format(action=action))
-    if not (bound_write or ctx.scope.allows(ALL, "write")):
-        raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow this request: it needs {BOUND}.write")
+    """Rename or delete: `auth.bindings.check_modify` (a location token may
+    rename the account-level customer list it is bound to, and nothing else of one)."""
+    check_modify(ctx, BOUND, found.row, action, bound_action="rename", what="customer list")
 
 
 # --- reading ------------------------------------------------------------------------------
-
-
-def _readable(ctx: Ctx, stmt: Select[Any]) -> Select[Any]:
-    """Only the lists the connection may read (the caller limits to its level)."""
-    if ctx.scope.allows(ALL):
-        return stmt
-    return stmt.where(CustomerList.id == ctx.customer_list_id)
 
 
 async def list_lists(
@@ -123,13 +75,15 @@ async def list_lists(
 ) -> tuple[list[dict[str, Any]], Page]:
     """spec 4.4: a location's lists include the account-level ones; an account's lists are
     its account-level lists (like catalogs, spec 4.3)."""
-    stmt = _select().where(CustomerList.account_id == account_id)
-    if location_id is None:
-        stmt = stmt.where(CustomerList.location_id.is_(None))
-    else:
-        stmt = stmt.where(or_(CustomerList.location_id.is_(None), CustomerList.location_id == location_id))
-    result = await paginate(session, _readable(ctx, stmt), [Key(CustomerList.id, int)], page)
-    return [render_list(_found(row)) for row in result.rows], result
+    found, result = await repository.lists_page(
+        session,
+        page,
+        account_id=account_id,
+        location_id=location_id,
+        every=ctx.scope.allows(ALL),  # else only the list bound to the connection
+        bound_id=ctx.customer_list_id,
+    )
+    return [render_list(one) for one in found], result
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -163,19 +117,21 @@ async def _record(session: AsyncSession, ctx: Ctx | None, found: ListInReach, ev
     )
 
 
-async def insert_list(session: AsyncSession, *, account: Any, location: Any | None, name: str) -> ListInReach:
+async def insert_list(
+    session: AsyncSession, *, account: AccountRef, location: LocationRef | None, name: str
+) -> ListInReach:
     """A new list at location level (`location`) or account level, its name claimed under
     the rules of spec 2.6 (enforced by the database: `comptoir.core.names`); no event."""
     _check_name(name)
     row = CustomerList(
         name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
     )
-    await names.insert_named(session, KIND, row, lambda: _name_taken(name))
+    await repository.insert_list(session, row, lambda: _name_taken(name))
     return ListInReach(row, location.timezone if location else "UTC", account.currency)
 
 
 async def create_list(
-    session: AsyncSession, ctx: Ctx | None, *, account: Any, location: Any | None, name: str
+    session: AsyncSession, ctx: Ctx | None, *, account: AccountRef, location: LocationRef | None, name: str
 ) -> ListInReach:
     """POST .../customer_lists (spec 4.4): `insert_list`, recording `customer_list.create`."""
     found = await insert_list(session, account=account, location=location, name=name)
@@ -192,7 +148,7 @@ async def rename_list(session: AsyncSession, ctx: Ctx, public_id: str, name: str
     if name == row.name:
         return render_list(found)
     previous = render_list(found)
-    await names.rename(session, KIND, row, name, lambda: _name_taken(name))
+    await repository.rename_list(session, row, name, lambda: _name_taken(name))
     new = render_list(found)
     await _record(session, ctx, found, "update", previous_state=previous, new_state=new)
     return new
@@ -204,12 +160,6 @@ async def delete_list(session: AsyncSession, ctx: Ctx, public_id: str) -> dict[s
     No event (spec 4.4, 6.3). Answers the list as it was."""
     found = await list_in_reach(session, ctx, public_id, for_update=True)
     _check_modify(ctx, found, "delete")
-    row = found.row
     body = render_list(found)
-    customers = select(Customer.id).where(Customer.customer_list_id == row.id)
-    await session.execute(
-        delete(PrivateRef).where(PrivateRef.resource_type == Customer.KIND, PrivateRef.resource_id.in_(customers))
-    )
-    await names.release(session, KIND, row.account_id, row.name)
-    await session.execute(delete(CustomerList).where(CustomerList.id == row.id))
+    await repository.delete_list(session, found.row)
     return body

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictBool
 
+from comptoir.errors import BadRequest
 from comptoir.kit.codes import Country
 from comptoir.kit.custom_fields import CustomFields
+from comptoir.kit.patterns import MAX_PATTERN
 from comptoir.kit.phone import Phone
 from comptoir.kit.refs import PrivateRef
 from comptoir.kit.text import BoundedDecimal, Email, Text
@@ -98,3 +101,21 @@ class Customer(CustomerFields):
     first_order_date: str | None
     last_order_date: str | None
     loyalty_cards: list[LoyaltyCardSummary]
+
+
+@dataclass(frozen=True, slots=True)
+class CustomerFilters:
+    """The filters of GET /customer_lists/:id/customers (spec 4.5); each, when given, is a
+    non-empty pattern of at most MAX_PATTERN characters (400 otherwise)."""
+
+    private_ref: str | None = None
+    email: str | None = None
+    phone: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("private_ref", "email", "phone"):
+            value = getattr(self, name)
+            if value is not None and not value:
+                raise BadRequest(f"The {name} filter must not be empty")
+            if value is not None and len(value) > MAX_PATTERN:
+                raise BadRequest(f"The {name} filter must be at most {MAX_PATTERN} characters")

@@ -84,7 +84,7 @@ def _converter(column: ColumnElement[Any], is_sqlite: bool) -> Converter | None:
 class Query:
     """A Core select compiled for both dialects; parameters are passed by name."""
 
-    def __init__(self, stmt: Select[Any]) -> None:
+    def __init__(self, stmt: Select[*tuple[Any, ...]]) -> None:
         columns = list(stmt.selected_columns)
         self.names = tuple(column.key for column in columns)
         compiled = {}

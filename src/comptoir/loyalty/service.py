@@ -13,20 +13,21 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Numeric, literal, select, type_coerce, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
 from comptoir.customer_lists.service import ListInReach, list_in_reach
 from comptoir.customers import hooks
+from comptoir.customers import repository as customers
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable
 from comptoir.kit import clock, ids
-from comptoir.kit.decimals import exact_add, render_decimal
-from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.kit.decimals import render_decimal
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import render_datetime
+from comptoir.loyalty import repository
+from comptoir.loyalty.repository import add_to_balance
 from comptoir.loyalty.schemas import LoyaltyCardCreate, LoyaltyCardUpdate, LoyaltyOperationCreate
-from comptoir.models import Customer, Location, LoyaltyCard, LoyaltyOperation
+from comptoir.models import Customer, LoyaltyCard, LoyaltyOperation
 
 INITIAL_BALANCE = Decimal("0.0")  # spec 2.6
 
@@ -46,10 +47,7 @@ def render_card(card: LoyaltyCard) -> dict[str, Any]:
 
 async def card_in_list(session: AsyncSession, found: ListInReach, public_id: str) -> LoyaltyCard:
     pk = ids.decode(LoyaltyCard.KIND, public_id)
-    card = None
-    if pk is not None:
-        stmt = select(LoyaltyCard).where(LoyaltyCard.id == pk, LoyaltyCard.customer_list_id == found.id)
-        card = await session.scalar(stmt.execution_options(populate_existing=True))
+    card = await repository.find_card(session, found.id, pk) if pk is not None else None
     if card is None:
         raise NotFound("loyalty_card", public_id)
     return card
@@ -63,17 +61,11 @@ def _ref_taken(ref: str | None) -> Unprocessable:
 
 
 async def _flush_card(session: AsyncSession, card: LoyaltyCard, **changes: Any) -> None:
-    """Save a new card, or `changes` to one, inside a savepoint: the database refuses a
-    second card with the same ref (or a second without ref) for the customer."""
+    """Save a new card, or `changes` to one: the database refuses a second card with the
+    same ref (or a second without ref) for the customer."""
     ref = changes.get("ref", card.ref)  # read now: a refused savepoint expires the card
-    try:
-        async with session.begin_nested():
-            for name, value in changes.items():
-                setattr(card, name, value)
-            session.add(card)
-            await session.flush()
-    except IntegrityError:
-        raise _ref_taken(ref) from None
+    if not await repository.save_card(session, card, changes):
+        raise _ref_taken(ref)
 
 
 async def get_card(session: AsyncSession, ctx: Ctx, list_id: str, card_id: str) -> dict[str, Any]:
@@ -93,15 +85,9 @@ async def list_cards(
 ) -> tuple[list[dict[str, Any]], Page]:
     """spec 4.7: filters `customer_id`, `name`, `ref` (exact)."""
     found = await list_in_reach(session, ctx, list_id)
-    stmt = select(LoyaltyCard).where(LoyaltyCard.customer_list_id == found.id)
-    if customer_id is not None:
-        stmt = stmt.where(LoyaltyCard.customer_id == (ids.decode(Customer.KIND, customer_id) or 0))
-    if name is not None:
-        stmt = stmt.where(LoyaltyCard.name == name)
-    if ref is not None:
-        stmt = stmt.where(LoyaltyCard.ref == ref)
-    result = await paginate(session, stmt, [Key(LoyaltyCard.id, int)], page)
-    return [render_card(row[0]) for row in result.rows], result
+    customer_pk = (ids.decode(Customer.KIND, customer_id) or 0) if customer_id is not None else None
+    cards, result = await repository.cards_page(session, found.id, page, customer_id=customer_pk, name=name, ref=ref)
+    return [render_card(card) for card in cards], result
 
 
 async def create_card(session: AsyncSession, ctx: Ctx, list_id: str, body: LoyaltyCardCreate) -> dict[str, Any]:
@@ -109,10 +95,7 @@ async def create_card(session: AsyncSession, ctx: Ctx, list_id: str, body: Loyal
     otherwise, decisions.md); balance "0.0"."""
     found = await list_in_reach(session, ctx, list_id, right="write")
     pk = ids.decode(Customer.KIND, body.customer_id)
-    exists = pk is not None and await session.scalar(
-        select(Customer.id).where(Customer.id == pk, Customer.customer_list_id == found.id)
-    )
-    if not exists:
+    if pk is None or not await customers.customer_exists(session, found.id, pk):
         raise Unprocessable(
             FieldError("customer_id", f"no customer with id {body.customer_id!r} in customer list {found.public_id!r}")
         )
@@ -142,14 +125,6 @@ async def update_card(
 # --- operations ---------------------------------------------------------------------------
 
 
-async def _locations(session: AsyncSession, operations: list[LoyaltyOperation]) -> dict[int, str]:
-    wanted = {op.order_location_id for op in operations if op.order_location_id is not None}
-    if not wanted:
-        return {}
-    rows = await session.scalars(select(Location).where(Location.id.in_(wanted)))
-    return {location.id: location.public_id for location in rows}
-
-
 def render_operation(op: LoyaltyOperation, timezone: str, locations: dict[int, str]) -> dict[str, Any]:
     return {
         "id": op.public_id,
@@ -161,24 +136,6 @@ def render_operation(op: LoyaltyOperation, timezone: str, locations: dict[int, s
         "delta": render_decimal(op.delta),
         "new_balance": render_decimal(op.new_balance),
     }
-
-
-async def add_to_balance(session: AsyncSession, card_id: int, delta: Decimal) -> Decimal:
-    """The card's balance after adding `delta`, atomically (see the module docstring)."""
-    if session.bind.dialect.name == "postgresql":
-        stmt = (
-            update(LoyaltyCard)
-            .where(LoyaltyCard.id == card_id)
-            .values(balance=type_coerce(LoyaltyCard.balance, Numeric()) + literal(delta, Numeric()))
-            .returning(LoyaltyCard.balance)
-            .execution_options(synchronize_session=False)
-        )
-        return (await session.execute(stmt)).scalar_one()
-    current = (await session.execute(select(LoyaltyCard.balance).where(LoyaltyCard.id == card_id))).scalar_one()
-    new = exact_add(current, delta)
-    stmt = update(LoyaltyCard).where(LoyaltyCard.id == card_id).values(balance=new)
-    await session.execute(stmt.execution_options(synchronize_session=False))
-    return new
 
 
 async def create_operation(
@@ -206,9 +163,8 @@ async def create_operation(
         order_location_id=order[1] if order else None,
         created_at=clock.now(),
     )
-    session.add(op)
-    await session.flush()
-    return render_operation(op, found.timezone, await _locations(session, [op]))
+    await repository.insert_operation(session, op)
+    return render_operation(op, found.timezone, await repository.location_ids(session, [op]))
 
 
 async def get_operation(
@@ -217,13 +173,10 @@ async def get_operation(
     found = await list_in_reach(session, ctx, list_id)
     card = await card_in_list(session, found, card_id)
     pk = ids.decode(LoyaltyOperation.KIND, operation_id)
-    op = None
-    if pk is not None:
-        stmt = select(LoyaltyOperation).where(LoyaltyOperation.id == pk, LoyaltyOperation.loyalty_card_id == card.id)
-        op = await session.scalar(stmt)
+    op = await repository.find_operation(session, card.id, pk) if pk is not None else None
     if op is None:
         raise NotFound("loyalty_operation", operation_id)
-    return render_operation(op, found.timezone, await _locations(session, [op]))
+    return render_operation(op, found.timezone, await repository.location_ids(session, [op]))
 
 
 async def list_operations(
@@ -232,8 +185,6 @@ async def list_operations(
     """spec 4.7: newest first."""
     found = await list_in_reach(session, ctx, list_id)
     card = await card_in_list(session, found, card_id)
-    stmt = select(LoyaltyOperation).where(LoyaltyOperation.loyalty_card_id == card.id)
-    result = await paginate(session, stmt, [Key(LoyaltyOperation.id, int)], page, descending=True)
-    operations = [row[0] for row in result.rows]
-    locations = await _locations(session, operations)
+    operations, result = await repository.operations_page(session, card.id, page)
+    locations = await repository.location_ids(session, operations)
     return [render_operation(op, found.timezone, locations) for op in operations], result
