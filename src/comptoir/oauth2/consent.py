@@ -188,6 +188,7 @@ async def _bound(
         return await repository.binding_by_public_id(db, model, value) if value else None
     location = target if isinstance(target, Location) else None
     account = target if isinstance(target, Account) else await accounts_repository.get(db, target.account_id)  # type: ignore[union-attr]
+    assert account is not None  # a location's account
     try:
         if model is Catalog:
             return await new_catalog(db, None, account=account, location=location, name=name)
