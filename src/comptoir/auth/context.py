@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 
 
 class Bound(Protocol):
-    """What `Ctx.may_use` reads of a catalog or customer list."""
+    """A catalog or customer list as access rules read it (`Ctx.may_use`, `auth.bindings`): its
+    row, or a fast read of it."""
 
     @property
     def id(self) -> int: ...
