@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.accounts import repository
 from comptoir.auth.context import Ctx
-from comptoir.db.engine import get_by_public_id
 from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, ids
 from comptoir.models import Account, User
-from comptoir.models.accounts import AccountView
+from comptoir.models.accounts import AccountRef, AccountView
 
 
-def render_account(account: Account | AccountView) -> dict[str, Any]:
+def render_account(account: AccountRef) -> dict[str, Any]:
     return {"id": account.public_id, "name": account.name, "currency": account.currency}
 
 
@@ -38,15 +37,19 @@ async def create_account(session: AsyncSession, *, owner: User, name: str, curre
     check_text(errors, "name", name, 255, required=True)
     errors.raise_if_any()
     account = Account(name=name, currency=currency, owner_id=owner.id, created_at=clock.now())
-    session.add(account)
-    await session.flush()
+    await repository.add(session, account)
     return account
 
 
 async def find_account(session: AsyncSession, public_id: str) -> Account | None:
-    return await get_by_public_id(session, Account, public_id)
+    return await repository.by_public_id(session, public_id)
+
+
+async def accounts_of(session: AsyncSession, user: User) -> list[Account]:
+    """The user's accounts, oldest first."""
+    return await repository.owned_by(session, user.id)
 
 
 async def set_suspended(session: AsyncSession, account: Account, suspended: bool) -> None:
     """spec 5.6: tokens of a suspended account get 401 for non payment."""
-    await session.execute(update(Account).where(Account.id == account.id).values(suspended=suspended))
+    await repository.set_suspended(session, account.id, suspended)

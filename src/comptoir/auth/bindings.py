@@ -4,21 +4,10 @@ the one rule both features apply before a rename, update or delete. Reading them
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from comptoir.auth.context import Ctx
+from comptoir.auth.context import Bound, Ctx
 from comptoir.errors import Forbidden, Unauthorized
 
-
-class Bound(Protocol):
-    """A catalog or customer list as access rules read it: its row, or a fast read of it."""
-
-    @property
-    def id(self) -> int: ...
-    @property
-    def account_id(self) -> int: ...
-    @property
-    def location_id(self) -> int | None: ...
+__all__ = ["Bound", "check_modify"]
 
 
 def check_modify(ctx: Ctx, resource: str, row: Bound, action: str, *, bound_action: str, what: str) -> None:

@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from comptoir.auth.scopes import Scope, reaches_binding
 
 if TYPE_CHECKING:
     from comptoir.models.accounts import AccountView
     from comptoir.models.locations import LocationView
+
+
+class Bound(Protocol):
+    """A catalog or customer list as access rules read it (`Ctx.may_use`, `auth.bindings`): its
+    row, or a fast read of it."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def account_id(self) -> int: ...
+    @property
+    def location_id(self) -> int | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +44,7 @@ class Ctx:
     def reaches_account(self, account_id: int) -> bool:
         return self.level == "account" and account_id == self.account_id
 
-    def may_use(self, resource: str, row: Any, right: str) -> bool:
+    def may_use(self, resource: str, row: Bound, right: str) -> bool:
         """spec 5.1: `catalog` (or `customer_list`) reaches the catalog (list) bound to the
         connection, `all_catalogs` (`all_customer_lists`) every one at its level; write implies
         read. `row` has `id`, `account_id`, `location_id`."""

@@ -1,26 +1,23 @@
 """From an X-Access-Token to a connection context (spec 5.4 item 1, 5.6).
 
-One prepared read (`comptoir.db.direct`) loads the connection with its client name, account
-and location; the context carries the account and location as read-only snapshots, so
-reading them costs no further query. On PostgreSQL the contexts of valid tokens are kept by
-the process's `ConnectionCache` until any of those rows changes (`comptoir.connections.cache`).
+One prepared read (`comptoir.connections.repository`, through `comptoir.db.direct`) loads
+the connection with its client name, account and location; the context carries the account
+and location as read-only snapshots, so reading them costs no further query. On PostgreSQL
+the contexts of valid tokens are kept by the process's `ConnectionCache` until any of those
+rows changes (`comptoir.connections.cache`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, select
-
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import parse_scope
 from comptoir.connections.cache import TOKENS, ConnectionCache
-from comptoir.db.direct import FastReader, Query
+from comptoir.connections.repository import connection_by_token_hash, snapshots
+from comptoir.db.direct import FastReader
 from comptoir.errors import Unauthorized
 from comptoir.kit import crypto
-from comptoir.models import Account, Connection, Location, OAuthClient
-from comptoir.models.accounts import AccountView
-from comptoir.models.locations import LocationView
 
 # spec 5.6, word for word
 REVOKED = "The access token is invalid or the connection has been revoked"
@@ -29,35 +26,6 @@ BLOCKED = "The connection has been blocked"
 MISSING = "The X-Access-Token header is missing"
 
 _MAX_TOKEN_LENGTH = 256
-_CONNECTION = ("id", "name", "client_id", "user_id", "level", "account_id", "location_id", "catalog_id",
-               "customer_list_id", "scope", "revoked_at", "blocked")  # fmt: skip
-_ACCOUNT = ("name", "currency", "suspended", "owner_id")
-_LOCATION = tuple(c.key for c in Location.__table__.columns if c.key not in ("account_id",))
-
-AUTH = Query(
-    select(
-        *(getattr(Connection, name).label(f"c_{name}") for name in _CONNECTION),
-        OAuthClient.name.label("client_name"),
-        *(getattr(Account, name).label(f"a_{name}") for name in _ACCOUNT),
-        *(getattr(Location, name).label(f"l_{name}") for name in _LOCATION),
-    )
-    .join(OAuthClient, OAuthClient.id == Connection.client_id)
-    .outerjoin(Account, Account.id == Connection.account_id)
-    .outerjoin(Location, Location.id == Connection.location_id)
-    .where(Connection.token_hash == bindparam("token_hash"))
-)
-
-
-def _snapshots(row: dict[str, Any]) -> tuple[AccountView | None, LocationView | None]:
-    """Read-only copies of the connection's account and location."""
-    account_id = row["c_account_id"]
-    account = None
-    if account_id is not None:
-        account = AccountView(id=account_id, **{name: row[f"a_{name}"] for name in _ACCOUNT})
-    location = None
-    if row["c_location_id"] is not None:
-        location = LocationView(account_id=account_id, **{name: row[f"l_{name}"] for name in _LOCATION})
-    return account, location
 
 
 async def resolve(reader: FastReader, cache: ConnectionCache, key: bytes, token: str | None) -> Ctx:
@@ -71,7 +39,7 @@ async def resolve(reader: FastReader, cache: ConnectionCache, key: bytes, token:
     ctx = await cache.fresh(TOKENS, token)
     if ctx is None:
         generation = cache.generation
-        ctx = _context(await reader.one(AUTH, token_hash=crypto.lookup_hash(key, token)))
+        ctx = _context(await connection_by_token_hash(reader, crypto.lookup_hash(key, token)))
         cache.put(TOKENS, token, ctx, generation)
     return ctx
 
@@ -83,7 +51,7 @@ def _context(row: dict[str, Any] | None) -> Ctx:
         raise Unauthorized(SUSPENDED)
     if row["c_blocked"]:
         raise Unauthorized(BLOCKED)
-    account, location = _snapshots(row)
+    account, location = snapshots(row)
     return Ctx(
         connection_id=row["c_id"],
         connection_name=row["c_name"],

@@ -11,15 +11,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.accounts import repository as accounts
 from comptoir.auth.scopes import Scope, binding_reachable
-from comptoir.db.engine import get_by_public_id
+from comptoir.connections import repository
 from comptoir.errors import FieldErrors
 from comptoir.kit import clock, crypto
 from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, User
+from comptoir.oauth2 import repository as clients
 
 OOB_REDIRECT_URI = "urn:ietf:wg:oauth:2.0:oob"
 MAX_NAME = 255
@@ -81,8 +81,7 @@ async def create_client(
         owner_id=owner.id if owner else None,
         created_at=clock.now(),
     )
-    session.add(client)
-    await session.flush()
+    await clients.add_client(session, client)
     return client
 
 
@@ -102,7 +101,7 @@ async def regenerate_secret(session: AsyncSession, client: OAuthClient) -> None:
 
 
 async def find_client(session: AsyncSession, public_id: str) -> OAuthClient | None:
-    return await get_by_public_id(session, OAuthClient, public_id)
+    return await clients.client_by_public_id(session, public_id)
 
 
 # --- connections ------------------------------------------------------------------------
@@ -118,7 +117,7 @@ def _new_token_seed(key: bytes, connection: Connection) -> None:
 
 
 async def find_connection_by_token(session: AsyncSession, key: bytes, token: str) -> Connection | None:
-    return await session.scalar(select(Connection).where(Connection.token_hash == crypto.lookup_hash(key, token)))
+    return await repository.by_token_hash(session, crypto.lookup_hash(key, token))
 
 
 async def check_binding(
@@ -152,7 +151,7 @@ async def check_binding(
         errors.add("scope", "a scope without location[...] or account[...] connects no location or account")
     owning_account = account
     if location is not None:
-        owning_account = await session.get(Account, location.account_id)
+        owning_account = await accounts.get(session, location.account_id)
     if owning_account is not None and owning_account.owner_id != user.id:
         errors.add("location" if location is not None else "account", "the user does not own it")
 
@@ -248,9 +247,8 @@ async def _upsert_connection(
     name: str,
     values: dict[str, Any],
 ) -> Connection:
-    identity = (Connection.client_id == client.id, Connection.target == target, Connection.name == name)
     for _attempt in range(2):
-        connection = await session.scalar(select(Connection).where(*identity).with_for_update())
+        connection = await repository.locked_by_identity(session, client.id, target, name)
         now = clock.now()
         if connection is not None:
             for field, value in values.items():
@@ -268,29 +266,18 @@ async def _upsert_connection(
         for field, value in values.items():
             setattr(connection, field, value)
         _new_token_seed(key, connection)
-        try:
-            async with session.begin_nested():
-                session.add(connection)
-        except IntegrityError:  # a concurrent authorisation created it first: update that one
-            continue
+        if not await repository.insert(session, connection):
+            continue  # a concurrent authorisation created it first: update that one
         return connection
     raise RuntimeError("connection upsert did not converge")  # pragma: no cover
 
 
 async def set_blocked(session: AsyncSession, connection: Connection, blocked: bool) -> None:
     """spec 5.6: a blocked connection's token gets 401 "The connection has been blocked"."""
-    await session.execute(
-        update(Connection).where(Connection.id == connection.id).values(blocked=blocked, updated_at=clock.now())
-    )
+    await repository.set_blocked(session, connection.id, blocked, clock.now())
 
 
 async def revoke(session: AsyncSession, connection: Connection) -> bool:
     """The token stops working at once (spec 5.4 item 2, the back office's "Revoke");
     re-authorising the same connection later gives it a new token. False when it already was."""
-    now = clock.now()
-    result = await session.execute(
-        update(Connection)
-        .where(Connection.id == connection.id, Connection.revoked_at.is_(None))
-        .values(revoked_at=now, updated_at=now)
-    )
-    return bool(result.rowcount)
+    return await repository.revoke(session, connection.id, clock.now())

@@ -68,8 +68,9 @@ class LocationUpdate(BaseModel):
 
     cutoff_time: HourMinute = None
     opening_hours: OpeningHoursUpdate | None = None
-    preparation_time: StrictInt = None
-    order_acceptance: OrderAcceptanceUpdate = None
+    # Not nullable: an explicit null is refused (absent means unchanged).
+    preparation_time: StrictInt = None  # type: ignore[assignment]
+    order_acceptance: OrderAcceptanceUpdate = None  # type: ignore[assignment]
     custom_fields: CustomFields = None
 
 

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from datetime import datetime
 from itertools import pairwise
-from typing import Any
+from typing import Any, Literal, overload
 
-from sqlalchemy import Select, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
+from comptoir.accounts import repository as accounts
 from comptoir.auth.context import Ctx
 from comptoir.db.engine import Database
 from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, custom_fields
 from comptoir.kit.codes import parse_country
-from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import hhmm_minutes, localize, parse_timezone_name, render_datetime, render_timezone
 from comptoir.kit.wire import WireError
+from comptoir.locations import repository
 from comptoir.locations.schemas import DAYS, LocationUpdate, OrderAcceptanceUpdate
 from comptoir.models import Account, Location
 from comptoir.models.accounts import AccountView
@@ -74,11 +75,20 @@ def render_location(
     }
 
 
+@overload
+async def location_in_reach(
+    session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: Literal[True]
+) -> tuple[Location, Account]: ...
+@overload
+async def location_in_reach(
+    session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: bool = False
+) -> tuple[Location | LocationView, Account | AccountView]: ...
 async def location_in_reach(
     session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: bool = False
 ) -> tuple[Location | LocationView, Account | AccountView]:
     """The location behind `public_id` and its account, if the connection reaches it; else
-    404, whether or not it exists elsewhere (STYLE 6)."""
+    404, whether or not it exists elsewhere (STYLE 6). `for_update`: the rows, the location
+    locked in the request's transaction."""
     account_pk, number = _parsed_in_account(ctx, public_id)
     if ctx.level == "location":
         found = await connection_location(session, ctx, for_update=for_update)
@@ -87,11 +97,10 @@ async def location_in_reach(
         return found
     if ctx.level != "account":
         raise NotFound("location", public_id)
-    stmt = _with_account(select(Location, Account)).where(Location.account_id == account_pk, Location.number == number)
-    row = (await session.execute(_locked(stmt) if for_update else stmt)).first()
+    row = await repository.with_account(session, account_pk, number, for_update=for_update)
     if row is None:
         raise NotFound("location", public_id)
-    return row[0], row[1]
+    return row
 
 
 def _parsed_in_account(ctx: Ctx, public_id: str) -> tuple[int, int]:
@@ -112,6 +121,14 @@ def snapshot_in_reach(ctx: Ctx, public_id: str) -> tuple[LocationView, AccountVi
     return ctx.location, ctx.account
 
 
+@overload
+async def connection_location(
+    session: AsyncSession, ctx: Ctx, *, for_update: Literal[True]
+) -> tuple[Location, Account]: ...
+@overload
+async def connection_location(
+    session: AsyncSession, ctx: Ctx, *, for_update: bool = False
+) -> tuple[Location | LocationView, Account | AccountView]: ...
 async def connection_location(
     session: AsyncSession, ctx: Ctx, *, for_update: bool = False
 ) -> tuple[Location | LocationView, Account | AccountView]:
@@ -119,29 +136,16 @@ async def connection_location(
     `for_update`, the row itself, locked in the request's transaction."""
     assert ctx.location_id is not None
     if for_update:
-        stmt = _locked(_with_account(select(Location, Account)).where(Location.id == ctx.location_id))
-        location, account = (await session.execute(stmt)).one()
-        return location, account
+        return await repository.locked_by_id(session, ctx.location_id)
     assert ctx.location is not None
     assert ctx.account is not None
     return ctx.location, ctx.account
 
 
-def _with_account(stmt: Select[Any]) -> Select[Any]:
-    return stmt.join(Account, Account.id == Location.account_id)
-
-
-def _locked(stmt: Select[Any]) -> Select[Any]:
-    # Row lock on PostgreSQL (SQLite writers are already serialised by BEGIN IMMEDIATE);
-    # populate_existing refreshes what the auth query loaded earlier in this transaction.
-    return stmt.with_for_update(of=Location).execution_options(populate_existing=True)
-
-
 async def list_locations(session: AsyncSession, ctx: Ctx, page: PageRequest) -> tuple[list[dict[str, Any]], Page]:
     """GET /locations (account tokens): the account's locations by number."""
     assert ctx.account_id is not None
-    stmt = _with_account(select(Location, Account)).where(Location.account_id == ctx.account_id)
-    result = await paginate(session, stmt, [Key(Location.number, int)], page)
+    result = await repository.page_of_account(session, ctx.account_id, page)
     return [render_location(location, account) for location, account in result.rows], result
 
 
@@ -261,11 +265,12 @@ async def _revert_if_due(session: AsyncSession, location: Location, account: Acc
 
 
 async def update_location(
-    session: AsyncSession, ctx: Ctx, location: Location, account: Account, update_: LocationUpdate
+    session: AsyncSession, ctx: Ctx | None, location: Location, account: Account, update_: LocationUpdate
 ) -> dict[str, Any]:
     """PATCH /locations/:id (spec 4.8): validates every given field against the resulting
     state, refuses with all errors at once, records one location update when anything
-    changed. The caller holds the row lock."""
+    changed (caused by `ctx`'s connection; None: the back office). The caller holds the
+    row lock."""
     await _revert_if_due(session, location, account)
     previous = render_location(location, account)
     given = update_.model_fields_set
@@ -319,20 +324,12 @@ async def revert_due_acceptances(db: Database, *, batch: int = 100) -> int:
     and safe with several workers (rows are claimed with SKIP LOCKED on PostgreSQL, and
     writers are serialised on SQLite). Returns how many it reverted."""
     now = clock.now()
-    due = Location.acceptance_mode != "normal", Location.acceptance_resume_at <= now
     async with db.transaction(write=False) as session:  # cheap check first: no write lock
-        if await session.scalar(select(Location.id).where(*due).limit(1)) is None:
+        if not await repository.any_due(session, now):
             return 0
     async with db.transaction() as session:
-        stmt = (
-            _with_account(select(Location, Account))
-            .where(*due)
-            .order_by(Location.acceptance_resume_at)
-            .limit(batch)
-            .with_for_update(of=Location, skip_locked=True)
-        )
         reverted = 0
-        for location, account in (await session.execute(stmt)).all():
+        for location, account in await repository.claim_due(session, now, batch):
             reverted += await _revert_if_due(session, location, account)
         return reverted
 
@@ -351,10 +348,7 @@ async def edit_details(
     `update_location`'s event. The caller holds the row lock."""
     errors = FieldErrors()
     check_preparation_time(details["preparation_time"], errors)
-    check_text(errors, "name", details["name"], 255, required=True)
-    check_text(errors, "address", details["address"], 1000)
-    check_text(errors, "postal_code", details["postal_code"], 32)
-    check_text(errors, "city", details["city"], 255)
+    _check_texts(errors, details["name"], details["address"], details["postal_code"], details["city"])
     for field, parse in (("country", parse_country), ("timezone", parse_timezone_name)):
         try:
             parse(details[field])
@@ -376,6 +370,16 @@ async def edit_details(
 # --- creating (admin, demo, back office) ------------------------------------------------
 
 
+def _check_texts(
+    errors: FieldErrors, name: str, address: str | None, postal_code: str | None, city: str | None
+) -> None:
+    """The free texts of a location, as creating and the back office's edit check them."""
+    check_text(errors, "name", name, 255, required=True)
+    check_text(errors, "address", address, 1000)
+    check_text(errors, "postal_code", postal_code, 32)
+    check_text(errors, "city", city, 255)
+
+
 async def create_location(
     session: AsyncSession,
     *,
@@ -390,17 +394,9 @@ async def create_location(
     """A new location numbered after the account's last one (an atomic counter, so two
     concurrent creations never share a number)."""
     errors = FieldErrors()
-    check_text(errors, "name", name, 255, required=True)
-    check_text(errors, "address", address, 1000)
-    check_text(errors, "postal_code", postal_code, 32)
-    check_text(errors, "city", city, 255)
+    _check_texts(errors, name, address, postal_code, city)
     errors.raise_if_any()
-    number = await session.scalar(
-        update(Account)
-        .where(Account.id == account.id)
-        .values(location_count=Account.location_count + 1)
-        .returning(Account.location_count)
-    )
+    number = await accounts.take_location_number(session, account.id)
     now = clock.now()
     location = Location(
         account_id=account.id,
@@ -419,17 +415,36 @@ async def create_location(
         created_at=now,
         updated_at=now,
     )
-    session.add(location)
-    await session.flush()
+    await repository.add(session, location)
     return location
 
 
-async def find_location(session: AsyncSession, public_id: str) -> tuple[Location, Account] | None:
+async def find_location(
+    session: AsyncSession, public_id: str, *, for_update: bool = False
+) -> tuple[Location, Account] | None:
+    """The location behind `public_id` and its account, wherever it is (admin, back office);
+    `for_update`: the location locked in the session's transaction."""
     parsed = parse_location_id(public_id)
     if parsed is None:
         return None
-    stmt = _with_account(select(Location, Account)).where(
-        Location.account_id == parsed[0], Location.number == parsed[1]
-    )
-    row = (await session.execute(stmt)).first()
-    return (row[0], row[1]) if row else None
+    return await repository.with_account(session, parsed[0], parsed[1], for_update=for_update)
+
+
+async def locations_of_account(session: AsyncSession, account: Account) -> list[Location]:
+    """The account's locations by number."""
+    return await repository.of_account(session, account.id)
+
+
+async def first_location(session: AsyncSession, account: Account) -> Location | None:
+    """The account's first location (by number), if any."""
+    return await repository.first_of_account(session, account.id)
+
+
+async def public_ids(session: AsyncSession, location_ids: set[int]) -> dict[int, str]:
+    """The public id of each of these locations (that exists)."""
+    return {location.id: location.public_id for location in await repository.by_ids(session, list(location_ids))}
+
+
+async def locations_of_accounts(session: AsyncSession, accounts: list[Account]) -> list[Location]:
+    """The locations of these accounts, by account then number."""
+    return await repository.of_accounts(session, [account.id for account in accounts])

@@ -18,35 +18,22 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from comptoir.accounts.service import find_account
 from comptoir.auth.scopes import Scope, ScopeError, parse_scope
-from comptoir.catalogs.service import new_catalog
 from comptoir.connections.service import (
     OOB_REDIRECT_URI,
-    authorise,
-    check_binding,
     find_client,
-    find_connection_by_token,
 )
-from comptoir.connections.service import (
-    revoke as revoke_connection,
-)
-from comptoir.customer_lists.service import create_list
-from comptoir.db.engine import get_by_public_id
-from comptoir.errors import ComptoirError, FieldError, PayloadTooLarge, Unprocessable
+from comptoir.errors import ComptoirError, PayloadTooLarge
 from comptoir.http.state import app_state
-from comptoir.kit import crypto
 from comptoir.kit.codes import countries, currencies
 from comptoir.kit.jsonutil import dumps, loads
-from comptoir.locations.service import find_location
-from comptoir.models import Account, Catalog, CustomerList, Location, OAuthClient, User
-from comptoir.oauth2 import service
+from comptoir.models import OAuthClient, User
+from comptoir.oauth2 import consent, service
 from comptoir.oauth2.service import LoginRefused, OAuthError, Throttle, admit_login, check_login, login_throttle
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
@@ -207,66 +194,6 @@ def _signup_page(
     )
 
 
-Options = list[tuple[str | None, list[tuple[str, str]]]]  # (optgroup label or None, [(value, text)])
-NEW = "new"  # the option that creates a catalog or customer list (issue 7 item 2)
-
-
-async def _owned(db: AsyncSession, user: User) -> tuple[list[Account], list[tuple[Location, Account]]]:
-    accounts = list(await db.scalars(select(Account).where(Account.owner_id == user.id).order_by(Account.id)))
-    rows = await db.execute(
-        select(Location, Account)
-        .join(Account, Account.id == Location.account_id)
-        .where(Account.owner_id == user.id)
-        .order_by(Account.id, Location.number)
-    )
-    return accounts, [(location, account) for location, account in rows.all()]
-
-
-async def _target(db: AsyncSession, user: User, scope: Scope, public_id: str | None) -> Location | Account | None:
-    """The location or account the user chose, if the user owns it."""
-    if not public_id:
-        return None
-    if scope.level == "location":
-        found = await find_location(db, public_id)
-        return found[0] if found is not None and found[1].owner_id == user.id else None
-    account = await find_account(db, public_id)
-    return account if account is not None and account.owner_id == user.id else None
-
-
-def _target_options(level: str, accounts: list[Account], locations: list[tuple[Location, Account]]) -> Options:
-    if level == "account":
-        return [(None, [(account.public_id, account.name) for account in accounts])]
-    groups: Options = []
-    for account in accounts:
-        items = [(loc.public_id, loc.name) for loc, owner in locations if owner.id == account.id]
-        if items:
-            groups.append((account.name if len(accounts) > 1 else None, items))
-    return groups
-
-
-async def _binding_options(
-    db: AsyncSession, model: type, accounts: list[Account], locations: list[tuple[Location, Account]]
-) -> Options:
-    """Every catalog (or customer list) of the user's accounts, grouped by location, then
-    account-level ones. Which of them fits the chosen location or account (spec 5.1) is
-    checked on Allow, the page having no scripts to narrow the list as the choice changes."""
-    rows = list(
-        await db.scalars(
-            select(model).where(model.account_id.in_([a.id for a in accounts])).order_by(model.id)  # type: ignore[attr-defined]
-        )
-    )
-    groups: Options = []
-    for location, _ in locations:
-        items = [(row.public_id, row.name) for row in rows if row.location_id == location.id]
-        if items:
-            groups.append((location.name, items))
-    for account in accounts:
-        items = [(row.public_id, row.name) for row in rows if row.location_id is None and row.account_id == account.id]
-        if items:
-            groups.append((f"{account.name} (whole account)", items))
-    return groups
-
-
 async def _choice_page(
     request: Request,
     db: AsyncSession,
@@ -281,19 +208,9 @@ async def _choice_page(
     "Catalog" and "Customer list" selects the scope needs, what the application may do, and
     Allow / Deny."""
     scope = req.scope
-    accounts, locations = await _owned(db, user) if scope.level else ([], [])
-    targets = _target_options(scope.level, accounts, locations) if scope.level else None
-    if targets is not None and not targets:
+    offered = await consent.choices(db, user, scope, req.client.name)
+    if offered.targets is not None and not offered.targets:
         return _page("message.html", title="Nothing to connect", message=f"You have no {scope.level} to connect yet.")
-    selects = []
-    for field, model, label in (("catalog", Catalog, "Catalog"), ("customer_list", CustomerList, "Customer list")):
-        if not scope.allows(field):
-            continue
-        groups = await _binding_options(db, model, accounts, locations)
-        creatable = scope.allows(field, "write")  # an application that may fill it
-        if creatable:
-            groups.append((None, [(NEW, f"A new {label.lower()} named “{req.client.name}”")]))
-        selects.append({"field": field, "label": label, "groups": groups, "creatable": creatable})
     return _page(
         "consent.html",
         status,
@@ -304,8 +221,8 @@ async def _choice_page(
         user_email=user.email,
         errors=list(errors),
         level_label=scope.level.capitalize() if scope.level else None,
-        targets=targets,
-        selects=selects,
+        targets=offered.targets,
+        selects=offered.selects,
         allowances=service.describe(scope),
         chosen=chosen or {},
     )
@@ -400,10 +317,6 @@ async def _sign_up(
     return response
 
 
-def _label(field: str) -> str:
-    return field.replace("_", " ").capitalize()
-
-
 async def _allow(
     request: Request,
     db: AsyncSession,
@@ -415,32 +328,10 @@ async def _allow(
     """Checks the choices as the connection will (spec 5.1), creates the new catalog or
     customer list if one was asked for, then issues the code. A refusal changes nothing."""
     chosen = {name: _field(form, name) for name in ("target", "catalog", "customer_list")}
-    target = await _target(db, user, req.scope, chosen["target"]) if req.scope.level else None
-    if req.scope.level and target is None:
-        shown = [f"{req.scope.level.capitalize()}: choose one of the list."]
-        return await _choice_page(request, db, req, browser, user, shown, chosen, 400)
-    location = target if isinstance(target, Location) else None
-    account = target if isinstance(target, Account) else None
-    bound: dict[str, Any] = {}
     try:
-        async with db.begin_nested():  # rolled back, new catalog or list included, on refusal
-            catalog = bound["catalog"] = await _bound(db, Catalog, chosen["catalog"], target, req.client.name)
-            customer_list = bound["customer_list"] = await _bound(
-                db, CustomerList, chosen["customer_list"], target, req.client.name
-            )
-            await check_binding(
-                db,
-                user=user,
-                scope=req.scope,
-                location=location,
-                account=account,
-                catalog=catalog,
-                customer_list=customer_list,
-                name=req.name,
-            )
-    except Unprocessable as exc:
-        shown = [_refusal(e.field, e.message, bound.get(e.field), target) for e in exc.errors]
-        return await _choice_page(request, db, req, browser, user, shown, chosen, 400)
+        choice = await consent.check_choice(db, user, req.scope, chosen, req.client.name, req.name)
+    except consent.ChoiceRefused as refused:
+        return await _choice_page(request, db, req, browser, user, refused.messages, chosen, 400)
     code = await service.issue_code(
         db,
         app_state(request).key,
@@ -448,42 +339,16 @@ async def _allow(
         user_id=user.id,
         redirect_uri=req.redirect_uri,
         scope=str(req.scope),
-        account_id=account.id if account else None,
-        location_id=location.id if location else None,
-        catalog_id=catalog.id if catalog else None,
-        customer_list_id=customer_list.id if customer_list else None,
+        account_id=choice.account.id if choice.account else None,
+        location_id=choice.location.id if choice.location else None,
+        catalog_id=choice.catalog.id if choice.catalog else None,
+        customer_list_id=choice.customer_list.id if choice.customer_list else None,
         name=req.name,
         code_challenge=req.code_challenge,
     )
     if req.redirect_uri == OOB_REDIRECT_URI:  # spec 5.5 item 1: shown for the user to paste
         return _page("code.html", title="Your authorization code", client_name=req.client.name, code=code)
     return req.back(code=code)
-
-
-def _refusal(field: str, message: str, row: Any, target: Any) -> str:
-    """A refused choice in the page's words: which catalog or list does not fit, and why."""
-    label = _label(field)
-    if row is not None and target is not None and message.startswith("is not a"):
-        others = "its account" if isinstance(target, Location) else "its locations"
-        return f"{label}: “{row.name}” is not a {label.lower()} of {target.name} or of {others}."
-    return f"{label}: {message}"
-
-
-async def _bound(
-    db: AsyncSession, model: type[Catalog] | type[CustomerList], value: str, target: Any, name: str
-) -> Any:
-    """The catalog or customer list chosen, or a new one named after the application, made
-    at the chosen location or account (with its `.create` event, caused by no connection)."""
-    if value != NEW:
-        return await get_by_public_id(db, model, value) if value else None
-    location = target if isinstance(target, Location) else None
-    account = target if isinstance(target, Account) else await db.get(Account, target.account_id)
-    try:
-        if model is Catalog:
-            return await new_catalog(db, None, account=account, location=location, name=name)
-        return (await create_list(db, None, account=account, location=location, name=name)).row
-    except Unprocessable as exc:  # the name is taken: shown against the select
-        raise Unprocessable([FieldError(model.KIND, e.message) for e in exc.errors]) from None
 
 
 # --- POST /token and /revoke ------------------------------------------------------------
@@ -552,7 +417,7 @@ async def token(request: Request) -> Response:
                 raise OAuthError(400, "unsupported_grant_type", "grant_type must be authorization_code")
             if not fields.get("code"):
                 raise OAuthError(400, "invalid_request", "The code field is missing")
-            code = await service.redeem_code(
+            body = await service.grant(
                 db,
                 state.key,
                 client=client,
@@ -560,27 +425,6 @@ async def token(request: Request) -> Response:
                 redirect_uri=fields.get("redirect_uri"),
                 code_verifier=fields.get("code_verifier"),
             )
-            user = await db.get(User, code.user_id)
-            location = await db.get(Location, code.location_id) if code.location_id else None
-            account = await db.get(Account, code.account_id) if code.account_id else None
-            catalog = await db.get(Catalog, code.catalog_id) if code.catalog_id else None
-            customer_list = await db.get(CustomerList, code.customer_list_id) if code.customer_list_id else None
-            try:
-                body = await authorise(
-                    db,
-                    state.key,
-                    client=client,
-                    user=user,  # type: ignore[arg-type]
-                    scope=parse_scope(code.scope),
-                    location=location,
-                    account=account,
-                    catalog=catalog,
-                    customer_list=customer_list,
-                    name=code.name,
-                )
-            except Unprocessable as exc:  # what was approved changed meanwhile
-                raise OAuthError(400, "invalid_grant", f"The authorization no longer applies: {exc.message}") from None
-            await service.record_token(db, code, crypto.lookup_hash(state.key, body["access_token"]))
         return _json(body)
     except service.CodeReplayed as replayed:  # refused, and what the code gave is revoked
         async with state.db.transaction() as db:
@@ -611,11 +455,7 @@ async def revoke(request: Request) -> Response:
             presented = fields.get("token")
             if not presented:
                 raise OAuthError(400, "invalid_request", "The token field is missing")
-            connection = await find_connection_by_token(db, state.key, presented)
-            if connection is not None:
-                if connection.client_id != client.id:
-                    raise OAuthError(400, "unauthorized_client", "The token was not issued to this client")
-                await revoke_connection(db, connection)
+            await service.revoke_token(db, state.key, client, presented)
         return _json({})
     except ComptoirError as exc:
         return _oauth_error(exc)

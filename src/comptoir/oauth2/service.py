@@ -24,15 +24,22 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, ClassVar
 
-from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.auth.scopes import Scope
-from comptoir.connections.service import OOB_REDIRECT_URI, client_secret, find_client
+from comptoir.auth.scopes import Scope, parse_scope
+from comptoir.connections import repository as connections
+from comptoir.connections.service import (
+    OOB_REDIRECT_URI,
+    authorise,
+    client_secret,
+    find_client,
+    find_connection_by_token,
+)
 from comptoir.connections.service import revoke as revoke_connection
-from comptoir.errors import ComptoirError
+from comptoir.errors import ComptoirError, Unprocessable
 from comptoir.kit import clock, crypto
-from comptoir.models import AuthorizationCode, Connection, OAuthClient, User
+from comptoir.models import AuthorizationCode, OAuthClient, User
+from comptoir.oauth2 import repository
 from comptoir.ratelimit.limiter import RateLimiter
 from comptoir.users.service import authenticate
 
@@ -85,12 +92,12 @@ async def issue_code(session: AsyncSession, key: bytes, **values: Any) -> str:
     """A new code for the approved request (`values`: the AuthorizationCode columns)."""
     code = secrets.token_urlsafe(32)
     now = clock.now()
-    session.add(
+    await repository.add_code(
+        session,
         AuthorizationCode(
             code_hash=crypto.lookup_hash(key, code), expires_at=now + CODE_LIFETIME, created_at=now, **values
-        )
+        ),
     )
-    await session.flush()
     return code
 
 
@@ -109,9 +116,7 @@ async def redeem_code(
 ) -> AuthorizationCode:
     """Spend `code` for `client` (spec 5.3 item 4: 400 when unknown, expired or used;
     CodeReplayed when used, for the caller to revoke what the first exchange gave)."""
-    found = await session.scalar(
-        select(AuthorizationCode).where(AuthorizationCode.code_hash == crypto.lookup_hash(key, code))
-    )
+    found = await repository.code_by_hash(session, crypto.lookup_hash(key, code))
     now = clock.now()
     if found is None or found.client_id != client.id:
         raise OAuthError(400, "invalid_grant", "The authorization code is unknown")
@@ -131,14 +136,9 @@ async def redeem_code(
             raise OAuthError(400, "invalid_grant", "code_verifier is required: the authorization used PKCE")
         if not hmac.compare_digest(_s256(code_verifier), found.code_challenge):
             raise OAuthError(400, "invalid_grant", "code_verifier does not match the code_challenge")
-    spent = await session.execute(
-        update(AuthorizationCode)
-        .where(AuthorizationCode.id == found.id, AuthorizationCode.used_at.is_(None))
-        .values(used_at=now)
-    )
-    if spent.rowcount != 1:  # a concurrent exchange spent it first: what it gave, once committed
-        given = await session.scalar(select(AuthorizationCode.token_hash).where(AuthorizationCode.id == found.id))
-        raise CodeReplayed(given)
+    if not await repository.spend_code(session, found.id, now):
+        # a concurrent exchange spent it first: what it gave, once committed
+        raise CodeReplayed(await repository.token_hash_of_code(session, found.id))
     return found
 
 
@@ -154,9 +154,7 @@ class CodeReplayed(OAuthError):
 
 async def record_token(session: AsyncSession, code: AuthorizationCode, token_hash: str) -> None:
     """Remember the token `code` gave, for `revoke_replayed`."""
-    await session.execute(
-        update(AuthorizationCode).where(AuthorizationCode.id == code.id).values(token_hash=token_hash)
-    )
+    await repository.record_token(session, code.id, token_hash)
 
 
 async def revoke_replayed(session: AsyncSession, replayed: CodeReplayed) -> None:
@@ -164,8 +162,53 @@ async def revoke_replayed(session: AsyncSession, replayed: CodeReplayed) -> None
     issued to it later, after a revocation, was not that code's)."""
     if replayed.token_hash is None:
         return
-    connection = await session.scalar(select(Connection).where(Connection.token_hash == replayed.token_hash))
+    connection = await connections.by_token_hash(session, replayed.token_hash)
     if connection is not None:
+        await revoke_connection(session, connection)
+
+
+async def grant(
+    session: AsyncSession,
+    key: bytes,
+    *,
+    client: OAuthClient,
+    code: str,
+    redirect_uri: str | None,
+    code_verifier: str | None,
+) -> dict[str, Any]:
+    """spec 5.3: spend `code` (`redeem_code`) and create or update the connection it
+    approved; the token response (the same token on re-authorisation). 400 invalid_grant
+    when what was approved no longer applies."""
+    found = await redeem_code(
+        session, key, client=client, code=code, redirect_uri=redirect_uri, code_verifier=code_verifier
+    )
+    rows = await repository.approved(session, found)
+    assert rows.user is not None  # a user's codes go with the user
+    try:
+        body = await authorise(
+            session,
+            key,
+            client=client,
+            user=rows.user,
+            scope=parse_scope(found.scope),
+            location=rows.location,
+            account=rows.account,
+            catalog=rows.catalog,
+            customer_list=rows.customer_list,
+            name=found.name,
+        )
+    except Unprocessable as exc:  # what was approved changed meanwhile
+        raise OAuthError(400, "invalid_grant", f"The authorization no longer applies: {exc.message}") from None
+    await record_token(session, found, crypto.lookup_hash(key, body["access_token"]))
+    return body
+
+
+async def revoke_token(session: AsyncSession, key: bytes, client: OAuthClient, token: str) -> None:
+    """spec 5.4 item 2: the client's own token only; an unknown token is already unusable."""
+    connection = await find_connection_by_token(session, key, token)
+    if connection is not None:
+        if connection.client_id != client.id:
+            raise OAuthError(400, "unauthorized_client", "The token was not issued to this client")
         await revoke_connection(session, connection)
 
 

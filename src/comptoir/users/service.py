@@ -6,7 +6,6 @@ import asyncio
 import re
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.errors import FieldErrors, check_text
@@ -14,6 +13,7 @@ from comptoir.kit import clock, crypto
 from comptoir.kit.times import parse_timezone_name, render_timezone
 from comptoir.kit.wire import WireError
 from comptoir.models import User
+from comptoir.users import repository
 
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 _LOCALE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")
@@ -39,7 +39,7 @@ def normalise_email(email: str) -> str:
 
 
 async def find_user_by_email(session: AsyncSession, email: str) -> User | None:
-    return await session.scalar(select(User).where(User.email == normalise_email(email)))
+    return await repository.by_email(session, normalise_email(email))
 
 
 async def authenticate(session: AsyncSession, email: str, password: str) -> User | None:
@@ -67,7 +67,7 @@ async def create_user(
     email = normalise_email(email)
     if not _EMAIL.fullmatch(email) or len(email) > 254:
         errors.add("email", f"{email!r} is not a valid email address")
-    elif await session.scalar(select(func.count()).select_from(User).where(User.email == email)):
+    elif await repository.email_taken(session, email):
         errors.add("email", f"a user with email {email!r} already exists")
     if len(password) < MIN_PASSWORD:
         errors.add("password", f"must have at least {MIN_PASSWORD} characters")
@@ -92,6 +92,9 @@ async def create_user(
         locales=locales,
         created_at=clock.now(),
     )
-    session.add(user)
-    await session.flush()
+    await repository.add(session, user)
     return user
+
+
+async def find_user(session: AsyncSession, user_id: int) -> User | None:
+    return await repository.get(session, user_id)

@@ -38,7 +38,7 @@ async def sign_up(db: AsyncSession, values: dict[str, str], password: str) -> Us
     currency = values["currency"] or (currency_of(country) if not errors else None)
     if currency is None or pycountry.currencies.get(alpha_3=currency) is None:
         errors.append("Currency: choose the currency of the account.")
-    if errors:
+    if errors or currency is None:  # a missing currency is one of the errors
         raise SignupRefused(errors)
     try:
         async with db.begin_nested():

@@ -13,22 +13,17 @@ from typing import Any
 
 from fastapi import APIRouter
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
+from comptoir.accounts import repository as accounts
+from comptoir.connections import repository as connections
+from comptoir.connections.repository import Listed
 from comptoir.connections.service import revoke, set_blocked
-from comptoir.db.engine import get_by_public_id
 from comptoir.http.state import app_state
-from comptoir.models import (
-    Account,
-    Catalog,
-    Connection,
-    CustomerList,
-    DeliveryAttempt,
-    Location,
-    OAuthClient,
-    RequestLog,
-)
+from comptoir.models import Connection, DeliveryAttempt
+from comptoir.oauth2 import repository as clients
 from comptoir.web.pages import owned_account, owned_location
 from comptoir.web.render import Visitor, not_found, page, redirect, visitor
 
@@ -37,30 +32,20 @@ router = APIRouter(include_in_schema=False)
 PAGE_SIZE = 50
 
 
-async def listed(db: Any, *where: Any, limit: int | None = None) -> list[dict[str, Any]]:
+def shown(rows: list[Listed]) -> list[dict[str, Any]]:
     """Connections as the pages list them (active first, newest first): each with its
     application's name, catalog, customer list, and `place`, what it connects in words."""
-    stmt = (
-        select(Connection, OAuthClient.name, Catalog.name, CustomerList.name, Location.name, Account.name)
-        .join(OAuthClient, OAuthClient.id == Connection.client_id)
-        .outerjoin(Catalog, Catalog.id == Connection.catalog_id)
-        .outerjoin(CustomerList, CustomerList.id == Connection.customer_list_id)
-        .outerjoin(Location, Location.id == Connection.location_id)
-        .outerjoin(Account, Account.id == Connection.account_id)
-        .where(*where)
-        .order_by(Connection.revoked_at.is_not(None), Connection.id.desc())
-        .limit(limit)
-    )
-    return [
-        {
-            "connection": c,
-            "application": app,
-            "catalog": catalog,
-            "customer_list": customer_list,
-            "place": location or account or "a profile only",
-        }
-        for c, app, catalog, customer_list, location, account in await db.execute(stmt)
-    ]
+    return [_shown(row) for row in rows]
+
+
+def _shown(row: Listed) -> dict[str, Any]:
+    return {
+        "connection": row.connection,
+        "application": row.application,
+        "catalog": row.catalog,
+        "customer_list": row.customer_list,
+        "place": row.location or row.account or "a profile only",
+    }
 
 
 def _connections_page(you: Visitor, rows: list[dict[str, Any]], name: str, back: str) -> Response:
@@ -72,7 +57,7 @@ async def location_connections(request: Request, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         location, _ = await owned_location(db, you.user, location_id)
-        rows = await listed(db, Connection.location_id == location.id)
+        rows = shown(await connections.listed_of_location(db, location.id))
     return _connections_page(you, rows, location.name, f"/locations/{location.public_id}")
 
 
@@ -81,18 +66,18 @@ async def account_connections(request: Request, account_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
-        rows = await listed(db, Connection.account_id == account.id, Connection.level == "account")
+        rows = shown(await connections.listed_of_account(db, account.id))
     return _connections_page(you, rows, account.name, f"/accounts/{account.public_id}")
 
 
-async def _connection(db: Any, you: Visitor, public_id: str, *, manage: bool) -> tuple[Connection, bool]:
+async def _connection(db: AsyncSession, you: Visitor, public_id: str, *, manage: bool) -> tuple[Connection, bool]:
     """The connection and whether `you` may manage it (own what it connects); a 404 page
     when `you` neither own what it connects nor its application (or `manage` is asked)."""
-    connection = await get_by_public_id(db, Connection, public_id)
+    connection = await connections.by_public_id(db, public_id)
     if connection is not None:
-        account = await db.get(Account, connection.account_id) if connection.account_id is not None else None
+        account = await accounts.get(db, connection.account_id) if connection.account_id is not None else None
         owner_id = account.owner_id if account is not None else connection.user_id
-        client = await db.get(OAuthClient, connection.client_id)
+        client = await clients.client(db, connection.client_id)
         manages = owner_id == you.user.id
         if manages or (not manage and client is not None and client.owner_id == you.user.id):
             return connection, manages
@@ -107,11 +92,9 @@ async def connection_page(request: Request, connection_id: str) -> Response:
     async with state.db.transaction(write=False) as db:
         you = await visitor(request, db)
         connection, manages = await _connection(db, you, connection_id, manage=False)
-        [row] = await listed(db, Connection.id == connection.id)
-        logs = select(RequestLog).where(RequestLog.connection_id == connection.id)
-        if before.isdigit():
-            logs = logs.where(RequestLog.id < int(before))
-        requests = list(await db.scalars(logs.order_by(RequestLog.id.desc()).limit(PAGE_SIZE + 1)))
+        row = _shown(await connections.listed_one(db, connection.id))
+        before_id = int(before) if before.isdigit() else None
+        requests = await connections.logged_requests(db, connection.id, before_id, PAGE_SIZE + 1)
         attempts = list(
             await db.scalars(
                 select(DeliveryAttempt)

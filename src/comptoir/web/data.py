@@ -14,38 +14,40 @@ from urllib.parse import urlencode
 
 import orjson
 from fastapi import APIRouter
-from sqlalchemy import Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import Response
 
+from comptoir.accounts import repository as accounts
+from comptoir.catalogs import repository as catalogs
 from comptoir.catalogs.inventory import read_inventory
 from comptoir.catalogs.service import EMPTY_DATA
+from comptoir.customer_lists import repository as customer_lists
 from comptoir.customer_lists.service import ListInReach
+from comptoir.customers import repository as customers
 from comptoir.customers.service import cards_of, customer_in_list, render_customer
 from comptoir.deliveries.render import delivery_of, render_delivery
 from comptoir.deliveries.service import list_quotes
 from comptoir.errors import BadRequest, NotFound
 from comptoir.http.state import app_state
 from comptoir.kit import ids
-from comptoir.kit.pagination import Key, PageRequest, page_request, paginate
-from comptoir.kit.patterns import matches
+from comptoir.kit.pagination import PageRequest, page_request
 from comptoir.kit.times import parse_date
 from comptoir.kit.wire import WireError
+from comptoir.locations import repository as locations
+from comptoir.locations.service import locations_of_account
+from comptoir.loyalty import repository as loyalty
 from comptoir.loyalty.service import render_operation
 from comptoir.models import (
     Account,
     Catalog,
     Change,
-    Customer,
     CustomerList,
     Location,
-    LoyaltyOperation,
     Order,
     User,
 )
-from comptoir.models.catalog_content import CatalogContent
 from comptoir.orders import service as orders
 from comptoir.orders.render import event_state
 from comptoir.orders.repository import OrderRepository
@@ -118,7 +120,7 @@ async def orders_page(request: Request, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
-        context = {
+        context: dict[str, Any] = {
             "title": f"Orders · {location.name}",
             "you": you,
             "wide": True,
@@ -204,49 +206,28 @@ async def order_page(request: Request, location_id: str, order_id: str) -> Respo
 # --- customers ----------------------------------------------------------------------------
 
 
-async def _owned(db: AsyncSession, user: User, model: Any, public_id: str, what: str) -> tuple[Any, Account, Any]:
-    """A catalog or customer list of one of the user's accounts (at location or account
-    level) with its account and location (None at account level), or a 404 page."""
-    pk = ids.decode(model.KIND, public_id)
-    row = None
-    if pk is not None:
-        stmt = (
-            select(model, Account, Location)
-            .join(Account, Account.id == model.account_id)
-            .outerjoin(Location, Location.id == model.location_id)
-            .where(model.id == pk, Account.owner_id == user.id)
-        )
-        row = (await db.execute(stmt)).first()
-    if row is None:
+async def _owner_and_location(
+    db: AsyncSession, user: User, account_id: int, location_id: int | None, what: str
+) -> tuple[Account, Location | None]:
+    """The account (the user's, or a 404 page) and the location (None at account level) of
+    a catalog or customer list."""
+    account = await accounts.get(db, account_id)
+    if account is None or account.owner_id != user.id:
         raise not_found(f"No {what} of yours has this id.")
-    return row[0], row[1], row[2]
+    return account, await locations.get(db, location_id) if location_id is not None else None
 
 
 async def _owned_list(db: AsyncSession, user: User, public_id: str) -> tuple[ListInReach, Account, Location | None]:
-    listed, account, location = await _owned(db, user, CustomerList, public_id, "customer list")
-    return ListInReach(listed, location.timezone if location else "UTC", account.currency), account, location
-
-
-PHONE_CHARACTERS = set("+0123456789 .-()")
-
-
-def _search(q: str) -> Any:
-    """Customers whose name contains `q`, or whose email or phone starts with it (case
-    insensitive). An email (with "@") or a phone (digits) is one range of its
-    (list, value, id) index; a name is looked for along the list, newest first."""
-    prefix = q.replace("*", "")  # `matches` patterns: only a trailing wildcard, added here
-    if "@" in q and not q.startswith("@"):
-        return matches(Customer.email_lower, prefix.lower() + "*")
-    digits = "".join(c for c in q if c.isdigit() or c == "+")
-    if set(q) <= PHONE_CHARACTERS and len(digits) >= 3:  # as typed, or without spaces and dots
-        return or_(*(matches(Customer.phone, p + "*") for p in dict.fromkeys((prefix, digits))))
-    name = func.coalesce(Customer.first_name, "") + " " + func.coalesce(Customer.last_name, "")
-    text = q.lower()
-    return or_(
-        func.lower(name).contains(text, autoescape=True),
-        func.lower(Customer.company_name).contains(text, autoescape=True),
-        Customer.email_lower.contains(text, autoescape=True),
+    """A customer list of one of the user's accounts (at location or account level) with its
+    account and location, or a 404 page."""
+    pk = ids.decode(CustomerList.KIND, public_id)
+    found = await customer_lists.find_list(db, pk) if pk is not None else None
+    if found is None:
+        raise not_found("No customer list of yours has this id.")
+    account, location = await _owner_and_location(
+        db, user, found.row.account_id, found.row.location_id, "customer list"
     )
+    return found, account, location
 
 
 @router.get("/customer-lists/{list_id}")
@@ -256,7 +237,7 @@ async def customer_list_page(request: Request, list_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         found, account, location = await _owned_list(db, you.user, list_id)
-        context = {
+        context: dict[str, Any] = {
             "title": found.row.name,
             "you": you,
             "wide": True,
@@ -270,11 +251,7 @@ async def customer_list_page(request: Request, list_id: str) -> Response:
             wanted = _page_request(params)
         except BadRequest as exc:
             return page("bo_customers.html", 400, **context, customers=[], next_url=None, errors=[exc.message])
-        stmt: Select[Any] = select(Customer).where(Customer.customer_list_id == found.id)
-        if q:
-            stmt = stmt.where(_search(q))
-        result = await paginate(db, stmt, [Key(Customer.id, int)], wanted, descending=True)
-        rows = [row[0] for row in result.rows]
+        rows, result = await customers.search_page(db, found.id, q, wanted)
         cards = await cards_of(db, [customer.id for customer in rows])
         shown = [render_customer(customer, found, None, cards[customer.id]) for customer in rows]
         return page(
@@ -296,17 +273,10 @@ async def customer_page(request: Request, list_id: str, customer_id: str) -> Res
             raise not_found("No customer of this list has this id.") from None
         cards = (await cards_of(db, [customer.id]))[customer.id]
         shown = render_customer(customer, found, None, cards)
-        operations = {}
-        for card in cards:
-            stmt = (
-                select(LoyaltyOperation)
-                .where(LoyaltyOperation.loyalty_card_id == card.id)
-                .order_by(LoyaltyOperation.id.desc())
-                .limit(OPERATIONS_SHOWN + 1)
-            )
-            operations[card.public_id] = list(await db.scalars(stmt))
-        wanted = {op.order_location_id for ops in operations.values() for op in ops if op.order_location_id}
-        places = {loc.id: loc.public_id for loc in await db.scalars(select(Location).where(Location.id.in_(wanted)))}
+        operations = {
+            card.public_id: await loyalty.latest_operations(db, card.id, OPERATIONS_SHOWN + 1) for card in cards
+        }
+        places = await loyalty.location_ids(db, [op for ops in operations.values() for op in ops])
         name = display_name(shown) or ("Anonymised customer" if customer.anonymised else f"Customer {shown['id']}")
         return page(
             "bo_customer.html",
@@ -348,13 +318,20 @@ CUSTOMER_FIELDS = (
 
 
 async def _owned_catalog(db: AsyncSession, user: User, public_id: str) -> tuple[Catalog, Account, Location | None]:
-    return await _owned(db, user, Catalog, public_id, "catalog")
+    """A catalog of one of the user's accounts (at location or account level) with its
+    account and location, or a 404 page."""
+    pk = ids.decode(Catalog.KIND, public_id)
+    catalog = await catalogs.catalog_row(db, pk) if pk is not None else None
+    if catalog is None:
+        raise not_found("No catalog of yours has this id.")
+    account, location = await _owner_and_location(db, user, catalog.account_id, catalog.location_id, "catalog")
+    return catalog, account, location
 
 
 def _category_tree(categories: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Categories (stored depth first, spec 2.4 rule 4) as nested nodes."""
     nodes = {c["id"]: {"name": c["name"], "ref": c["ref"], "children": []} for c in categories}
-    roots = []
+    roots: list[dict[str, Any]] = []
     for category in categories:
         parent = nodes.get(category["parent_id"])
         (parent["children"] if parent else roots).append(nodes[category["id"]])
@@ -380,11 +357,10 @@ async def catalog_page(request: Request, catalog_id: str) -> Response:
         if location is not None:
             places = [location]
         else:
-            stmt = select(Location).where(Location.account_id == account.id).order_by(Location.number)
-            places = list(await db.scalars(stmt))
+            places = await locations_of_account(db, account)
             asked = request.query_params.get("location")
             location = next((place for place in places if place.public_id == asked), places[0] if places else None)
-        stored = await db.scalar(select(CatalogContent.data).where(CatalogContent.catalog_id == catalog.id))
+        stored = await catalogs.stored_data(db, catalog.id)
         data = orjson.loads(stored or EMPTY_DATA)  # the stored read shape (catalogs.service)
         entries = await read_inventory(db, catalog, location) if location is not None else []
     stock = {("sku" if e["sku_ref"] else "option", e["sku_ref"] or e["option_ref"]): e for e in entries}

@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
+from comptoir.connections import repository as connections
 from comptoir.connections.service import (
     client_secret,
     create_client,
@@ -20,8 +21,9 @@ from comptoir.connections.service import (
 )
 from comptoir.errors import FieldError, Unprocessable
 from comptoir.http.state import app_state
-from comptoir.models import Connection, OAuthClient
-from comptoir.web.connections import listed
+from comptoir.models import OAuthClient
+from comptoir.oauth2 import repository as clients
+from comptoir.web.connections import shown
 from comptoir.web.render import Visitor, field_errors, not_found, page, redirect, text, visitor
 
 router = APIRouter(include_in_schema=False)
@@ -43,9 +45,12 @@ def _errors(errors: list[FieldError]) -> list[str]:
     return out
 
 
-async def _clients(db: Any, you: Visitor) -> list[OAuthClient]:
-    stmt = select(OAuthClient).where(OAuthClient.owner_id == you.user.id).order_by(OAuthClient.id)
-    return list(await db.scalars(stmt))
+async def _clients(db: AsyncSession, you: Visitor) -> list[OAuthClient]:
+    return await clients.clients_owned_by(db, you.user.id)
+
+
+async def _connections_of(db: AsyncSession, client: OAuthClient) -> list[dict[str, Any]]:
+    return shown(await connections.listed_of_client(db, client.id, limit=200))
 
 
 def _developers_page(you: Visitor, clients: list[OAuthClient], form: dict[str, str], **extra: Any) -> Response:
@@ -89,7 +94,7 @@ async def register(request: Request) -> Response:
         return _secret_page(request, you, client, fresh=True)
 
 
-async def _owned_client(db: Any, you: Visitor, public_id: str) -> OAuthClient:
+async def _owned_client(db: AsyncSession, you: Visitor, public_id: str) -> OAuthClient:
     client = await find_client(db, public_id)
     if client is None or client.owner_id != you.user.id:
         raise not_found("No application of yours has this client id.")
@@ -97,7 +102,7 @@ async def _owned_client(db: Any, you: Visitor, public_id: str) -> OAuthClient:
 
 
 def _client_page(
-    you: Visitor, client: OAuthClient, form: dict[str, str], connections: list[Any], **extra: Any
+    you: Visitor, client: OAuthClient, form: dict[str, str], connections: list[dict[str, Any]], **extra: Any
 ) -> Response:
     return page(
         "bo_client.html",
@@ -119,9 +124,7 @@ async def client_page(request: Request, client_id: str) -> Response:
         client = await _owned_client(db, you, client_id)
         form = {"name": client.name, "redirect_uris": "\n".join(client.redirect_uris)}
         saved = request.query_params.get("saved") == "1"
-        return _client_page(
-            you, client, form, await listed(db, Connection.client_id == client.id, limit=200), saved=saved
-        )
+        return _client_page(you, client, form, await _connections_of(db, client), saved=saved)
 
 
 @router.post("/developers/{client_id}")
@@ -135,8 +138,8 @@ async def save_client(request: Request, client_id: str) -> Response:
         try:
             await edit_client(db, client, name=values["name"], redirect_uris=_uris(values["redirect_uris"]))
         except Unprocessable as exc:
-            connections = await listed(db, Connection.client_id == client.id, limit=200)  # nothing was changed
-            return _client_page(you, client, values, connections, errors=_errors(exc.errors), status=400)
+            listed = await _connections_of(db, client)  # nothing was changed
+            return _client_page(you, client, values, listed, errors=_errors(exc.errors), status=400)
     return redirect(f"/developers/{client_id}?saved=1")
 
 

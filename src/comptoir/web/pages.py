@@ -12,18 +12,27 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import ValidationError
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import Response
 
-from comptoir.accounts.service import create_account, find_account
+from comptoir.accounts.service import accounts_of, create_account, find_account
 from comptoir.errors import FieldError, Unprocessable, field_path, validation_message
 from comptoir.http.state import app_state
 from comptoir.kit.codes import countries, currencies, parse_country, parse_currency
 from comptoir.kit.times import parse_timezone_name, timezone_names
 from comptoir.kit.wire import WireError
 from comptoir.locations.schemas import DAYS, LocationUpdate
-from comptoir.locations.service import create_location, edit_details, find_location, update_location
+from comptoir.locations.service import (
+    create_location,
+    edit_details,
+    find_location,
+    first_location,
+    locations_of_account,
+    locations_of_accounts,
+    update_location,
+)
 from comptoir.models import Account, Catalog, CustomerList, Location, User
 from comptoir.oauth2.service import LoginRefused, admit_login, check_login, login_throttle
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
@@ -75,8 +84,8 @@ async def log_in(request: Request) -> Response:
     async with state.db.transaction() as db:
         try:
             user = await check_login(db, throttle, email, str(form.get("password") or ""))
-        except LoginRefused as refused:
-            return _login_page(request, session, [refused.message], email, refused.status)
+        except LoginRefused as refusal:
+            return _login_page(request, session, [refusal.message], email, refusal.status)
         signed_in = await web.sign_in(db, user)  # a new sid: no fixation
     response = redirect("/")
     web.set_cookie(response, request, state.key, signed_in)
@@ -137,14 +146,8 @@ async def sign_up_page(request: Request) -> Response:
 async def home(request: Request) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
-        accounts = list(await db.scalars(select(Account).where(Account.owner_id == you.user.id).order_by(Account.id)))
-        locations = list(
-            await db.scalars(
-                select(Location)
-                .where(Location.account_id.in_([account.id for account in accounts]))
-                .order_by(Location.account_id, Location.number)
-            )
-        )
+        accounts = await accounts_of(db, you.user)
+        locations = await locations_of_accounts(db, accounts)
     grouped = [(account, [loc for loc in locations if loc.account_id == account.id]) for account in accounts]
     return page("bo_home.html", title="Your Comptoir", you=you, accounts=grouped)
 
@@ -152,7 +155,7 @@ async def home(request: Request) -> Response:
 # --- accounts (issue 8 item 1) ------------------------------------------------------------
 
 
-async def owned_account(db: Any, user: User, public_id: str) -> Account:
+async def owned_account(db: AsyncSession, user: User, public_id: str) -> Account:
     account = await find_account(db, public_id)
     if account is None or account.owner_id != user.id:
         raise not_found("No account of yours has this id.")
@@ -204,9 +207,7 @@ async def account_page(request: Request, account_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
-        locations = list(
-            await db.scalars(select(Location).where(Location.account_id == account.id).order_by(Location.number))
-        )
+        locations = await locations_of_account(db, account)
         catalogs, lists = await _shared_with(db, account, None)
     return page(
         "bo_account.html",
@@ -219,7 +220,9 @@ async def account_page(request: Request, account_id: str) -> Response:
     )
 
 
-async def _shared_with(db: Any, account: Account, location: Location | None) -> tuple[list[Any], list[Any]]:
+async def _shared_with(
+    db: AsyncSession, account: Account, location: Location | None
+) -> tuple[list[Catalog], list[CustomerList]]:
     """The catalogs and customer lists of a location (or, without one, the account's own)."""
     where_location = Catalog.location_id.is_(None) if location is None else Catalog.location_id == location.id
     catalogs = await db.scalars(
@@ -253,7 +256,7 @@ async def new_location_form(request: Request, account_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
-        first = await db.scalar(select(Location).where(Location.account_id == account.id).order_by(Location.number))
+        first = await first_location(db, account)
         country, timezone = (first.country, first.timezone) if first is not None else ("", "")
         form = {"name": "", "address": "", "postal_code": "", "city": "", "country": country, "timezone": timezone}
         return _new_location_form(you, account, form)
@@ -297,18 +300,19 @@ async def new_location(request: Request, account_id: str) -> Response:
 DETAILS = ("name", "address", "postal_code", "city", "country", "timezone")
 
 
-async def owned_location(db: Any, user: User, public_id: str, *, lock: bool = False) -> tuple[Location, Account]:
-    """A location of the user's, or a 404 page (another owner's location is not found)."""
-    found = await find_location(db, public_id)
+async def owned_location(
+    db: AsyncSession, user: User, public_id: str, *, lock: bool = False
+) -> tuple[Location, Account]:
+    """A location of the user's, or a 404 page (another owner's location is not found);
+    `lock`: locked in the transaction."""
+    found = await find_location(db, public_id, for_update=lock)
     if found is None or found[1].owner_id != user.id:
         raise not_found("No location of yours has this id.")
-    if lock:
-        await db.refresh(found[0], with_for_update=True)
     return found
 
 
 async def _location_page(
-    db: Any, you: Visitor, location: Location, account: Account, form: dict[str, Any], **extra: Any
+    db: AsyncSession, you: Visitor, location: Location, account: Account, form: dict[str, Any], **extra: Any
 ) -> Response:
     catalogs, lists = await _shared_with(db, account, location)
     hours = extra.pop("hours", None) or _hours_form(location)
@@ -412,7 +416,7 @@ async def _update(
             errors = (
                 field_errors(exc.errors)
                 if isinstance(exc, Unprocessable)
-                else [f"{field_path(e['loc'])}: {validation_message(e)}" for e in exc.errors()]
+                else [f"{field_path(e['loc'])}: {validation_message(dict(e))}" for e in exc.errors()]
             )
             written = {name: text(form, name) for name in form if name != "csrf"}
             answer = await _location_page(

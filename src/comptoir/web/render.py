@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 import orjson
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -115,7 +116,7 @@ class Visitor:
         _check_csrf(self.key, self.session, form)
 
 
-async def visitor(request: Request, db: Any) -> Visitor:
+async def visitor(request: Request, db: AsyncSession) -> Visitor:
     """The signed-in user, or a redirect to /login."""
     key = app_state(request).key
     session = web.current(request, key)

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 import orjson
-from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.kit import clock, crypto
 from comptoir.models import BrowserSession, User
+from comptoir.users import repository as users
 
 COOKIE = "comptoir_session"
 LIFETIME = 14 * 86400  # seconds
@@ -122,12 +122,12 @@ async def sign_in(db: AsyncSession, user: User) -> WebSession:
     """A new session for `user` (a new sid: no fixation), valid until it expires or `sign_out`."""
     session = WebSession.new(user.id)
     now = clock.now()
-    db.add(
+    await users.add_browser_session(
+        db,
         BrowserSession(
             sid_hash=_sid_hash(session), user_id=user.id, created_at=now, expires_at=now + timedelta(seconds=LIFETIME)
-        )
+        ),
     )
-    await db.flush()
     return session
 
 
@@ -135,11 +135,11 @@ async def user_of(db: AsyncSession, session: WebSession | None) -> User | None:
     """The signed-in user of a browser session, or None (anonymous, logged out, expired)."""
     if session is None or session.user_id is None:
         return None
-    row = await db.get(BrowserSession, _sid_hash(session))
+    row = await users.browser_session(db, _sid_hash(session))
     if row is None or row.user_id != session.user_id or row.expires_at <= clock.now():
         return None
-    return await db.get(User, session.user_id)
+    return await users.get(db, session.user_id)
 
 
 async def sign_out(db: AsyncSession, session: WebSession) -> None:
-    await db.execute(delete(BrowserSession).where(BrowserSession.sid_hash == _sid_hash(session)))
+    await users.delete_browser_session(db, _sid_hash(session))

@@ -1,0 +1,46 @@
+"""Every statement on accounts (spec 2.3 Account). The rules are in
+`comptoir.accounts.service`; a connection's own account comes with its token, as a read-only
+snapshot (`comptoir.connections.repository.connection_by_token_hash`)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.db.engine import get_by_public_id
+from comptoir.models import Account
+
+
+async def add(session: AsyncSession, account: Account) -> None:
+    session.add(account)
+    await session.flush()
+
+
+async def get(session: AsyncSession, account_id: int) -> Account | None:
+    return await session.get(Account, account_id)
+
+
+async def by_public_id(session: AsyncSession, public_id: str) -> Account | None:
+    return await get_by_public_id(session, Account, public_id)
+
+
+async def owned_by(session: AsyncSession, user_id: int) -> list[Account]:
+    """The user's accounts, oldest first."""
+    return list(await session.scalars(select(Account).where(Account.owner_id == user_id).order_by(Account.id)))
+
+
+async def set_suspended(session: AsyncSession, account_id: int, suspended: bool) -> None:
+    await session.execute(update(Account).where(Account.id == account_id).values(suspended=suspended))
+
+
+async def take_location_number(session: AsyncSession, account_id: int) -> int:
+    """The next location number of the account: an atomic increment of its counter, so two
+    concurrent creations never share a number."""
+    number = await session.scalar(
+        update(Account)
+        .where(Account.id == account_id)
+        .values(location_count=Account.location_count + 1)
+        .returning(Account.location_count)
+    )
+    assert number is not None
+    return number

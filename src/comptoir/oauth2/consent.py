@@ -1,0 +1,197 @@
+"""The consent page's choices (spec 5.1-5.2): what the signed-in user may connect (their
+locations or accounts, as the scope's level needs), the catalogs and customer lists the scope
+binds, and the check of what was chosen on Allow, with the new catalog or customer list
+named after the application when one was asked for. The page itself is
+`comptoir.oauth2.endpoints`'."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.accounts import repository as accounts_repository
+from comptoir.accounts.service import find_account
+from comptoir.auth.scopes import Scope
+from comptoir.catalogs.service import new_catalog
+from comptoir.connections.service import check_binding
+from comptoir.customer_lists.service import create_list
+from comptoir.errors import FieldError, Unprocessable
+from comptoir.locations import repository as locations_repository
+from comptoir.locations.service import find_location
+from comptoir.models import Account, Catalog, CustomerList, Location, User
+from comptoir.oauth2 import repository
+
+Options = list[tuple[str | None, list[tuple[str, str]]]]  # (optgroup label or None, [(value, text)])
+NEW = "new"  # the option that creates a catalog or customer list named after the application
+_BINDINGS = (("catalog", Catalog, "Catalog"), ("customer_list", CustomerList, "Customer list"))
+
+
+@dataclass(frozen=True, slots=True)
+class Choices:
+    """The selects of the page: `targets` (None when the scope connects no location or
+    account; empty when the user has none to connect), then one select per binding."""
+
+    targets: Options | None
+    selects: list[dict[str, Any]]
+
+
+async def choices(db: AsyncSession, user: User, scope: Scope, client_name: str) -> Choices:
+    """The "Location" or "Account", "Catalog" and "Customer list" selects the scope needs."""
+    accounts, locations = await _owned(db, user) if scope.level else ([], [])
+    targets = _target_options(scope.level, accounts, locations) if scope.level else None
+    if targets is not None and not targets:
+        return Choices(targets, [])
+    selects = []
+    for field, model, label in _BINDINGS:
+        if not scope.allows(field):
+            continue
+        groups = await _binding_options(db, model, accounts, locations)
+        creatable = scope.allows(field, "write")  # an application that may fill it
+        if creatable:
+            groups.append((None, [(NEW, f"A new {label.lower()} named “{client_name}”")]))
+        selects.append({"field": field, "label": label, "groups": groups, "creatable": creatable})
+    return Choices(targets, selects)
+
+
+async def _owned(db: AsyncSession, user: User) -> tuple[list[Account], list[tuple[Location, Account]]]:
+    return await accounts_repository.owned_by(db, user.id), await locations_repository.owned_by(db, user.id)
+
+
+def _target_options(level: str, accounts: list[Account], locations: list[tuple[Location, Account]]) -> Options:
+    if level == "account":
+        return [(None, [(account.public_id, account.name) for account in accounts])]
+    groups: Options = []
+    for account in accounts:
+        items = [(loc.public_id, loc.name) for loc, owner in locations if owner.id == account.id]
+        if items:
+            groups.append((account.name if len(accounts) > 1 else None, items))
+    return groups
+
+
+async def _binding_options(
+    db: AsyncSession,
+    model: type[Catalog] | type[CustomerList],
+    accounts: list[Account],
+    locations: list[tuple[Location, Account]],
+) -> Options:
+    """Every catalog (or customer list) of the user's accounts, grouped by location, then
+    account-level ones. Which of them fits the chosen location or account (spec 5.1) is
+    checked on Allow, the page having no scripts to narrow the list as the choice changes."""
+    ids = [a.id for a in accounts]
+    rows: list[Catalog] | list[CustomerList] = (
+        await repository.bindable(db, Catalog, ids)
+        if model is Catalog
+        else await repository.bindable(db, CustomerList, ids)
+    )
+    groups: Options = []
+    for location, _ in locations:
+        items = [(row.public_id, row.name) for row in rows if row.location_id == location.id]
+        if items:
+            groups.append((location.name, items))
+    for account in accounts:
+        items = [(row.public_id, row.name) for row in rows if row.location_id is None and row.account_id == account.id]
+        if items:
+            groups.append((f"{account.name} (whole account)", items))
+    return groups
+
+
+# --- Allow ------------------------------------------------------------------------------
+
+
+class ChoiceRefused(Exception):
+    """What is wrong with the choices, in the page's words."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__("; ".join(messages))
+        self.messages = messages
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What the user chose and may connect."""
+
+    location: Location | None
+    account: Account | None
+    catalog: Catalog | None
+    customer_list: CustomerList | None
+
+
+async def check_choice(
+    db: AsyncSession, user: User, scope: Scope, chosen: dict[str, str], client_name: str, name: str
+) -> Choice:
+    """Checks the choices (`chosen`: "target", "catalog", "customer_list") as the connection
+    will (spec 5.1) and creates the new catalog or customer list if one was asked for.
+    ChoiceRefused changes nothing."""
+    target = await _target(db, user, scope, chosen["target"]) if scope.level else None
+    if scope.level and target is None:
+        raise ChoiceRefused([f"{scope.level.capitalize()}: choose one of the list."])
+    location = target if isinstance(target, Location) else None
+    account = target if isinstance(target, Account) else None
+    bound: dict[str, Catalog | CustomerList | None] = {}
+    try:
+        async with db.begin_nested():  # rolled back, new catalog or list included, on refusal
+            catalog = await _bound(db, Catalog, chosen["catalog"], target, client_name)
+            bound["catalog"] = catalog
+            customer_list = await _bound(db, CustomerList, chosen["customer_list"], target, client_name)
+            bound["customer_list"] = customer_list
+            await check_binding(
+                db,
+                user=user,
+                scope=scope,
+                location=location,
+                account=account,
+                catalog=catalog,
+                customer_list=customer_list,
+                name=name,
+            )
+    except Unprocessable as exc:
+        raise ChoiceRefused([_refusal(e.field, e.message, bound.get(e.field), target) for e in exc.errors]) from None
+    return Choice(location, account, catalog, customer_list)
+
+
+async def _target(db: AsyncSession, user: User, scope: Scope, public_id: str | None) -> Location | Account | None:
+    """The location or account the user chose, if the user owns it."""
+    if not public_id:
+        return None
+    if scope.level == "location":
+        found = await find_location(db, public_id)
+        return found[0] if found is not None and found[1].owner_id == user.id else None
+    account = await find_account(db, public_id)
+    return account if account is not None and account.owner_id == user.id else None
+
+
+def _label(field: str) -> str:
+    return field.replace("_", " ").capitalize()
+
+
+def _refusal(field: str, message: str, row: Catalog | CustomerList | None, target: Location | Account | None) -> str:
+    """A refused choice in the page's words: which catalog or list does not fit, and why."""
+    label = _label(field)
+    if row is not None and target is not None and message.startswith("is not a"):
+        others = "its account" if isinstance(target, Location) else "its locations"
+        return f"{label}: “{row.name}” is not a {label.lower()} of {target.name} or of {others}."
+    return f"{label}: {message}"
+
+
+async def _bound(
+    db: AsyncSession,
+    model: type[Catalog] | type[CustomerList],
+    value: str,
+    target: Location | Account | None,
+    name: str,
+) -> Any:
+    """The catalog or customer list chosen, or a new one named after the application, made
+    at the chosen location or account (with its `.create` event, caused by no connection)."""
+    if value != NEW:
+        return await repository.binding_by_public_id(db, model, value) if value else None
+    location = target if isinstance(target, Location) else None
+    account = target if isinstance(target, Account) else await accounts_repository.get(db, target.account_id)  # type: ignore[union-attr]
+    assert account is not None  # a location's account
+    try:
+        if model is Catalog:
+            return await new_catalog(db, None, account=account, location=location, name=name)
+        return (await create_list(db, None, account=account, location=location, name=name)).row
+    except Unprocessable as exc:  # the name is taken: shown against the select
+        raise Unprocessable([FieldError(model.KIND, e.message) for e in exc.errors]) from None

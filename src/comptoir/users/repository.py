@@ -1,0 +1,43 @@
+"""Every statement on users (spec 2.3 User) and on their browser sessions (the signed-in
+sessions of the OAuth pages and the back office, `comptoir.web.session`)."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.models import BrowserSession, User
+
+
+async def add(session: AsyncSession, user: User) -> None:
+    session.add(user)
+    await session.flush()
+
+
+async def get(session: AsyncSession, user_id: int) -> User | None:
+    return await session.get(User, user_id)
+
+
+async def by_email(session: AsyncSession, email: str) -> User | None:
+    """The user whose (normalised) email is `email`."""
+    return await session.scalar(select(User).where(User.email == email))
+
+
+async def email_taken(session: AsyncSession, email: str) -> bool:
+    return bool(await session.scalar(select(func.count()).select_from(User).where(User.email == email)))
+
+
+# --- browser sessions -------------------------------------------------------------------
+
+
+async def add_browser_session(session: AsyncSession, browser_session: BrowserSession) -> None:
+    session.add(browser_session)
+    await session.flush()
+
+
+async def browser_session(session: AsyncSession, sid_hash: str) -> BrowserSession | None:
+    return await session.get(BrowserSession, sid_hash)
+
+
+async def delete_browser_session(session: AsyncSession, sid_hash: str) -> None:
+    await session.execute(delete(BrowserSession).where(BrowserSession.sid_hash == sid_hash))
