@@ -1,4 +1,4 @@
-"""spec 4.1: orders of a location (and the /location short forms), and of an account."""
+"""spec 4.1: orders of a location and of an account, each also at its short form (`http.routing.route`)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from comptoir.errors import BadRequest
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import HEADER, idempotent
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
-from comptoir.http.routing import JSON, ComptoirRoute, plus_literal, served_directly, update_route
+from comptoir.http.routing import ACCOUNT, JSON, LOCATION, UPDATE, ComptoirRoute, plus_literal, route
 from comptoir.http.state import app_state
 from comptoir.kit.pagination import Pagination
 from comptoir.kit.times import parse_datetime
 from comptoir.kit.wire import WireError
-from comptoir.locations.service import connection_location, location_in_reach, snapshot_in_reach
+from comptoir.locations.service import location_in_reach, location_of, snapshot_in_reach
 from comptoir.models import Location
 from comptoir.orders import service
 from comptoir.orders.schemas import STATUSES, Order, OrderCreate, OrderUpdate
@@ -32,11 +32,8 @@ router = APIRouter(route_class=ComptoirRoute, tags=["Orders"])
 
 Reader = Annotated[Ctx, Depends(require("location,account", "orders.read"))]
 Writer = Annotated[Ctx, Depends(require("location,account", "orders.write"))]
-LocationReader = Annotated[Ctx, Depends(require("location", "orders.read"))]
-LocationWriter = Annotated[Ctx, Depends(require("location", "orders.write"))]
 # decisions.md "Rate limits": order lists are heavy queries
 HeavyReader = Annotated[Ctx, Depends(require("location,account", "orders.read", HEAVY))]
-LocationHeavyReader = Annotated[Ctx, Depends(require("location", "orders.read", HEAVY))]
 AccountHeavyReader = Annotated[Ctx, Depends(require("account", "orders.read", HEAVY))]
 
 
@@ -73,134 +70,103 @@ def order_filters(
 Filters = Annotated[dict[str, Any], Depends(order_filters)]
 
 
-LOCATION_ORDERS = "/locations/{location_id}/orders"
-OWN_ORDERS = "/location/orders"
+ORDERS = LOCATION + "/orders"
 
 
-async def _create(request: Request, ctx: Ctx, body: OrderCreate, location_id: str | None) -> Response:
-    """Most orders of a location-level connection are written by one statement, without a
-    session (`service.in_one_statement`); the others in a transaction of their own, which
-    commits before the response is sent, as the `Session` dependency does."""
+@route(
+    router,
+    "POST",
+    ORDERS,
+    response_model=Order,
+    responses=WRITE_ERRORS,
+    direct=True,
+    summary="Create an order",
+    own_summary="Create an order in the connection's location",
+)
+async def create_order(request: Request, location_id: str | None, body: OrderCreate, ctx: Writer) -> Response:
+    # Most orders of a location-level connection are written by one statement, without a
+    # session (`service.in_one_statement`); the others in a transaction of their own, which
+    # commits before the response is sent, as the `Session` dependency does.
     state = app_state(request)
     if ctx.level == "location" and service.in_one_statement(state.fast, body, request.headers.get(HEADER)):
         location, account = snapshot_in_reach(ctx, location_id) if location_id else (ctx.location, ctx.account)
         return JSON(await service.create_in_one_statement(state.fast, ctx, location, account, body))
     async with state.db.transaction() as session:
-        if location_id is None:
-            location, account = await connection_location(session, ctx)
-        else:
-            location, account = await location_in_reach(session, ctx, location_id)
+        location, account = await location_of(session, ctx, location_id)
         return await idempotent(
             request, session, ctx, lambda: service.create_order(session, ctx, location, account, body)
         )
 
 
-@router.post(LOCATION_ORDERS, response_model=Order, responses=WRITE_ERRORS, summary="Create an order")
-@served_directly(require("location,account", "orders.write"), OrderCreate)
-async def create_order(request: Request, location_id: str, body: OrderCreate, ctx: Writer) -> Response:
-    return await _create(request, ctx, body, location_id)
-
-
-@router.post(
-    OWN_ORDERS, response_model=Order, responses=WRITE_ERRORS, summary="Create an order in the connection's location"
-)
-@served_directly(require("location", "orders.write"), OrderCreate)
-async def create_own_order(request: Request, body: OrderCreate, ctx: LocationWriter) -> Response:
-    return await _create(request, ctx, body, None)
-
-
-@router.get(LOCATION_ORDERS + "/{order_id}", response_model=Order, responses=READ_ERRORS, summary="Get an order")
-async def get_order(request: Request, location_id: str, order_id: str, session: Session, ctx: Reader) -> JSON:
-    location, _account = await location_in_reach(session, ctx, location_id)
-    return JSON(await service.fast_read(app_state(request).fast, ctx, location, order_id))
-
-
-@router.get(
-    OWN_ORDERS + "/{order_id}",
+@route(
+    router,
+    "GET",
+    ORDERS + "/{order_id}",
     response_model=Order,
     responses=READ_ERRORS,
-    summary="Get an order of the connection's location",
+    summary="Get an order",
+    own_summary="Get an order of the connection's location",
 )
-async def get_own_order(request: Request, order_id: str, ctx: LocationReader) -> JSON:
-    # one statement, no session: the hot read of a point of sale (benchmarks/orders.py)
-    assert ctx.location is not None
-    return JSON(await service.fast_read(app_state(request).fast, ctx, ctx.location, order_id))
+async def get_order(request: Request, location_id: str | None, order_id: str, ctx: Reader) -> JSON:
+    state = app_state(request)
+    if location_id is None:  # one statement, no session: the hot read of a point of sale (benchmarks/orders.py)
+        location = ctx.location
+    else:
+        async with state.db.transaction(write=False) as session:
+            location, _account = await location_in_reach(session, ctx, location_id)
+    return JSON(await service.fast_read(state.fast, ctx, location, order_id))
 
 
-@router.get(
-    LOCATION_ORDERS,
+@route(
+    router,
+    "GET",
+    ORDERS,
     response_model=list[Order],
     responses=PAGE_RESPONSES,
     summary="List a location's orders, newest first",
+    own_summary="List the connection's location's orders, newest first",
 )
-async def list_orders(location_id: str, session: Session, ctx: HeavyReader, page: Pagination, filters: Filters) -> JSON:
-    location, _account = await location_in_reach(session, ctx, location_id)
+async def list_orders(
+    location_id: str | None, session: Session, ctx: HeavyReader, page: Pagination, filters: Filters
+) -> JSON:
+    location, _account = await location_of(session, ctx, location_id)
     body, result = await service.list_orders(session, ctx, page, filters, locations={location.id: location})
     return JSON(body, headers=result.headers())
 
 
-@router.get(
-    OWN_ORDERS,
-    response_model=list[Order],
-    responses=PAGE_RESPONSES,
-    summary="List the connection's location's orders, newest first",
-)
-async def list_own_orders(session: Session, ctx: LocationHeavyReader, page: Pagination, filters: Filters) -> JSON:
-    location, _account = await connection_location(session, ctx)
-    body, result = await service.list_orders(session, ctx, page, filters, locations={location.id: location})
-    return JSON(body, headers=result.headers())
-
-
-async def _account_orders(session: Any, ctx: Ctx, account_id: int, page: Any, filters: dict[str, Any]) -> JSON:
-    locations = {
-        location.id: location
-        for location in await session.scalars(select(Location).where(Location.account_id == account_id))
-    }
-    body, result = await service.list_orders(session, ctx, page, filters, locations=locations, account_id=account_id)
-    return JSON(body, headers=result.headers())
-
-
-@router.get(
-    "/accounts/{account_id}/orders",
+@route(
+    router,
+    "GET",
+    ACCOUNT + "/orders",
     response_model=list[Order],
     responses=PAGE_RESPONSES,
     summary="List an account's orders",
+    own_summary="List the connection's account's orders",
 )
 async def list_account_orders(
-    account_id: str, session: Session, ctx: AccountHeavyReader, page: Pagination, filters: Filters
+    account_id: str | None, session: Session, ctx: AccountHeavyReader, page: Pagination, filters: Filters
 ) -> JSON:
-    return await _account_orders(session, ctx, account_in_reach(ctx, account_id).id, page, filters)
+    account = connection_account(ctx) if account_id is None else account_in_reach(ctx, account_id)
+    locations = {
+        location.id: location
+        for location in await session.scalars(select(Location).where(Location.account_id == account.id))
+    }
+    body, result = await service.list_orders(session, ctx, page, filters, locations=locations, account_id=account.id)
+    return JSON(body, headers=result.headers())
 
 
-@router.get(
-    "/account/orders",
-    response_model=list[Order],
-    responses=PAGE_RESPONSES,
-    summary="List the connection's account's orders",
-)
-async def list_own_account_orders(
-    session: Session, ctx: AccountHeavyReader, page: Pagination, filters: Filters
-) -> JSON:
-    return await _account_orders(session, ctx, connection_account(ctx).id, page, filters)
-
-
-@update_route(
-    router, LOCATION_ORDERS + "/{order_id}", response_model=Order, responses=WRITE_ERRORS, summary="Update an order"
-)
-async def update_order(location_id: str, order_id: str, body: OrderUpdate, session: Session, ctx: Writer) -> JSON:
-    location, _account = await location_in_reach(session, ctx, location_id)
-    order = await service.order_for_update(session, location.id, order_id)
-    return JSON(await service.update_order(session, ctx, location, order, body))
-
-
-@update_route(
+@route(
     router,
-    OWN_ORDERS + "/{order_id}",
+    UPDATE,
+    ORDERS + "/{order_id}",
     response_model=Order,
     responses=WRITE_ERRORS,
-    summary="Update an order of the connection's location",
+    summary="Update an order",
+    own_summary="Update an order of the connection's location",
 )
-async def update_own_order(order_id: str, body: OrderUpdate, session: Session, ctx: LocationWriter) -> JSON:
-    location, _account = await connection_location(session, ctx)
+async def update_order(
+    location_id: str | None, order_id: str, body: OrderUpdate, session: Session, ctx: Writer
+) -> JSON:
+    location, _account = await location_of(session, ctx, location_id)
     order = await service.order_for_update(session, location.id, order_id)
     return JSON(await service.update_order(session, ctx, location, order, body))
