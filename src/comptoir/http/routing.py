@@ -124,36 +124,34 @@ class DirectRoute(ComptoirRoute):
     the spec's shapes)."""
 
     def get_route_handler(self) -> Handler:
-        dependant, body_field = self.dependant, self.body_field
-        found = _permission_of(dependant)
+        dependant, body_field, found = self.dependant, self.body_field, _permission_of(self.dependant)
         model = None if body_field is None else body_field.field_info.annotation
-        if found is None or found not in dependant.dependencies or not isinstance(model, type):
-            raise TypeError(f"{self.name}: a direct route takes a `require(...)` ctx and a body model")
-        if not issubclass(model, BaseModel):
-            raise TypeError(f"{self.name}: the body of a direct route is a pydantic model")
         if (
-            dependant.query_params
+            found is None
+            or found.call is None
+            or found.name is None
+            or dependant.dependencies != [found]
+            or dependant.request_param_name is None
+            or dependant.query_params
             or dependant.header_params
             or dependant.cookie_params
-            or len(dependant.dependencies) != 1
+            or body_field is None
+            or not isinstance(model, type)
+            or not issubclass(model, BaseModel)
         ):
-            raise TypeError(f"{self.name}: a direct route takes only the request, ctx, body and path parameters")
-        endpoint, permission = self.endpoint, found.call
+            raise TypeError(f"{self.name}: a direct endpoint takes the request, ctx, body and path parameters only")
+        endpoint, permission, body_model = self.endpoint, found.call, model
         request_name, ctx_name, body_name = dependant.request_param_name, found.name, body_field.name
-        assert permission is not None
-        assert ctx_name is not None
-        assert request_name is not None
 
         async def handler(request: Request) -> Response:
             # As FastAPI's APIKeyHeader(auto_error=False) gives it: an empty header is no token.
             ctx = await permission(request, request.headers.get("x-access-token") or None)
             await read_json_body(request)
             try:
-                body = model.model_validate(getattr(request, "_json", None))
+                body = body_model.model_validate(getattr(request, "_json", None))
             except ValidationError as exc:
                 raise validation_error({**error, "loc": ("body", *error["loc"])} for error in exc.errors()) from None
-            values = {request_name: request, ctx_name: ctx, body_name: body}
-            return await endpoint(**values, **request.path_params)  # type: ignore[no-any-return]
+            return await endpoint(**{request_name: request, ctx_name: ctx, body_name: body}, **request.path_params)
 
         return handler
 

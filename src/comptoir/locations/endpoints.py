@@ -16,6 +16,8 @@ from comptoir.http.state import app_state
 from comptoir.kit.pagination import Pagination
 from comptoir.locations import service
 from comptoir.locations.schemas import Location, LocationUpdate
+from comptoir.models import Account as AccountRow
+from comptoir.models import Location as LocationRow
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Locations"])
 
@@ -64,4 +66,6 @@ async def get_location(request: Request, location_id: str | None, ctx: Reader) -
 )
 async def update_location(location_id: str | None, body: LocationUpdate, session: Session, ctx: Writer) -> JSON:
     location, account = await service.location_of(session, ctx, location_id, for_update=True)
+    assert isinstance(location, LocationRow)  # locked: the rows, not the snapshots
+    assert isinstance(account, AccountRow)
     return JSON(await service.update_location(session, ctx, location, account, body))

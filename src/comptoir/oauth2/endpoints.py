@@ -250,7 +250,7 @@ async def _binding_options(
     """Every catalog (or customer list) of the user's accounts, grouped by location, then
     account-level ones. Which of them fits the chosen location or account (spec 5.1) is
     checked on Allow, the page having no scripts to narrow the list as the choice changes."""
-    rows = list(
+    rows: list[Any] = list(
         await db.scalars(
             select(model).where(model.account_id.in_([a.id for a in accounts])).order_by(model.id)  # type: ignore[attr-defined]
         )

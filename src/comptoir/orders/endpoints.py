@@ -24,6 +24,8 @@ from comptoir.kit.times import parse_datetime
 from comptoir.kit.wire import WireError
 from comptoir.locations.service import location_in_reach, location_of, snapshot_in_reach
 from comptoir.models import Location
+from comptoir.models.accounts import AccountRef
+from comptoir.models.locations import LocationRef
 from comptoir.orders import service
 from comptoir.orders.schemas import STATUSES, Order, OrderCreate, OrderUpdate
 from comptoir.ratelimit import HEAVY
@@ -88,6 +90,8 @@ async def create_order(request: Request, location_id: str | None, body: OrderCre
     # session (`service.in_one_statement`); the others in a transaction of their own, which
     # commits before the response is sent, as the `Session` dependency does.
     state = app_state(request)
+    location: LocationRef | None
+    account: AccountRef | None
     if ctx.level == "location" and service.in_one_statement(state.fast, body, request.headers.get(HEADER)):
         location, account = snapshot_in_reach(ctx, location_id) if location_id else (ctx.location, ctx.account)
         return JSON(await service.create_in_one_statement(state.fast, ctx, location, account, body))
@@ -109,6 +113,7 @@ async def create_order(request: Request, location_id: str | None, body: OrderCre
 )
 async def get_order(request: Request, location_id: str | None, order_id: str, ctx: Reader) -> JSON:
     state = app_state(request)
+    location: LocationRef | None
     if location_id is None:  # one statement, no session: the hot read of a point of sale (benchmarks/orders.py)
         location = ctx.location
     else:
