@@ -209,11 +209,13 @@ def route(
         for long, short, id_name, level in _SHORT_FORMS:
             if long in path:
                 verb, _, rest = endpoint.__name__.partition("_")
+                own = _short_form(endpoint, id_name, level)
                 forms = [
                     (path, _long_form(endpoint, id_name), endpoint.__name__, summary),
-                    (path.replace(long, short), _short_form(endpoint, id_name, level), f"{verb}_own_{rest}",
-                     own_summary or summary),
-                ]  # fmt: skip
+                    (path.replace(long, short), own, f"{verb}_own_{rest}", own_summary or summary),
+                ]
+        if own_summary is not None and len(forms) == 1:
+            raise TypeError(f"{endpoint.__name__}: {path} has no short form for own_summary")
         for form_path, call, name, form_summary in forms:
             for index, method in enumerate(all_methods):
                 router.add_api_route(
@@ -248,6 +250,8 @@ def _short_form(endpoint: Callable[..., Any], id_name: str, level: str) -> Calla
     parameters = [
         _at_level(parameter, level) for parameter in signature.parameters.values() if parameter.name != id_name
     ]
+    if sum(parameter is not signature.parameters[parameter.name] for parameter in parameters) != 1:
+        raise TypeError(f"{endpoint.__name__}: the short form needs one `ctx` declared with require(...)")
     return _with_signature(partial(endpoint, **{id_name: None}), signature.replace(parameters=parameters), endpoint)
 
 
@@ -255,15 +259,17 @@ def _at_level(parameter: inspect.Parameter, level: str) -> inspect.Parameter:
     """`ctx: Annotated[Ctx, Depends(require(levels, need, kind))]` as `require(level, need, kind)`."""
     if get_origin(parameter.annotation) is not Annotated:
         return parameter
-    metadata = []
+    metadata, narrowed = [], False
     for item in parameter.annotation.__metadata__:
         arguments = _require_arguments(getattr(item, "dependency", None)) if isinstance(item, Depends) else None
         if arguments is not None:
             levels, need, kind = arguments
             if level not in levels.split(","):
                 raise TypeError(f"{parameter.name}: {levels} has no {level} for the short form")
-            item = Depends(require(level, need, kind), use_cache=item.use_cache, scope=item.scope)
+            item, narrowed = Depends(require(level, need, kind), use_cache=item.use_cache, scope=item.scope), True
         metadata.append(item)
+    if not narrowed:
+        return parameter
     return parameter.replace(annotation=Annotated[(parameter.annotation.__origin__, *metadata)])
 
 
