@@ -1,4 +1,4 @@
-"""spec 4.8: GET /accounts/:id, the /account short form; GET /accounts (decisions.md)."""
+"""spec 4.8: GET /accounts/:id and its short form /account; GET /accounts (decisions.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from comptoir.accounts.schemas import Account
 from comptoir.auth.access import ANY, require
 from comptoir.auth.context import Ctx
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS
-from comptoir.http.routing import JSON, ComptoirRoute
+from comptoir.http.routing import ACCOUNT, JSON, ComptoirRoute, route
 from comptoir.kit.pagination import Pagination
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Accounts"])
@@ -27,11 +27,15 @@ async def list_accounts(ctx: AccountReader, page: Pagination) -> JSON:
     return JSON([service.render_account(service.connection_account(ctx))])
 
 
-@router.get("/accounts/{account_id}", response_model=Account, responses=READ_ERRORS, summary="Get an account")
-async def get_account(account_id: str, ctx: AccountReader) -> JSON:
-    return JSON(service.render_account(service.account_in_reach(ctx, account_id)))
-
-
-@router.get("/account", response_model=Account, responses=READ_ERRORS, summary="Get the connection's account")
-async def get_own_account(ctx: AccountReader) -> JSON:
-    return JSON(service.render_account(service.connection_account(ctx)))
+@route(
+    router,
+    "GET",
+    ACCOUNT,
+    response_model=Account,
+    responses=READ_ERRORS,
+    summary="Get an account",
+    own_summary="Get the connection's account",
+)
+async def get_account(account_id: str | None, ctx: AccountReader) -> JSON:
+    account = service.connection_account(ctx) if account_id is None else service.account_in_reach(ctx, account_id)
+    return JSON(service.render_account(account))

@@ -101,5 +101,5 @@ def require(levels: str, need: str, kind: str = GENERAL) -> Callable[..., Awaita
             raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow this request: {reason}")
         return ctx
 
-    dependency.__comptoir_permission__ = True  # type: ignore[attr-defined]  # routing.ComptoirRoute
+    dependency.__comptoir_permission__ = (levels, need, kind)  # type: ignore[attr-defined]  # http.routing
     return dependency

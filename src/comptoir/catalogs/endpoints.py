@@ -1,4 +1,4 @@
-"""spec 4.3: catalogs, with the /location and /account short forms, and the reads of their
+"""spec 4.3: catalogs, at long and short forms (`http.routing.route`), and the reads of their
 categories, products, skus, option lists, options, deals, discounts and charges."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query, Security
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -31,21 +32,19 @@ from comptoir.catalogs.service import CREATE_NEED, READ_NEED, WRITE_NEED
 from comptoir.errors import BadRequest, NotFound
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, error_responses
-from comptoir.http.routing import JSON, ComptoirRoute
+from comptoir.http.routing import ACCOUNT, JSON, LOCATION, ComptoirRoute, route
 from comptoir.http.state import app_state
 from comptoir.kit.jsonutil import loads
 from comptoir.kit.pagination import Pagination, page_of
-from comptoir.locations.service import connection_location, location_in_reach
+from comptoir.locations.service import location_of
 from comptoir.ratelimit import GENERAL, HEAVY, IMAGE
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Catalogs"])
 
 Reader = Annotated[Ctx, Depends(require("location,account", READ_NEED))]
 AccountReader = Annotated[Ctx, Depends(require("account", READ_NEED))]
-LocationReader = Annotated[Ctx, Depends(require("location", READ_NEED))]
 Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED))]
 Creator = Annotated[Ctx, Depends(require("location,account", CREATE_NEED))]
-LocationCreator = Annotated[Ctx, Depends(require("location", CREATE_NEED))]
 AccountCreator = Annotated[Ctx, Depends(require("account", CREATE_NEED))]
 MODIFY_ERRORS = {**WRITE_ERRORS, **error_responses(401)}
 CATALOG = "/catalogs/{catalog_id}"
@@ -91,99 +90,65 @@ async def get_catalog(
     return _raw(body, headers)
 
 
-@router.get(
-    "/locations/{location_id}/catalogs",
+@route(
+    router,
+    "GET",
+    LOCATION + "/catalogs",
     response_model=list[Catalog],
     responses=READ_ERRORS,
     summary="List a location's catalogs (account-level ones included), without data",
+    own_summary="List the connection's location's catalogs (account-level ones included), without data",
 )
-async def list_location_catalogs(location_id: str, session: Session, ctx: Reader) -> JSON:
-    location, _account = await location_in_reach(session, ctx, location_id)
+async def list_location_catalogs(location_id: str | None, session: Session, ctx: Reader) -> JSON:
+    location, _account = await location_of(session, ctx, location_id)
     return JSON(await service.list_catalogs(session, ctx, account_id=location.account_id, location_id=location.id))
 
 
-@router.get(
-    "/location/catalogs",
-    response_model=list[Catalog],
-    responses=READ_ERRORS,
-    summary="List the connection's location's catalogs (account-level ones included), without data",
-)
-async def list_own_location_catalogs(session: Session, ctx: LocationReader) -> JSON:
-    assert ctx.account_id is not None
-    return JSON(await service.list_catalogs(session, ctx, account_id=ctx.account_id, location_id=ctx.location_id))
-
-
-@router.get(
-    "/accounts/{account_id}/catalogs",
+@route(
+    router,
+    "GET",
+    ACCOUNT + "/catalogs",
     response_model=list[Catalog],
     responses=READ_ERRORS,
     summary="List an account's account-level catalogs, without data",
+    own_summary="List the connection's account's account-level catalogs, without data",
 )
-async def list_account_catalogs(account_id: str, session: Session, ctx: AccountReader) -> JSON:
-    account = account_in_reach(ctx, account_id)
+async def list_account_catalogs(account_id: str | None, session: Session, ctx: AccountReader) -> JSON:
+    account = connection_account(ctx) if account_id is None else account_in_reach(ctx, account_id)
     return JSON(await service.list_catalogs(session, ctx, account_id=account.id, location_id=None))
 
 
-@router.get(
-    "/account/catalogs",
-    response_model=list[Catalog],
-    responses=READ_ERRORS,
-    summary="List the connection's account's account-level catalogs, without data",
-)
-async def list_own_account_catalogs(session: Session, ctx: AccountReader) -> JSON:
-    account = connection_account(ctx)
-    return JSON(await service.list_catalogs(session, ctx, account_id=account.id, location_id=None))
-
-
-@router.post(
-    "/locations/{location_id}/catalogs",
+@route(
+    router,
+    "POST",
+    LOCATION + "/catalogs",
     response_model=Catalog,
     responses=WRITE_ERRORS,
     summary="Create a location-level catalog",
+    own_summary="Create a catalog in the connection's location",
 )
-async def create_location_catalog(location_id: str, body: CatalogWrite, session: Session, ctx: Creator) -> Response:
-    location, account = await location_in_reach(session, ctx, location_id)
+async def create_location_catalog(
+    location_id: str | None, body: CatalogWrite, session: Session, ctx: Creator
+) -> Response:
+    location, account = await location_of(session, ctx, location_id)
     return _raw(
         await service.create_catalog(session, ctx, account=account, location=location, name=body.name, data=body.data)
     )
 
 
-@router.post(
-    "/location/catalogs",
-    response_model=Catalog,
-    responses=WRITE_ERRORS,
-    summary="Create a catalog in the connection's location",
-)
-async def create_own_location_catalog(body: CatalogWrite, session: Session, ctx: LocationCreator) -> Response:
-    location, account = await connection_location(session, ctx)
-    return _raw(
-        await service.create_catalog(session, ctx, account=account, location=location, name=body.name, data=body.data)
-    )
-
-
-@router.post(
-    "/accounts/{account_id}/catalogs",
+@route(
+    router,
+    "POST",
+    ACCOUNT + "/catalogs",
     response_model=Catalog,
     responses=WRITE_ERRORS,
     summary="Create an account-level catalog",
+    own_summary="Create an account-level catalog in the connection's account",
 )
 async def create_account_catalog(
-    account_id: str, body: CatalogWrite, session: Session, ctx: AccountCreator
+    account_id: str | None, body: CatalogWrite, session: Session, ctx: AccountCreator
 ) -> Response:
-    account = account_in_reach(ctx, account_id)
-    return _raw(
-        await service.create_catalog(session, ctx, account=account, location=None, name=body.name, data=body.data)
-    )
-
-
-@router.post(
-    "/account/catalogs",
-    response_model=Catalog,
-    responses=WRITE_ERRORS,
-    summary="Create an account-level catalog in the connection's account",
-)
-async def create_own_account_catalog(body: CatalogWrite, session: Session, ctx: AccountCreator) -> Response:
-    account = connection_account(ctx)
+    account = connection_account(ctx) if account_id is None else account_in_reach(ctx, account_id)
     return _raw(
         await service.create_catalog(session, ctx, account=account, location=None, name=body.name, data=body.data)
     )
@@ -306,23 +271,17 @@ INVENTORY_READ = "inventory.read|catalog.read"  # the service tells the deprecat
 INVENTORY_WRITE = "inventory.write|catalog.write"
 InventoryReader = Annotated[Ctx, Depends(require("location,account", INVENTORY_READ))]
 InventoryWriter = Annotated[Ctx, Depends(require("location,account", INVENTORY_WRITE))]
-OwnInventoryReader = Annotated[Ctx, Depends(require("location", INVENTORY_READ))]
-OwnInventoryWriter = Annotated[Ctx, Depends(require("location", INVENTORY_WRITE))]
-INVENTORY = CATALOG + "/locations/{location_id}/inventory"
-OWN_INVENTORY = CATALOG + "/location/inventory"
+INVENTORY = CATALOG + LOCATION + "/inventory"
 InventoryBody = Annotated[Any, Body(description="An array of {sku_ref or option_ref, stock, expires_at}.")]
 
 
 async def _inventory(
-    session: Any, ctx: Ctx, catalog_id: str, location_id: str | None, action: str, body: Any = None
+    session: AsyncSession, ctx: Ctx, catalog_id: str, location_id: str | None, action: str, body: Any = None
 ) -> JSON:
     """One inventory request at `location_id` (None: the connection's own location); writes
     lock the location, so two writers of one inventory go one after the other."""
     write = action != "read"
-    if location_id is None:
-        location, _account = await connection_location(session, ctx, for_update=write)
-    else:
-        location, _account = await location_in_reach(session, ctx, location_id, for_update=write)
+    location, _account = await location_of(session, ctx, location_id, for_update=write)
     right = "write" if write else "read"
     catalog, location = await inventory.inventory_in_reach(session, ctx, catalog_id, location, right=right)
     if action == "read":
@@ -336,40 +295,47 @@ ENTRIES = list[InventoryEntry]
 AT, OWN = "at a location", "at the connection's location"
 
 
-@router.get(INVENTORY, response_model=ENTRIES, responses=READ_ERRORS, summary=f"Get a catalog's inventory {AT}")
-async def get_inventory(catalog_id: str, location_id: str, session: Session, ctx: InventoryReader) -> JSON:
+@route(
+    router,
+    "GET",
+    INVENTORY,
+    response_model=ENTRIES,
+    responses=READ_ERRORS,
+    summary=f"Get a catalog's inventory {AT}",
+    own_summary=f"Get a catalog's inventory {OWN}",
+)
+async def get_inventory(catalog_id: str, location_id: str | None, session: Session, ctx: InventoryReader) -> JSON:
     return await _inventory(session, ctx, catalog_id, location_id, "read")
 
 
-@router.get(OWN_INVENTORY, response_model=ENTRIES, responses=READ_ERRORS, summary=f"Get a catalog's inventory {OWN}")
-async def get_own_inventory(catalog_id: str, session: Session, ctx: OwnInventoryReader) -> JSON:
-    return await _inventory(session, ctx, catalog_id, None, "read")
-
-
-@router.put(INVENTORY, response_model=ENTRIES, responses=WRITE_ERRORS, summary=f"Replace a catalog's inventory {AT}")
+@route(
+    router,
+    "PUT",
+    INVENTORY,
+    response_model=ENTRIES,
+    responses=WRITE_ERRORS,
+    summary=f"Replace a catalog's inventory {AT}",
+    own_summary=f"Replace a catalog's inventory {OWN}",
+)
 async def put_inventory(
-    catalog_id: str, location_id: str, body: InventoryBody, session: Session, ctx: InventoryWriter
+    catalog_id: str, location_id: str | None, body: InventoryBody, session: Session, ctx: InventoryWriter
 ) -> JSON:
     return await _inventory(session, ctx, catalog_id, location_id, "replace", body)
 
 
-@router.put(
-    OWN_INVENTORY, response_model=ENTRIES, responses=WRITE_ERRORS, summary=f"Replace a catalog's inventory {OWN}"
+@route(
+    router,
+    "PATCH",
+    INVENTORY,
+    response_model=ENTRIES,
+    responses=WRITE_ERRORS,
+    summary=f"Change inventory entries {AT}",
+    own_summary=f"Change inventory entries {OWN}",
 )
-async def put_own_inventory(catalog_id: str, body: InventoryBody, session: Session, ctx: OwnInventoryWriter) -> JSON:
-    return await _inventory(session, ctx, catalog_id, None, "replace", body)
-
-
-@router.patch(INVENTORY, response_model=ENTRIES, responses=WRITE_ERRORS, summary=f"Change inventory entries {AT}")
 async def patch_inventory(
-    catalog_id: str, location_id: str, body: InventoryBody, session: Session, ctx: InventoryWriter
+    catalog_id: str, location_id: str | None, body: InventoryBody, session: Session, ctx: InventoryWriter
 ) -> JSON:
     return await _inventory(session, ctx, catalog_id, location_id, "patch", body)
-
-
-@router.patch(OWN_INVENTORY, response_model=ENTRIES, responses=WRITE_ERRORS, summary=f"Change inventory entries {OWN}")
-async def patch_own_inventory(catalog_id: str, body: InventoryBody, session: Session, ctx: OwnInventoryWriter) -> JSON:
-    return await _inventory(session, ctx, catalog_id, None, "patch", body)
 
 
 # --- images (decisions.md "Catalogs"): their own rate limits -------------------------------

@@ -1,4 +1,4 @@
-"""spec 4.4: customer lists, with the /location and /account short forms."""
+"""spec 4.4: customer lists, at long and short forms (`http.routing.route`)."""
 
 from __future__ import annotations
 
@@ -14,19 +14,17 @@ from comptoir.customer_lists.schemas import CustomerList, CustomerListWrite
 from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, error_responses
-from comptoir.http.routing import JSON, ComptoirRoute, update_route
+from comptoir.http.routing import ACCOUNT, JSON, LOCATION, UPDATE, ComptoirRoute, route
 from comptoir.kit.pagination import Pagination
-from comptoir.locations.service import connection_location, location_in_reach
+from comptoir.locations.service import location_of
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Customer lists"])
 
 CREATE = "all_customer_lists.write"  # spec 5.1: only all_customer_lists creates lists
 Reader = Annotated[Ctx, Depends(require("location,account", READ_NEED))]
-LocationReader = Annotated[Ctx, Depends(require("location", READ_NEED))]
 AccountReader = Annotated[Ctx, Depends(require("account", READ_NEED))]
 Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED))]
 Creator = Annotated[Ctx, Depends(require("location,account", CREATE))]
-LocationCreator = Annotated[Ctx, Depends(require("location", CREATE))]
 AccountCreator = Annotated[Ctx, Depends(require("account", CREATE))]
 MODIFY_ERRORS = {**WRITE_ERRORS, **error_responses(401)}
 
@@ -38,105 +36,78 @@ async def get_list(customer_list_id: str, session: Session, ctx: Reader) -> JSON
     return JSON(service.render_list(await service.list_in_reach(session, ctx, customer_list_id)))
 
 
-@router.get(
-    "/locations/{location_id}/customer_lists",
+@route(
+    router,
+    "GET",
+    LOCATION + "/customer_lists",
     response_model=list[CustomerList],
     responses=PAGE_RESPONSES,
     summary="List a location's customer lists (account-level ones included)",
+    own_summary="List the connection's location's customer lists (account-level ones included)",
 )
-async def list_location_lists(location_id: str, session: Session, ctx: Reader, page: Pagination) -> JSON:
-    location, _account = await location_in_reach(session, ctx, location_id)
+async def list_location_lists(location_id: str | None, session: Session, ctx: Reader, page: Pagination) -> JSON:
+    location, _account = await location_of(session, ctx, location_id)
     body, result = await service.list_lists(session, ctx, page, account_id=location.account_id, location_id=location.id)
     return JSON(body, headers=result.headers())
 
 
-@router.get(
-    "/location/customer_lists",
-    response_model=list[CustomerList],
-    responses=PAGE_RESPONSES,
-    summary="List the connection's location's customer lists (account-level ones included)",
-)
-async def list_own_location_lists(session: Session, ctx: LocationReader, page: Pagination) -> JSON:
-    assert ctx.account_id is not None
-    body, result = await service.list_lists(session, ctx, page, account_id=ctx.account_id, location_id=ctx.location_id)
-    return JSON(body, headers=result.headers())
-
-
-@router.get(
-    "/accounts/{account_id}/customer_lists",
+@route(
+    router,
+    "GET",
+    ACCOUNT + "/customer_lists",
     response_model=list[CustomerList],
     responses=PAGE_RESPONSES,
     summary="List an account's account-level customer lists",
+    own_summary="List the connection's account's account-level customer lists",
 )
-async def list_account_lists(account_id: str, session: Session, ctx: AccountReader, page: Pagination) -> JSON:
-    account = account_in_reach(ctx, account_id)
+async def list_account_lists(account_id: str | None, session: Session, ctx: AccountReader, page: Pagination) -> JSON:
+    account = connection_account(ctx) if account_id is None else account_in_reach(ctx, account_id)
     body, result = await service.list_lists(session, ctx, page, account_id=account.id, location_id=None)
     return JSON(body, headers=result.headers())
 
 
-@router.get(
-    "/account/customer_lists",
-    response_model=list[CustomerList],
-    responses=PAGE_RESPONSES,
-    summary="List the connection's account's account-level customer lists",
-)
-async def list_own_account_lists(session: Session, ctx: AccountReader, page: Pagination) -> JSON:
-    account = connection_account(ctx)
-    body, result = await service.list_lists(session, ctx, page, account_id=account.id, location_id=None)
-    return JSON(body, headers=result.headers())
-
-
-@router.post(
-    "/locations/{location_id}/customer_lists",
+@route(
+    router,
+    "POST",
+    LOCATION + "/customer_lists",
     response_model=CustomerList,
     responses=WRITE_ERRORS,
     summary="Create a location-level customer list",
+    own_summary="Create a customer list in the connection's location",
 )
-async def create_location_list(location_id: str, body: CustomerListWrite, session: Session, ctx: Creator) -> JSON:
-    location, account = await location_in_reach(session, ctx, location_id)
+async def create_location_list(
+    location_id: str | None, body: CustomerListWrite, session: Session, ctx: Creator
+) -> JSON:
+    location, account = await location_of(session, ctx, location_id)
     found = await service.create_list(session, ctx, account=account, location=location, name=body.name)
     return JSON(service.render_list(found))
 
 
-@router.post(
-    "/location/customer_lists",
-    response_model=CustomerList,
-    responses=WRITE_ERRORS,
-    summary="Create a customer list in the connection's location",
-)
-async def create_own_location_list(body: CustomerListWrite, session: Session, ctx: LocationCreator) -> JSON:
-    location, account = await connection_location(session, ctx)
-    found = await service.create_list(session, ctx, account=account, location=location, name=body.name)
-    return JSON(service.render_list(found))
-
-
-@router.post(
-    "/accounts/{account_id}/customer_lists",
+@route(
+    router,
+    "POST",
+    ACCOUNT + "/customer_lists",
     response_model=CustomerList,
     responses=WRITE_ERRORS,
     summary="Create an account-level customer list",
+    own_summary="Create an account-level customer list in the connection's account",
 )
-async def create_account_list(account_id: str, body: CustomerListWrite, session: Session, ctx: AccountCreator) -> JSON:
-    account = account_in_reach(ctx, account_id)
+async def create_account_list(
+    account_id: str | None, body: CustomerListWrite, session: Session, ctx: AccountCreator
+) -> JSON:
+    account = connection_account(ctx) if account_id is None else account_in_reach(ctx, account_id)
     found = await service.create_list(session, ctx, account=account, location=None, name=body.name)
     return JSON(service.render_list(found))
 
 
-@router.post(
-    "/account/customer_lists",
+@route(
+    router,
+    UPDATE,
+    "/customer_lists/{customer_list_id}",
     response_model=CustomerList,
-    responses=WRITE_ERRORS,
-    summary="Create an account-level customer list in the connection's account",
-)
-async def create_own_account_list(body: CustomerListWrite, session: Session, ctx: AccountCreator) -> JSON:
-    found = await service.create_list(session, ctx, account=connection_account(ctx), location=None, name=body.name)
-    return JSON(service.render_list(found))
-
-
-@update_route(
-    router, "/customer_lists/{customer_list_id}", response_model=CustomerList, responses=MODIFY_ERRORS,
+    responses=MODIFY_ERRORS,
     summary="Rename a customer list",
-)  # fmt: skip
+)
 async def rename_list(customer_list_id: str, body: CustomerListWrite, session: Session, ctx: Writer) -> JSON:
     return JSON(await service.rename_list(session, ctx, customer_list_id, body.name))
 

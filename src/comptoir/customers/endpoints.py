@@ -16,7 +16,7 @@ from comptoir.customers.schemas import Customer, CustomerWrite
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import idempotent
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
-from comptoir.http.routing import JSON, ComptoirRoute, plus_literal, update_route
+from comptoir.http.routing import JSON, UPDATE, ComptoirRoute, plus_literal, route
 from comptoir.kit.pagination import Pagination
 from comptoir.kit.phone import phone_pattern
 from comptoir.ratelimit import HEAVY
@@ -75,10 +75,14 @@ async def create_customer(
     )
 
 
-@update_route(
-    router, PATH + "/{customer_id}", response_model=Customer, responses=WRITE_ERRORS,
+@route(
+    router,
+    UPDATE,
+    PATH + "/{customer_id}",
+    response_model=Customer,
+    responses=WRITE_ERRORS,
     summary="Update a customer (only the fields present)",
-)  # fmt: skip
+)
 async def update_customer(
     customer_list_id: str, customer_id: str, body: CustomerWrite, session: Session, ctx: Writer
 ) -> JSON:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -30,6 +30,9 @@ from comptoir.http.routing import JSON
 from comptoir.kit import clock
 from comptoir.kit.jsonutil import dumps
 from comptoir.models.idempotency import IdempotencyKey
+
+if TYPE_CHECKING:
+    from sqlalchemy import CursorResult
 
 HEADER = "Idempotency-Key"
 LIFETIME = timedelta(hours=24)
@@ -59,7 +62,7 @@ async def idempotent(
         raise Conflict(f"A request with this {HEADER} is still being processed; retry in a moment")
     _in_flight.add(slot)
     try:
-        if session.bind.dialect.name == "postgresql":
+        if session.get_bind().dialect.name == "postgresql":
             locked = await session.scalar(select(func.pg_try_advisory_xact_lock(_lock_id(*slot))))
             if not locked:
                 raise Conflict(f"A request with this {HEADER} is still being processed; retry in a moment")
@@ -97,5 +100,5 @@ async def idempotent(
 
 async def purge_expired(session: AsyncSession) -> int:
     """Keys older than their lifetime (the hourly retention job)."""
-    result = await session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at <= clock.now() - LIFETIME))
-    return result.rowcount or 0
+    expired = delete(IdempotencyKey).where(IdempotencyKey.created_at <= clock.now() - LIFETIME)
+    return cast("CursorResult[Any]", await session.execute(expired)).rowcount or 0

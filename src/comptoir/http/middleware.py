@@ -149,7 +149,7 @@ class HttpConventions:
             response_type = b""
             upstream_receive, upstream_send = receive, send
 
-            async def receive() -> Message:  # type: ignore[no-redef]
+            async def receive() -> Message:
                 nonlocal size_in
                 message = await upstream_receive()
                 if message["type"] == "http.request":
@@ -159,7 +159,7 @@ class HttpConventions:
                         kept_in.extend(chunk[: MAX_BODY - len(kept_in)])
                 return message
 
-            async def send(message: Message) -> None:  # type: ignore[no-redef]
+            async def send(message: Message) -> None:
                 nonlocal size_out, response_type
                 if message["type"] == "http.response.body":
                     chunk = message.get("body", b"")

@@ -15,7 +15,7 @@ import contextlib
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import structlog
 from sqlalchemy import bindparam, delete, insert, or_, select, update
@@ -25,6 +25,9 @@ from comptoir.db.engine import Database
 from comptoir.kit import clock
 from comptoir.kit.safetext import storable
 from comptoir.models import Connection, RequestLog
+
+if TYPE_CHECKING:
+    from sqlalchemy import CursorResult, Table
 
 log = structlog.get_logger("comptoir.http.request_log")
 
@@ -128,7 +131,7 @@ class RequestLogBuffer:
             used, self._used = self._used, {}
             if used:
                 async with self.db.transaction() as session:
-                    table = Connection.__table__
+                    table = cast("Table", Connection.__table__)
                     await session.execute(
                         update(table)
                         .where(
@@ -217,7 +220,7 @@ COLUMNS = (
 async def _insert(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
     """COPY on PostgreSQL (a fraction of an INSERT's cost for a second's worth of
     requests), one multi-row INSERT elsewhere."""
-    if session.bind.dialect.name == "postgresql":
+    if session.get_bind().dialect.name == "postgresql":
         connection = await (await session.connection()).get_raw_connection()
         await connection.driver_connection.copy_records_to_table(  # type: ignore[union-attr]
             RequestLog.__tablename__, records=[tuple(row[c] for c in COLUMNS) for row in rows], columns=COLUMNS
@@ -233,7 +236,8 @@ async def purge_request_logs(db: Database) -> int:
     while True:
         async with db.transaction() as session:
             batch = select(RequestLog.id).where(RequestLog.at < cutoff).limit(PURGE_BATCH).scalar_subquery()
-            count = (await session.execute(delete(RequestLog).where(RequestLog.id.in_(batch)))).rowcount
+            purge = delete(RequestLog).where(RequestLog.id.in_(batch))
+            count = cast("CursorResult[Any]", await session.execute(purge)).rowcount
         purged += count
         if count < PURGE_BATCH:
             return purged

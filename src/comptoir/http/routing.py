@@ -1,30 +1,36 @@
-"""How API routes read JSON and answer JSON.
+"""How API routes are declared, read JSON and answer JSON.
 
-Bodies must be JSON (spec 7: 415 otherwise) and are parsed with exact decimals
+`route` declares an endpoint at its long and short forms; `ComptoirRoute` checks a route's
+token before its body is read, and `DirectRoute` serves the hottest writes without FastAPI's
+dependency solving. Bodies must be JSON (spec 7: 415 otherwise) and are parsed with exact decimals
 (decisions.md "Wire formats": a JSON number is taken by its exact text, never through
 float) before FastAPI validates them against the route's request model.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, TypeVar
+from functools import partial
+from typing import Annotated, Any, TypeVar, get_origin
 from urllib.parse import unquote
 
 from fastapi import APIRouter
 from fastapi.dependencies.models import Dependant
+from fastapi.params import Depends
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from comptoir.auth.access import require
 from comptoir.errors import BadRequest, UnsupportedMediaType, validation_error
 from comptoir.http.inputs import nul_fields
 from comptoir.kit import gcpause
 from comptoir.kit.jsonutil import dumps, loads
 
 LARGE_BODY = 256 * 1024
-F = TypeVar("F", bound=Callable[..., Any])
+E = TypeVar("E", bound=Callable[..., Awaitable[Response]])
 
 
 class JSON(JSONResponse):
@@ -61,60 +67,32 @@ async def read_json_body(request: Request) -> None:
 
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
-_DIRECT = "__comptoir_direct__"
 
 
-def served_directly(permission: Callable[..., Awaitable[Any]], model: type[BaseModel]) -> Callable[[F], F]:
-    """Serve an endpoint `(request, ctx, body, **path_params)` without FastAPI's dependency
-    solving, for the hottest writes (order creation: about 15% of its CPU,
-    benchmarks/orders.py). The route is declared as usual (its OpenAPI operation does not
-    change); `permission` is the `require(...)` of its `ctx` and `model` the type of its
-    `body`, and they are applied as FastAPI would: the token, rate limit and scope first,
-    then the body (415, 400, 422 in the spec's shapes)."""
-
-    def mark(endpoint: F) -> F:
-        setattr(endpoint, _DIRECT, (permission, model))
-        return endpoint
-
-    return mark
-
-
-def _direct_handler(
-    endpoint: Callable[..., Any], permission: Callable[..., Awaitable[Any]], model: type[BaseModel]
-) -> Handler:
-    async def handler(request: Request) -> Response:
-        # As FastAPI's APIKeyHeader(auto_error=False) gives it: an empty header is no token.
-        ctx = await permission(request, request.headers.get("x-access-token") or None)
-        await read_json_body(request)
-        try:
-            body = model.model_validate(getattr(request, "_json", None))
-        except ValidationError as exc:
-            raise validation_error({**error, "loc": ("body", *error["loc"])} for error in exc.errors()) from None
-        return await endpoint(request=request, ctx=ctx, body=body, **request.path_params)  # type: ignore[no-any-return]
-
-    return handler
-
-
-def _permission_of(dependant: Dependant) -> Callable[..., Awaitable[Any]] | None:
+def _permission_of(dependant: Dependant) -> Dependant | None:
     """The route's `auth.access.require(...)` dependency, however deep it is declared."""
     for sub in dependant.dependencies:
-        if getattr(sub.call, "__comptoir_permission__", False) is True:
-            return sub.call
+        if _require_arguments(sub.call) is not None:
+            return sub
         found = _permission_of(sub)
         if found is not None:
             return found
     return None
 
 
+def _require_arguments(call: object) -> tuple[str, str, str] | None:
+    """`(levels, need, kind)` when `call` is a dependency made by `auth.access.require`."""
+    arguments = getattr(call, "__comptoir_permission__", None)
+    return arguments if isinstance(arguments, tuple) else None
+
+
 class ComptoirRoute(APIRoute):
     def get_route_handler(self) -> Handler:
-        direct = getattr(self.endpoint, _DIRECT, None)
-        if direct is not None:
-            return _direct_handler(self.endpoint, *direct)
         handler = super().get_route_handler()
         if self.body_field is None:
             return handler
-        permission = _permission_of(self.dependant)
+        found = _permission_of(self.dependant)
+        permission = None if found is None else found.call
 
         async def route_handler(request: Request) -> Response:
             if permission is not None:
@@ -135,6 +113,49 @@ class ComptoirRoute(APIRoute):
         return route_handler
 
 
+class DirectRoute(ComptoirRoute):
+    """A route served without FastAPI's dependency solving, for the hottest writes (order
+    creation: about 15% of its CPU, benchmarks/orders.py); `route(..., direct=True)`.
+
+    The route is declared as usual, and its OpenAPI operation does not change. Its endpoint
+    takes the request, its `ctx` (an `auth.access.require(...)` dependency), its body (one
+    pydantic model) and path parameters, nothing else. Both are found on the route and applied
+    as FastAPI would: the token, rate limit and scope first, then the body (415, 400, 422 in
+    the spec's shapes)."""
+
+    def get_route_handler(self) -> Handler:
+        dependant, body_field, found = self.dependant, self.body_field, _permission_of(self.dependant)
+        model = None if body_field is None else body_field.field_info.annotation
+        if (
+            found is None
+            or found.call is None
+            or found.name is None
+            or dependant.dependencies != [found]
+            or dependant.request_param_name is None
+            or dependant.query_params
+            or dependant.header_params
+            or dependant.cookie_params
+            or body_field is None
+            or not isinstance(model, type)
+            or not issubclass(model, BaseModel)
+        ):
+            raise TypeError(f"{self.name}: a direct endpoint takes the request, ctx, body and path parameters only")
+        endpoint, permission, body_model = self.endpoint, found.call, model
+        request_name, ctx_name, body_name = dependant.request_param_name, found.name, body_field.name
+
+        async def handler(request: Request) -> Response:
+            # As FastAPI's APIKeyHeader(auto_error=False) gives it: an empty header is no token.
+            ctx = await permission(request, request.headers.get("x-access-token") or None)
+            await read_json_body(request)
+            try:
+                body = body_model.model_validate(getattr(request, "_json", None))
+            except ValidationError as exc:
+                raise validation_error({**error, "loc": ("body", *error["loc"])} for error in exc.errors()) from None
+            return await endpoint(**{request_name: request, ctx_name: ctx, body_name: body}, **request.path_params)
+
+        return handler
+
+
 def plus_literal(request: Request, name: str, value: str | None) -> str | None:
     """The query parameter `name` with a literal `+` read as a plus sign, not a space.
 
@@ -151,17 +172,112 @@ def plus_literal(request: Request, name: str, value: str | None) -> str | None:
     return value
 
 
-def update_route(router: APIRouter, path: str, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register an update endpoint for PATCH and for PUT (decisions.md "Methods": PUT is
-    accepted wherever PATCH is), each with its own OpenAPI operation."""
+# The long form of a path and its short form, which acts on the connection's own location or
+# account and needs a token of that level (spec, path conventions; docs/api/conventions.md).
+LOCATION = "/locations/{location_id}"
+ACCOUNT = "/accounts/{account_id}"
+_SHORT_FORMS = ((LOCATION, "/location", "location_id", "location"), (ACCOUNT, "/account", "account_id", "account"))
+# An update is accepted with PATCH and with PUT, each its own OpenAPI operation (`<name>_put`).
+UPDATE = ("PATCH", "PUT")
 
-    def decorator(endpoint: Callable[..., Any]) -> Callable[..., Any]:
-        router.patch(path, name=endpoint.__name__, **kwargs)(endpoint)
-        router.put(path, name=f"{endpoint.__name__}_put", **kwargs)(endpoint)
+
+def route(
+    router: APIRouter,
+    methods: str | tuple[str, ...],
+    path: str,
+    *,
+    summary: str,
+    own_summary: str | None = None,
+    direct: bool = False,
+    **options: Any,
+) -> Callable[[E], E]:
+    """Declare an endpoint for `methods` at `path` and, when `path` holds a long form
+    (`LOCATION` or `ACCOUNT`), at its short form too: `/locations/{location_id}/orders` is also
+    `/location/orders`, `/accounts/{account_id}/catalogs` also `/account/catalogs`.
+
+    The endpoint takes `location_id: str | None` (or `account_id`): the path's id in the long
+    form, None in the short form. Its `ctx` (`Depends(require(levels, need, kind))`) is the
+    long form's; the short form requires the same need and kind at its own level only, and is
+    named `<verb>_own_<rest>` after the endpoint (`create_order`: `create_own_order`), with
+    `own_summary` (by default `summary`). Each method after the first gets its own operation
+    named `<name>_<method>`. `direct`: served by `DirectRoute`. Other `options` go to
+    `APIRouter.add_api_route` as they are."""
+    all_methods = (methods,) if isinstance(methods, str) else methods
+
+    def declare(endpoint: E) -> E:
+        forms: list[tuple[str, Callable[..., Any], str, str]] = [(path, endpoint, endpoint.__name__, summary)]
+        for long, short, id_name, level in _SHORT_FORMS:
+            if long in path:
+                verb, _, rest = endpoint.__name__.partition("_")
+                own = _short_form(endpoint, id_name, level)
+                forms = [
+                    (path, _long_form(endpoint, id_name), endpoint.__name__, summary),
+                    (path.replace(long, short), own, f"{verb}_own_{rest}", own_summary or summary),
+                ]
+        if own_summary is not None and len(forms) == 1:
+            raise TypeError(f"{endpoint.__name__}: {path} has no short form for own_summary")
+        for form_path, call, name, form_summary in forms:
+            for index, method in enumerate(all_methods):
+                router.add_api_route(
+                    form_path,
+                    call,
+                    methods=[method],
+                    name=name if index == 0 else f"{name}_{method.lower()}",
+                    summary=form_summary,
+                    route_class_override=DirectRoute if direct else None,
+                    **options,
+                )
         return endpoint
 
-    return decorator
+    return declare
 
 
-def operation_id(route: APIRoute) -> str:
-    return route.name
+def _long_form(endpoint: Callable[..., Any], id_name: str) -> Callable[..., Any]:
+    """The endpoint with `id_name` a required string: the path's id."""
+    signature = inspect.signature(endpoint, eval_str=True)
+    if id_name not in signature.parameters:
+        raise TypeError(f"{endpoint.__name__} takes no {id_name}")
+    parameters = [
+        parameter.replace(annotation=str) if parameter.name == id_name else parameter
+        for parameter in signature.parameters.values()
+    ]
+    return _with_signature(partial(endpoint), signature.replace(parameters=parameters), endpoint)
+
+
+def _short_form(endpoint: Callable[..., Any], id_name: str, level: str) -> Callable[..., Any]:
+    """The endpoint called with `id_name=None`, its `ctx` required at `level` only."""
+    signature = inspect.signature(endpoint, eval_str=True)
+    parameters = [
+        _at_level(parameter, level) for parameter in signature.parameters.values() if parameter.name != id_name
+    ]
+    if sum(parameter is not signature.parameters[parameter.name] for parameter in parameters) != 1:
+        raise TypeError(f"{endpoint.__name__}: the short form needs one `ctx` declared with require(...)")
+    return _with_signature(partial(endpoint, **{id_name: None}), signature.replace(parameters=parameters), endpoint)
+
+
+def _at_level(parameter: inspect.Parameter, level: str) -> inspect.Parameter:
+    """`ctx: Annotated[Ctx, Depends(require(levels, need, kind))]` as `require(level, need, kind)`."""
+    if get_origin(parameter.annotation) is not Annotated:
+        return parameter
+    metadata, narrowed = [], False
+    for item in parameter.annotation.__metadata__:
+        arguments = _require_arguments(getattr(item, "dependency", None)) if isinstance(item, Depends) else None
+        if arguments is not None:
+            levels, need, kind = arguments
+            if level not in levels.split(","):
+                raise TypeError(f"{parameter.name}: {levels} has no {level} for the short form")
+            item, narrowed = Depends(require(level, need, kind), use_cache=item.use_cache, scope=item.scope), True
+        metadata.append(item)
+    if not narrowed:
+        return parameter
+    return parameter.replace(annotation=Annotated[(parameter.annotation.__origin__, *metadata)])
+
+
+def _with_signature(call: partial[Any], signature: inspect.Signature, endpoint: Callable[..., Any]) -> partial[Any]:
+    call.__signature__ = signature  # type: ignore[attr-defined]  # read by FastAPI (inspect.signature)
+    call.__doc__ = endpoint.__doc__  # the operation's description, as the endpoint's own
+    return call
+
+
+def operation_id(api_route: APIRoute) -> str:
+    return api_route.name

@@ -142,6 +142,16 @@ async def connection_location(
     return ctx.location, ctx.account
 
 
+async def location_of(
+    session: AsyncSession, ctx: Ctx, public_id: str | None, *, for_update: bool = False
+) -> tuple[Location | LocationView, Account | AccountView]:
+    """The location a path names: `public_id` in its long form (`location_in_reach`), the
+    connection's own in its short form, where `public_id` is None (`connection_location`)."""
+    if public_id is None:
+        return await connection_location(session, ctx, for_update=for_update)
+    return await location_in_reach(session, ctx, public_id, for_update=for_update)
+
+
 async def list_locations(session: AsyncSession, ctx: Ctx, page: PageRequest) -> tuple[list[dict[str, Any]], Page]:
     """GET /locations (account tokens): the account's locations by number."""
     assert ctx.account_id is not None

@@ -14,7 +14,7 @@ from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import idempotent
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
-from comptoir.http.routing import JSON, ComptoirRoute, update_route
+from comptoir.http.routing import JSON, UPDATE, ComptoirRoute, route
 from comptoir.kit.pagination import Pagination
 from comptoir.loyalty import service
 from comptoir.loyalty.schemas import (
@@ -60,8 +60,13 @@ async def create_card(customer_list_id: str, body: LoyaltyCardCreate, session: S
     return JSON(await service.create_card(session, ctx, customer_list_id, body))
 
 
-@update_route(
-    router, CARD, response_model=LoyaltyCard, responses=WRITE_ERRORS, summary="Update a loyalty card's name or ref"
+@route(
+    router,
+    UPDATE,
+    CARD,
+    response_model=LoyaltyCard,
+    responses=WRITE_ERRORS,
+    summary="Update a loyalty card's name or ref",
 )
 async def update_card(
     customer_list_id: str, loyalty_card_id: str, body: LoyaltyCardUpdate, session: Session, ctx: Writer

@@ -1,4 +1,4 @@
-"""spec 4.1: orders of a location (and the /location short forms), and of an account."""
+"""spec 4.1: orders of a location and of an account, each also at its short form (`http.routing.route`)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from comptoir.errors import BadRequest
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import HEADER, idempotent
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
-from comptoir.http.routing import JSON, ComptoirRoute, plus_literal, served_directly, update_route
+from comptoir.http.routing import ACCOUNT, JSON, LOCATION, UPDATE, ComptoirRoute, plus_literal, route
 from comptoir.http.state import app_state
 from comptoir.kit.pagination import Pagination
 from comptoir.kit.times import parse_datetime
 from comptoir.kit.wire import WireError
-from comptoir.locations.service import connection_location, location_in_reach, snapshot_in_reach
+from comptoir.locations.service import location_in_reach, location_of, snapshot_in_reach
 from comptoir.models.accounts import AccountRef
 from comptoir.models.locations import LocationRef
 from comptoir.orders import service
@@ -34,11 +34,8 @@ router = APIRouter(route_class=ComptoirRoute, tags=["Orders"])
 
 Reader = Annotated[Ctx, Depends(require("location,account", "orders.read"))]
 Writer = Annotated[Ctx, Depends(require("location,account", "orders.write"))]
-LocationReader = Annotated[Ctx, Depends(require("location", "orders.read"))]
-LocationWriter = Annotated[Ctx, Depends(require("location", "orders.write"))]
 # decisions.md "Rate limits": order lists are heavy queries
 HeavyReader = Annotated[Ctx, Depends(require("location,account", "orders.read", HEAVY))]
-LocationHeavyReader = Annotated[Ctx, Depends(require("location", "orders.read", HEAVY))]
 AccountHeavyReader = Annotated[Ctx, Depends(require("account", "orders.read", HEAVY))]
 
 
@@ -75,29 +72,29 @@ def order_filters(
 Filters = Annotated[dict[str, Any], Depends(order_filters)]
 
 
-LOCATION_ORDERS = "/locations/{location_id}/orders"
+ORDERS = LOCATION + "/orders"
 
 
-def _reads(request: Request) -> OrderRepository:
-    """Reads of one order need no transaction: the direct driver."""
-    state = app_state(request)
-    return OrderRepository(Unit(state.db, state.fast))
-
-
-OWN_ORDERS = "/location/orders"
-
-
-async def _create(request: Request, ctx: Ctx, body: OrderCreate, location_id: str | None) -> Response:
-    """The creation's unit of work opens a transaction only when the creation needs one (an
-    Idempotency-Key to keep, a customer to lock, SQLite); it commits before the response is
-    sent, as the `Session` dependency does."""
+@route(
+    router,
+    "POST",
+    ORDERS,
+    response_model=Order,
+    responses=WRITE_ERRORS,
+    direct=True,
+    summary="Create an order",
+    own_summary="Create an order in the connection's location",
+)
+async def create_order(request: Request, location_id: str | None, body: OrderCreate, ctx: Writer) -> Response:
+    # The creation's unit of work opens a transaction only when the creation needs one (an
+    # Idempotency-Key to keep, a customer to lock, SQLite, an account token); it commits
+    # before the response is sent, as the `Session` dependency does.
     state = app_state(request)
     async with Unit(state.db, state.fast) as unit:
         location: LocationRef
         account: AccountRef
         if ctx.level != "location":
-            assert location_id is not None  # the short form is for location tokens
-            location, account = await location_in_reach(await unit.session(), ctx, location_id)
+            location, account = await location_of(await unit.session(), ctx, location_id)
         elif location_id is not None:
             location, account = snapshot_in_reach(ctx, location_id)
         else:
@@ -114,118 +111,80 @@ async def _create(request: Request, ctx: Ctx, body: OrderCreate, location_id: st
         return await idempotent(request, await unit.session(), ctx, create)
 
 
-@router.post(LOCATION_ORDERS, response_model=Order, responses=WRITE_ERRORS, summary="Create an order")
-@served_directly(require("location,account", "orders.write"), OrderCreate)
-async def create_order(request: Request, location_id: str, body: OrderCreate, ctx: Writer) -> Response:
-    return await _create(request, ctx, body, location_id)
-
-
-@router.post(
-    OWN_ORDERS, response_model=Order, responses=WRITE_ERRORS, summary="Create an order in the connection's location"
-)
-@served_directly(require("location", "orders.write"), OrderCreate)
-async def create_own_order(request: Request, body: OrderCreate, ctx: LocationWriter) -> Response:
-    return await _create(request, ctx, body, None)
-
-
-@router.get(LOCATION_ORDERS + "/{order_id}", response_model=Order, responses=READ_ERRORS, summary="Get an order")
-async def get_order(request: Request, location_id: str, order_id: str, session: Session, ctx: Reader) -> JSON:
-    location, _account = await location_in_reach(session, ctx, location_id)
-    return JSON(await service.get_order(_reads(request), ctx, location, order_id))
-
-
-@router.get(
-    OWN_ORDERS + "/{order_id}",
+@route(
+    router,
+    "GET",
+    ORDERS + "/{order_id}",
     response_model=Order,
     responses=READ_ERRORS,
-    summary="Get an order of the connection's location",
+    summary="Get an order",
+    own_summary="Get an order of the connection's location",
 )
-async def get_own_order(request: Request, order_id: str, ctx: LocationReader) -> JSON:
-    # one statement, no session: the hot read of a point of sale (benchmarks/orders.py)
-    assert ctx.location is not None
-    return JSON(await service.get_order(_reads(request), ctx, ctx.location, order_id))
+async def get_order(request: Request, location_id: str | None, order_id: str, ctx: Reader) -> JSON:
+    state = app_state(request)
+    location: LocationRef | None
+    if location_id is None:  # one statement, no session: the hot read of a point of sale (benchmarks/orders.py)
+        location = ctx.location
+    else:
+        async with state.db.transaction(write=False) as session:
+            location, _account = await location_in_reach(session, ctx, location_id)
+    assert location is not None
+    return JSON(await service.get_order(OrderRepository(Unit(state.db, state.fast)), ctx, location, order_id))
 
 
-@router.get(
-    LOCATION_ORDERS,
+@route(
+    router,
+    "GET",
+    ORDERS,
     response_model=list[Order],
     responses=PAGE_RESPONSES,
     summary="List a location's orders, newest first",
+    own_summary="List the connection's location's orders, newest first",
 )
-async def list_orders(location_id: str, session: Session, ctx: HeavyReader, page: Pagination, filters: Filters) -> JSON:
-    location, _account = await location_in_reach(session, ctx, location_id)
+async def list_orders(
+    location_id: str | None, session: Session, ctx: HeavyReader, page: Pagination, filters: Filters
+) -> JSON:
+    location, _account = await location_of(session, ctx, location_id)
     body, result = await service.list_orders(
         OrderRepository.of(session), ctx.client_id, page, filters, locations={location.id: location}
     )
     return JSON(body, headers=result.headers())
 
 
-@router.get(
-    OWN_ORDERS,
-    response_model=list[Order],
-    responses=PAGE_RESPONSES,
-    summary="List the connection's location's orders, newest first",
-)
-async def list_own_orders(session: Session, ctx: LocationHeavyReader, page: Pagination, filters: Filters) -> JSON:
-    location, _account = await connection_location(session, ctx)
-    body, result = await service.list_orders(
-        OrderRepository.of(session), ctx.client_id, page, filters, locations={location.id: location}
-    )
-    return JSON(body, headers=result.headers())
-
-
-async def _account_orders(session: Any, ctx: Ctx, account_id: int, page: Any, filters: dict[str, Any]) -> JSON:
-    orders = OrderRepository.of(session)
-    locations = await orders.locations_of(account_id)
-    body, result = await service.list_orders(
-        orders, ctx.client_id, page, filters, locations=locations, account_id=account_id
-    )
-    return JSON(body, headers=result.headers())
-
-
-@router.get(
-    "/accounts/{account_id}/orders",
+@route(
+    router,
+    "GET",
+    ACCOUNT + "/orders",
     response_model=list[Order],
     responses=PAGE_RESPONSES,
     summary="List an account's orders",
+    own_summary="List the connection's account's orders",
 )
 async def list_account_orders(
-    account_id: str, session: Session, ctx: AccountHeavyReader, page: Pagination, filters: Filters
+    account_id: str | None, session: Session, ctx: AccountHeavyReader, page: Pagination, filters: Filters
 ) -> JSON:
-    return await _account_orders(session, ctx, account_in_reach(ctx, account_id).id, page, filters)
-
-
-@router.get(
-    "/account/orders",
-    response_model=list[Order],
-    responses=PAGE_RESPONSES,
-    summary="List the connection's account's orders",
-)
-async def list_own_account_orders(
-    session: Session, ctx: AccountHeavyReader, page: Pagination, filters: Filters
-) -> JSON:
-    return await _account_orders(session, ctx, connection_account(ctx).id, page, filters)
-
-
-@update_route(
-    router, LOCATION_ORDERS + "/{order_id}", response_model=Order, responses=WRITE_ERRORS, summary="Update an order"
-)
-async def update_order(location_id: str, order_id: str, body: OrderUpdate, session: Session, ctx: Writer) -> JSON:
-    location, _account = await location_in_reach(session, ctx, location_id)
+    account = connection_account(ctx) if account_id is None else account_in_reach(ctx, account_id)
     orders = OrderRepository.of(session)
-    order = await service.order_for_update(orders, location.id, order_id)
-    return JSON(await service.update_order(orders, ctx, location, order, body))
+    locations = await orders.locations_of(account.id)
+    body, result = await service.list_orders(
+        orders, ctx.client_id, page, filters, locations=locations, account_id=account.id
+    )
+    return JSON(body, headers=result.headers())
 
 
-@update_route(
+@route(
     router,
-    OWN_ORDERS + "/{order_id}",
+    UPDATE,
+    ORDERS + "/{order_id}",
     response_model=Order,
     responses=WRITE_ERRORS,
-    summary="Update an order of the connection's location",
+    summary="Update an order",
+    own_summary="Update an order of the connection's location",
 )
-async def update_own_order(order_id: str, body: OrderUpdate, session: Session, ctx: LocationWriter) -> JSON:
-    location, _account = await connection_location(session, ctx)
+async def update_order(
+    location_id: str | None, order_id: str, body: OrderUpdate, session: Session, ctx: Writer
+) -> JSON:
+    location, _account = await location_of(session, ctx, location_id)
     orders = OrderRepository.of(session)
     order = await service.order_for_update(orders, location.id, order_id)
     return JSON(await service.update_order(orders, ctx, location, order, body))

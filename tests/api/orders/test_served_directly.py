@@ -1,4 +1,4 @@
-"""Order creation is served below FastAPI's dependency solving (`routing.served_directly`):
+"""Order creation is served below FastAPI's dependency solving (`http.routing.DirectRoute`):
 its refusals are those of every other endpoint with a body, in the same order (token, scope,
 then the body), and change nothing."""
 
