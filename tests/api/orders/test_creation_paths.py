@@ -112,7 +112,7 @@ async def test_every_order_is_written_by_the_one_insert(
 
 
 async def test_exact_numbers_of_an_order_read_back_exactly(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
-    """The view and the event state, written once for both (`create_in_one_statement`), keep
+    """The view and the event state, written once for both (`orders.service.create_order`), keep
     the numbers as sent: the stored text is only marked for the fast parser without any."""
     listener = await _listener(client, shop, world)
     fields = b'{"rate":0.10,"big":123456789012345678901234567890,"n":[1,2.50]}'
