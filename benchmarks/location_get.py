@@ -111,7 +111,7 @@ def main() -> None:
 
     workdir = Path(tempfile.mkdtemp(prefix="comptoir-bench-"))
     env = {
-        "COMPTOIR_DATABASE_URL": args.database or f"sqlite:///{workdir / 'comptoir.db.engine'}",
+        "COMPTOIR_DATABASE_URL": args.database or f"sqlite:///{workdir / 'comptoir.db'}",
         "COMPTOIR_SECRET_KEY": SECRET_KEY,
         "COMPTOIR_RATE_LIMITS": "on",
     }

@@ -53,7 +53,7 @@ def main() -> None:
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         if args.db == "sqlite":
-            url = f"sqlite:///{Path(tmp) / 'comptoir.db.engine'}"
+            url = f"sqlite:///{Path(tmp) / 'comptoir.db'}"
             asyncio.run(_migrate(url))
             report = asyncio.run(run(url, args.examples, args.coverage))
         else:

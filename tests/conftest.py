@@ -84,7 +84,7 @@ def postgres_template() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("sqlite-template") / "comptoir.db.engine"
+    path = tmp_path_factory.mktemp("sqlite-template") / "comptoir.db"
     asyncio.run(_migrate(f"sqlite:///{path}"))
     return path
 
@@ -97,7 +97,7 @@ def db_kind(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def database_url(db_kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if db_kind == "sqlite":
-        path = tmp_path / "comptoir.db.engine"
+        path = tmp_path / "comptoir.db"
         shutil.copy(request.getfixturevalue("sqlite_template"), path)
         return f"sqlite:///{path}"
     url = request.getfixturevalue("postgres_template")

@@ -105,7 +105,7 @@ def hub(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     cwd = tmp_path_factory.mktemp("hub")
     database = None
     if request.param == "sqlite":
-        url = f"sqlite:///{cwd / 'comptoir.db.engine'}"
+        url = f"sqlite:///{cwd / 'comptoir.db'}"
     else:
         database = f"comptoir_browser_{uuid.uuid4().hex[:10]}"
         url = _off_loop(create_postgres_database, database)

@@ -42,7 +42,7 @@ def test_twenty_concurrent_copies_create_one_order(
     kind: str, tmp_path: Path, start_server: Callable[..., Server], request: pytest.FixtureRequest
 ) -> None:
     url = (
-        f"sqlite:///{tmp_path / 'comptoir.db.engine'}"
+        f"sqlite:///{tmp_path / 'comptoir.db'}"
         if kind == "sqlite"
         else request.getfixturevalue("fresh_postgres")
     )

@@ -47,7 +47,7 @@ def test_concurrent_operations_on_one_card_are_serialised(
     kind: str, tmp_path: Path, start_server: Callable[..., Server], request: pytest.FixtureRequest
 ) -> None:
     url = (
-        f"sqlite:///{tmp_path / 'comptoir.db.engine'}"
+        f"sqlite:///{tmp_path / 'comptoir.db'}"
         if kind == "sqlite"
         else request.getfixturevalue("fresh_postgres")
     )
