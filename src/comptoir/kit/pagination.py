@@ -123,7 +123,7 @@ def _after(keys: Sequence[Key], values: list[Any], descending: bool) -> ColumnEl
 
 async def paginate(
     session: AsyncSession,
-    stmt: Select[Any],
+    stmt: Select[*tuple[Any, ...]],
     keys: Sequence[Key],
     page: PageRequest,
     *,
