@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from comptoir.kit.phone import Phone
-from comptoir.kit.text import BoundedDecimal, Text
+from comptoir.kit.text import Latitude, Longitude, Text64, Text255, Text2000
 from comptoir.kit.times import DateTimeStr
 
 DeliveryStatus = Literal[
@@ -21,10 +21,10 @@ class _In(BaseModel):
 
 
 class QuoteCreate(_In):
-    carrier: Text(255)
-    carrier_ref: Text(255) | None = None
-    ref: Text(255) | None = None
-    fee: Text(64)
+    carrier: Text255
+    carrier_ref: Text255 | None = None
+    ref: Text255 | None = None
+    fee: Text64
     estimated_pickup_at: DateTimeStr | None = None
     estimated_dropoff_at: DateTimeStr | None = None
 
@@ -47,16 +47,16 @@ class Quote(BaseModel):
 class _DeliveryFields(_In):
     """The fields of spec 2.7 Delivery a request may send (all optional here)."""
 
-    ref: Text(255) | None = None
+    ref: Text255 | None = None
     estimated_pickup_at: DateTimeStr | None = None
     estimated_dropoff_at: DateTimeStr | None = None
-    tracking_url: Text(2000) | None = None
-    driver_name: Text(255) | None = None
+    tracking_url: Text2000 | None = None
+    driver_name: Text255 | None = None
     driver_phone: Phone | None = None
-    driver_phone_access_code: Text(64) | None = None
-    driver_latitude: BoundedDecimal(90) | None = None
-    driver_longitude: BoundedDecimal(180) | None = None
-    driver_pickup_url: Text(2000) | None = None  # decisions.md "Orders": accepted here too
+    driver_phone_access_code: Text64 | None = None
+    driver_latitude: Latitude | None = None
+    driver_longitude: Longitude | None = None
+    driver_pickup_url: Text2000 | None = None  # decisions.md "Orders": accepted here too
     assigned_at: DateTimeStr | None = None
     pickup_at: DateTimeStr | None = None
     delivered_at: DateTimeStr | None = None
@@ -65,9 +65,9 @@ class _DeliveryFields(_In):
 
 
 class DeliveryCreate(_DeliveryFields):
-    carrier: Text(255)
-    carrier_ref: Text(255) | None = None
-    fee: Text(64) | None = None
+    carrier: Text255
+    carrier_ref: Text255 | None = None
+    fee: Text64 | None = None
     status: DeliveryStatus
 
 

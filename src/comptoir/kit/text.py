@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from functools import cache
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import StringConstraints
 from pydantic.types import Strict
@@ -59,3 +59,20 @@ def BoundedDecimal(limit: int) -> Any:
         return number
 
     return wire_type(Decimal, parse, render_decimal, {"anyOf": [{"type": "string"}, {"type": "number"}]})
+
+
+# The limited types by name, for schemas: a call such as `Text(255)` is not a type to mypy,
+# which sees each name as its value type; pydantic sees the limited type (the same object
+# as the call returns).
+if TYPE_CHECKING:
+    Text32 = str
+    Text64 = str
+    Text255 = str
+    Text1000 = str
+    Text2000 = str
+    Text5000 = str
+    Latitude = Decimal
+    Longitude = Decimal
+else:
+    Text32, Text64, Text255, Text1000, Text2000, Text5000 = (Text(n) for n in (32, 64, 255, 1000, 2000, 5000))
+    Latitude, Longitude = BoundedDecimal(90), BoundedDecimal(180)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -11,7 +12,7 @@ from comptoir.kit.wire import WireError, shown, wire_type
 _QUANTITY = r"(\d{1,12}(?:\.\d{1,6})?) "
 
 
-def _unit_parser(units: tuple[str, ...], what: str, example: str):
+def _unit_parser(units: tuple[str, ...], what: str, example: str) -> Callable[[Any], str]:
     pattern = re.compile(_QUANTITY + "(" + "|".join(units) + ")", re.ASCII)
 
     def parse(value: Any) -> str:
