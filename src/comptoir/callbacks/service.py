@@ -131,7 +131,8 @@ async def set_callback(
 
 async def delete_callback(session: AsyncSession, ctx: Ctx) -> dict[str, Any]:
     """DELETE /callback: no more events or calls; pending events are dropped. Answers the
-    callback as it was (decisions.md: deletes answer the resource as it was)."""
+    callback as it was (docs/api/conventions.md "Errors": a deletion answers the resource as it
+    was)."""
     callback = await repository.callback_of(session, ctx.connection_id, lock=True)
     before = render_callback(callback)
     await repository.delete_events_of(session, ctx.connection_id)
