@@ -41,7 +41,9 @@ async def set_ref(
         )
         return
     ref = parse_private_ref(ref)
-    insert = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
+    bind = session.bind
+    assert bind is not None  # sessions come from Database.transaction(), bound to its engine
+    insert = pg_insert if bind.dialect.name == "postgresql" else sqlite_insert
     stmt = insert(PrivateRef).values(
         resource_type=resource_type, resource_id=resource_id, client_id=client_id, ref=ref, scope_id=scope_id
     )
