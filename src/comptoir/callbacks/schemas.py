@@ -29,7 +29,7 @@ class Callback(BaseModel):
 
 class EventSummary(BaseModel):
     """An event as listed: without states (spec 6.3 item 6). The id fields present depend on
-    the resource type (decisions.md "Orders", last item)."""
+    the resource type (docs/api/callbacks-events.md "Event payloads")."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -6,24 +6,21 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import delete, select
-from sqlalchemy import insert as insert_rows
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from yarl import URL
 
 from comptoir.auth.context import Ctx
+from comptoir.callbacks import repository
 from comptoir.callbacks.addresses import host_refusal
 from comptoir.config import IPNetwork
 from comptoir.errors import FieldErrors, NotFound
 from comptoir.events import RESOURCE_EVENTS, callback_changed
 from comptoir.events.payload import render_event
 from comptoir.kit import clock, ids
-from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import render_datetime
 from comptoir.kit.wire import shown
-from comptoir.models import Callback, Change, DeliveryAttempt, Event, Subscription
+from comptoir.models import Callback, Change, Event
 
 MAX_URL = 2048
 NO_CALLBACK: dict[str, Any] = {"url": None, "events": {}}
@@ -45,8 +42,8 @@ def check_subscription(
         errors.add("events", "must be a JSON object mapping resource types to arrays of event types")
     else:
         for resource, event_types in events.items():
-            allowed = RESOURCE_EVENTS.get(resource)
-            if allowed is None:
+            known = RESOURCE_EVENTS.get(resource)
+            if known is None:
                 errors.add(f"events.{resource}", f"is not a resource type (one of {', '.join(RESOURCE_EVENTS)})")
                 continue
             if not isinstance(event_types, list):
@@ -54,10 +51,10 @@ def check_subscription(
                 continue
             kept: list[str] = []
             for i, event_type in enumerate(event_types):
-                if event_type not in allowed:
+                if event_type not in known:
                     errors.add(
                         f"events.{resource}[{i}]",
-                        f"{shown(event_type)} is not an event type of {resource} ({', '.join(allowed)})",
+                        f"{shown(event_type)} is not an event type of {resource} ({', '.join(known)})",
                     )
                 elif event_type not in kept:
                     kept.append(event_type)
@@ -111,8 +108,7 @@ def _valid_host(host: str) -> bool:
 
 
 async def get_callback(session: AsyncSession, ctx: Ctx) -> dict[str, Any]:
-    callback = await session.get(Callback, ctx.connection_id)
-    return render_callback(callback)
+    return render_callback(await repository.callback_of(session, ctx.connection_id))
 
 
 def render_callback(callback: Callback | None) -> dict[str, Any]:
@@ -127,57 +123,33 @@ async def set_callback(
     """POST /callback: create the connection's callback or replace it (one per connection).
     Pending events stay; a callback that becomes active gets them delivered."""
     url, subscribed = check_subscription(url, events, allowed)
-    now = clock.now()
-    insert = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
-    stmt = insert(Callback).values(
-        connection_id=ctx.connection_id, url=url, events=subscribed, created_at=now, updated_at=now
-    )
-    await session.execute(
-        stmt.on_conflict_do_update(
-            index_elements=[Callback.connection_id], set_={"url": url, "events": subscribed, "updated_at": now}
-        )
-    )
-    await session.execute(delete(Subscription).where(Subscription.connection_id == ctx.connection_id))
-    rows = [
-        {"connection_id": ctx.connection_id, "resource_type": resource, "event_type": event_type}
-        for resource, event_types in subscribed.items()
-        for event_type in event_types
-    ]
-    if rows:
-        await session.execute(insert_rows(Subscription), rows)
+    await repository.save_callback(session, ctx.connection_id, url, subscribed, clock.now())
+    await repository.replace_subscriptions(session, ctx.connection_id, subscribed)
     await callback_changed(session, ctx.connection_id)
     return {"url": url, "events": subscribed}
 
 
 async def delete_callback(session: AsyncSession, ctx: Ctx) -> dict[str, Any]:
     """DELETE /callback: no more events or calls; pending events are dropped. Answers the
-    callback as it was (decisions.md: deletes answer the resource as it was)."""
-    callback = await session.get(Callback, ctx.connection_id, with_for_update=True)
+    callback as it was (docs/api/conventions.md "Errors": a deletion answers the resource as it
+    was)."""
+    callback = await repository.callback_of(session, ctx.connection_id, lock=True)
     before = render_callback(callback)
-    await session.execute(delete(Event).where(Event.connection_id == ctx.connection_id))
+    await repository.delete_events_of(session, ctx.connection_id)
     if callback is not None:
-        await session.delete(callback)
+        await repository.delete_callback(session, callback)
     await callback_changed(session, ctx.connection_id)
     return before
 
 
 async def list_events(session: AsyncSession, ctx: Ctx, page: PageRequest) -> tuple[list[dict[str, Any]], Page]:
     """GET /callback/events: unacknowledged events, oldest first, without states."""
-    stmt = (
-        select(Event, Change).join(Change, Change.id == Event.change_id).where(Event.connection_id == ctx.connection_id)
-    )
-    result = await paginate(session, stmt, [Key(Event.id, int)], page)
+    result = await repository.events_page(session, ctx.connection_id, page)
     return [render_event(event, change, full=False) for event, change in result.rows], result
 
 
 async def render_delivery_log(session: AsyncSession, connection_id: int, limit: int) -> list[dict[str, Any]]:
     """The delivery log of a connection, newest first (kept 30 days)."""
-    rows = await session.scalars(
-        select(DeliveryAttempt)
-        .where(DeliveryAttempt.connection_id == connection_id)
-        .order_by(DeliveryAttempt.id.desc())
-        .limit(limit)
-    )
     return [
         {
             "event_id": ids.encode(Event.KIND, row.event_id),
@@ -191,20 +163,15 @@ async def render_delivery_log(session: AsyncSession, connection_id: int, limit: 
             "response_excerpt": row.response_excerpt,
             "outcome": row.outcome,
         }
-        for row in rows
+        for row in await repository.recent_attempts(session, connection_id, limit)
     ]
 
 
 async def _find(session: AsyncSession, ctx: Ctx, public_id: str, *, lock: bool = False) -> tuple[Event, Change]:
     pk = ids.decode(Event.KIND, public_id)
-    if pk is not None:
-        stmt = select(Event, Change).join(Change, Change.id == Event.change_id)
-        stmt = stmt.where(Event.id == pk, Event.connection_id == ctx.connection_id)
-        if lock:
-            stmt = stmt.with_for_update(of=Event)
-        row = (await session.execute(stmt)).first()
-        if row is not None:
-            return row[0], row[1]
+    found = None if pk is None else await repository.event_of(session, ctx.connection_id, pk, lock=lock)
+    if found is not None:
+        return found
     raise NotFound("event", public_id)
 
 
@@ -217,6 +184,6 @@ async def acknowledge_event(session: AsyncSession, ctx: Ctx, public_id: str) -> 
     """DELETE /callback/events/:id: the event is acknowledged and gone; answers it in full."""
     event, change = await _find(session, ctx, public_id, lock=True)
     body = render_event(event, change, full=True)
-    await session.execute(delete(Event).where(Event.id == event.id))
+    await repository.delete_event(session, event.id)
     await callback_changed(session, ctx.connection_id)
     return body

@@ -18,7 +18,8 @@ schedules a resend after base, 2 x base, ... capped at 32 x base (`COMPTOIR_CALL
 BASE_SECONDS`); after the sixth failed resend the event is deleted. A failing event waits
 for its time while later ones go out. Outcomes are written per batch with the delivery log;
 a worker that dies leaves its lane leased until the lease ends, then another worker resends
-what was not acknowledged (at least once, with the same `X-Event-Id`).
+what was not acknowledged (at least once, with the same `X-Event-Id`). The statements that
+claim, read and write lanes are in `callbacks/repository.py`.
 
 State lives only in the database; the worker wakes on new events from this process (after
 commit), on PostgreSQL's NOTIFY from others, and otherwise polls.
@@ -41,20 +42,22 @@ from typing import Any
 
 import aiohttp
 import structlog
-from sqlalchemy import Select, bindparam, delete, exists, insert, or_, select, true, update
+from sqlalchemy.ext.asyncio import AsyncSession
 from yarl import URL
 
+from comptoir.callbacks import repository
 from comptoir.callbacks.addresses import GuardedResolver, RefusedAddress, literal_address, refusal
+from comptoir.callbacks.repository import AttemptRow, Retry
 from comptoir.config import Settings
 from comptoir.connections.service import secret_from_seed
-from comptoir.db.direct import FastReader, Query
+from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database
 from comptoir.events import CALLBACK_CHANNEL, NOTIFY_CHANNEL, signals
 from comptoir.events.payload import render_event
 from comptoir.kit import clock, ids
 from comptoir.kit.jsonutil import dumps
 from comptoir.kit.safetext import printable, storable
-from comptoir.models import Account, Callback, Change, Connection, DeliveryAttempt, Event, OAuthClient
+from comptoir.models import Event
 
 log = structlog.get_logger("comptoir.callbacks")
 
@@ -65,17 +68,6 @@ EXCERPT_BYTES = 4 * EXCERPT_CHARS
 MAX_COUNTED = 1 << 20  # a reply's size is counted up to 1 MB when it has no Content-Length
 MAX_ERROR = 80  # delivery_attempts.error
 USER_AGENT = "Comptoir-Callbacks/1"
-
-
-STILL_DUE = Query(
-    select(Event.id)
-    .join(Callback, Callback.connection_id == Event.connection_id)
-    .where(
-        Event.id == bindparam("event_id"),
-        Callback.lease_owner == bindparam("token"),
-        Callback.url == bindparam("url"),
-    )
-)
 
 
 async def _read_start(content: aiohttp.StreamReader, limit: int) -> bytes:
@@ -259,35 +251,14 @@ class DeliveryWorker:
 
     # --- lanes ----------------------------------------------------------------------------
 
-    def _claimable(self, now: datetime) -> Select[Any]:
-        due = exists().where(Event.connection_id == Callback.connection_id, Event.next_attempt_at <= now)
-        busy = list(self._lanes)  # a connection has one lane at a time in this worker
-        return (
-            select(Callback.connection_id, OAuthClient.secret_seed)
-            .join(Connection, Connection.id == Callback.connection_id)
-            .join(OAuthClient, OAuthClient.id == Connection.client_id)
-            .outerjoin(Account, Account.id == Connection.account_id)
-            .where(
-                Callback.url.is_not(None),
-                or_(Callback.leased_until.is_(None), Callback.leased_until < now),
-                Connection.revoked_at.is_(None),
-                Connection.blocked.is_(False),
-                or_(Account.id.is_(None), Account.suspended.is_(False)),
-                Callback.connection_id.not_in(busy) if busy else true(),
-                due,
-            )
-            # least recently served first: no connection starves when lanes are scarce
-            .order_by(Callback.leased_until.asc().nulls_first(), Callback.connection_id)
-        )
-
     async def _claim(self, limit: int) -> list[Lane]:
         now = clock.now()
-        claimable = self._claimable(now)
+        claimable = repository.claimable(now, list(self._lanes))  # one lane per connection here
         async with self.db.transaction(write=False) as session:  # cheap probe, no write lock
-            if (await session.execute(claimable.order_by(None).limit(1))).first() is None:
+            if not await repository.any_claimable(session, claimable):
                 return []
         async with self.db.transaction() as session:
-            rows = (await session.execute(claimable.limit(limit).with_for_update(of=Callback, skip_locked=True))).all()
+            rows = await repository.lock_lanes(session, claimable, limit)
             lanes = [
                 Lane(
                     row.connection_id,
@@ -297,11 +268,7 @@ class DeliveryWorker:
                 for row in rows
             ]
             for lane in lanes:
-                await session.execute(
-                    update(Callback)
-                    .where(Callback.connection_id == lane.connection_id)
-                    .values(lease_owner=lane.token, leased_until=now + self.lease)
-                )
+                await repository.lease(session, lane.connection_id, lane.token, now + self.lease)
         return lanes
 
     async def _run_lane(self, lane: Lane) -> None:
@@ -354,27 +321,13 @@ class DeliveryWorker:
     async def _still_due(self, lane: Lane, item: Due) -> bool:
         """Checked right before a POST, with a fast read (no session)."""
         self._changed.discard(lane.connection_id)
-        found = await self._reader.one(STILL_DUE, event_id=item.event_id, token=lane.token, url=item.url)
-        return found is not None
+        return await repository.still_due(self._reader, item.event_id, lane.token, item.url)
 
     async def _due(self, lane: Lane) -> list[Due]:
         """The lane's due events, oldest first, while this worker holds its lease."""
         self._changed.discard(lane.connection_id)  # this read is fresh
-        stmt = (
-            select(Event, Change, Callback.url)
-            .join(Change, Change.id == Event.change_id)
-            .join(Callback, Callback.connection_id == Event.connection_id)
-            .where(
-                Event.connection_id == lane.connection_id,
-                Event.next_attempt_at <= clock.now(),
-                Callback.lease_owner == lane.token,
-                Callback.url.is_not(None),
-            )
-            .order_by(Event.id)
-            .limit(self.batch)
-        )
         async with self.db.transaction(write=False) as session:
-            rows = (await session.execute(stmt)).all()
+            rows = await repository.due_events(session, lane.connection_id, lane.token, clock.now(), self.batch)
         return [
             Due(event.id, event.attempts, url, dumps(render_event(event, change, full=True)))
             for event, change, url in rows
@@ -441,8 +394,8 @@ class DeliveryWorker:
         """Write the batch's outcomes and the delivery log, and renew the lease; False when
         the lane is no longer ours."""
         gone: list[int] = []
-        retries: list[dict[str, Any]] = []
-        log_rows: list[dict[str, Any]] = []
+        retries: list[Retry] = []
+        log_rows: list[AttemptRow] = []
         for item, outcome in zip(batch, outcomes, strict=True):
             if outcome is None:
                 continue
@@ -482,44 +435,22 @@ class DeliveryWorker:
             log.exception("callback_log_write_failed", connection_id=lane.connection_id)
             return await self._write(lane, gone, retries, [])
 
-    async def _write(
-        self, lane: Lane, gone: list[int], retries: list[dict[str, Any]], log_rows: list[dict[str, Any]]
-    ) -> bool:
-        events = Event.__table__
+    async def _write(self, lane: Lane, gone: list[int], retries: list[Retry], log_rows: list[AttemptRow]) -> bool:
         async with self.db.transaction() as session:
-            if gone:
-                await session.execute(delete(Event).where(Event.id.in_(gone)))
-            if retries:
-                await session.execute(
-                    update(events)
-                    .where(events.c.id == bindparam("b_id"))
-                    .values(attempts=bindparam("b_attempts"), next_attempt_at=bindparam("b_next")),
-                    retries,
-                )
-            if log_rows:
-                await session.execute(insert(DeliveryAttempt.__table__), log_rows)
+            await repository.write_outcomes(session, gone, retries, log_rows)
             return await self._extend(session, lane)
 
     async def _renew(self, lane: Lane) -> bool:
         async with self.db.transaction() as session:
             return await self._extend(session, lane)
 
-    async def _extend(self, session: Any, lane: Lane) -> bool:
-        result = await session.execute(
-            update(Callback)
-            .where(Callback.connection_id == lane.connection_id, Callback.lease_owner == lane.token)
-            .values(leased_until=clock.now() + self.lease)
-        )
-        return bool(result.rowcount)
+    async def _extend(self, session: AsyncSession, lane: Lane) -> bool:
+        return await repository.extend_lease(session, lane.connection_id, lane.token, clock.now() + self.lease)
 
     async def _release(self, lane: Lane, hold: float = 0.0) -> None:
         try:
             async with self.db.transaction() as session:
-                await session.execute(
-                    update(Callback)
-                    .where(Callback.connection_id == lane.connection_id, Callback.lease_owner == lane.token)
-                    # served now (see _claimable), or held off after a failure
-                    .values(lease_owner=None, leased_until=clock.now() + timedelta(seconds=hold))
-                )
+                # served now (least recently served lanes are claimed first), or held off after a failure
+                await repository.release(session, lane.connection_id, lane.token, clock.now() + timedelta(seconds=hold))
         except Exception:  # the lease then simply runs out
             log.exception("callback_lane_release_failed", connection_id=lane.connection_id)

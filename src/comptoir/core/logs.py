@@ -1,4 +1,4 @@
-"""Logs are events with context (STYLE 12): structlog, one line per event on stderr, each
+"""Logs are events with context (docs/architecture.md "Logs"): structlog, one line per event on stderr, each
 carrying the request id and, once known, the connection id."""
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ waits for the other transaction; SQLite serialises writers), never a read-then-w
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from sqlalchemy import delete, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -25,7 +24,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.models import NameClaim
+from comptoir.models import Catalog, CustomerList, NameClaim
 
 
 class NameTaken(Exception):
@@ -34,7 +33,9 @@ class NameTaken(Exception):
 
 async def claim(session: AsyncSession, kind: str, account_id: int, name: str, *, account_level: bool) -> None:
     """Claim `name` for a new holder; NameTaken when the rule forbids it."""
-    insert = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
+    bind = session.bind
+    assert bind is not None  # sessions come from Database.transaction(), bound to its engine
+    insert = pg_insert if bind.dialect.name == "postgresql" else sqlite_insert
     values = {"kind": kind, "account_id": account_id, "name": name, "account_level": account_level, "holders": 1}
     stmt = insert(NameClaim).values(**values)
     if account_level:
@@ -57,7 +58,9 @@ async def release(session: AsyncSession, kind: str, account_id: int, name: str) 
     await session.execute(delete(NameClaim).where(*key, NameClaim.holders <= 0))
 
 
-async def insert_named(session: AsyncSession, kind: str, row: Any, taken: Callable[[], Exception]) -> None:
+async def insert_named(
+    session: AsyncSession, kind: str, row: Catalog | CustomerList, taken: Callable[[], Exception]
+) -> None:
     """Insert a new catalog or customer list `row` (with `name`, `account_id`, `location_id`)
     under the rule: its name claimed, then the row itself, whose unique constraint guards the
     location; `taken()` is raised when either refuses."""
@@ -73,7 +76,9 @@ async def insert_named(session: AsyncSession, kind: str, row: Any, taken: Callab
         raise taken() from None
 
 
-async def rename(session: AsyncSession, kind: str, row: Any, name: str, taken: Callable[[], Exception]) -> None:
+async def rename(
+    session: AsyncSession, kind: str, row: Catalog | CustomerList, name: str, taken: Callable[[], Exception]
+) -> None:
     """Give `row` the name `name` under the rule (the old one released); `taken()` raised
     when the new one is held. The caller holds the row lock and has checked the name."""
     await release(session, kind, row.account_id, row.name)

@@ -8,12 +8,12 @@ ref) so lists can filter on them.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from sqlalchemy import delete, exists, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
 from sqlalchemy.sql.elements import ColumnElement
 
 from comptoir.kit.refs import parse_private_ref
@@ -41,7 +41,9 @@ async def set_ref(
         )
         return
     ref = parse_private_ref(ref)
-    insert = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
+    bind = session.bind
+    assert bind is not None  # sessions come from Database.transaction(), bound to its engine
+    insert = pg_insert if bind.dialect.name == "postgresql" else sqlite_insert
     stmt = insert(PrivateRef).values(
         resource_type=resource_type, resource_id=resource_id, client_id=client_id, ref=ref, scope_id=scope_id
     )
@@ -69,7 +71,7 @@ async def refs_for(
     return dict(rows.all())
 
 
-def has_ref(resource_type: str, id_column: Any, client_id: int, ref: str) -> ColumnElement[bool]:
+def has_ref(resource_type: str, id_column: InstrumentedAttribute[int], client_id: int, ref: str) -> ColumnElement[bool]:
     """Filter: objects on which `client_id` set private ref `ref` (index-backed)."""
     return exists().where(
         PrivateRef.client_id == client_id,

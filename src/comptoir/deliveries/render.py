@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
+# the order's reads import these from here; their home is the repository
+from comptoir.deliveries.repository import deliveries_of as deliveries_of
+from comptoir.deliveries.repository import delivery_of as delivery_of
 from comptoir.kit.decimals import render_decimal
 from comptoir.kit.times import render_datetime
 from comptoir.models import Delivery, DeliveryQuote
@@ -63,17 +63,3 @@ def render_quote(quote: DeliveryQuote, order_id: str, location_id: str, timezone
         "estimated_dropoff_at": render_datetime(quote.estimated_dropoff_at, timezone),
         "accepted_at": render_datetime(quote.accepted_at, timezone),
     }
-
-
-async def delivery_of(session: AsyncSession, order_pk: int, *, for_update: bool = False) -> Delivery | None:
-    stmt = select(Delivery).where(Delivery.order_id == order_pk)
-    if for_update:
-        stmt = stmt.with_for_update()
-    return await session.scalar(stmt.execution_options(populate_existing=True))
-
-
-async def deliveries_of(session: AsyncSession, order_pks: list[int]) -> dict[int, Delivery]:
-    if not order_pks:
-        return {}
-    rows = await session.scalars(select(Delivery).where(Delivery.order_id.in_(order_pks)))
-    return {delivery.order_id: delivery for delivery in rows}

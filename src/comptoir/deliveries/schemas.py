@@ -56,7 +56,7 @@ class _DeliveryFields(_In):
     driver_phone_access_code: Text64 | None = None
     driver_latitude: Latitude | None = None
     driver_longitude: Longitude | None = None
-    driver_pickup_url: Text2000 | None = None  # decisions.md "Orders": accepted here too
+    driver_pickup_url: Text2000 | None = None  # docs/api/deliveries.md "Deliveries": accepted here too
     assigned_at: DateTimeStr | None = None
     pickup_at: DateTimeStr | None = None
     delivered_at: DateTimeStr | None = None

@@ -7,19 +7,21 @@ Events (spec 6.2): a delivery's creation or update records `delivery.create`/`up
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
 from comptoir.auth.context import Ctx
-from comptoir.deliveries.render import DELIVERY_TEXTS, DELIVERY_TIMES, delivery_of, render_delivery, render_quote
+from comptoir.deliveries import repository
+from comptoir.deliveries.render import DELIVERY_TEXTS, DELIVERY_TIMES, render_delivery, render_quote
 from comptoir.deliveries.schemas import DeliveryCreate, DeliveryUpdate, QuoteCreate
 from comptoir.errors import FieldError, NotFound, Unprocessable
 from comptoir.kit import clock, ids
 from comptoir.kit.times import localize
 from comptoir.models import Delivery, DeliveryQuote, Order
+from comptoir.models.locations import LocationRef
 from comptoir.orders import service as orders
 
 # spec 3.2: the time set automatically when the status is set to each of these
@@ -47,18 +49,13 @@ def _only_for_delivery_orders(order: Order, what: str) -> None:
 
 async def _quote(session: AsyncSession, order: Order, public_id: str, *, for_update: bool = False) -> DeliveryQuote:
     pk = ids.decode(DeliveryQuote.KIND, public_id)
-    quote = None
-    if pk is not None:
-        stmt = select(DeliveryQuote).where(DeliveryQuote.id == pk, DeliveryQuote.order_id == order.id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        quote = await session.scalar(stmt.execution_options(populate_existing=True))
+    quote = None if pk is None else await repository.quote_of(session, order.id, pk, for_update=for_update)
     if quote is None:
         raise NotFound("delivery_quote", public_id)
     return quote
 
 
-def _quote_body(quote: DeliveryQuote, order: Order, location: Any) -> dict[str, Any]:
+def _quote_body(quote: DeliveryQuote, order: Order, location: LocationRef) -> dict[str, Any]:
     return render_quote(quote, order.public_id, location.public_id, location.timezone)
 
 
@@ -66,7 +63,7 @@ async def _order_touched(
     session: AsyncSession,
     ctx: Ctx,
     order: Order,
-    location: Any,
+    location: LocationRef,
     previous: dict[str, Any] | None,
     new: dict[str, Any] | None,
 ) -> None:
@@ -84,13 +81,13 @@ async def _order_touched(
     )
 
 
-async def _current_delivery(session: AsyncSession, order: Order, location: Any) -> dict[str, Any] | None:
-    delivery = await delivery_of(session, order.id)
+async def _current_delivery(session: AsyncSession, order: Order, location: LocationRef) -> dict[str, Any] | None:
+    delivery = await repository.delivery_of(session, order.id)
     return _body(delivery, order, location) if delivery else None
 
 
 async def create_quote(
-    session: AsyncSession, ctx: Ctx, location: Any, order: Order, body: QuoteCreate
+    session: AsyncSession, ctx: Ctx, location: LocationRef, order: Order, body: QuoteCreate
 ) -> dict[str, Any]:
     _only_for_delivery_orders(order, "delivery quotes are")
     quote = DeliveryQuote(
@@ -103,14 +100,15 @@ async def create_quote(
         estimated_dropoff_at=_utc(body.estimated_dropoff_at, location),
         created_at=clock.now(),
     )
-    session.add(quote)
-    await session.flush()
+    await repository.save(session, quote)
     delivery = await _current_delivery(session, order, location)
     await _order_touched(session, ctx, order, location, delivery, delivery)
     return _quote_body(quote, order, location)
 
 
-async def accept_quote(session: AsyncSession, ctx: Ctx, location: Any, order: Order, quote_id: str) -> dict[str, Any]:
+async def accept_quote(
+    session: AsyncSession, ctx: Ctx, location: LocationRef, order: Order, quote_id: str
+) -> dict[str, Any]:
     """spec 3.3: `accepted_at` is saved at the first accept; later accepts change nothing.
     Several quotes of one order may be accepted."""
     quote = await _quote(session, order, quote_id, for_update=True)
@@ -121,26 +119,23 @@ async def accept_quote(session: AsyncSession, ctx: Ctx, location: Any, order: Or
     return _quote_body(quote, order, location)
 
 
-async def get_quote(session: AsyncSession, location: Any, order: Order, quote_id: str) -> dict[str, Any]:
+async def get_quote(session: AsyncSession, location: LocationRef, order: Order, quote_id: str) -> dict[str, Any]:
     return _quote_body(await _quote(session, order, quote_id), order, location)
 
 
-async def list_quotes(session: AsyncSession, location: Any, order: Order) -> list[dict[str, Any]]:
-    quotes = await session.scalars(
-        select(DeliveryQuote).where(DeliveryQuote.order_id == order.id).order_by(DeliveryQuote.id)
-    )
-    return [_quote_body(quote, order, location) for quote in quotes]
+async def list_quotes(session: AsyncSession, location: LocationRef, order: Order) -> list[dict[str, Any]]:
+    return [_quote_body(quote, order, location) for quote in await repository.quotes_of(session, order.id)]
 
 
 # --- deliveries ---------------------------------------------------------------------------
 
 
-def _utc(value: Any, location: Any) -> Any:
+def _utc(value: datetime | None, location: LocationRef) -> datetime | None:
     return localize(value, location.timezone) if value is not None else None
 
 
 def _apply(
-    delivery: Delivery, body: DeliveryCreate | DeliveryUpdate, location: Any, previous_status: str | None
+    delivery: Delivery, body: DeliveryCreate | DeliveryUpdate, location: LocationRef, previous_status: str | None
 ) -> None:
     """Copy the fields present; then the automatic times of spec 3.2, unless the request
     gives them: for a status set to one of AUTOMATIC_TIMES, and whenever the driver's
@@ -166,7 +161,13 @@ def _apply(
 
 
 async def _record_delivery(
-    session: AsyncSession, ctx: Ctx, order: Order, location: Any, delivery: Delivery, event_type: str, **states: Any
+    session: AsyncSession,
+    ctx: Ctx,
+    order: Order,
+    location: LocationRef,
+    delivery: Delivery,
+    event_type: str,
+    **states: Any,
 ) -> None:
     await events.record(
         session,
@@ -182,17 +183,17 @@ async def _record_delivery(
     )
 
 
-def _body(delivery: Delivery, order: Order, location: Any) -> dict[str, Any]:
+def _body(delivery: Delivery, order: Order, location: LocationRef) -> dict[str, Any]:
     return render_delivery(delivery, order.public_id, location.public_id, location.timezone)
 
 
 async def create_delivery(
-    session: AsyncSession, ctx: Ctx, location: Any, order: Order, body: DeliveryCreate
+    session: AsyncSession, ctx: Ctx, location: LocationRef, order: Order, body: DeliveryCreate
 ) -> dict[str, Any]:
     """POST .../delivery (spec 4.2): only for a delivery order without one (422)."""
     _only_for_delivery_orders(order, "deliveries are")
     # the caller holds the order's row lock, so no other delivery can be created meanwhile
-    if await delivery_of(session, order.id) is not None:
+    if await repository.delivery_of(session, order.id) is not None:
         raise Unprocessable(FieldError("delivery", "the order already has a delivery (update it with PATCH)"))
     now = clock.now()
     delivery = Delivery(
@@ -204,8 +205,7 @@ async def create_delivery(
         updated_at=now,
     )
     _apply(delivery, body, location, None)
-    session.add(delivery)
-    await session.flush()
+    await repository.save(session, delivery)
     new = _body(delivery, order, location)
     await _record_delivery(session, ctx, order, location, delivery, "create", new_state=new)
     await _order_touched(session, ctx, order, location, None, new)
@@ -213,18 +213,18 @@ async def create_delivery(
 
 
 async def _delivery(session: AsyncSession, order: Order, *, for_update: bool = False) -> Delivery:
-    delivery = await delivery_of(session, order.id, for_update=for_update)
+    delivery = await repository.delivery_of(session, order.id, for_update=for_update)
     if delivery is None:
         raise NotFound("delivery", None)  # spec 7 item 2
     return delivery
 
 
-async def get_delivery(session: AsyncSession, location: Any, order: Order) -> dict[str, Any]:
+async def get_delivery(session: AsyncSession, location: LocationRef, order: Order) -> dict[str, Any]:
     return _body(await _delivery(session, order), order, location)
 
 
 async def update_delivery(
-    session: AsyncSession, ctx: Ctx, location: Any, order: Order, body: DeliveryUpdate
+    session: AsyncSession, ctx: Ctx, location: LocationRef, order: Order, body: DeliveryUpdate
 ) -> dict[str, Any]:
     """PATCH/PUT .../delivery (spec 4.2, 3.2)."""
     delivery = await _delivery(session, order, for_update=True)
@@ -234,7 +234,7 @@ async def update_delivery(
     if new == previous:
         return new
     delivery.updated_at = clock.now()
-    await session.flush()
+    await repository.save(session, delivery)
     await _record_delivery(session, ctx, order, location, delivery, "update", previous_state=previous, new_state=new)
     moved_only = {k for k in new if new[k] != previous[k]} <= {*POSITION, "driver_position_updated_at"}
     if not moved_only:  # spec 6.2: not for a driver-position-only change

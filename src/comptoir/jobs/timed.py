@@ -8,11 +8,14 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any, cast
 
 import structlog
-from sqlalchemy import delete, exists, select
+from sqlalchemy import CursorResult, Result, delete, exists, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.callbacks import repository as callbacks
 from comptoir.catalogs.images import remove_unused
 from comptoir.catalogs.inventory import expire_entries
 from comptoir.db.engine import Database
@@ -20,12 +23,53 @@ from comptoir.http.idempotency import purge_expired
 from comptoir.http.request_log import purge_request_logs
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
-from comptoir.models import AuthorizationCode, BrowserSession, Change, Connection, DeliveryAttempt, Event
+from comptoir.models import AuthorizationCode, BrowserSession, Change, Event
 
 log = structlog.get_logger("comptoir.jobs.timed")
 
 RETENTION = timedelta(days=30)  # delivery log, and changes no event needs any more
 PURGE_BATCH = 5000
+
+Purge = Callable[[AsyncSession, int], Awaitable[int]]  # deletes up to n rows, says how many
+
+
+async def _in_batches(db: Database, purge: Purge) -> int:
+    """Run `purge` in transactions of PURGE_BATCH rows until less than a batch is left, so a
+    long backlog never holds a long lock."""
+    purged = 0
+    while True:
+        async with db.transaction() as session:
+            count = await purge(session, PURGE_BATCH)
+        purged += count
+        if count < PURGE_BATCH:
+            return purged
+
+
+def _rowcount(result: Result[Any]) -> int:
+    return cast("CursorResult[Any]", result).rowcount
+
+
+# The three statements below belong to their features' repositories (changes: events/;
+# authorisation codes: oauth2/; browser sessions: web/session.py); they wait here until those exist.
+
+
+async def _purge_changes(session: AsyncSession, before: datetime, limit: int) -> int:
+    """Changes recorded before `before` that no pending event refers to."""
+    old = (Change.created_at < before) & ~exists().where(Event.change_id == Change.id)
+    batch = select(Change.id).where(old).limit(limit).scalar_subquery()
+    return _rowcount(await session.execute(delete(Change).where(Change.id.in_(batch))))
+
+
+async def _purge_codes(session: AsyncSession, limit: int) -> int:
+    """Authorisation codes a day past their expiry."""
+    old = AuthorizationCode.expires_at < clock.now() - timedelta(days=1)
+    batch = select(AuthorizationCode.id).where(old).limit(limit).scalar_subquery()
+    return _rowcount(await session.execute(delete(AuthorizationCode).where(AuthorizationCode.id.in_(batch))))
+
+
+async def _purge_browser_sessions(session: AsyncSession) -> int:
+    """Browser sessions past their 14 days."""
+    return _rowcount(await session.execute(delete(BrowserSession).where(BrowserSession.expires_at < clock.now())))
 
 
 async def purge_history(db: Database) -> int:
@@ -34,27 +78,14 @@ async def purge_history(db: Database) -> int:
     expired Idempotency-Key answers, and authorisation codes a day past their expiry.
     Batched, so a long backlog never holds a long lock."""
     cutoff = clock.now() - RETENTION
-    revoked = select(Connection.id).where(Connection.revoked_at.is_not(None))
-    purged = 0
-    for model, old in (
-        (Event, Event.connection_id.in_(revoked)),
-        (DeliveryAttempt, DeliveryAttempt.attempted_at < cutoff),
-        (Change, (Change.created_at < cutoff) & ~exists().where(Event.change_id == Change.id)),
-        (AuthorizationCode, AuthorizationCode.expires_at < clock.now() - timedelta(days=1)),
-    ):
-        while True:
-            async with db.transaction() as session:
-                batch = select(model.id).where(old).limit(PURGE_BATCH).scalar_subquery()
-                count = (await session.execute(delete(model).where(model.id.in_(batch)))).rowcount
-            purged += count
-            if count < PURGE_BATCH:
-                break
+    purged = await _in_batches(db, callbacks.purge_events_of_revoked)
+    purged += await _in_batches(db, lambda session, limit: callbacks.purge_attempts(session, cutoff, limit))
+    purged += await _in_batches(db, lambda session, limit: _purge_changes(session, cutoff, limit))
+    purged += await _in_batches(db, _purge_codes)
     async with db.transaction() as session:  # Idempotency-Key answers past their 24 hours
         purged += await purge_expired(session)
-    async with db.transaction() as session:  # browser sessions past their 14 days
-        purged += (
-            await session.execute(delete(BrowserSession).where(BrowserSession.expires_at < clock.now()))
-        ).rowcount
+    async with db.transaction() as session:
+        purged += await _purge_browser_sessions(session)
     return purged
 
 
@@ -66,11 +97,11 @@ class TimedJob:
 
 
 TIMED_JOBS = (
-    TimedJob("order_acceptance_resumed", revert_due_acceptances, 1.0),  # decisions.md: within seconds
-    TimedJob("inventory_expired", expire_entries, 1.0),  # decisions.md: entries removed on time
+    TimedJob("order_acceptance_resumed", revert_due_acceptances, 1.0),  # docs/api/locations-accounts.md "Resuming"
+    TimedJob("inventory_expired", expire_entries, 1.0),  # docs/api/inventory.md "Expiry"
     TimedJob("history_purged", purge_history, 3600.0),
-    TimedJob("unused_images_removed", remove_unused, 3600.0),  # decisions.md: 30 days after upload
-    TimedJob("request_logs_purged", purge_request_logs, 3600.0),  # issue 8: kept 7 days
+    TimedJob("unused_images_removed", remove_unused, 3600.0),  # docs/api/catalogs.md "Images": 30 days unused
+    TimedJob("request_logs_purged", purge_request_logs, 3600.0),  # docs/operations.md "Request log": kept 7 days
 )
 
 

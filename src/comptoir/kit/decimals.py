@@ -1,6 +1,6 @@
 """Decimal (spec 2.1): exact numbers, strings on the wire, never floats.
 
-decisions.md "Wire formats": requests may carry a decimal as a JSON string or a JSON number
+docs/api/conventions.md "Wire formats": requests may carry a decimal as a JSON string or a JSON number
 (taken by its exact text: request bodies are parsed with `parse_float=Decimal`); responses
 show integral values with one decimal place ("2" -> "2.0") and others as given without
 trailing-zero noise ("13.50" -> "13.5").

@@ -1,5 +1,5 @@
 """JSON in and out, exact for decimals: bodies are parsed with `parse_float=Decimal` (a JSON
-number is taken by its exact text, decisions.md "Wire formats") and Decimals are written back
+number is taken by its exact text, docs/api/conventions.md "Wire formats") and Decimals are written back
 as the same JSON number text."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Money (spec 2.1): a non-negative amount with 2 decimal digits, a space, an ISO 4217 code.
 
-decisions.md: requests may omit the decimals ("10 EUR"); responses always show two
+docs/api/conventions.md "Wire formats": requests may omit the decimals ("10 EUR"); responses always show two
 ("10.00 EUR"). Amounts are `Decimal`, never float.
 """
 

@@ -3,7 +3,7 @@
 `john*` (a trailing wildcard) becomes an index range, `col >= 'john' AND col < 'joho'`,
 exact for byte-wise comparison (the column is `models.base.search_text`): it costs the same
 among a million rows as among ten. A pattern without `*` is an equality; any other use of
-`*` (leading or inside) becomes LIKE, which may scan (decisions.md "Customers and loyalty").
+`*` (leading or inside) becomes LIKE, which may scan (docs/api/customers.md "Filters").
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Dates, times and timezones of spec 2.1.
 
-STYLE 4: time is UTC inside and local outside. A Time sent without an offset is taken in the
-location's timezone; times are returned in the location's timezone with a numeric offset at
-second precision (decisions.md: `2026-06-24T17:07:53+02:00`), or in UTC (`+00:00`) for
-resources not tied to a location.
+Time is UTC inside and local outside (docs/architecture.md "Times and money"). A Time sent
+without an offset is taken in the location's timezone; times are returned in the location's
+timezone with a numeric offset at second precision (`2026-06-24T17:07:53+02:00`,
+docs/api/conventions.md "Times"), or in UTC (`+00:00`) for resources not tied to a location.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def _standard_offset(name: str, day: date) -> int:
 
 def standard_offset(name: str) -> int:
     """The deprecated `offset` of spec 2.1: the zone's standard offset in seconds, ignoring
-    daylight saving (decisions.md: 3600 for Europe/Paris all year)."""
+    daylight saving (3600 for Europe/Paris all year, docs/api/conventions.md "Wire formats")."""
     return _standard_offset(name, clock.now().date())
 
 

@@ -25,7 +25,7 @@ PK = BigInteger().with_variant(Integer(), "sqlite")
 
 
 class UTCDateTime(TypeDecorator[datetime]):
-    """Aware UTC datetimes in, aware UTC datetimes out, on both databases (STYLE 4)."""
+    """Aware UTC datetimes in, aware UTC datetimes out, on both databases (docs/architecture.md "Times and money")."""
 
     impl = DateTime(timezone=True)
     cache_ok = True

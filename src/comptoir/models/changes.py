@@ -10,11 +10,11 @@ from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, JSONValue, UTCDateTi
 
 
 class Change(Base):
-    """One recorded change of a resource: the outbox that events are made from (STYLE 7).
+    """One recorded change of a resource: the outbox that events are made from (docs/architecture.md "Events").
 
     Written by `comptoir.events.record` in the writer's own transaction, together with the
     events it fans out to, so both exist exactly when the write committed. `ids` holds the
-    public id fields of the event payload (decisions.md "Orders", last item); the integer
+    public id fields of the event payload (docs/api/callbacks-events.md "Event payloads"); the integer
     columns let fan-out find the connections that can access the resource;
     `origin_connection_id` is the connection that created the resource (own_order).
     """

@@ -12,7 +12,7 @@ from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, UTCDateTime
 class Connection(Base):
     """A client connected to a location or an account by a user (spec 1.2-1.3, 5.5).
 
-    Identified by (client, location or account, name) (decisions.md "Access"): authorising
+    Identified by (client, location or account, name) (docs/api/oauth.md "Connections"): authorising
     it again gives the same token and replaces scope, catalog and customer list. `target`
     spells that location or account ("location:<pk>", "account:<pk>", or "user:<pk>" for a
     connection whose scope is only `profile`). The token is derived from the server key and

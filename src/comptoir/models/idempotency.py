@@ -9,7 +9,7 @@ from comptoir.models.base import PK, Base, UTCDateTime
 
 
 class IdempotencyKey(Base):
-    """The first answer to a creation sent with an `Idempotency-Key` (README "API notes"):
+    """The first answer to a creation sent with an `Idempotency-Key` (docs/api/conventions.md "Idempotency"):
     written in the creation's own transaction, so it exists exactly when the creation does."""
 
     __tablename__ = "idempotency_keys"

@@ -1,4 +1,4 @@
-"""Catalog images (decisions.md "Catalogs"): metadata here, the bytes behind
+"""Catalog images (docs/api/catalogs.md "Images"): metadata here, the bytes behind
 `catalogs.images.ImageStore` (the database by default: `image_data`)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Inventory (decisions.md "Catalogs"): per catalog and location, one entry per sku ref or
+"""Inventory (docs/api/inventory.md "Entries"): per catalog and location, one entry per sku ref or
 option ref with a stock; no entry means unlimited stock."""
 
 from __future__ import annotations

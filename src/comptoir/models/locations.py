@@ -14,7 +14,7 @@ class Location(Base):
     """A shop or restaurant of an account (spec 2.3 Location).
 
     Its public id is its account's id, a dash and its number within the account
-    (decisions.md "Wire formats": `3r4s3-1`).
+    (docs/api/conventions.md "Ids": `3r4s3-1`).
     """
 
     __tablename__ = "locations"

@@ -11,7 +11,7 @@ from comptoir.kit import ids
 from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, ExactDecimal, JSONValue, StoredJSON, UTCDateTime
 
 # Ids of order elements (items, discounts, charges, payments): one series for all, so an
-# element id names one element (decisions.md "Wire formats"). A sequence on PostgreSQL (no
+# element id names one element (docs/api/conventions.md "Ids"). A sequence on PostgreSQL (no
 # lock between concurrent orders); a counter row on SQLite, whose writers are serialised.
 ORDER_ELEMENT_IDS = Sequence("order_elements_id_seq", metadata=Base.metadata)
 

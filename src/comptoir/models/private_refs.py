@@ -14,8 +14,8 @@ class PrivateRef(Base):
     __tablename__ = "private_refs"
     __table_args__ = (
         Index("ix_private_refs_lookup", "client_id", "resource_type", "ref"),
-        # A ref unique within a scope, e.g. a customer's within its list (decisions.md
-        # "Customers and loyalty": per list and client); NULL scopes never conflict.
+        # A ref unique within a scope, e.g. a customer's within its list (docs/api/customers.md
+        # "Private refs": per list and client); NULL scopes never conflict.
         Index("uq_private_refs_scoped", "resource_type", "client_id", "scope_id", "ref", unique=True),
     )
 

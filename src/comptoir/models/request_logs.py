@@ -9,7 +9,7 @@ from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, UTCDateTime
 
 
 class RequestLog(Base):
-    """One API request made with a connection's token (issue 8 item 5), kept 7 days: what the
+    """One API request made with a connection's token (docs/operations.md "Request log"), kept 7 days: what the
     back office shows an integrator. Bodies are the first 10 KB, secrets masked; `*_bytes`
     is the whole body's size."""
 

@@ -1,7 +1,7 @@
 """Rate limits of spec 8.2 per connection, in fixed windows aligned on the round minute,
 hour and UTC day.
 
-decisions.md "Rate limits": heavy queries share one 10/min bucket per connection and count
+docs/api/conventions.md "Rate limits": heavy queries share one 10/min bucket per connection and count
 toward the general limits too; image requests have their own limits and are excluded from
 the general ones; a refused (429) request counts toward no window. Counters live in Redis when
 `COMPTOIR_REDIS_URL` is set (shared by every process), in the process otherwise.

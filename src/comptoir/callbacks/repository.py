@@ -1,0 +1,285 @@
+"""All the SQL of callbacks: a connection's callback and its subscriptions, its pending
+events, the lanes the delivery worker leases, and the delivery log.
+
+The rules stay in `callbacks/service.py` (the API) and `callbacks/worker.py` (delivery);
+each function here is one statement or a few that always go together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, TypedDict, cast
+
+from sqlalchemy import (
+    CursorResult,
+    Result,
+    Row,
+    Select,
+    Table,
+    bindparam,
+    delete,
+    exists,
+    insert,
+    or_,
+    select,
+    true,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.db.direct import FastReader, Query
+from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.models import Account, Callback, Change, Connection, DeliveryAttempt, Event, OAuthClient, Subscription
+
+# Core tables for the worker's executemany statements (one UPDATE or INSERT per batch)
+_EVENTS = cast(Table, Event.__table__)
+_ATTEMPTS = cast(Table, DeliveryAttempt.__table__)
+
+
+def _rowcount(result: Result[Any]) -> int:
+    """The rows an UPDATE or DELETE matched (its result is a CursorResult)."""
+    return cast("CursorResult[Any]", result).rowcount
+
+
+# --- the callback and its subscriptions (spec 4.9, 6.1) -------------------------------------
+
+
+async def callback_of(session: AsyncSession, connection_id: int, *, lock: bool = False) -> Callback | None:
+    return await session.get(Callback, connection_id, with_for_update=lock)
+
+
+async def save_callback(
+    session: AsyncSession, connection_id: int, url: str | None, events: dict[str, list[str]], now: datetime
+) -> None:
+    """Create the connection's callback or replace its url and events (one per connection)."""
+    bind = session.bind
+    assert bind is not None  # sessions come from Database.transaction(), bound to its engine
+    upsert = pg_insert if bind.dialect.name == "postgresql" else sqlite_insert
+    stmt = upsert(Callback).values(connection_id=connection_id, url=url, events=events, created_at=now, updated_at=now)
+    await session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=[Callback.connection_id], set_={"url": url, "events": events, "updated_at": now}
+        )
+    )
+
+
+async def replace_subscriptions(session: AsyncSession, connection_id: int, events: dict[str, list[str]]) -> None:
+    """The rows event fan-out looks up: one per (resource type, event type) subscribed."""
+    await session.execute(delete(Subscription).where(Subscription.connection_id == connection_id))
+    rows = [
+        {"connection_id": connection_id, "resource_type": resource, "event_type": event_type}
+        for resource, event_types in events.items()
+        for event_type in event_types
+    ]
+    if rows:
+        await session.execute(insert(Subscription), rows)
+
+
+async def delete_callback(session: AsyncSession, callback: Callback) -> None:
+    await session.delete(callback)
+
+
+# --- pending events (spec 6.3) --------------------------------------------------------------
+
+
+async def delete_events_of(session: AsyncSession, connection_id: int) -> None:
+    await session.execute(delete(Event).where(Event.connection_id == connection_id))
+
+
+async def events_page(session: AsyncSession, connection_id: int, page: PageRequest) -> Page:
+    """A page of the connection's events, oldest first; rows are (Event, Change)."""
+    stmt = select(Event, Change).join(Change, Change.id == Event.change_id).where(Event.connection_id == connection_id)
+    return await paginate(session, stmt, [Key(Event.id, int)], page)
+
+
+async def event_of(
+    session: AsyncSession, connection_id: int, event_pk: int, *, lock: bool = False
+) -> tuple[Event, Change] | None:
+    """One of the connection's events with its change (locked: the event row only)."""
+    stmt = select(Event, Change).join(Change, Change.id == Event.change_id)
+    stmt = stmt.where(Event.id == event_pk, Event.connection_id == connection_id)
+    if lock:
+        stmt = stmt.with_for_update(of=Event)
+    row = (await session.execute(stmt)).first()
+    return None if row is None else (row[0], row[1])
+
+
+async def delete_event(session: AsyncSession, event_pk: int) -> None:
+    await session.execute(delete(Event).where(Event.id == event_pk))
+
+
+# --- the delivery log -----------------------------------------------------------------------
+
+
+async def recent_attempts(session: AsyncSession, connection_id: int, limit: int) -> list[DeliveryAttempt]:
+    """The connection's last `limit` delivery attempts, newest first (the CLI, the back office)."""
+    rows = await session.scalars(
+        select(DeliveryAttempt)
+        .where(DeliveryAttempt.connection_id == connection_id)
+        .order_by(DeliveryAttempt.id.desc())
+        .limit(limit)
+    )
+    return list(rows)
+
+
+# --- lanes: what the delivery worker claims, reads and writes (spec 6.4) -------------------
+
+STILL_DUE = Query(
+    select(Event.id)
+    .join(Callback, Callback.connection_id == Event.connection_id)
+    .where(
+        Event.id == bindparam("event_id"),
+        Callback.lease_owner == bindparam("token"),
+        Callback.url == bindparam("url"),
+    )
+)
+
+
+def claimable(now: datetime, busy: list[int]) -> Select[int, str]:
+    """Lanes another worker does not hold: an active callback of a working connection (not
+    revoked, blocked or suspended) with a due event, least recently served first, so no
+    connection starves when lanes are scarce. `busy`: connections this worker already serves."""
+    due = exists().where(Event.connection_id == Callback.connection_id, Event.next_attempt_at <= now)
+    return (
+        select(Callback.connection_id, OAuthClient.secret_seed)
+        .join(Connection, Connection.id == Callback.connection_id)
+        .join(OAuthClient, OAuthClient.id == Connection.client_id)
+        .outerjoin(Account, Account.id == Connection.account_id)
+        .where(
+            Callback.url.is_not(None),
+            or_(Callback.leased_until.is_(None), Callback.leased_until < now),
+            Connection.revoked_at.is_(None),
+            Connection.blocked.is_(False),
+            or_(Account.id.is_(None), Account.suspended.is_(False)),
+            Callback.connection_id.not_in(busy) if busy else true(),
+            due,
+        )
+        .order_by(Callback.leased_until.asc().nulls_first(), Callback.connection_id)
+    )
+
+
+async def any_claimable(session: AsyncSession, lanes: Select[int, str]) -> bool:
+    """A cheap probe (no write lock) before claiming."""
+    return (await session.execute(lanes.order_by(None).limit(1))).first() is not None
+
+
+async def lock_lanes(session: AsyncSession, lanes: Select[int, str], limit: int) -> Sequence[Row[int, str]]:
+    """Up to `limit` claimable lanes, locked (`FOR UPDATE SKIP LOCKED` on PostgreSQL: rows
+    another worker is claiming are skipped); rows have `connection_id` and `secret_seed`."""
+    return (await session.execute(lanes.limit(limit).with_for_update(of=Callback, skip_locked=True))).all()
+
+
+async def lease(session: AsyncSession, connection_id: int, token: str, until: datetime) -> None:
+    await session.execute(
+        update(Callback).where(Callback.connection_id == connection_id).values(lease_owner=token, leased_until=until)
+    )
+
+
+async def still_due(reader: FastReader, event_pk: int, token: str, url: str) -> bool:
+    """Whether the event is still pending for the lane's lease and the callback still points
+    at `url`: a fast read (no session)."""
+    return await reader.one(STILL_DUE, event_id=event_pk, token=token, url=url) is not None
+
+
+async def due_events(
+    session: AsyncSession, connection_id: int, token: str, now: datetime, limit: int
+) -> list[tuple[Event, Change, str]]:
+    """The lane's due events with their change and the callback's url, oldest first, while
+    `token` holds the lease."""
+    stmt = (
+        select(Event, Change, Callback.url)
+        .join(Change, Change.id == Event.change_id)
+        .join(Callback, Callback.connection_id == Event.connection_id)
+        .where(
+            Event.connection_id == connection_id,
+            Event.next_attempt_at <= now,
+            Callback.lease_owner == token,
+            Callback.url.is_not(None),
+        )
+        .order_by(Event.id)
+        .limit(limit)
+    )
+    # the url is not null (filtered above)
+    return cast("list[tuple[Event, Change, str]]", (await session.execute(stmt)).all())
+
+
+class Retry(TypedDict):
+    """An event whose POST failed and that will be sent again."""
+
+    b_id: int
+    b_attempts: int  # failed POSTs so far
+    b_next: datetime
+
+
+class AttemptRow(TypedDict):
+    """A row of the delivery log (`DeliveryAttempt`)."""
+
+    connection_id: int
+    event_id: int
+    attempt: int
+    attempted_at: datetime
+    duration_ms: int
+    url: str
+    status_code: int | None
+    error: str | None
+    response_bytes: int | None
+    response_excerpt: str | None
+    outcome: str
+
+
+async def write_outcomes(
+    session: AsyncSession, gone: list[int], retries: list[Retry], log_rows: list[AttemptRow]
+) -> None:
+    """A batch's outcomes: events acknowledged or dropped are deleted, the others get their
+    count and next attempt; one delivery log row per attempt."""
+    if gone:
+        await session.execute(delete(Event).where(Event.id.in_(gone)))
+    if retries:
+        await session.execute(
+            update(_EVENTS)
+            .where(_EVENTS.c.id == bindparam("b_id"))
+            .values(attempts=bindparam("b_attempts"), next_attempt_at=bindparam("b_next")),
+            retries,
+        )
+    if log_rows:
+        await session.execute(insert(_ATTEMPTS), log_rows)
+
+
+async def extend_lease(session: AsyncSession, connection_id: int, token: str, until: datetime) -> bool:
+    """False when the lease is no longer `token`'s."""
+    result = await session.execute(
+        update(Callback)
+        .where(Callback.connection_id == connection_id, Callback.lease_owner == token)
+        .values(leased_until=until)
+    )
+    return bool(_rowcount(result))
+
+
+async def release(session: AsyncSession, connection_id: int, token: str, until: datetime) -> None:
+    """The lane is free again, claimable from `until`."""
+    await session.execute(
+        update(Callback)
+        .where(Callback.connection_id == connection_id, Callback.lease_owner == token)
+        .values(lease_owner=None, leased_until=until)
+    )
+
+
+# --- retention ------------------------------------------------------------------------------
+
+
+async def purge_events_of_revoked(session: AsyncSession, limit: int) -> int:
+    """Up to `limit` events of revoked connections (nobody will fetch them); how many went."""
+    revoked = select(Connection.id).where(Connection.revoked_at.is_not(None))
+    batch = select(Event.id).where(Event.connection_id.in_(revoked)).limit(limit).scalar_subquery()
+    result = await session.execute(delete(Event).where(Event.id.in_(batch)))
+    return _rowcount(result)
+
+
+async def purge_attempts(session: AsyncSession, before: datetime, limit: int) -> int:
+    """Up to `limit` delivery log rows attempted before `before`; how many went."""
+    batch = select(DeliveryAttempt.id).where(DeliveryAttempt.attempted_at < before).limit(limit).scalar_subquery()
+    result = await session.execute(delete(DeliveryAttempt).where(DeliveryAttempt.id.in_(batch)))
+    return _rowcount(result)
