@@ -1,6 +1,6 @@
 """Callback delivery: throughput of one worker process, and delay from commit to receipt.
 
-The Callbacks issue's benchmark, on PostgreSQL:
+The callbacks benchmark, on PostgreSQL:
 1. 10,000 events wait for one connection whose callback points at a local receiver that
    answers at once; one `comptoir worker` process starts; the figure is events delivered per
    second (first to last receipt, and worker start to last receipt).

@@ -1,6 +1,6 @@
 """A realistic 10,000-product catalog: PUT, GET and product GET, with the server's peak memory.
 
-The Catalogs issue's benchmark. One `comptoir serve` process on a fresh PostgreSQL database,
+The catalogs benchmark. One `comptoir serve` process on a fresh PostgreSQL database,
 rate limits off. The catalog: 10,000 products (1-3 skus each, with descriptions, tags,
 nutrition, tax rates, barcodes), 20 categories two levels deep, 15 option lists of 5 options
 shared across products, 50 deals, about 6 MB of JSON. Every figure is end to end over HTTP
@@ -14,7 +14,7 @@ Run by hand, not in CI:
 
     uv run python benchmarks/catalog.py [--runs 5] [--products 10000]
 
-Targets (issue 6): PUT under 1.5 s, catalog GET under 100 ms, product GET under 5 ms, peak
+Targets: PUT under 1.5 s, catalog GET under 100 ms, product GET under 5 ms, peak
 memory under 400 MB.
 """
 

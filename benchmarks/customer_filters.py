@@ -1,4 +1,4 @@
-"""Filtered customer lists over 1,000,000 customers on PostgreSQL (issue 4, "Done when").
+"""Filtered customer lists over 1,000,000 customers on PostgreSQL.
 
 Builds (once; later runs reuse it) a customer list of 1,000,000 customers with realistic
 names, emails and phones of several countries in its own PostgreSQL database, starts one

@@ -1,6 +1,6 @@
 """Throughput and latency of `GET /v1/location` against a bare endpoint of the same app.
 
-The Foundation issue's benchmark: one `comptoir serve` process; the authenticated,
+The location benchmark: one `comptoir serve` process; the authenticated,
 rate-limited `GET /v1/location` (token lookup, rate-limit count, location read, ETag) against
 `GET /v1/health`, which goes through the same middleware but touches no token and no
 database. Requests rotate over many connections' tokens, as real traffic does, so the rate

@@ -1,4 +1,4 @@
-"""Orders under load (issue 5, "Done when"): PostgreSQL, 2 `serve` processes, Redis, rate
+"""Orders under load: PostgreSQL, 2 `serve` processes, Redis, rate
 limits off.
 
 Runs wrk against, in alternation, the bare endpoint (`GET /v1/health`, same middleware, no

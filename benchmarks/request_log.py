@@ -1,4 +1,4 @@
-"""The request log's cost (issue 8, "Done when"): order creation with request logging on
+"""The request log's cost: order creation with request logging on
 and off, in the same run, on PostgreSQL with 2 `serve` processes each, Redis, rate limits
 off.
 

@@ -1,7 +1,7 @@
 """Fixtures shared by the suite.
 
-Every storage test runs on SQLite and on PostgreSQL (STYLE 10): the `db_kind` fixture is
-parametrised on both. PostgreSQL comes from COMPTOIR_TEST_POSTGRES_URL (default
+Every storage test runs on SQLite and on PostgreSQL (docs/architecture.md "Tests"): the
+`db_kind` fixture is parametrised on both. PostgreSQL comes from COMPTOIR_TEST_POSTGRES_URL (default
 postgresql://postgres@127.0.0.1:5432/test): each run creates its own database there and drops
 it at the end; each test starts from empty tables. SQLite tests get a copy of a migrated file.
 """

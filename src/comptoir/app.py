@@ -162,7 +162,7 @@ def app_from_environment() -> FastAPI:
     return create_app(settings)
 
 
-# --- errors (spec 7, decisions.md "Errors and statuses") --------------------------------
+# --- errors (spec 7, docs/api/conventions.md "Errors") ----------------------------------
 
 
 def error_response(error: ComptoirError) -> Response:

@@ -1,6 +1,6 @@
 """Settings, read once from the environment (prefix COMPTOIR_) and passed down.
 
-operator-interface.md "Configuration" lists the variables; names and defaults are a contract.
+README.md "Configuration" lists the variables; names and defaults are a contract.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ class Settings(BaseSettings):
     # Networks callback URLs may reach although not public, e.g. "127.0.0.0/8,::1/128".
     callback_allowed_networks: str = ""
     rate_limits: Literal["on", "off"] = "on"
-    # Beyond the contract: the back office's request log (issue 8 item 5), on unless "off".
+    # Beyond the contract: the back office's request log (docs/operations.md "Request log"),
+    # on unless "off".
     request_logs: Literal["on", "off"] = "on"
     # Beyond the contract: prefix of Redis keys (tests isolate runs with it), log format.
     redis_prefix: str = "comptoir:"

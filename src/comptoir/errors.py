@@ -13,7 +13,7 @@
     ├── RateLimited             429    too_many_requests, with Retry-After
     └── InternalError           500    internal_error
 
-decisions.md "Errors and statuses": every error body is `{"error_type", "message"}` plus
+docs/api/conventions.md "Errors": every error body is `{"error_type", "message"}` plus
 `errors` on 422, and a rejected request changes nothing (the request's transaction is
 rolled back by whoever raised).
 """

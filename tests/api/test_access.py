@@ -1,5 +1,6 @@
-"""Access control: spec 5.4 item 1 (X-Access-Token), 5.6 (401 messages), 5.1 and decisions.md
-"Access"/"Errors and statuses" (403 for scope or level), STYLE 6 (404 for out of reach)."""
+"""Access control: spec 5.4 item 1 (X-Access-Token), 5.6 (401 messages), 5.1 and
+docs/api/conventions.md "Access"/"Errors" (403 for scope or level),
+docs/architecture.md "Permissions" (404 for out of reach)."""
 
 from __future__ import annotations
 

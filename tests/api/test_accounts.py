@@ -1,4 +1,5 @@
-"""spec 2.3 Account, 4.8 GET /accounts/:id and /account; decisions.md "Accounts"."""
+"""spec 2.3 Account, 4.8 GET /accounts/:id and /account;
+docs/api/locations-accounts.md "Accounts"."""
 
 from __future__ import annotations
 

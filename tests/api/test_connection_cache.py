@@ -176,7 +176,9 @@ async def test_a_lookup_read_before_a_change_is_not_kept(
     app: FastAPI, shop: Shop, cache: ConnectionCache, db_kind: str
 ) -> None:
     token = shop.location_token
-    ctx = await resolve(app.state.comptoir.fast, app.state.comptoir.cache, app.state.comptoir.key, shop.location_token)  # kept
+    ctx = await resolve(
+        app.state.comptoir.fast, app.state.comptoir.cache, app.state.comptoir.key, shop.location_token
+    )  # kept
     generation = cache.generation
     cache.forget()  # a notification while another lookup was reading
     cache.put(TOKENS, token, ctx, generation)  # what that lookup read is not kept

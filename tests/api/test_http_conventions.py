@@ -1,5 +1,5 @@
 """HTTP conventions of the API: spec 4 (method override), 5.4 item 3 (CORS), 7 (errors),
-decisions.md "Errors and statuses" and "Methods"."""
+docs/api/conventions.md "Errors" and "Methods"."""
 
 from __future__ import annotations
 

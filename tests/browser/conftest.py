@@ -1,5 +1,5 @@
-"""Browser tests (issue 7): a real `comptoir serve`, Debian's chromium driven by Playwright
-through the accessible names of operator-interface.md, at phone width (360 px).
+"""Browser tests: a real `comptoir serve`, Debian's chromium driven by Playwright
+through the accessible names of docs/api/oauth.md "Pages", at phone width (360 px).
 
 Each page met is saved as a screenshot under `artifacts/screenshots/` (not committed) and
 checked for horizontal overflow. The client's redirect URI is answered by the browser
@@ -165,7 +165,7 @@ class Phone:
     shots: int = 0
 
     def shot(self, what: str) -> None:
-        """Screenshot the page, and check it fits the phone's width (issue 7 item 2)."""
+        """Screenshot the page, and check it fits the phone's width."""
         self.page.wait_for_load_state()
         self.shots += 1
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
-"""issue 8, done when: a new user walks the back office in a real browser, on a phone: sign
-up, create a location, rename it, register a client, connect it with the OAuth flow,
-create an order through the API, find it in the orders view and in the request log,
-revoke the connection and see the API answer 401. A second walk visits the data views of
+"""docs/operations.md "Back office", end to end: a new user walks the back office in a real
+browser, on a phone: sign up, create a location, rename it, register a client, connect it
+with the OAuth flow, create an order through the API, find it in the orders view and in the
+request log, revoke the connection and see the API answer 401. A second walk visits the data views of
 the demo (catalog, customers). Every page is saved as a screenshot and checked for width."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""issue 7, done when: a business connects an application in a real browser, on a phone,
-through the pages' accessible names (operator-interface.md "Web pages")."""
+"""A business connects an application in a real browser, on a phone,
+through the pages' accessible names (docs/api/oauth.md "Pages")."""
 
 from __future__ import annotations
 

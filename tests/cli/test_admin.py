@@ -1,4 +1,4 @@
-"""operator-interface.md "Commands": each prints one JSON object; bad input prints a one-line
+"""docs/operations.md "Commands": each prints one JSON object; bad input prints a one-line
 error on stderr, exits non-zero and changes nothing."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`comptoir admin connect`: the body of a successful token response (spec 5.3 item 3), with
-the rules of the browser flow (spec 5.1, 5.5; decisions.md "Access", "OAuth")."""
+the rules of the browser flow (spec 5.1, 5.5; docs/api/oauth.md "Connections")."""
 
 from __future__ import annotations
 

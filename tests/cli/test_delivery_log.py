@@ -1,4 +1,5 @@
-"""issue 3 item 6: `comptoir admin delivery-log --token T` prints the recent attempts."""
+"""docs/api/callbacks-events.md "Delivery log": `comptoir admin delivery-log --token T`
+prints the recent attempts."""
 
 from __future__ import annotations
 

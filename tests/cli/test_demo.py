@@ -1,4 +1,4 @@
-"""`comptoir demo`: the operator-interface.md shape, the same output every time."""
+"""`comptoir demo`: the shape docs/operations.md "Commands" gives, the same output every time."""
 
 from __future__ import annotations
 

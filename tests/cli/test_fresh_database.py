@@ -1,4 +1,4 @@
-"""operator-interface.md: a refused command changes nothing, even on a machine where
+"""docs/operations.md "Commands": a refused command changes nothing, even on a machine where
 Comptoir never ran: no database file, no key file, no schema."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""issue 3 item 5: the delivery worker is durable and shared. Real `comptoir worker` and
-`comptoir serve` processes on one PostgreSQL deliver to a real receiver on 127.0.0.1."""
+"""docs/api/callbacks-events.md "Delivery": the delivery worker is durable and shared. Real
+`comptoir worker` and `comptoir serve` processes on one PostgreSQL deliver to a real
+receiver on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -174,7 +175,8 @@ def test_serve_delivers_unless_no_worker(
 def test_a_worker_alone_runs_the_timed_jobs(
     start_worker: Callable[..., subprocess.Popen[bytes]], fresh_postgres: str
 ) -> None:
-    """decisions.md "Locations": resume_at reversions are run by every worker loop."""
+    """docs/api/locations-accounts.md "Resuming": resume_at reversions are run by every
+    worker loop."""
     from datetime import timedelta
 
     from comptoir.kit import clock

@@ -1,5 +1,5 @@
-"""Issue 5, "Done when": the same order POSTed 20 times at once with one Idempotency-Key,
-to two `comptoir serve` worker processes, creates exactly one order (SQLite and
+"""docs/api/conventions.md "Idempotency": the same order POSTed 20 times at once with one
+Idempotency-Key, to two `comptoir serve` worker processes, creates exactly one order (SQLite and
 PostgreSQL); every other answer is that order again or a 409."""
 
 from __future__ import annotations
@@ -41,11 +41,7 @@ def writer_token(database_url: str) -> str:
 def test_twenty_concurrent_copies_create_one_order(
     kind: str, tmp_path: Path, start_server: Callable[..., Server], request: pytest.FixtureRequest
 ) -> None:
-    url = (
-        f"sqlite:///{tmp_path / 'comptoir.db'}"
-        if kind == "sqlite"
-        else request.getfixturevalue("fresh_postgres")
-    )
+    url = f"sqlite:///{tmp_path / 'comptoir.db'}" if kind == "sqlite" else request.getfixturevalue("fresh_postgres")
     server = start_server("--workers", "2", env={"COMPTOIR_DATABASE_URL": url, "COMPTOIR_SECRET_KEY": KEY})
     headers = {"X-Access-Token": writer_token(url), "Idempotency-Key": "order-W-1001"}
     start = Barrier(COPIES)

@@ -1,5 +1,5 @@
-"""issue 4, "Done when": 200 operations of +1 sent at once on one card, to two `comptoir
-serve` worker processes, end with balance "200.0" and 200 distinct, consecutive
+"""docs/api/loyalty.md "Balances and concurrency": 200 operations of +1 sent at once on one
+card, to two `comptoir serve` worker processes, end with balance "200.0" and 200 distinct, consecutive
 `new_balance` values: on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
@@ -46,11 +46,7 @@ def bound_token(database_url: str) -> tuple[str, str]:
 def test_concurrent_operations_on_one_card_are_serialised(
     kind: str, tmp_path: Path, start_server: Callable[..., Server], request: pytest.FixtureRequest
 ) -> None:
-    url = (
-        f"sqlite:///{tmp_path / 'comptoir.db'}"
-        if kind == "sqlite"
-        else request.getfixturevalue("fresh_postgres")
-    )
+    url = f"sqlite:///{tmp_path / 'comptoir.db'}" if kind == "sqlite" else request.getfixturevalue("fresh_postgres")
     server = start_server("--workers", "2", env={"COMPTOIR_DATABASE_URL": url, "COMPTOIR_SECRET_KEY": KEY})
     token, list_id = bound_token(url)
     headers = {"X-Access-Token": token}

@@ -1,4 +1,4 @@
-"""operator-interface.md: `serve --demo` then a real call with the printed token (the README
+"""docs/operations.md "Commands": `serve --demo` then a real call with the printed token (the README
 flow), several server processes sharing rate limits, and the timed job inside `serve`."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Fan-out access filtering (spec 6.2 "the connection can access", spec 5.1 scopes,
-decisions.md "Access"), for every resource type the later issues record."""
+docs/api/callbacks-events.md "Who receives an event"), for every resource type that records events."""
 
 from __future__ import annotations
 

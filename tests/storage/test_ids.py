@@ -1,4 +1,4 @@
-"""README "API notes", Ids: ids are never reused, even after a deletion, on every database;
+"""docs/api/conventions.md "Ids": ids are never reused, even after a deletion, on every database;
 and they are keyed per installation (`comptoir.kit.ids`): two installations hand out
 unrelated ids, one installation keeps its ids across restarts, a new server key and the
 migration that brought the keys."""

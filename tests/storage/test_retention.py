@@ -1,5 +1,5 @@
-"""issue 3 item 6: the delivery log is kept 30 days; changes go with it unless an event
-still needs them."""
+"""docs/operations.md "Retention": the delivery log is kept 30 days; changes go with it
+unless an event still needs them."""
 
 from __future__ import annotations
 

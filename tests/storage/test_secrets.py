@@ -1,4 +1,4 @@
-"""issue 2 item 5, STYLE 9: tokens and client secrets are never stored in clear, yet
+"""docs/architecture.md "Secrets": tokens and client secrets are never stored in clear, yet
 re-authorisation returns the same token."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""STYLE 1, 7, 8: one transaction per write, changes only for committed writes, concurrency
-protected by the database (atomic counters, row locks, unique constraints)."""
+"""docs/architecture.md "Transactions", "Events", "Concurrency": one transaction per write,
+changes only for committed writes, concurrency protected by the database (atomic counters,
+row locks, unique constraints)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""spec 8.2 and decisions.md "Rate limits": aligned windows, heavy and image policies,
+"""spec 8.2 and docs/api/conventions.md "Rate limits": aligned windows, heavy and image policies,
 refusals that count nowhere; on the in-process backend and on a real Redis."""
 
 from __future__ import annotations

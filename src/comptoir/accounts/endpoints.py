@@ -1,4 +1,5 @@
-"""spec 4.8: GET /accounts/:id and its short form /account; GET /accounts (decisions.md)."""
+"""spec 4.8: GET /accounts/:id and its short form /account; GET /accounts
+(docs/api/locations-accounts.md "Accounts")."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ AccountReader = Annotated[Ctx, Depends(require("account", ANY))]
     "/accounts", response_model=list[Account], responses=PAGE_RESPONSES, summary="List the connection's accounts"
 )
 async def list_accounts(ctx: AccountReader, page: Pagination) -> JSON:
-    # decisions.md "Accounts": the connection sees exactly one account, its own (one page).
+    # docs/api/locations-accounts.md "Accounts": the connection sees exactly one account,
+    # its own (one page).
     return JSON([service.render_account(service.connection_account(ctx))])
 
 

@@ -1,4 +1,4 @@
-"""Accounts (spec 2.3, 4.8; decisions.md "Accounts")."""
+"""Accounts (spec 2.3, 4.8; docs/api/locations-accounts.md "Accounts")."""
 
 from __future__ import annotations
 

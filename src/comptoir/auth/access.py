@@ -1,4 +1,5 @@
-"""The one declarative permission check every endpoint uses (STYLE 6).
+"""The one declarative permission check every endpoint uses
+(docs/architecture.md "Permissions").
 
 An endpoint states what it needs:
 
@@ -6,7 +7,7 @@ An endpoint states what it needs:
 
 and this module decides, in this order: 401 for a missing or invalid token (spec 5.6),
 429 when a rate limit is reached (spec 8.2), 403 when the token's level or scope does not
-allow the request (decisions.md "Errors and statuses", "Access"). Reach (an id outside the
+allow the request (docs/api/conventions.md "Errors", "Access"). Reach (an id outside the
 connection's location or account) is the service's 404.
 """
 

@@ -1,6 +1,6 @@
-"""Who may change a catalog or a customer list (spec 4.3, 4.4, 5.1; decisions.md "Access"):
-the one rule both features apply before a rename, update or delete. Reading them is
-`Ctx.may_use` (`auth.scopes.reaches_binding`)."""
+"""Who may change a catalog or a customer list (spec 4.3, 4.4, 5.1;
+docs/api/catalogs.md "Access"): the one rule both features apply before a rename, update or
+delete. Reading them is `Ctx.may_use` (`auth.scopes.reaches_binding`)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from comptoir.kit.pagination import Pagination
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Callbacks"])
 
-# decisions.md "Access": /callback endpoints need any token.
+# docs/api/conventions.md "Access": /callback endpoints need any token.
 AnyToken = Annotated[Ctx, Depends(require("*", TOKEN))]
 
 

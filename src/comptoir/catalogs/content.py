@@ -1,4 +1,4 @@
-"""A catalog's content (spec 2.4, decisions.md "Catalogs"): the upload checked, every error
+"""A catalog's content (spec 2.4, docs/api/catalogs.md "Content"): the upload checked, every error
 named by its path, and turned into the read shape with generated ids.
 
 One pass over the upload checks each entity's fields and builds its read shape; a second

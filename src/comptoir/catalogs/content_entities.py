@@ -68,7 +68,8 @@ class EntityReader:
         }
 
     def context(self, obj: dict[str, Any], path: str) -> dict[str, Any]:
-        """When and where a restriction or a price override applies (decisions.md)."""
+        """When and where a restriction or a price override applies
+        (docs/api/catalogs.md "Restrictions and price overrides")."""
         c = self.c
         return {
             "variant_refs": self.variant_refs(obj, path),
@@ -270,7 +271,8 @@ class EntityReader:
             "option_list_id": None,
             "name": c.text(o, path, "name", required=True),
             "restrictions": self.restrictions(o, path),
-            "price": price if price is not None else f"0.00 {c.currency}",  # decisions.md: missing is free
+            # docs/api/catalogs.md "Options and prices": missing is free
+            "price": price if price is not None else f"0.00 {c.currency}",
             "price_overrides": self.price_overrides(o, path),
             "default": c.boolean(o, path, "default", False),
             "tags": self.tags(o, path),

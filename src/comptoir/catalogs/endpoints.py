@@ -59,7 +59,7 @@ def _hide_data(raw: str | None) -> bool:
 
 
 async def _catalog_reader(request: Request, token: Annotated[str | None, Security(ACCESS_TOKEN)]) -> Ctx:
-    """decisions.md "Rate limits": a catalog GET with its data is a heavy query."""
+    """docs/api/conventions.md "Rate limits": a catalog GET with its data is a heavy query."""
     try:
         light = _hide_data(request.query_params.get("hide_data"))
     except BadRequest:
@@ -193,7 +193,7 @@ def _child(parent: str, key: str, kind: str, child_id: str) -> dict[str, Any]:
 
 def _item_routes(section: str, kind: str, summary: str, model: Any, *, paginated: bool) -> None:
     """`GET /catalogs/:id/<section>` and `GET /catalogs/:id/<section>/:item_id`, for each kind
-    of item stored as its own row (spec 4.3, decisions.md "Catalogs")."""
+    of item stored as its own row (spec 4.3, docs/api/catalogs.md "Read shapes")."""
     if paginated:
 
         async def list_all(catalog_id: str, session: Session, ctx: Reader, page: Pagination) -> Response:
@@ -265,7 +265,7 @@ async def get_option(request: Request, catalog_id: str, option_list_id: str, opt
     return JSON(_child(option_list, "options", "option", option_id))
 
 
-# --- inventory (decisions.md "Catalogs") ---------------------------------------------------
+# --- inventory (docs/api/inventory.md "Entries") -------------------------------------------
 
 INVENTORY_READ = "inventory.read|catalog.read"  # the service tells the deprecated grant apart
 INVENTORY_WRITE = "inventory.write|catalog.write"
@@ -338,7 +338,7 @@ async def patch_inventory(
     return await _inventory(session, ctx, catalog_id, location_id, "patch", body)
 
 
-# --- images (decisions.md "Catalogs"): their own rate limits -------------------------------
+# --- images (docs/api/catalogs.md "Images"): their own rate limits -------------------------
 
 ImageReader = Annotated[Ctx, Depends(require("location,account", READ_NEED, IMAGE))]
 ImageWriter = Annotated[Ctx, Depends(require("location,account", WRITE_NEED, IMAGE))]

@@ -1,4 +1,4 @@
-"""Catalog images (decisions.md "Catalogs"): raw uploads checked by their bytes, at most
+"""Catalog images (docs/api/catalogs.md "Images"): raw uploads checked by their bytes, at most
 1 MB, and removed 30 days after upload unless a category, product, deal or discount of
 their catalog uses them.
 
@@ -27,7 +27,7 @@ from comptoir.kit.wire import WireError
 from comptoir.models import CatalogImage
 
 KIND = "image"
-MAX_BYTES = 1_048_576  # decisions.md: 1 MB
+MAX_BYTES = 1_048_576  # docs/api/catalogs.md "Images": 1 MB
 UNUSED_LIFETIME = timedelta(days=30)
 TYPES = ("image/jpeg", "image/png", "image/webp", "image/gif", "image/bmp")
 
@@ -74,7 +74,7 @@ def render_image(image: CatalogImage, used: set[str], private_ref: str | None) -
 
 
 async def _reach(session: AsyncSession, ctx: Ctx, catalog_id: str, right: str) -> CatalogInReach:
-    """spec 5.1, decisions.md "Access": `catalog` or `all_catalogs` read (write to upload) on
+    """spec 5.1, docs/api/catalogs.md "Images": `catalog` or `all_catalogs` read (write to upload) on
     that catalog."""
     found = await catalog_in_reach(session, ctx, catalog_id)
     if right == "write" and not may(ctx, found.row, "write"):
@@ -104,7 +104,7 @@ async def upload(
         catalog_id=found.id,
         type=declared,
         size=len(data),
-        md5=hashlib.md5(data, usedforsecurity=False).hexdigest(),  # a checksum (decisions.md)
+        md5=hashlib.md5(data, usedforsecurity=False).hexdigest(),  # a checksum (docs/api/catalogs.md "Images")
         created_at=clock.now(),
     )
     await repository.insert_image(session, image)

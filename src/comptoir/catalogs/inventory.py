@@ -1,9 +1,9 @@
-"""Inventory (decisions.md "Catalogs"): the stock of a catalog's skus and options at one
+"""Inventory (docs/api/inventory.md "Entries"): the stock of a catalog's skus and options at one
 location. No entry means unlimited stock; an entry holds `stock` (a decimal >= 0 with at
 most 3 decimals) and, only with stock 0, `expires_at`, when the item comes back: the worker
 then removes the entry and records `inventory.patch`.
 
-Access (decisions.md "Access", spec 5.1): `inventory.read/write` at the location (or, for an
+Access (docs/api/inventory.md "Access", spec 5.1): `inventory.read/write` at the location (or, for an
 account token, at any location of its account), or the deprecated `location[catalog.*]`;
 the catalog must be one the location sees (its own or its account's).
 """

@@ -49,7 +49,7 @@ EMPTY_DATA = dumps_str({section: [] for section in catalog_content.SECTIONS})
 @dataclass(frozen=True, slots=True)
 class CatalogInReach:
     row: Catalog
-    timezone: str  # its location's, or UTC for an account-level catalog (decisions.md "Fields")
+    timezone: str  # its location's, or UTC for an account-level catalog (docs/api/conventions.md "Fields")
     currency: str  # its account's: the currency of every price in it
     location_number: int | None
 

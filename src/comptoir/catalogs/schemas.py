@@ -35,7 +35,7 @@ class Catalog(BaseModel):
     data: dict[str, list[dict[str, Any]]] | None = None
 
 
-# --- read shapes of what a catalog holds (spec 2.4, decisions.md "Catalogs") ---------------
+# --- read shapes of what a catalog holds (spec 2.4, docs/api/catalogs.md "Read shapes") ----
 
 JSONObject = dict[str, Any]
 

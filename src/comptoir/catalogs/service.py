@@ -1,4 +1,4 @@
-"""Catalogs (spec 2.4, 4.3) and who may use them (spec 5.1, decisions.md "Access").
+"""Catalogs (spec 2.4, 4.3) and who may use them (spec 5.1, docs/api/catalogs.md "Access").
 
 A catalog is readable by a connection at its level (a location token: catalogs of its
 location and account-level ones of its account; an account token: every catalog of the
@@ -196,7 +196,8 @@ async def _record(session: AsyncSession, ctx: Ctx | None, found: CatalogInReach,
         account_id=row.account_id,
         location_id=row.location_id,
         catalog_id=row.id,
-        timezone=found.timezone,  # README "API notes": a location-level catalog's events are in its timezone
+        # docs/api/catalogs.md "Names and levels": a location-level catalog's events are in its timezone
+        timezone=found.timezone,
         ctx=ctx,
     )
 

@@ -1,4 +1,4 @@
-"""The `comptoir` command (operator-interface.md "Commands").
+"""The `comptoir` command (docs/operations.md "Commands").
 
 Every `admin` command and `demo` prints exactly one JSON object on stdout and exits 0; on bad
 input it prints a one-line message on stderr, exits non-zero and changes nothing (each

@@ -1,6 +1,6 @@
 """`comptoir demo`: demo data an integrator can call the API with at once.
 
-operator-interface.md: a demo user, account, two locations, a catalog and a customer list of
+docs/operations.md "Commands": a demo user, account, two locations, a catalog and a customer list of
 the first location, an OAuth client and two connections; running it again gives the same
 output (tokens and secrets are derived from the server key, so they are stable too).
 """

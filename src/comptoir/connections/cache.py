@@ -1,5 +1,5 @@
-"""What hot paths read of connections, remembered per process on PostgreSQL (issue 5:
-"cached connection lookups").
+"""What hot paths read of connections, remembered per process on PostgreSQL
+(docs/operations.md "Connection cache").
 
 Two reads are kept:
 - `TOKENS`: every API request turns its token into a connection context

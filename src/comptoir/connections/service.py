@@ -1,4 +1,4 @@
-"""OAuth clients and connections (spec 1.2-1.3, 5.1, 5.5; decisions.md "Access", "OAuth").
+"""OAuth clients and connections (spec 1.2-1.3, 5.1, 5.5; docs/api/oauth.md "Connections").
 
 A connection is identified by (client, location or account, name). Authorising it again
 gives back the same token and replaces its scope, catalog and customer list, so a token

@@ -22,7 +22,7 @@ class ListInReach:
     """A customer list with what rendering its resources needs."""
 
     row: CustomerList
-    timezone: str  # its location's, or UTC for an account-level list (decisions.md "Fields")
+    timezone: str  # its location's, or UTC for an account-level list (docs/api/conventions.md "Fields")
     currency: str  # its account's (customer order_total)
 
     @property

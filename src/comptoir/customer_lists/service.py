@@ -1,4 +1,5 @@
-"""Customer lists (spec 2.6, 4.4) and who may use them (spec 5.1, decisions.md "Access").
+"""Customer lists (spec 2.6, 4.4) and who may use them (spec 5.1,
+docs/api/customers.md "Access").
 
 A list is readable by a connection at its level (a location token: lists of its location
 and account-level lists of its account; an account token: every list of the account) when
@@ -51,7 +52,7 @@ async def list_in_reach(
 ) -> ListInReach:
     """The list behind `public_id` if the connection may read it (404 otherwise), and, with
     `right="write"`, write its customers, cards and operations (403 otherwise; writing
-    customers is not a modification of the list, decisions.md "Access")."""
+    customers is not a modification of the list, docs/api/customers.md "Access")."""
     pk = ids.decode(CustomerList.KIND, public_id)
     found = await repository.find_list(session, pk, for_update=for_update) if pk is not None else None
     if found is None or not may(ctx, found.row, "read"):

@@ -24,7 +24,7 @@ from comptoir.ratelimit import HEAVY
 router = APIRouter(route_class=ComptoirRoute, tags=["Customers"])
 
 Reader = Annotated[Ctx, Depends(require("location,account", READ_NEED))]
-# decisions.md "Rate limits": listing the customers of a list is a heavy query.
+# docs/api/conventions.md "Rate limits": listing the customers of a list is a heavy query.
 HeavyReader = Annotated[Ctx, Depends(require("location,account", READ_NEED, HEAVY))]
 Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED))]
 PATH = "/customer_lists/{customer_list_id}/customers"

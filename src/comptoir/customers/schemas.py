@@ -25,7 +25,8 @@ ANONYMISED_FIELDS = (
 
 class CustomerWrite(BaseModel):
     """POST, PATCH and PUT body (spec 2.6, 4.5): every field optional; on update only the
-    fields present change. Read-only fields and unknown keys are ignored (decisions.md)."""
+    fields present change. Read-only fields and unknown keys are ignored
+    (docs/api/conventions.md "Requests")."""
 
     model_config = ConfigDict(extra="ignore")
 

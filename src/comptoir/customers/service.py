@@ -128,7 +128,7 @@ def _apply(customer: Customer, body: CustomerWrite, errors: FieldErrors) -> None
 
 
 async def _set_private_ref(session: AsyncSession, ctx: Ctx, customer: Customer, ref: str | None) -> None:
-    """decisions.md "Customers and loyalty": unique per (list, client), by the database."""
+    """docs/api/customers.md "Private refs": unique per (list, client), by the database."""
     if not await repository.set_private_ref(session, customer, ctx.client_id, ref):
         raise Unprocessable(
             FieldError("private_ref", f"{ref!r} is already the private ref of another customer of this list")

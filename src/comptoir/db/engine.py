@@ -4,7 +4,7 @@ SQLite is the embedded default (WAL, foreign keys on, a busy timeout); PostgreSQ
 asyncpg, is how Comptoir scales to many processes. On SQLite the driver's own transaction
 handling is turned off and Comptoir emits BEGIN itself: write requests start with
 `BEGIN IMMEDIATE`, so two writers queue on the database lock instead of failing when a read
-snapshot goes stale (STYLE "Concurrency is normal").
+snapshot goes stale (docs/architecture.md "Concurrency").
 """
 
 from __future__ import annotations

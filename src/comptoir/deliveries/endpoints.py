@@ -1,6 +1,6 @@
 """spec 4.2: delivery quotes and the delivery of an order, under
 /locations/:location_id/orders/:order_id and its short form /location/orders/:order_id.
-Access: `orders.read` / `orders.write` (decisions.md "Access")."""
+Access: `orders.read` / `orders.write` (docs/api/deliveries.md "Access")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Change recording and fan-out: what every write path calls inside its own transaction
-(STYLE 7).
+(docs/architecture.md "Events").
 
 `record()` writes one `Change` and, in the same transaction, one `Event` for each connection
 whose callback subscribes to it and may receive it (`audience`). So an event exists exactly
@@ -114,11 +114,12 @@ def new_change(
     """A change of a resource, not yet written: `record` writes it in a session, and a
     `Write` statement may insert it itself (`audience` then tells who gets its events).
 
-    `ids` are the public id fields of the event payload (decisions.md "Orders", last item);
-    states are the resource's read shape before and after, already rendered for the wire.
-    `ctx` is the causing connection (None for the service itself, e.g. a resume_at
-    reversion): its client's connections get no event (spec 1.6, 6.1 item 4).
-    `origin_connection_id` is the connection that created the resource (own_order).
+    `ids` are the public id fields of the event payload
+    (docs/api/callbacks-events.md "Event payloads"); states are the resource's read shape
+    before and after, already rendered for the wire. `ctx` is the causing connection (None
+    for the service itself, e.g. a resume_at reversion): its client's connections get no
+    event (spec 1.6, 6.1 item 4). `origin_connection_id` is the connection that created the
+    resource (own_order).
 
     A plain object with a Change's attributes: it is written by Core inserts, and the ORM's
     instrumentation cost more than the rest of building it."""

@@ -1,9 +1,10 @@
 """Who receives an event of a change: spec 6.2 triggers ("a ... the connection can access"),
-with the access rules of spec 5.1 and decisions.md "Access".
+with the access rules of spec 5.1 and docs/api/callbacks-events.md "Who receives an event".
 
 A connection receives an event when its callback subscribes to the (resource type, event
 type), it can access the resource, and it does not belong to the client that caused the
-change (decisions.md: suppression is per client, spec 1.6 and 6.1.4).
+change (docs/api/callbacks-events.md "Who receives an event": suppression is per client,
+spec 1.6 and 6.1.4).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Request-scoped dependencies shared by every endpoint.
 
-STYLE 1: one transaction per request. The session commits when the endpoint returns and
-rolls back when it raises, before the response is sent (`scope="function"`), so a refused
-request leaves no trace and a failed commit is an error response, not a silent loss.
+docs/architecture.md "Transactions": one transaction per request. The session commits when
+the endpoint returns and rolls back when it raises, before the response is sent
+(`scope="function"`), so a refused request leaves no trace and a failed commit is an error
+response, not a silent loss.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Idempotent creation (issue 5, beyond the spec): `POST` of orders, deliveries, quotes,
-customers and loyalty operations accepts an `Idempotency-Key` header.
+"""Idempotent creation (beyond the spec; docs/api/conventions.md "Idempotency"): `POST` of
+orders, deliveries, quotes, customers and loyalty operations accepts an `Idempotency-Key` header.
 
 Within 24 hours the same key from the same connection answers the first response again,
 unchanged, with `Idempotent-Replayed: true`; the same key with a different request (method,

@@ -2,12 +2,12 @@
 
 - `X-Request-Id` on every response (the caller's own when it sends a sane one);
 - `X-Http-Method-Override` on POST turns it into the named method; on GET it is a 400
-  (spec 4, decisions.md "Methods");
+  (spec 4, docs/api/conventions.md "Methods");
 - a trailing slash is ignored (`GET /locations/` of spec 4.8 is `GET /locations`);
 - `/v1` answers browsers from any origin, exposing `X-Cursor-Next` (spec 5.4 item 3);
   the authorisation server does not (spec 5.3 item 6);
 - every successful GET of `/v1` carries an `ETag`, and a matching `If-None-Match` gets a 304
-  without body (spec 7, decisions.md);
+  without body (spec 7, docs/api/conventions.md "Responses");
 - the rate-limit headers the auth dependency computed are added to the response;
 - one access log line per request;
 - a request made with a connection's token goes to the request log (`requestlog.py`) with

@@ -1,5 +1,6 @@
-"""The request log (issue 8 item 5): every /v1 request made with a connection's token, with
-the first 10 KB of each body and its secrets masked, kept 7 days for the back office.
+"""The request log (docs/operations.md "Request log"): every /v1 request made with a
+connection's token, with the first 10 KB of each body and its secrets masked, kept 7 days
+for the back office.
 
 The middleware only appends a small record to an in-process buffer; a background task
 writes the buffer every second in one multi-row INSERT, and masking happens there, off the

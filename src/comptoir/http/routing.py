@@ -3,7 +3,7 @@
 `route` declares an endpoint at its long and short forms; `ComptoirRoute` checks a route's
 token before its body is read, and `DirectRoute` serves the hottest writes without FastAPI's
 dependency solving. Bodies must be JSON (spec 7: 415 otherwise) and are parsed with exact decimals
-(decisions.md "Wire formats": a JSON number is taken by its exact text, never through
+(docs/api/conventions.md "Wire formats": a JSON number is taken by its exact text, never through
 float) before FastAPI validates them against the route's request model.
 """
 

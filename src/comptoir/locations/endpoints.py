@@ -21,8 +21,8 @@ from comptoir.models import Location as LocationRow
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Locations"])
 
-# decisions.md "Access": reading a location needs any permission at the token's level;
-# updating it needs any write permission.
+# docs/api/locations-accounts.md "Access": reading a location needs any permission at the
+# token's level; updating it needs any write permission.
 Reader = Annotated[Ctx, Depends(require("location,account", ANY))]
 Writer = Annotated[Ctx, Depends(require("location,account", ANY_WRITE))]
 AccountReader = Annotated[Ctx, Depends(require("account", ANY))]

@@ -25,7 +25,7 @@ from comptoir.models.accounts import AccountView
 from comptoir.models.locations import LocationView, parse_location_id
 
 DEFAULT_CUTOFF = "06:00"  # spec 2.3 / 8.3
-DEFAULT_PREPARATION_TIME = 15  # minutes; the spec leaves it open (README "API notes")
+DEFAULT_PREPARATION_TIME = 15  # minutes; the spec leaves it open (docs/api/locations-accounts.md "Locations")
 MAX_MINUTES = 7 * 24 * 60
 MAX_REASON = 1000
 
@@ -87,8 +87,8 @@ async def location_in_reach(
     session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: bool = False
 ) -> tuple[Location | LocationView, Account | AccountView]:
     """The location behind `public_id` and its account, if the connection reaches it; else
-    404, whether or not it exists elsewhere (STYLE 6). `for_update`: the rows, the location
-    locked in the request's transaction."""
+    404, whether or not it exists elsewhere (docs/architecture.md "Permissions").
+    `for_update`: the rows, the location locked in the request's transaction."""
     account_pk, number = _parsed_in_account(ctx, public_id)
     if ctx.level == "location":
         found = await connection_location(session, ctx, for_update=for_update)
@@ -163,9 +163,10 @@ async def list_locations(session: AsyncSession, ctx: Ctx, page: PageRequest) -> 
 
 
 def check_opening_hours(hours: dict[str, Any] | None, cutoff: str, errors: FieldErrors) -> None:
-    """decisions.md "Locations": a time (from or to) earlier than the cutoff belongs to the
-    next calendar day; then `to` must follow `from`, and slots of one day must not overlap.
-    A week needs at least one slot; a missing day or an empty array means closed."""
+    """docs/api/locations-accounts.md "Opening hours": a time (from or to) earlier than the
+    cutoff belongs to the next calendar day; then `to` must follow `from`, and slots of one
+    day must not overlap. A week needs at least one slot; a missing day or an empty array
+    means closed."""
     if hours is None:
         return
     cutoff_minutes = hhmm_minutes(cutoff)
@@ -329,10 +330,10 @@ async def update_location(
 
 
 async def revert_due_acceptances(db: Database, *, batch: int = 100) -> int:
-    """The timed job of spec 3.3 / decisions.md "Locations": revert every busy or paused
-    location whose `resume_at` has passed, recording a location update for each. Idempotent
-    and safe with several workers (rows are claimed with SKIP LOCKED on PostgreSQL, and
-    writers are serialised on SQLite). Returns how many it reverted."""
+    """The timed job of spec 3.3 / docs/api/locations-accounts.md "Resuming": revert every
+    busy or paused location whose `resume_at` has passed, recording a location update for
+    each. Idempotent and safe with several workers (rows are claimed with SKIP LOCKED on
+    PostgreSQL, and writers are serialised on SQLite). Returns how many it reverted."""
     now = clock.now()
     async with db.transaction(write=False) as session:  # cheap check first: no write lock
         if not await repository.any_due(session, now):

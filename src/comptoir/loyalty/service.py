@@ -92,7 +92,7 @@ async def list_cards(
 
 async def create_card(session: AsyncSession, ctx: Ctx, list_id: str, body: LoyaltyCardCreate) -> dict[str, Any]:
     """POST .../loyalty_cards (spec 4.7): the customer must be one of the list's (422
-    otherwise, decisions.md); balance "0.0"."""
+    otherwise, docs/api/loyalty.md "Cards"); balance "0.0"."""
     found = await list_in_reach(session, ctx, list_id, right="write")
     pk = ids.decode(Customer.KIND, body.customer_id)
     if pk is None or not await customers.customer_exists(session, found.id, pk):
@@ -142,7 +142,7 @@ async def create_operation(
     session: AsyncSession, ctx: Ctx, list_id: str, card_id: str, body: LoyaltyOperationCreate
 ) -> dict[str, Any]:
     """POST .../operations (spec 4.7): `new_balance` computed atomically; an `order_id`
-    must name an existing order (422 otherwise, decisions.md)."""
+    must name an existing order (422 otherwise, docs/api/loyalty.md "Operations")."""
     found = await list_in_reach(session, ctx, list_id, right="write")
     card = await card_in_list(session, found, card_id)
     errors = FieldErrors()

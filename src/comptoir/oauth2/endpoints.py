@@ -58,7 +58,7 @@ class AuthorizeRequest:
         self.scope = scope
         self.redirect_uri = query["redirect_uri"]
         self.state = query.get("state")
-        # decisions.md "OAuth": `device_id` is an alias of `name`
+        # docs/api/oauth.md "Connections": `device_id` is an alias of `name`
         self.name = query.get("name") or query.get("device_id") or ""
         self.code_challenge = query.get("code_challenge")
         self.prefill = {k: query.get(k) or "" for k in ("country", "account_name", "location_name")}
@@ -204,7 +204,7 @@ async def _choice_page(
     chosen: dict[str, str] | None = None,
     status: int = 200,
 ) -> Response:
-    """One page (operator-interface.md "a selection step"): the "Location" or "Account",
+    """One page (docs/api/oauth.md "Pages"): the "Location" or "Account",
     "Catalog" and "Customer list" selects the scope needs, what the application may do, and
     Allow / Deny."""
     scope = req.scope
@@ -355,7 +355,8 @@ async def _allow(
 
 
 async def _token_fields(request: Request) -> dict[str, str]:
-    """spec 5.3 item 1: form-encoded; decisions.md "OAuth": a JSON body is accepted too."""
+    """spec 5.3 item 1: form-encoded; docs/api/oauth.md "Token endpoint": a JSON body is
+    accepted too."""
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type == "application/json":
         try:

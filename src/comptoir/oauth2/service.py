@@ -1,5 +1,6 @@
-"""The authorisation server's rules (spec 5.2-5.5, decisions.md "OAuth"): authorisation
-codes, client authentication, failed-attempt throttling, and the scope in plain words.
+"""The authorisation server's rules (spec 5.2-5.5, docs/api/oauth.md "Authorisation"):
+authorisation codes, client authentication, failed-attempt throttling, and the scope in
+plain words.
 
 Codes are single use and valid 10 minutes, bound to their client and redirect URI, and may
 carry a PKCE challenge (RFC 7636, S256) that the exchange must then answer; a verifier sent
@@ -49,7 +50,7 @@ _PKCE = re.compile(r"[A-Za-z0-9\-._~]{43,128}")  # RFC 7636 4.1 verifier / S256 
 
 class OAuthError(ComptoirError):
     """An error of the token or revoke endpoint: the spec's body plus the OAuth `error`
-    (decisions.md "Errors and statuses")."""
+    (docs/api/oauth.md "Token endpoint")."""
 
     error_type: ClassVar[str] = "bad_request"
 
@@ -76,8 +77,8 @@ class OAuthError(ComptoirError):
 
 
 def redirect_allowed(client: OAuthClient, redirect_uri: str) -> bool:
-    """decisions.md "OAuth": the oob URI for every client; any other registered, matched
-    exactly (RFC 9700 2.1: no prefix or pattern matching)."""
+    """docs/api/oauth.md "Redirect URIs": the oob URI for every client; any other
+    registered, matched exactly (RFC 9700 2.1: no prefix or pattern matching)."""
     return redirect_uri == OOB_REDIRECT_URI or redirect_uri in client.redirect_uris
 
 

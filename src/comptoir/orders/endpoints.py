@@ -34,7 +34,7 @@ router = APIRouter(route_class=ComptoirRoute, tags=["Orders"])
 
 Reader = Annotated[Ctx, Depends(require("location,account", "orders.read"))]
 Writer = Annotated[Ctx, Depends(require("location,account", "orders.write"))]
-# decisions.md "Rate limits": order lists are heavy queries
+# docs/api/conventions.md "Rate limits": order lists are heavy queries
 HeavyReader = Annotated[Ctx, Depends(require("location,account", "orders.read", HEAVY))]
 AccountHeavyReader = Annotated[Ctx, Depends(require("account", "orders.read", HEAVY))]
 

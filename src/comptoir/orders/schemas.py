@@ -1,7 +1,8 @@
 """Request shapes of spec 2.5 Order and its elements (4.1 for updates).
 
-Money amounts are checked against the account's currency by the service (decisions.md
-"Wire formats"); everything else is checked here, so one 422 names every malformed field.
+Money amounts are checked against the account's currency by the service
+(docs/api/conventions.md "Wire formats"); everything else is checked here, so one 422 names
+every malformed field.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ class DiscountIn(_In):
 
 class ChargeIn(_In):
     private_ref: PrivateRef | None = None
-    type: Literal["delivery", "payment_fee", "tip", "tax", "other"] = "other"  # decisions.md "Orders"
+    type: Literal["delivery", "payment_fee", "tip", "tax", "other"] = "other"  # docs/api/orders.md "Creating an order"
     name: Name
     ref: Name | None = None
     price: MoneyStr
@@ -98,7 +99,7 @@ class ChargeIn(_In):
 
 class PaymentIn(_In):
     private_ref: PrivateRef | None = None
-    type: Literal["online", "gift_card", "cash"] = "online"  # decisions.md "Orders"
+    type: Literal["online", "gift_card", "cash"] = "online"  # docs/api/orders.md "Creating an order"
     name: Name | None = None
     ref: Name | None = None
     amount: MoneyStr
@@ -111,8 +112,8 @@ class DealIn(_In):
 
 
 class LoyaltyOperationIn(_In):
-    """decisions.md "Orders": the customer's card by `ref` (null allowed), created with
-    `name` when the customer has none."""
+    """docs/api/orders.md "Loyalty operations": the customer's card by `ref` (null allowed),
+    created with `name` when the customer has none."""
 
     ref: Name | None = None
     name: Name | None = None

@@ -1,4 +1,4 @@
-"""Order totals (spec 2.5 rule 1, decisions.md "Orders"), exact: no rounding anywhere.
+"""Order totals (spec 2.5 rule 1, docs/api/orders.md "Totals"), exact: no rounding anywhere.
 
     item subtotal = (item price + sum of option price x option quantity) x item quantity
     order total   = sum of item subtotals + sum of charge prices - sum of discount price_off

@@ -1,4 +1,4 @@
-"""The back office's connections (issue 8 items 3 and 5): the applications connected to a
+"""The back office's connections: the applications connected to a
 location or an account, revoke, block and unblock, and each connection's request log and
 callback delivery attempts.
 

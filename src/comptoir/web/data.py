@@ -1,4 +1,4 @@
-"""The back office's data views (issue 8 item 4): orders, customers and catalogs, read only.
+"""The back office's data views: orders, customers and catalogs, read only.
 
 Each page shows what the API returns, through the API's own rendering (orders as events
 carry them: nobody's private refs), scoped to the signed-in user: a resource of an account

@@ -1,4 +1,4 @@
-"""The back office's developer area (issue 8 item 2): register OAuth clients (name,
+"""The back office's developer area: register OAuth clients (name,
 redirect URIs), see the client id, see the secret once, at registration or when
 regenerating it, and reach each connection of the application (its request log)."""
 

@@ -1,4 +1,4 @@
-"""The back office at `/` (issue 8): log in, see the accounts and locations you own, edit a
+"""The back office at `/`: log in, see the accounts and locations you own, edit a
 location, log out. It shares the OAuth pages' session cookie, CSRF tokens, security headers,
 login throttle and look (`oauth2/templates/base.html`): logging in on one logs in on both.
 """
@@ -152,7 +152,7 @@ async def home(request: Request) -> Response:
     return page("bo_home.html", title="Your Comptoir", you=you, accounts=grouped)
 
 
-# --- accounts (issue 8 item 1) ------------------------------------------------------------
+# --- accounts -----------------------------------------------------------------------------
 
 
 async def owned_account(db: AsyncSession, user: User, public_id: str) -> Account:
@@ -295,7 +295,7 @@ async def new_location(request: Request, account_id: str) -> Response:
     return redirect(f"/locations/{location.public_id}")
 
 
-# --- a location (issue 8 item 1) -----------------------------------------------------------
+# --- a location ----------------------------------------------------------------------------
 
 DETAILS = ("name", "address", "postal_code", "city", "country", "timezone")
 

@@ -58,7 +58,7 @@ def receiver() -> Iterator[Receiver]:
 
 @pytest.fixture
 def fast_retries(settings: Settings) -> Settings:
-    """A 1 s retry base (the issue's schedule test) and a 1.5 s receiver timeout: short, yet
+    """A 1 s retry base (the schedule test) and a 1.5 s receiver timeout: short, yet
     far above the receivers' 0.05-0.4 s answers even on a loaded machine."""
     return settings.model_copy(update={"callback_retry_base_seconds": 1.0, "callback_timeout_seconds": 1.5})
 

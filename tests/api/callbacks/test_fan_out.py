@@ -1,5 +1,5 @@
-"""spec 6.1 item 4, 6.2, 6.3 and decisions.md "Access": which connections get an event of a
-change, and what it holds. Location updates are the Foundation's resource (issue 3 item 7)."""
+"""spec 6.1 item 4, 6.2, 6.3 and docs/api/callbacks-events.md "Who receives an event": which
+connections get an event of a change, and what it holds. The changes here are location updates."""
 
 from __future__ import annotations
 
@@ -47,7 +47,8 @@ async def test_the_causing_clients_connections_get_no_event(
     client: httpx.AsyncClient, shop: Shop, world: World
 ) -> None:
     # the shop's location token is a connection of a client; another connection of the same
-    # client (another name) subscribes: decisions.md, suppression is per client
+    # client (another name) subscribes:
+    # docs/api/callbacks-events.md "Who receives an event": suppression is per client
     from comptoir.models import Connection, OAuthClient
 
     async with world.db.transaction(write=False) as session:

@@ -1,4 +1,5 @@
-"""A catalog upload using every entity and field of spec 2.4 and decisions.md "Catalogs"."""
+"""A catalog upload using every entity and field of spec 2.4 and
+docs/api/catalogs.md "Content"."""
 
 from __future__ import annotations
 

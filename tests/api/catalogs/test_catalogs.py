@@ -1,4 +1,4 @@
-"""spec 2.4 rules 1-3, 4.3 and decisions.md "Access": catalogs themselves, over HTTP."""
+"""spec 2.4 rules 1-3, 4.3 and docs/api/catalogs.md "Access": catalogs themselves, over HTTP."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ async def test_a_location_level_catalog_is_created_with_its_location_and_time(
     body = answer.json()
     assert set(body) == {"id", "name", "created_at", "location_id", "account_id", "data"}
     assert (body["name"], body["location_id"], body["account_id"]) == ("Lunch", shop.location.public_id, None)
-    assert body["created_at"].endswith(("+01:00", "+02:00"))  # Paris (decisions.md "Fields")
+    assert body["created_at"].endswith(("+01:00", "+02:00"))  # Paris (docs/api/conventions.md "Fields")
     assert await changes(world) == [("create", body["id"], None, None, None)]
 
 
@@ -240,7 +240,7 @@ async def test_deleting_the_bound_catalog_unbinds_the_connection(
     assert (await client.get("/v1/location/catalogs", headers=shop.headers())).json() == []
 
 
-# --- decisions.md "Access" -------------------------------------------------------------
+# --- docs/api/catalogs.md "Access" -----------------------------------------------------
 
 
 @pytest.fixture

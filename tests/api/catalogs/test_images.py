@@ -1,4 +1,4 @@
-"""decisions.md "Catalogs" (images) and "Errors and statuses": upload, reads, removal."""
+"""docs/api/catalogs.md "Images" and docs/api/conventions.md "Errors": upload, reads, removal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""decisions.md "Catalogs" (inventory) and "Access": stock per catalog and location."""
+"""docs/api/inventory.md "Entries" and "Access": stock per catalog and location."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""spec 4.3 and decisions.md "Catalogs": reads of what a catalog holds."""
+"""spec 4.3 and docs/api/catalogs.md "Read shapes": reads of what a catalog holds."""
 
 from __future__ import annotations
 

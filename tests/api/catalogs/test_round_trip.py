@@ -1,4 +1,4 @@
-"""issue 6, done when: a catalog using every entity and field of spec 2.4 and decisions.md
+"""A catalog using every entity and field of spec 2.4 and docs/api/catalogs.md "Content"
 round-trips: what is read back equals what was uploaded for every field of the read shape,
 plus generated ids and read defaults."""
 

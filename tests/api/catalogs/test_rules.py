@@ -1,4 +1,4 @@
-"""spec 2.4 catalog rules 1-7 and decisions.md "Catalogs": each refusal names the error by
+"""spec 2.4 catalog rules 1-7 and docs/api/catalogs.md "Content": each refusal names the error by
 its path and leaves the previous catalog unchanged."""
 
 from __future__ import annotations

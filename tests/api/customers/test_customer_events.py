@@ -1,4 +1,4 @@
-"""spec 6.2, 6.3 and decisions.md: customer and customer_list events (ids, states, who
+"""spec 6.2, 6.3 and docs/api/customers.md "Events": customer and customer_list events (ids, states, who
 receives them); deleting a list and loyalty operations emit none."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """spec 4.5: customer list filters `private_ref`, `email`, `phone` with `*` wildcards; a `+`
-in a query (URL-encoded or not) is a plus sign, never a space (README "API notes")."""
+in a query (URL-encoded or not) is a plus sign, never a space
+(docs/api/customers.md "Filters")."""
 
 from __future__ import annotations
 
@@ -141,7 +142,7 @@ async def test_an_empty_or_overlong_filter_is_400(
 
 
 async def test_listing_customers_is_a_heavy_query(client: httpx.AsyncClient, shop: Shop, list_id: str) -> None:
-    # decisions.md "Rate limits": 10 per minute, shared with the other heavy queries
+    # docs/api/conventions.md "Rate limits": 10 per minute, shared with the other heavy queries
     clock.freeze(datetime(2026, 3, 2, 10, 0, 5, tzinfo=UTC))  # one rate-limit minute for all
     url = f"/v1/customer_lists/{list_id}/customers"
     statuses = [(await client.get(url, headers=shop.headers())).status_code for _ in range(11)]

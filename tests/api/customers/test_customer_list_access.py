@@ -1,5 +1,6 @@
 """spec 5.1 (`customer_list` and `all_customer_lists` follow the catalog rules), spec 4.3's
-401, and decisions.md "Access" for customer lists, their customers, cards and operations."""
+401, and docs/api/customers.md "Access" for customer lists, their customers, cards and
+operations."""
 
 from __future__ import annotations
 

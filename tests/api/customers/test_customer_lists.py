@@ -1,5 +1,6 @@
 """spec 2.6 and 4.4: customer lists, their naming rules (enforced by the database), rename
-and delete; decisions.md: created_at on every read, 422 for name conflicts."""
+and delete; docs/api/customers.md "Customer lists" (created_at on every read) and "Names"
+(422 for name conflicts)."""
 
 from __future__ import annotations
 

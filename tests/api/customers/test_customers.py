@@ -1,5 +1,5 @@
 """spec 2.6 and 4.5: customers (create, get, PATCH/PUT), their validation, private refs
-(spec 2.2 item 7, decisions.md "Customers and loyalty") and custom fields (spec 2.2)."""
+(spec 2.2 item 7, docs/api/customers.md "Private refs") and custom fields (spec 2.2)."""
 
 from __future__ import annotations
 

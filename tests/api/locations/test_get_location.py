@@ -1,4 +1,5 @@
-"""spec 2.3 Location, 4.8 GET /locations/:id and GET /location; decisions.md read shapes."""
+"""spec 2.3 Location, 4.8 GET /locations/:id and GET /location;
+docs/api/conventions.md "Fields"."""
 
 from __future__ import annotations
 

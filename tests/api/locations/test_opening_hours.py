@@ -1,4 +1,5 @@
-"""spec 2.3 OpeningHours items 1-4 and decisions.md "Locations" (cutoff rule)."""
+"""spec 2.3 OpeningHours items 1-4 and docs/api/locations-accounts.md "Opening hours"
+(cutoff rule)."""
 
 from __future__ import annotations
 
@@ -103,8 +104,9 @@ async def test_with_cutoff_midnight_a_slot_ending_at_one_after_eighteen_is_rejec
 
 
 async def test_a_from_before_the_cutoff_belongs_to_the_next_day_too(client: httpx.AsyncClient, shop: Shop) -> None:
-    # decisions.md: any time (from or to) earlier than cutoff_time belongs to the next day:
-    # 01:00-03:00 is the small hours after the day's evening, and does not overlap 18:00-23:00
+    # docs/api/locations-accounts.md "Opening hours": any time (from or to) earlier than
+    # cutoff_time belongs to the next day: 01:00-03:00 is the small hours after the day's
+    # evening, and does not overlap 18:00-23:00
     ok = await patch(client, shop, {"opening_hours": {"friday": slots(("18:00", "23:00"), ("01:00", "03:00"))}})
     assert ok.status_code == 200
     # 05:00-23:00: from is the next day's 05:00, to this day's 23:00: rejected

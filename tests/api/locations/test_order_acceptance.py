@@ -1,4 +1,5 @@
-"""spec 2.3 OrderAcceptance (three shapes), 3.3 resume_at reversion, decisions.md "Locations"."""
+"""spec 2.3 OrderAcceptance (three shapes), 3.3 resume_at reversion,
+docs/api/locations-accounts.md "Resuming"."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""spec 4.8 PATCH /locations/:id and /location; spec 2.2 custom fields; STYLE: refusals
-change nothing, writes record a location update (decisions.md ids and states)."""
+"""spec 4.8 PATCH /locations/:id and /location; spec 2.2 custom fields;
+docs/architecture.md "Tests": refusals change nothing, writes record a location update
+(docs/api/callbacks-events.md "Event payloads")."""
 
 from __future__ import annotations
 
@@ -62,7 +63,8 @@ async def test_account_token_patches_a_location_by_id(client: httpx.AsyncClient,
 
 
 async def test_other_fields_are_ignored_including_name(client: httpx.AsyncClient, shop: Shop) -> None:
-    # spec 2.3: name changes only from the back office; decisions.md: unknown and read-only fields are ignored
+    # spec 2.3: name changes only from the back office; docs/api/conventions.md "Requests": unknown and
+    # read-only fields are ignored
     response = await patch(
         client, shop, {"name": "Renamed", "id": "x", "country": "DE", "unknown": 1, "preparation_time": 5}
     )

@@ -1,4 +1,5 @@
-"""spec 5.2-5.5 and issue 7: the authorize pages, codes, token and revoke, over HTTP."""
+"""spec 5.2-5.5 and docs/api/oauth.md "Authorisation": the authorize pages, codes, token and
+revoke, over HTTP."""
 
 from __future__ import annotations
 

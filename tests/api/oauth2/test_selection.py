@@ -1,4 +1,4 @@
-"""issue 7 item 2: the selection step, one page with the "Location" (or "Account"),
+"""docs/api/oauth.md "Pages": the selection step, one page with the "Location" (or "Account"),
 "Catalog" and "Customer list" selects the scope needs; choices limited by spec 5.1; a new
 catalog or customer list where the scope may write it."""
 

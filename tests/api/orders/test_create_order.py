@@ -1,4 +1,4 @@
-"""spec 2.5, 3.1, 4.1 and decisions.md "Orders": creating and reading an order."""
+"""spec 2.5, 3.1, 4.1 and docs/api/orders.md "Creating an order": creating and reading an order."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Issue 5 item 5 (beyond the spec): `Idempotency-Key` on creations. The same key from the
-same connection within 24 hours answers the first response unchanged; a different request
-with the key is a 422; a concurrent duplicate is a 409; without the header nothing changes."""
+"""Beyond the spec (docs/api/conventions.md "Idempotency"): `Idempotency-Key` on creations.
+The same key from the same connection within 24 hours answers the first response unchanged; a
+different request with the key is a 422; a concurrent duplicate is a 409; without the header
+nothing changes."""
 
 from __future__ import annotations
 

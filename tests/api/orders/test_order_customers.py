@@ -1,4 +1,4 @@
-"""spec 2.5 rules 4-6, 4.6 item 3 and decisions.md "Customers and loyalty", "Orders": orders
+"""spec 2.5 rules 4-6, 4.6 item 3 and docs/api/orders.md "Customers": orders
 attached to customers, their snapshot, counters and loyalty operations."""
 
 from __future__ import annotations

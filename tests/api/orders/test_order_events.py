@@ -1,5 +1,5 @@
-"""spec 6.2, 6.3 and decisions.md "Orders": order.create, order.update and own_order.update
-events, with order_id and location_id, states without private refs."""
+"""spec 6.2, 6.3 and docs/api/orders.md "Events": order.create, order.update and
+own_order.update events, with order_id and location_id, states without private refs."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """spec 4.1 (updatable fields, the three element forms), 2.5 rule 7 (elements are never
-edited; deletion is irreversible), decisions.md "Methods" (PUT) and "Orders"."""
+edited; deletion is irreversible), docs/api/conventions.md "Methods" (PUT) and
+docs/api/orders.md "Updating an order"."""
 
 from __future__ import annotations
 

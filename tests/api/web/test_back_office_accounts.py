@@ -1,5 +1,6 @@
-"""issue 8 item 1: signing up, creating accounts and locations, and editing a location's
-opening hours and order acceptance in the back office, with the API's checks and events."""
+"""docs/operations.md "Back office": signing up, creating accounts and locations, and
+editing a location's opening hours and order acceptance in the back office, with the API's
+checks and events."""
 
 from __future__ import annotations
 

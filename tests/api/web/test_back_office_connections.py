@@ -1,4 +1,4 @@
-"""issue 8 items 3 and 5: connections per location and account (revoke, block, unblock),
+"""docs/operations.md "Back office": connections per location and account (revoke, block, unblock),
 and each connection's request log and callback delivery attempts."""
 
 from __future__ import annotations

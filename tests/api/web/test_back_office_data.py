@@ -1,5 +1,5 @@
-"""issue 8 item 4: the back office's read-only views of orders, customers and catalogs, as
-the API shows them, scoped to what the signed-in user owns."""
+"""docs/operations.md "Back office": the back office's read-only views of orders, customers
+and catalogs, as the API shows them, scoped to what the signed-in user owns."""
 
 from __future__ import annotations
 

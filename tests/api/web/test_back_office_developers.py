@@ -1,4 +1,5 @@
-"""issue 8 item 2: developers register OAuth clients, see the secret once, regenerate it."""
+"""docs/operations.md "Back office": developers register OAuth clients, see the secret once,
+regenerate it."""
 
 from __future__ import annotations
 

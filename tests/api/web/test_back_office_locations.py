@@ -1,4 +1,4 @@
-"""issue 8 item 1 (first part): a location's name, address, postal code, city, country,
+"""docs/operations.md "Back office": a location's name, address, postal code, city, country,
 timezone and preparation time edited in the back office, with the API's checks and event."""
 
 from __future__ import annotations

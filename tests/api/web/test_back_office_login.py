@@ -1,4 +1,4 @@
-"""issue 8, first part: the back office's login (shared with the OAuth pages), its home page
+"""The back office's login (shared with the OAuth pages), its home page
 scoped to what the user owns, and logout."""
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ def test_a_plus_phone_filter_drops_separators_and_stays_an_index_range() -> None
 
 
 def test_other_phone_formats_are_kept_as_given() -> None:
-    # deprecated (spec 9.3) but accepted: decisions.md "Customers and loyalty"
+    # deprecated (spec 9.3) but accepted: docs/api/conventions.md "Phones"
     assert parse_phone("06 12 34 56 78") == "06 12 34 56 78"
     assert parse_phone("(555) 123-4567") == "(555) 123-4567"
     for bad in ("", "   ", 612345678, None):

@@ -1,4 +1,4 @@
-"""STYLE 9 / issue 2 item 5: argon2id passwords; tokens derived from the server key, only
+"""docs/architecture.md "Secrets": argon2id passwords; tokens derived from the server key, only
 their HMAC stored."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""spec 2.1 Decimal and decisions.md "Wire formats": exact, strings on the wire."""
+"""spec 2.1 Decimal and docs/api/conventions.md "Wire formats": exact, strings on the wire."""
 
 from __future__ import annotations
 

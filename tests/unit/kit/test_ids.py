@@ -1,4 +1,4 @@
-"""decisions.md "Wire formats": short lowercase base-32 ids, unique per resource type."""
+"""docs/api/conventions.md "Ids": short lowercase base-32 ids, unique per resource type."""
 
 from __future__ import annotations
 

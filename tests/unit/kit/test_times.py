@@ -1,4 +1,4 @@
-"""spec 2.1 Date, Time, Timezone; decisions.md "Wire formats" (times and offsets)."""
+"""spec 2.1 Date, Time, Timezone; docs/api/conventions.md "Times" (times and offsets)."""
 
 from __future__ import annotations
 
