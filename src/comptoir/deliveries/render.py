@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-# the order's reads import these from here; their home is the repository
-from comptoir.deliveries.repository import deliveries_of as deliveries_of
-from comptoir.deliveries.repository import delivery_of as delivery_of
 from comptoir.kit.decimals import render_decimal
 from comptoir.kit.times import render_datetime
 from comptoir.models import Delivery, DeliveryQuote

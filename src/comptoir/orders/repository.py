@@ -29,7 +29,7 @@ from comptoir.db.direct import Query, Write
 from comptoir.db.engine import get_by_public_id
 from comptoir.db.ids import allocate
 from comptoir.db.unit import Unit
-from comptoir.deliveries.render import deliveries_of
+from comptoir.deliveries.repository import deliveries_of, delivery_of
 from comptoir.events import signals
 from comptoir.kit import ids
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
@@ -319,6 +319,9 @@ class OrderRepository:
             .order_by(Change.id)
         )
         return [(change, name) for change, name in (await (await self.session()).execute(stmt)).all()]
+
+    async def delivery_of(self, order_id: int) -> Delivery | None:
+        return await delivery_of(await self.session(), order_id)
 
     async def deliveries_of(self, order_ids: list[int]) -> dict[int, Delivery]:
         return await deliveries_of(await self.session(), order_ids)

@@ -18,7 +18,6 @@ from comptoir.core.private_refs import set_ref
 from comptoir.customer_lists.service import ListInReach
 from comptoir.customers import hooks
 from comptoir.customers.schemas import ANONYMISED_FIELDS
-from comptoir.deliveries.render import delivery_of
 from comptoir.errors import FieldErrors, NotFound
 from comptoir.kit import clock, custom_fields, gcpause, ids
 from comptoir.kit.decimals import exact_add, exact_sub, render_decimal
@@ -430,7 +429,7 @@ async def update_order(
     changed. The caller holds the row lock."""
     given = body.model_fields_set
     session = await orders.session()
-    delivery = rendered_delivery(await delivery_of(session, order.id), order, location)
+    delivery = rendered_delivery(await orders.delivery_of(order.id), order, location)
     previous = render_order(order, location.timezone, location.public_id, None, delivery=delivery)
     errors = FieldErrors()
     stored = copy.deepcopy(order.body)

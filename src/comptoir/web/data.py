@@ -27,7 +27,8 @@ from comptoir.customer_lists import repository as customer_lists
 from comptoir.customer_lists.service import ListInReach
 from comptoir.customers import repository as customers
 from comptoir.customers.service import cards_of, customer_in_list, render_customer
-from comptoir.deliveries.render import delivery_of, render_delivery
+from comptoir.deliveries.render import render_delivery
+from comptoir.deliveries.repository import delivery_of
 from comptoir.deliveries.service import list_quotes
 from comptoir.errors import BadRequest, NotFound
 from comptoir.http.state import app_state
