@@ -148,6 +148,7 @@ async def stored() -> tuple[str, str, int, str]:
     connection = await asyncpg.connect(URL)
     try:
         token, list_id = await connection.fetchrow("SELECT token, list_id FROM bench_info")
+        ids.use_key(await connection.fetchval("SELECT id_key FROM installation"))  # to read the ids
         count = await connection.fetchval("SELECT count(*) FROM customers")
         email = await connection.fetchval("SELECT email_lower FROM customers WHERE id = $1", count // 2)
         return token, list_id, count, email

@@ -47,12 +47,16 @@ class IdBlocks:
 
 
 _blocks: dict[tuple[str | None, int | None, str | None], IdBlocks] = {}
+_by_url: dict[str, IdBlocks] = {}  # the same stores by the URL as written (no parse per call)
 
 
 def blocks_of(database_url: str) -> IdBlocks:
     """The block store of one PostgreSQL database (by server and name, whatever the driver)."""
-    url = make_url(database_url)
-    return _blocks.setdefault((url.host, url.port, url.database), IdBlocks())
+    found = _by_url.get(database_url)
+    if found is None:
+        url = make_url(database_url)
+        found = _by_url[database_url] = _blocks.setdefault((url.host, url.port, url.database), IdBlocks())
+    return found
 
 
 async def allocate(source: AsyncSession | FastReader, sequence: str, count: int) -> list[int]:

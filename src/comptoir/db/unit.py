@@ -22,7 +22,7 @@ class Unit:
         self._db = db
         self.direct = direct
         self._session = session
-        self._stack = AsyncExitStack()
+        self._stack: AsyncExitStack | None = None  # made with the transaction it closes
         self.is_sqlite = db.is_sqlite if db is not None else session is not None and _is_sqlite(session)
 
     @classmethod
@@ -39,6 +39,7 @@ class Unit:
         """The unit's transaction, opened on first use."""
         if self._session is None:
             assert self._db is not None, "a unit without a database holds its caller's session"
+            self._stack = AsyncExitStack()
             self._session = await self._stack.enter_async_context(self._db.transaction())
         return self._session
 
@@ -48,7 +49,8 @@ class Unit:
     async def __aexit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        await self._stack.__aexit__(kind, error, trace)
+        if self._stack is not None:
+            await self._stack.__aexit__(kind, error, trace)
 
 
 def _is_sqlite(session: AsyncSession) -> bool:
