@@ -271,7 +271,7 @@ def personalise(
     the customer ids only while the customer exists (spec 2.5 rule 6), its delivery. Orders
     without a view (or with one in another timezone) are rendered."""
     view = order.view
-    if not has_view(order, location):
+    if view is None or not has_view(order, location):
         return render_order(
             order, location.timezone, location.public_id, client_id, customer_ref=customer_ref, delivery=delivery
         )

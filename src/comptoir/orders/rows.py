@@ -5,32 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from decimal import Decimal
 from types import SimpleNamespace
-from typing import Any, Protocol
+from typing import Any
 
 from comptoir.kit import ids
 from comptoir.models import Order
-
-
-class OrderLike(Protocol):
-    """An `Order` row, or an `OrderRow` read without the ORM."""
-
-    id: Any  # int once written
-    account_id: int
-    location_id: int
-    status: str
-    created_by: str
-    client_id: int | None
-    connection_id: int | None
-    customer_id: int | None
-    total: Decimal
-    body: dict[str, Any]
-    refs: dict[str, Any]
-    view: Any  # the stored read shape (docs/api/orders.md "Reads"), or None
-    created_at: datetime
-    updated_at: datetime
-
-    @property
-    def public_id(self) -> str: ...
 
 
 class OrderRow(SimpleNamespace):
@@ -55,3 +33,6 @@ class OrderRow(SimpleNamespace):
     @property
     def public_id(self) -> str:
         return ids.encode(Order.KIND, self.id)
+
+
+OrderLike = Order | OrderRow  # what rendering and the rules read of an order
