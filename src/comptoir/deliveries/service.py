@@ -23,6 +23,7 @@ from comptoir.kit.times import localize
 from comptoir.models import Delivery, DeliveryQuote, Order
 from comptoir.models.locations import LocationRef
 from comptoir.orders import service as orders
+from comptoir.orders.render import event_state
 
 # spec 3.2: the time set automatically when the status is set to each of these
 AUTOMATIC_TIMES = {
@@ -76,8 +77,8 @@ async def _order_touched(
         order,
         location,
         "update",
-        previous_state=orders.state(order, location, previous),
-        new_state=orders.state(order, location, new),
+        previous_state=event_state(order, location, previous),
+        new_state=event_state(order, location, new),
     )
 
 

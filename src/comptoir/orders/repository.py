@@ -131,16 +131,6 @@ class OrderRepository:
             customer_ref = found["ref"] if found else None
         return order, delivery, customer_ref
 
-    async def body_of(self, order: OrderRow) -> None:
-        """Load the body of an order read without it (`get` and `page` leave it out when
-        the order has a view)."""
-        reader = self.unit.direct
-        if reader is not None:
-            order.body = (await reader.one(ORDER_BODY, id=order.id))["body"]  # type: ignore[index]
-        else:
-            session = await self.session()
-            order.body = (await session.execute(select(Order.body).where(Order.id == order.id))).scalar_one()
-
     async def page(
         self,
         client_id: int | None,

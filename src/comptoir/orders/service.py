@@ -111,11 +111,6 @@ async def record(
     await events.record(session, **_change(ctx, order, location, event_type, **states))
 
 
-def state(order: OrderLike, location: LocationRef, delivery: dict[str, Any] | None) -> dict[str, Any]:
-    """The order as events carry it (`render.event_state`)."""
-    return event_state(order, location, delivery)
-
-
 # --- creating -----------------------------------------------------------------------------
 
 
