@@ -36,12 +36,11 @@ async def resolve(reader: FastReader, cache: ConnectionCache, key: bytes, token:
         raise Unauthorized(REVOKED)
     # Kept by the token itself: the process holds it while serving the request anyway, and
     # a hit then costs no HMAC (a tenth of a cached order read).
-    ctx = await cache.fresh(TOKENS, token)
-    if ctx is None:
-        generation = cache.generation
-        ctx = _context(await connection_by_token_hash(reader, crypto.lookup_hash(key, token)))
-        cache.put(TOKENS, token, ctx, generation)
-    return ctx
+    return await cache.cached(TOKENS, token, lambda: _read(reader, key, token))
+
+
+async def _read(reader: FastReader, key: bytes, token: str) -> Ctx:
+    return _context(await connection_by_token_hash(reader, crypto.lookup_hash(key, token)))
 
 
 def _context(row: dict[str, Any] | None) -> Ctx:

@@ -14,8 +14,9 @@ from comptoir.callbacks import repository
 from comptoir.callbacks.addresses import host_refusal
 from comptoir.config import IPNetwork
 from comptoir.errors import FieldErrors, NotFound
-from comptoir.events import RESOURCE_EVENTS, callback_changed
+from comptoir.events import RESOURCE_EVENTS
 from comptoir.events.payload import render_event
+from comptoir.events.repository import callback_changed
 from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import render_datetime

@@ -52,8 +52,9 @@ from comptoir.config import Settings
 from comptoir.connections.service import secret_from_seed
 from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database
-from comptoir.events import CALLBACK_CHANNEL, NOTIFY_CHANNEL, signals
+from comptoir.events import signals
 from comptoir.events.payload import render_event
+from comptoir.events.repository import CALLBACK_CHANNEL, NOTIFY_CHANNEL
 from comptoir.kit import clock, ids
 from comptoir.kit.jsonutil import dumps
 from comptoir.kit.safetext import printable, storable

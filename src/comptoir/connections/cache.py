@@ -4,8 +4,8 @@
 Two reads are kept:
 - `TOKENS`: every API request turns its token into a connection context
   (`comptoir.auth.tokens`): one round trip, a third of an order GET's work;
-- `AUDIENCES`: every write reads which connections subscribe to its change
-  (`comptoir.events.audience`).
+- `AUDIENCES`: a write that runs as one statement reads which connections subscribe to its
+  change (`comptoir.events.receivers`).
 
 Everything is forgotten whenever the database says that a connection, an OAuth client, an
 account, a location or a callback subscription changed: triggers on those tables (migration
@@ -14,8 +14,8 @@ hands, at its commit, to the backend of every listening process.
 
 That backend forwards it on its own schedule, so a notification may reach this process
 after the next request, sent by a client that has already read the changing response.
-Every request therefore reads the cache through `fresh()`, only after `synced()`: one round trip on the LISTEN
-connection, begun after the request arrived. A backend sends the notifications it holds
+Every request therefore reads the cache through `cached()`, only after `synced()`: one
+round trip on the LISTEN connection, begun after the request arrived. A backend sends the notifications it holds
 before answering any query, and each was handed to it before its change's commit returned,
 so when the answer comes back every change committed before the request is forgotten.
 Requests that arrive while one round trip is under way share the next one: one query at a
@@ -37,7 +37,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any, TypeVar
 
 import structlog
 
@@ -52,6 +53,7 @@ RETRY_SECONDS = 5.0
 SYNC_TIMEOUT_SECONDS = 2.0  # a LISTEN connection slower than this is dropped and made anew
 
 log = structlog.get_logger("comptoir.connections")
+T = TypeVar("T")
 
 
 class ConnectionCache:
@@ -91,12 +93,18 @@ class ConnectionCache:
             entries.clear()
         entries[key] = (time.monotonic(), value)
 
-    async def fresh(self, kind: str, key: Any) -> Any:
-        """What was kept under `key` once every change committed before this call is
-        forgotten (`synced`), or None: what a request reads."""
-        if self.get(kind, key) is None or not await self.synced():
-            return None
-        return self.get(kind, key)
+    async def cached(self, kind: str, key: Hashable, load: Callable[[], Awaitable[T]]) -> T:
+        """What a request reads: the value kept under `key` once every change committed
+        before this call is forgotten (`synced`), else `load()`'s, kept for the next
+        requests unless a change was forgotten while it loaded."""
+        if self.get(kind, key) is not None and await self.synced():
+            found: T | None = self.get(kind, key)
+            if found is not None:
+                return found
+        generation = self.generation
+        value = await load()
+        self.put(kind, key, value, generation)
+        return value
 
     async def synced(self) -> bool:
         """Whether the cache may be read for the request under way: True once everything

@@ -17,8 +17,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import BigInteger, Select, String, bindparam, insert, select
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy import Select, bindparam, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
@@ -30,6 +29,7 @@ from comptoir.db.engine import get_by_public_id
 from comptoir.db.ids import allocate
 from comptoir.db.unit import Unit
 from comptoir.deliveries.repository import deliveries_of, delivery_of
+from comptoir.events import repository as outbox
 from comptoir.events import signals
 from comptoir.kit import ids
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
@@ -39,7 +39,6 @@ from comptoir.models import (
     Customer,
     CustomerList,
     Delivery,
-    Event,
     Location,
     LoyaltyCard,
     OAuthClient,
@@ -263,14 +262,10 @@ class OrderRepository:
         reader = self.unit.direct
         assert reader is not None
         assert self.cache is not None
-        receivers = await events.audience(reader, self.cache, change)
+        receivers = await events.receivers(reader, change, self.cache)
         params = {f"o_{name}": getattr(order, name) for name in _COLUMNS}
-        params |= {f"c_{name}": getattr(change, name) for name in events.CHANGE_COLUMNS}
-        params |= {
-            "ref": private_ref,
-            "receivers": [connection_id for connection_id, _key in receivers],
-            "keys": [key for _connection_id, key in receivers],
-        }
+        params |= outbox.write_params(change, receivers)
+        params["ref"] = private_ref
         write = _create_write(private_ref is not None, bool(receivers))
         if session is None:
             await reader.write(write, **params)
@@ -351,26 +346,17 @@ def _create_write(with_ref: bool, with_events: bool) -> Write:
     """The statement writing a new order, its change and, when there are any, the caller's
     private ref and the change's events: a part with nothing to write is left out rather
     than run empty (each inserting part costs the database its table and indexes)."""
-    orders, changes = Order.__table__, Change.__table__
+    orders = Order.__table__
     types: dict[str, Any] = {f"o_{c.key}": c.type for c in orders.columns}
-    types |= {f"c_{name}": changes.c[name].type for name in events.CHANGE_COLUMNS}
-    types |= {
-        "ref": PrivateRef.__table__.c.ref.type,
-        "receivers": ARRAY(BigInteger()),
-        "keys": ARRAY(String()),
-    }
+    types |= outbox.WRITE_TYPES
+    types["ref"] = PrivateRef.__table__.c.ref.type
     order_columns = ", ".join(c.name for c in orders.columns)
-    change_columns = events.CHANGE_COLUMNS
     parts = [
         f"""new_order AS (
             INSERT INTO orders ({order_columns})
             VALUES ({", ".join(f":o_{c.key}" for c in orders.columns)})
         )""",  # noqa: S608 - only the models' names are written in; every value is bound
-        f"""change AS (
-            INSERT INTO changes ({", ".join(change_columns)})
-            VALUES ({", ".join(f":c_{c}" for c in change_columns)})
-            RETURNING id, created_at
-        )""",  # noqa: S608
+        outbox.CHANGE_CTE,
     ]
     if with_ref:
         parts.append(
@@ -381,16 +367,8 @@ def _create_write(with_ref: bool, with_events: bool) -> Write:
         )
     notify = "NULL"
     if with_events:
-        parts.append(
-            f"""new_events AS (
-            INSERT INTO {Event.__tablename__}
-                (connection_id, change_id, resource_type, event_type, created_at, attempts, next_attempt_at)
-            SELECT receiver.connection_id, change.id, receiver.key, :c_event_type, change.created_at, 0,
-                   change.created_at
-            FROM change, unnest(:receivers, :keys) AS receiver(connection_id, key)
-        )"""  # noqa: S608
-        )
-        notify = f"pg_notify('{events.NOTIFY_CHANNEL}', '')"
+        parts.append(outbox.EVENTS_CTE)
+        notify = outbox.NOTIFY_EVENTS
     return Write(
         f"WITH {', '.join(parts)} SELECT change.id, {notify} FROM change",  # noqa: S608
         types,
