@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from functools import cache
-from typing import Annotated
+from typing import Annotated, Protocol
 
 from fastapi import Security
 from fastapi.security import APIKeyHeader
@@ -24,9 +24,10 @@ from starlette.requests import Request
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import LEVELS, Scope
 from comptoir.auth.tokens import resolve
+from comptoir.connections.cache import ConnectionCache
+from comptoir.db.direct import FastReader
 from comptoir.errors import Forbidden
-from comptoir.http.state import app_state
-from comptoir.ratelimit import GENERAL
+from comptoir.ratelimit import GENERAL, RateLimiter
 from comptoir.ratelimit.limiter import RateLimitedWithState
 
 # spec 5.4 item 1; declared as a security scheme so the OpenAPI document shows it.
@@ -36,6 +37,18 @@ ACCESS_TOKEN = APIKeyHeader(
     description="The access token of a connection (spec 5.4), from the OAuth token endpoint.",
     auto_error=False,
 )
+
+
+class Services(Protocol):
+    """What the permission check uses of the running service: the application state that
+    `create_app` keeps as `app.state.comptoir` (`http.state.AppState`). Declared here so
+    that access depends on what it reads, not on the HTTP layer that holds it."""
+
+    fast: FastReader
+    cache: ConnectionCache
+    key: bytes
+    limiter: RateLimiter
+
 
 ANY = "any"  # any permission at the token's level
 ANY_WRITE = "any.write"  # any write permission at the token's level
@@ -85,7 +98,7 @@ def require(levels: str, need: str, kind: str = GENERAL) -> Callable[..., Awaita
         checked = getattr(request.state, "authorized", None)
         if checked is not None and checked[0] is dependency:  # checked before the body was read
             return checked[1]
-        state = app_state(request)
+        state: Services = request.app.state.comptoir
         ctx = await resolve(state.fast, state.cache, state.key, token)
         request.state.connection_id = ctx.connection_id
         try:
