@@ -38,7 +38,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, TypeVarTuple
 
 import structlog
 
@@ -54,6 +54,7 @@ SYNC_TIMEOUT_SECONDS = 2.0  # a LISTEN connection slower than this is dropped an
 
 log = structlog.get_logger("comptoir.connections")
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 class ConnectionCache:
@@ -93,16 +94,17 @@ class ConnectionCache:
             entries.clear()
         entries[key] = (time.monotonic(), value)
 
-    async def cached(self, kind: str, key: Hashable, load: Callable[[], Awaitable[T]]) -> T:
+    async def cached(self, kind: str, key: Hashable, load: Callable[[*Ts], Awaitable[T]], *args: *Ts) -> T:
         """What a request reads: the value kept under `key` once every change committed
-        before this call is forgotten (`synced`), else `load()`'s, kept for the next
-        requests unless a change was forgotten while it loaded."""
+        before this call is forgotten (`synced`), else `load(*args)`'s, kept for the next
+        requests unless a change was forgotten while it loaded. (`load` and its arguments
+        apart: a hit then builds no closure.)"""
         if self.get(kind, key) is not None and await self.synced():
             found: T | None = self.get(kind, key)
             if found is not None:
                 return found
         generation = self.generation
-        value = await load()
+        value = await load(*args)
         self.put(kind, key, value, generation)
         return value
 

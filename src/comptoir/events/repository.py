@@ -128,13 +128,13 @@ async def subscribed(
     `source` outside the writer's transaction: a cache forgets at the commit of a change, so
     it would not show a transaction its own uncommitted subscriptions."""
     params = _params(change)
-    shape = (change.resource_type, change.client_id is not None, change.location_id is not None)
     if cache is None:
-        return await _read(source, shape, params)
-    return await cache.cached(AUDIENCES, (change.resource_type, *params.items()), lambda: _read(source, shape, params))
+        return await _read(source, change, params)
+    return await cache.cached(AUDIENCES, (change.resource_type, *params.items()), _read, source, change, params)
 
 
-async def _read(source: Source, shape: tuple[str, bool, bool], params: dict[str, Any]) -> list[tuple[Candidate, str]]:
+async def _read(source: Source, change: NewChange, params: dict[str, Any]) -> list[tuple[Candidate, str]]:
+    shape = (change.resource_type, change.client_id is not None, change.location_id is not None)
     if isinstance(source, AsyncSession):
         rows: Any = (await source.execute(_fan_out_statement(*shape), params)).mappings()
     else:
