@@ -440,3 +440,14 @@ async def catalog_and_location(session: AsyncSession, catalog_id: int, location_
     """The catalog and the location of entries just claimed (which their rows' foreign keys
     keep in existence)."""
     return await session.get_one(Catalog, catalog_id), await session.get_one(Location, location_id)
+
+
+# --- the back office and the demo ---------------------------------------------------------
+
+
+async def catalogs_by_name(session: AsyncSession, account_id: int, location_id: int | None) -> list[Catalog]:
+    """The catalogs of location `location_id` (or, with None, the account's account-level
+    ones), by name."""
+    where = Catalog.location_id.is_(None) if location_id is None else Catalog.location_id == location_id
+    stmt = select(Catalog).where(Catalog.account_id == account_id, where).order_by(Catalog.name)
+    return list(await session.scalars(stmt))

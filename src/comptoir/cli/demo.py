@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.accounts.service import create_account
+from comptoir.accounts.service import accounts_of, create_account
 from comptoir.auth.scopes import parse_scope
+from comptoir.catalogs import repository as catalogs
 from comptoir.catalogs.service import insert_catalog
 from comptoir.connections.service import authorise, client_secret, create_client
+from comptoir.customer_lists import repository as customer_lists
 from comptoir.customer_lists.service import insert_list
-from comptoir.locations.service import create_location
-from comptoir.models import Account, Catalog, CustomerList, Location, OAuthClient
+from comptoir.db.engine import advisory_lock
+from comptoir.locations.service import create_location, locations_of_account
+from comptoir.oauth2 import repository as clients
 from comptoir.users.service import create_user, find_user_by_email
 
 EMAIL = "demo@comptoir.example"
@@ -28,6 +30,8 @@ LOCATIONS = (
     {"name": "Demo Bistro Paris", "address": "12 rue de la Paix", "postal_code": "75002", "city": "Paris"},
     {"name": "Demo Bistro Lyon", "address": "3 place Bellecour", "postal_code": "69002", "city": "Lyon"},
 )
+MENU = "Demo menu"  # the first location's catalog
+CUSTOMERS = "Demo customers"  # and its customer list
 CLIENT = "Demo app"
 REDIRECT_URI = "http://127.0.0.1:8080/callback"
 LOCATION_SCOPE = "location[orders.write,catalog.write,customer_list.write,inventory.write],profile_with_email"
@@ -37,34 +41,29 @@ _LOCK = 0x64656D6F  # "demo": two concurrent runs on PostgreSQL create one set o
 
 async def ensure_demo(session: AsyncSession, key: bytes, *, is_sqlite: bool) -> dict[str, Any]:
     if not is_sqlite:
-        await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _LOCK})
+        await advisory_lock(session, _LOCK)
     user = await find_user_by_email(session, EMAIL)
     if user is None:
         user = await create_user(session, email=EMAIL, password=PASSWORD, first_name="Demo", last_name="User")
 
-    account = await session.scalar(select(Account).where(Account.owner_id == user.id, Account.name == ACCOUNT))
+    account = next((a for a in await accounts_of(session, user) if a.name == ACCOUNT), None)
     if account is None:
         account = await create_account(session, owner=user, name=ACCOUNT, currency="EUR")
 
-    locations = list(
-        await session.scalars(select(Location).where(Location.account_id == account.id).order_by(Location.number))
-    )
+    locations = await locations_of_account(session, account)
     for spec in LOCATIONS[len(locations) :]:
         locations.append(await create_location(session, account=account, timezone="Europe/Paris", country="FR", **spec))
     first = locations[0]
 
-    catalog = await session.scalar(select(Catalog).where(Catalog.location_id == first.id, Catalog.name == "Demo menu"))
+    catalog = next((c for c in await catalogs.catalogs_by_name(session, account.id, first.id) if c.name == MENU), None)
     if catalog is None:  # its name claimed like any catalog's (spec 2.4 rule 2)
-        catalog = await insert_catalog(session, account=account, location=first, name="Demo menu")
-    customer_list = await session.scalar(
-        select(CustomerList).where(CustomerList.location_id == first.id, CustomerList.name == "Demo customers")
-    )
+        catalog = await insert_catalog(session, account=account, location=first, name=MENU)
+    lists = await customer_lists.lists_by_name(session, account.id, first.id)
+    customer_list = next((c for c in lists if c.name == CUSTOMERS), None)
     if customer_list is None:  # its name claimed like any list's (spec 2.6)
-        customer_list = (await insert_list(session, account=account, location=first, name="Demo customers")).row
+        customer_list = (await insert_list(session, account=account, location=first, name=CUSTOMERS)).row
 
-    client = await session.scalar(
-        select(OAuthClient).where(OAuthClient.owner_id == user.id, OAuthClient.name == CLIENT)
-    )
+    client = next((c for c in await clients.clients_owned_by(session, user.id) if c.name == CLIENT), None)
     if client is None:
         client = await create_client(session, name=CLIENT, redirect_uris=[REDIRECT_URI], owner=user)
     await session.flush()

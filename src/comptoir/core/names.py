@@ -18,13 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import delete, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.models import Catalog, CustomerList, NameClaim
+from comptoir.core import repository
+from comptoir.models import Catalog, CustomerList
 
 
 class NameTaken(Exception):
@@ -33,29 +30,13 @@ class NameTaken(Exception):
 
 async def claim(session: AsyncSession, kind: str, account_id: int, name: str, *, account_level: bool) -> None:
     """Claim `name` for a new holder; NameTaken when the rule forbids it."""
-    bind = session.bind
-    assert bind is not None  # sessions come from Database.transaction(), bound to its engine
-    insert = pg_insert if bind.dialect.name == "postgresql" else sqlite_insert
-    values = {"kind": kind, "account_id": account_id, "name": name, "account_level": account_level, "holders": 1}
-    stmt = insert(NameClaim).values(**values)
-    if account_level:
-        stmt = stmt.on_conflict_do_nothing()
-    else:
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["kind", "account_id", "name"],
-            set_={"holders": NameClaim.holders + 1},
-            where=NameClaim.account_level.is_(False),
-        )
-    # a conflict is never an error here: the claim just returns no row
-    if (await session.execute(stmt.returning(NameClaim.holders))).first() is None:
+    if not await repository.claim_name(session, kind, account_id, name, account_level=account_level):
         raise NameTaken(name)
 
 
 async def release(session: AsyncSession, kind: str, account_id: int, name: str) -> None:
     """A holder gives `name` up (deleted or renamed)."""
-    key = (NameClaim.kind == kind, NameClaim.account_id == account_id, NameClaim.name == name)
-    await session.execute(update(NameClaim).where(*key).values(holders=NameClaim.holders - 1))
-    await session.execute(delete(NameClaim).where(*key, NameClaim.holders <= 0))
+    await repository.release_name(session, kind, account_id, name)
 
 
 async def insert_named(
@@ -68,12 +49,8 @@ async def insert_named(
         await claim(session, kind, row.account_id, row.name, account_level=row.location_id is None)
     except NameTaken:
         raise taken() from None
-    try:
-        async with session.begin_nested():
-            session.add(row)
-            await session.flush()
-    except IntegrityError:  # the name exists in this location
-        raise taken() from None
+    if not await repository.insert_unique(session, row):  # the name exists in this location
+        raise taken()
 
 
 async def rename(
@@ -86,9 +63,5 @@ async def rename(
         await claim(session, kind, row.account_id, name, account_level=row.location_id is None)
     except NameTaken:
         raise taken() from None
-    try:
-        async with session.begin_nested():
-            row.name = name
-            await session.flush()
-    except IntegrityError:
-        raise taken() from None
+    if not await repository.rename_unique(session, row, name):
+        raise taken()

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import delete, exists, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 from sqlalchemy.sql.elements import ColumnElement
 
+from comptoir.core import repository
 from comptoir.kit.refs import parse_private_ref
-from comptoir.models import PrivateRef
 
 
 async def set_ref(
@@ -32,26 +29,10 @@ async def set_ref(
     """Set (or with None, clear) `client_id`'s private ref on one object. With `scope_id`
     the ref must be unique among the client's refs in that scope: IntegrityError otherwise."""
     if ref is None:
-        await session.execute(
-            delete(PrivateRef).where(
-                PrivateRef.resource_type == resource_type,
-                PrivateRef.resource_id == resource_id,
-                PrivateRef.client_id == client_id,
-            )
-        )
+        await repository.delete_private_ref(session, resource_type, resource_id, client_id)
         return
     ref = parse_private_ref(ref)
-    bind = session.bind
-    assert bind is not None  # sessions come from Database.transaction(), bound to its engine
-    insert = pg_insert if bind.dialect.name == "postgresql" else sqlite_insert
-    stmt = insert(PrivateRef).values(
-        resource_type=resource_type, resource_id=resource_id, client_id=client_id, ref=ref, scope_id=scope_id
-    )
-    await session.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["resource_type", "resource_id", "client_id"], set_={"ref": ref, "scope_id": scope_id}
-        )
-    )
+    await repository.upsert_private_ref(session, resource_type, resource_id, client_id, ref, scope_id)
 
 
 async def refs_for(
@@ -61,21 +42,10 @@ async def refs_for(
     wanted = list(resource_ids)
     if not wanted:
         return {}
-    rows = await session.execute(
-        select(PrivateRef.resource_id, PrivateRef.ref).where(
-            PrivateRef.client_id == client_id,
-            PrivateRef.resource_type == resource_type,
-            PrivateRef.resource_id.in_(wanted),
-        )
-    )
-    return dict(rows.all())
+    return await repository.private_refs_of(session, resource_type, wanted, client_id)
 
 
 def has_ref(resource_type: str, id_column: InstrumentedAttribute[int], client_id: int, ref: str) -> ColumnElement[bool]:
-    """Filter: objects on which `client_id` set private ref `ref` (index-backed)."""
-    return exists().where(
-        PrivateRef.client_id == client_id,
-        PrivateRef.resource_type == resource_type,
-        PrivateRef.ref == ref,
-        PrivateRef.resource_id == id_column,
-    )
+    """Filter for a repository's list query: objects on which `client_id` set private ref
+    `ref` (index-backed)."""
+    return repository.private_ref_filter(resource_type, id_column, client_id, ref)

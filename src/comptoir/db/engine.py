@@ -139,3 +139,10 @@ def dialect_name(session: AsyncSession) -> str:
 
 
 AnySelect = Select[*tuple[Any, ...]]  # a select of any columns
+
+
+async def advisory_lock(session: AsyncSession, key: int) -> None:
+    """Wait for the transaction-scoped advisory lock `key` on PostgreSQL (released at commit
+    or rollback); nothing on SQLite, where writers are serialised anyway."""
+    if dialect_name(session) == "postgresql":
+        await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})

@@ -17,33 +17,25 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
-from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.auth.context import Ctx
 from comptoir.errors import BadRequest, Conflict, FieldError, Unprocessable
+from comptoir.http import repository
 from comptoir.http.routing import JSON
 from comptoir.kit import clock
 from comptoir.kit.jsonutil import dumps
 from comptoir.models.idempotency import IdempotencyKey
-
-if TYPE_CHECKING:
-    from sqlalchemy import CursorResult
 
 HEADER = "Idempotency-Key"
 LIFETIME = timedelta(hours=24)
 MAX_KEY = 255
 
 _in_flight: set[tuple[int, str]] = set()
-
-
-def _lock_id(connection_id: int, key: str) -> int:
-    digest = hashlib.blake2b(f"{connection_id}:{key}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big", signed=True)
 
 
 async def idempotent(
@@ -62,11 +54,9 @@ async def idempotent(
         raise Conflict(f"A request with this {HEADER} is still being processed; retry in a moment")
     _in_flight.add(slot)
     try:
-        if session.get_bind().dialect.name == "postgresql":
-            locked = await session.scalar(select(func.pg_try_advisory_xact_lock(_lock_id(*slot))))
-            if not locked:
-                raise Conflict(f"A request with this {HEADER} is still being processed; retry in a moment")
-        row = await session.get(IdempotencyKey, slot, populate_existing=True)
+        if not await repository.try_lock_key(session, *slot):
+            raise Conflict(f"A request with this {HEADER} is still being processed; retry in a moment")
+        row = await repository.find_key(session, *slot)
         if row is not None and row.created_at > clock.now() - LIFETIME:
             if row.request_hash != fingerprint:
                 raise Unprocessable(FieldError(HEADER, "was already used with a different request"))
@@ -76,23 +66,19 @@ async def idempotent(
                 headers={"Idempotent-Replayed": "true"},
             )
         if row is not None:  # expired: the key may be used afresh
-            await session.execute(
-                delete(IdempotencyKey).where(
-                    IdempotencyKey.connection_id == ctx.connection_id, IdempotencyKey.key == key
-                )
-            )
+            await repository.delete_key(session, *slot)
         result = await produce()
         rendered = dumps(result).decode()
-        session.add(
+        await repository.add_key(
+            session,
             IdempotencyKey(
                 connection_id=ctx.connection_id,
                 key=key,
                 request_hash=fingerprint,
                 response=rendered,
                 created_at=clock.now(),
-            )
+            ),
         )
-        await session.flush()
         return Response(rendered, media_type="application/json")
     finally:
         _in_flight.discard(slot)
@@ -100,5 +86,4 @@ async def idempotent(
 
 async def purge_expired(session: AsyncSession) -> int:
     """Keys older than their lifetime (the hourly retention job)."""
-    expired = delete(IdempotencyKey).where(IdempotencyKey.created_at <= clock.now() - LIFETIME)
-    return cast("CursorResult[Any]", await session.execute(expired)).rowcount or 0
+    return await repository.purge_keys(session, clock.now() - LIFETIME)

@@ -16,19 +16,14 @@ import contextlib
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import structlog
-from sqlalchemy import bindparam, delete, insert, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.engine import Database
+from comptoir.http import repository
 from comptoir.kit import clock
 from comptoir.kit.safetext import storable
-from comptoir.models import Connection, RequestLog
-
-if TYPE_CHECKING:
-    from sqlalchemy import CursorResult, Table
 
 log = structlog.get_logger("comptoir.http.request_log")
 
@@ -132,22 +127,13 @@ class RequestLogBuffer:
             used, self._used = self._used, {}
             if used:
                 async with self.db.transaction() as session:
-                    table = cast("Table", Connection.__table__)
-                    await session.execute(
-                        update(table)
-                        .where(
-                            table.c.id == bindparam("cid"),
-                            or_(table.c.last_used_at.is_(None), table.c.last_used_at < bindparam("at")),
-                        )
-                        .values(last_used_at=bindparam("at")),
-                        [{"cid": cid, "at": at} for cid, at in sorted(used.items())],
-                    )
+                    await repository.touch_connections(session, used)
             if not records:
                 return 0
             rows = _rows(records)
             try:
                 async with self.db.transaction() as session:
-                    await _insert(session, rows)
+                    await repository.write_logs(session, rows)
             except Exception:  # a connection went (its client was deleted) meanwhile, or a line is bad
                 return await self._insert_each(rows)
             return len(rows)
@@ -156,14 +142,13 @@ class RequestLogBuffer:
         """The batch failed: write its lines of live connections, in one INSERT, or else one
         by one, so one line that cannot be written never loses the others."""
         async with self.db.transaction(write=False) as session:
-            wanted = {row["connection_id"] for row in rows}
-            alive = set(await session.scalars(select(Connection.id).where(Connection.id.in_(wanted))))
+            alive = await repository.existing_connections(session, {row["connection_id"] for row in rows})
         rows = [row for row in rows if row["connection_id"] in alive]
         if not rows:
             return 0
         try:
             async with self.db.transaction() as session:
-                await session.execute(insert(RequestLog), rows)
+                await repository.insert_logs(session, rows)
             return len(rows)
         except Exception:
             log.warning("request_log_batch_failed", lines=len(rows))
@@ -171,7 +156,7 @@ class RequestLogBuffer:
         for row in rows:
             try:
                 async with self.db.transaction() as session:
-                    await session.execute(insert(RequestLog), [row])
+                    await repository.insert_logs(session, [row])
             except Exception:
                 log.exception("request_log_line_failed", connection_id=row["connection_id"])
             else:
@@ -212,33 +197,13 @@ def _rows(records: list[Record]) -> list[dict[str, Any]]:
     return rows
 
 
-COLUMNS = (
-    "connection_id", "at", "request_id", "method", "path", "status", "duration_ms",
-    "request_body", "request_bytes", "response_body", "response_bytes",
-)  # fmt: skip
-
-
-async def _insert(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
-    """COPY on PostgreSQL (a fraction of an INSERT's cost for a second's worth of
-    requests), one multi-row INSERT elsewhere."""
-    if session.get_bind().dialect.name == "postgresql":
-        connection = await (await session.connection()).get_raw_connection()
-        await connection.driver_connection.copy_records_to_table(  # type: ignore[union-attr]
-            RequestLog.__tablename__, records=[tuple(row[c] for c in COLUMNS) for row in rows], columns=COLUMNS
-        )
-        return
-    await session.execute(insert(RequestLog), rows)
-
-
 async def purge_request_logs(db: Database) -> int:
     """The hourly job: request log lines older than 7 days go, in batches."""
     cutoff = clock.now() - RETENTION
     purged = 0
     while True:
         async with db.transaction() as session:
-            batch = select(RequestLog.id).where(RequestLog.at < cutoff).limit(PURGE_BATCH).scalar_subquery()
-            purge = delete(RequestLog).where(RequestLog.id.in_(batch))
-            count = cast("CursorResult[Any]", await session.execute(purge)).rowcount
+            count = await repository.purge_logs(session, cutoff, PURGE_BATCH)
         purged += count
         if count < PURGE_BATCH:
             return purged

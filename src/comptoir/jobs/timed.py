@@ -8,11 +8,9 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any, cast
+from datetime import timedelta
 
 import structlog
-from sqlalchemy import CursorResult, Result, delete, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.callbacks import repository as callbacks
@@ -21,13 +19,16 @@ from comptoir.catalogs.inventory import expire_entries
 from comptoir.db.engine import Database
 from comptoir.http.idempotency import purge_expired
 from comptoir.http.request_log import purge_request_logs
+from comptoir.jobs import repository
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
-from comptoir.models import AuthorizationCode, BrowserSession, Change, Event
+from comptoir.oauth2 import repository as oauth2
+from comptoir.users import repository as users
 
 log = structlog.get_logger("comptoir.jobs.timed")
 
 RETENTION = timedelta(days=30)  # delivery log, and changes no event needs any more
+CODE_RETENTION = timedelta(days=1)  # authorisation codes, past their expiry
 PURGE_BATCH = 5000
 
 Purge = Callable[[AsyncSession, int], Awaitable[int]]  # deletes up to n rows, says how many
@@ -45,47 +46,22 @@ async def _in_batches(db: Database, purge: Purge) -> int:
             return purged
 
 
-def _rowcount(result: Result[Any]) -> int:
-    return cast("CursorResult[Any]", result).rowcount
-
-
-# The three statements below belong to their features' repositories (changes: events/;
-# authorisation codes: oauth2/; browser sessions: web/session.py); they wait here until those exist.
-
-
-async def _purge_changes(session: AsyncSession, before: datetime, limit: int) -> int:
-    """Changes recorded before `before` that no pending event refers to."""
-    old = (Change.created_at < before) & ~exists().where(Event.change_id == Change.id)
-    batch = select(Change.id).where(old).limit(limit).scalar_subquery()
-    return _rowcount(await session.execute(delete(Change).where(Change.id.in_(batch))))
-
-
-async def _purge_codes(session: AsyncSession, limit: int) -> int:
-    """Authorisation codes a day past their expiry."""
-    old = AuthorizationCode.expires_at < clock.now() - timedelta(days=1)
-    batch = select(AuthorizationCode.id).where(old).limit(limit).scalar_subquery()
-    return _rowcount(await session.execute(delete(AuthorizationCode).where(AuthorizationCode.id.in_(batch))))
-
-
-async def _purge_browser_sessions(session: AsyncSession) -> int:
-    """Browser sessions past their 14 days."""
-    return _rowcount(await session.execute(delete(BrowserSession).where(BrowserSession.expires_at < clock.now())))
-
-
 async def purge_history(db: Database) -> int:
     """Delete the events of revoked connections (nobody will fetch them), delivery attempts
     older than 30 days, changes older than 30 days that no pending event refers to, and
-    expired Idempotency-Key answers, and authorisation codes a day past their expiry.
-    Batched, so a long backlog never holds a long lock."""
+    authorisation codes a day past their expiry, expired Idempotency-Key answers and expired
+    browser sessions. Batched, so a long backlog never holds a long lock. The statements are
+    the repositories'; this job only schedules and batches them."""
     cutoff = clock.now() - RETENTION
     purged = await _in_batches(db, callbacks.purge_events_of_revoked)
     purged += await _in_batches(db, lambda session, limit: callbacks.purge_attempts(session, cutoff, limit))
-    purged += await _in_batches(db, lambda session, limit: _purge_changes(session, cutoff, limit))
-    purged += await _in_batches(db, _purge_codes)
+    purged += await _in_batches(db, lambda session, limit: repository.purge_changes(session, cutoff, limit))
+    codes_cutoff = clock.now() - CODE_RETENTION
+    purged += await _in_batches(db, lambda session, limit: oauth2.purge_codes(session, codes_cutoff, limit))
     async with db.transaction() as session:  # Idempotency-Key answers past their 24 hours
         purged += await purge_expired(session)
-    async with db.transaction() as session:
-        purged += await _purge_browser_sessions(session)
+    async with db.transaction() as session:  # browser sessions past their 14 days
+        purged += await users.purge_browser_sessions(session, clock.now())
     return purged
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple, TypeVar, cast
 
-from sqlalchemy import CursorResult, select, update
+from sqlalchemy import CursorResult, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.engine import get_by_public_id
@@ -104,3 +104,14 @@ async def bindable(session: AsyncSession, model: type[Binding], account_ids: lis
 
 async def binding_by_public_id(session: AsyncSession, model: type[Binding], public_id: str) -> Binding | None:
     return await get_by_public_id(session, model, public_id)
+
+
+# --- retention ----------------------------------------------------------------------------
+
+
+async def purge_codes(session: AsyncSession, expired_before: datetime, limit: int) -> int:
+    """Up to `limit` authorisation codes that expired before `expired_before`; how many went."""
+    old = AuthorizationCode.expires_at < expired_before
+    batch = select(AuthorizationCode.id).where(old).limit(limit).scalar_subquery()
+    result = await session.execute(delete(AuthorizationCode).where(AuthorizationCode.id.in_(batch)))
+    return cast("CursorResult[Any]", result).rowcount

@@ -3,7 +3,10 @@ sessions of the OAuth pages and the back office, `comptoir.web.session`)."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, func, select
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.models import BrowserSession, User
@@ -41,3 +44,9 @@ async def browser_session(session: AsyncSession, sid_hash: str) -> BrowserSessio
 
 async def delete_browser_session(session: AsyncSession, sid_hash: str) -> None:
     await session.execute(delete(BrowserSession).where(BrowserSession.sid_hash == sid_hash))
+
+
+async def purge_browser_sessions(session: AsyncSession, now: datetime) -> int:
+    """Browser sessions expired at `now` (the hourly retention job); how many went."""
+    result = await session.execute(delete(BrowserSession).where(BrowserSession.expires_at < now))
+    return cast("CursorResult[Any]", result).rowcount

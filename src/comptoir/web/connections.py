@@ -12,17 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.accounts import repository as accounts
+from comptoir.callbacks import repository as callbacks
 from comptoir.connections import repository as connections
 from comptoir.connections.repository import Listed
 from comptoir.connections.service import revoke, set_blocked
 from comptoir.http.state import app_state
-from comptoir.models import Connection, DeliveryAttempt
+from comptoir.models import Connection
 from comptoir.oauth2 import repository as clients
 from comptoir.web.pages import owned_account, owned_location
 from comptoir.web.render import Visitor, not_found, page, redirect, visitor
@@ -95,14 +95,7 @@ async def connection_page(request: Request, connection_id: str) -> Response:
         row = _shown(await connections.listed_one(db, connection.id))
         before_id = int(before) if before.isdigit() else None
         requests = await connections.logged_requests(db, connection.id, before_id, PAGE_SIZE + 1)
-        attempts = list(
-            await db.scalars(
-                select(DeliveryAttempt)
-                .where(DeliveryAttempt.connection_id == connection.id)
-                .order_by(DeliveryAttempt.id.desc())
-                .limit(PAGE_SIZE)
-            )
-        )
+        attempts = await callbacks.recent_attempts(db, connection.id, PAGE_SIZE)
     older = requests[PAGE_SIZE - 1].id if len(requests) > PAGE_SIZE else None
     return page(
         "bo_connection.html",

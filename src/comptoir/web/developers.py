@@ -54,9 +54,7 @@ async def _connections_of(db: AsyncSession, client: OAuthClient) -> list[dict[st
 
 
 def _developers_page(you: Visitor, clients: list[OAuthClient], form: dict[str, str], **extra: Any) -> Response:
-    return page(
-        "bo_developers.html", extra.pop("status", 200), title="Developers", you=you, clients=clients, form=form, **extra
-    )
+    return page("bo_developers.html", title="Developers", you=you, clients=clients, form=form, **extra)
 
 
 @router.get("/developers")
@@ -106,7 +104,6 @@ def _client_page(
 ) -> Response:
     return page(
         "bo_client.html",
-        extra.pop("status", 200),
         title=client.name,
         you=you,
         wide=True,

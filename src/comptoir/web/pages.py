@@ -11,13 +11,14 @@ from typing import Any
 
 from fastapi import APIRouter
 from pydantic import ValidationError
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.accounts.service import accounts_of, create_account, find_account
+from comptoir.catalogs import repository as catalog_rows
+from comptoir.customer_lists import repository as list_rows
 from comptoir.errors import FieldError, Unprocessable, field_path, validation_message
 from comptoir.http.state import app_state
 from comptoir.kit.codes import countries, currencies, parse_country, parse_currency
@@ -223,16 +224,12 @@ async def account_page(request: Request, account_id: str) -> Response:
 async def _shared_with(
     db: AsyncSession, account: Account, location: Location | None
 ) -> tuple[list[Catalog], list[CustomerList]]:
-    """The catalogs and customer lists of a location (or, without one, the account's own)."""
-    where_location = Catalog.location_id.is_(None) if location is None else Catalog.location_id == location.id
-    catalogs = await db.scalars(
-        select(Catalog).where(Catalog.account_id == account.id, where_location).order_by(Catalog.name)
+    """The catalogs and customer lists of a location (or, without one, the account's own), by name."""
+    location_id = location.id if location is not None else None
+    return (
+        await catalog_rows.catalogs_by_name(db, account.id, location_id),
+        await list_rows.lists_by_name(db, account.id, location_id),
     )
-    list_location = CustomerList.location_id.is_(None) if location is None else CustomerList.location_id == location.id
-    lists = await db.scalars(
-        select(CustomerList).where(CustomerList.account_id == account.id, list_location).order_by(CustomerList.name)
-    )
-    return list(catalogs), list(lists)
 
 
 def _new_location_form(
@@ -319,7 +316,6 @@ async def _location_page(
     acceptance = extra.pop("acceptance", None) or _acceptance_form(location)
     return page(
         "bo_location.html",
-        extra.pop("status", 200),
         title=location.name,
         you=you,
         account=account,
