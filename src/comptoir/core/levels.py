@@ -18,7 +18,7 @@ from comptoir.models.locations import LocationRef
 M = TypeVar("M", bound=AtLevel)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # not slots: `InReach[Catalog](...)` sets `__orig_class__`, refused as frozen
 class InReach(Generic[M]):
     """A catalog or customer list with what rendering it and its resources needs."""
 
