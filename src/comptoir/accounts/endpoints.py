@@ -39,5 +39,4 @@ async def list_accounts(ctx: AccountReader, page: Pagination) -> JSON:
     own_summary="Get the connection's account",
 )
 async def get_account(account_id: str | None, ctx: AccountReader) -> JSON:
-    account = service.connection_account(ctx) if account_id is None else service.account_in_reach(ctx, account_id)
-    return JSON(service.render_account(account))
+    return JSON(service.render_account(service.account_of(ctx, account_id)))

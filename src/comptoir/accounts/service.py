@@ -32,6 +32,12 @@ def connection_account(ctx: Ctx) -> AccountView:
     return ctx.account
 
 
+def account_of(ctx: Ctx, public_id: str | None) -> AccountView:
+    """The account a path names: `public_id` in its long form (`account_in_reach`), the
+    connection's own in its short form, where `public_id` is None (`connection_account`)."""
+    return connection_account(ctx) if public_id is None else account_in_reach(ctx, public_id)
+
+
 async def create_account(session: AsyncSession, *, owner: User, name: str, currency: str) -> Account:
     errors = FieldErrors()
     check_text(errors, "name", name, 255, required=True)

@@ -83,9 +83,8 @@ def read_upload(data: Any, currency: str, images: set[str]) -> Content:
         "charges": build.charge,
     }
     for section in SECTIONS:
-        make = makers[section]
-        items = c.array(f"data.{section}", data.get(section))
-        sections[section] = [make(raw, f"data.{section}[{i}]") for i, raw in enumerate(items)]
+        path = f"data.{section}"
+        sections[section] = list(build.each(c.array(path, data.get(section)), path, makers[section]))
 
     def refs(section: str) -> list[tuple[str, Any]]:
         return [(f"data.{section}[{i}].ref", e["ref"] if e else None) for i, e in enumerate(sections[section])]
@@ -105,9 +104,7 @@ def read_upload(data: Any, currency: str, images: set[str]) -> Content:
     for i, product in enumerate(sections["products"]):
         if product is None:
             continue
-        ref = product["category_ref"]
-        if isinstance(ref, str) and ref not in categories:
-            c.add(f"data.products[{i}].category_ref", f"no category has the ref {shown(ref)}")
+        _check_category(c, f"data.products[{i}]", product, categories)
         for j, sku in enumerate(product["skus"]):
             if isinstance(sku["ref"], str):
                 sku_refs.add(sku["ref"])
@@ -120,9 +117,7 @@ def read_upload(data: Any, currency: str, images: set[str]) -> Content:
     for i, deal in enumerate(sections["deals"]):
         if deal is None:
             continue
-        ref = deal["category_ref"]
-        if isinstance(ref, str) and ref not in categories:
-            c.add(f"data.deals[{i}].category_ref", f"no category has the ref {shown(ref)}")
+        _check_category(c, f"data.deals[{i}]", deal, categories)
         for j, line in enumerate(deal["lines"]):
             for k, item in enumerate(line["skus"]):
                 if isinstance(item["ref"], str) and item["ref"] not in sku_refs:
@@ -151,6 +146,13 @@ def read_upload(data: Any, currency: str, images: set[str]) -> Content:
         "charge": sections["charges"],
     }
     return content
+
+
+def _check_category(c: FieldReader, path: str, entity: dict[str, Any], index: dict[str, int]) -> None:
+    """A product's or deal's `category_ref`, when given, names a category."""
+    ref = entity["category_ref"]
+    if isinstance(ref, str) and ref not in index:
+        c.add(f"{path}.category_ref", f"no category has the ref {shown(ref)}")
 
 
 def _check_tree(c: FieldReader, categories: list[Any], index: dict[str, int]) -> None:

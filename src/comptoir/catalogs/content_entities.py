@@ -9,6 +9,7 @@ Hot path: absent optional fields of a product or sku cost one dict lookup.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -31,6 +32,8 @@ OVERRIDE_CONTEXTS = (
     "variant_refs", "dow", "start_time", "end_time", "start_date", "end_date", "service_types", "service_type_refs",
 )  # fmt: skip
 HUNDRED = Decimal(100)
+# An entity's reader: its checked object and path -> its read shape.
+Entity = Callable[[dict[str, Any], str], dict[str, Any]]
 
 
 class EntityReader:
@@ -39,6 +42,15 @@ class EntityReader:
         # (path, ref) of what must resolve once every entity is read
         self.variant_uses: list[tuple[str, str]] = []
         self.image_uses: list[tuple[str, str]] = []
+
+    def each(self, values: list[Any], path: str, make: Entity) -> Iterator[dict[str, Any] | None]:
+        """Each of `values` (at `path[i]`) read by `make`, as it is reached (errors stay in
+        upload order); None, with an error at its path, for one that is not an object."""
+        obj = self.c.obj
+        for i, raw in enumerate(values):
+            here = f"{path}[{i}]"
+            o = obj(here, raw)
+            yield None if o is None else make(o, here)
 
     # shared shapes
 
@@ -108,16 +120,10 @@ class EntityReader:
 
     # entities
 
-    def variant(self, raw: Any, path: str) -> dict[str, Any] | None:
-        v = self.c.obj(path, raw)
-        if v is None:
-            return None
-        return {"ref": self.c.text(v, path, "ref", required=True), "name": self.c.text(v, path, "name", required=True)}
+    def variant(self, o: dict[str, Any], path: str) -> dict[str, Any]:
+        return {"ref": self.c.text(o, path, "ref", required=True), "name": self.c.text(o, path, "name", required=True)}
 
-    def category(self, raw: Any, path: str) -> dict[str, Any] | None:
-        o = self.c.obj(path, raw)
-        if o is None:
-            return None
+    def category(self, o: dict[str, Any], path: str) -> dict[str, Any]:
         c = self.c
         return {
             "id": None,
@@ -130,15 +136,11 @@ class EntityReader:
             "image_ids": self.image_ids(o, path),
         }
 
-    def product(self, raw: Any, path: str) -> dict[str, Any] | None:
-        o = self.c.obj(path, raw)
-        if o is None:
-            return None
+    def product(self, o: dict[str, Any], path: str) -> dict[str, Any]:
         c = self.c
         skus = []
         names: dict[str | None, int] = {}
-        for i, sku_raw in enumerate(c.required_array(o, path, "skus", "sku")):
-            sku = self.sku(sku_raw, f"{path}.skus[{i}]")
+        for i, sku in enumerate(self.each(c.required_array(o, path, "skus", "sku"), f"{path}.skus", self.sku)):
             if sku is None:
                 continue
             name = sku["name"]
@@ -191,10 +193,7 @@ class EntityReader:
             )
         return {key: self.c.decimal(t, path, key) for key in TAX_KEYS}
 
-    def sku(self, raw: Any, path: str) -> dict[str, Any] | None:
-        o = self.c.obj(path, raw)
-        if o is None:
-            return None
+    def sku(self, o: dict[str, Any], path: str) -> dict[str, Any]:
         c, get = self.c, o.get
         barcodes = c.strings(o, path, "barcodes") if get("barcodes") is not None else []
         for i, code in enumerate(barcodes):
@@ -229,10 +228,7 @@ class EntityReader:
             return {}
         return fields
 
-    def option_list(self, raw: Any, path: str) -> dict[str, Any] | None:
-        o = self.c.obj(path, raw)
-        if o is None:
-            return None
+    def option_list(self, o: dict[str, Any], path: str) -> dict[str, Any]:
         c = self.c
         kind = c.choice(o, path, "type", ("single", "multiple"), required=False)
         low = c.integer(o, path, "min_selections")
@@ -244,7 +240,7 @@ class EntityReader:
         if high is not None and low > high:
             c.add(f"{path}.min_selections", f"must not exceed max_selections ({high})")
         listed = c.required_array(o, path, "options", "option")
-        options = [opt for i, r in enumerate(listed) if (opt := self.option(r, f"{path}.options[{i}]")) is not None]
+        options = [opt for opt in self.each(listed, f"{path}.options", self.option) if opt is not None]
         defaults = sum(1 for opt in options if opt["default"])
         if high is not None and defaults > high:  # catalog rule 4
             c.add(f"{path}.options", f"{defaults} options are default, more than max_selections ({high})")
@@ -259,10 +255,7 @@ class EntityReader:
             "options": options,
         }
 
-    def option(self, raw: Any, path: str) -> dict[str, Any] | None:
-        o = self.c.obj(path, raw)
-        if o is None:
-            return None
+    def option(self, o: dict[str, Any], path: str) -> dict[str, Any]:
         c = self.c
         price = c.money(o, path, "price")
         return {
@@ -278,13 +271,10 @@ class EntityReader:
             "tags": self.tags(o, path),
         }
 
-    def deal(self, raw: Any, path: str) -> dict[str, Any] | None:
-        o = self.c.obj(path, raw)
-        if o is None:
-            return None
+    def deal(self, o: dict[str, Any], path: str) -> dict[str, Any]:
         c = self.c
         listed = c.required_array(o, path, "lines", "line")
-        lines = [self.deal_line(r, f"{path}.lines[{i}]") for i, r in enumerate(listed)]
+        lines = [line for line in self.each(listed, f"{path}.lines", self.deal_line) if line is not None]
         return {
             "id": None,
             "ref": c.text(o, path, "ref"),
@@ -296,32 +286,26 @@ class EntityReader:
             "restrictions": self.restrictions(o, path),
             "tags": self.tags(o, path),
             "image_ids": self.image_ids(o, path),
-            "lines": [line for line in lines if line is not None],
+            "lines": lines,
         }
 
-    def deal_line(self, raw: Any, path: str) -> dict[str, Any] | None:
-        o = self.c.obj(path, raw)
-        if o is None:
-            return None
+    def deal_line(self, o: dict[str, Any], path: str) -> dict[str, Any]:
         c = self.c
-        skus = []
-        for i, item in enumerate(c.required_array(o, path, "skus", "sku")):
-            here = f"{path}.skus[{i}]"
-            s = c.obj(here, item)
-            if s is not None:
-                skus.append(
-                    {
-                        "id": None,
-                        "ref": c.text(s, here, "ref", required=True),
-                        "extra_charge": c.money(s, here, "extra_charge"),
-                    }
-                )
+        listed = c.required_array(o, path, "skus", "sku")
+        skus = [sku for sku in self.each(listed, f"{path}.skus", self.deal_sku) if sku is not None]
         effect = c.choice(o, path, "pricing_effect", PRICING_EFFECTS, required=True)
         return {
             "label": c.text(o, path, "label"),
             "skus": skus,
             "pricing_effect": effect,
             "pricing_value": self.pricing_value(o, path, effect),
+        }
+
+    def deal_sku(self, o: dict[str, Any], path: str) -> dict[str, Any]:
+        return {
+            "id": None,
+            "ref": self.c.text(o, path, "ref", required=True),
+            "extra_charge": self.c.money(o, path, "extra_charge"),
         }
 
     def pricing_value(self, obj: dict[str, Any], path: str, effect: str | None) -> str | None:
@@ -338,10 +322,7 @@ class EntityReader:
             self.c.add(f"{path}.pricing_value", "must be omitted when pricing_effect is unchanged")
         return None
 
-    def discount(self, raw: Any, path: str) -> dict[str, Any] | None:
-        o = self.c.obj(path, raw)
-        if o is None:
-            return None
+    def discount(self, o: dict[str, Any], path: str) -> dict[str, Any]:
         c = self.c
         effect = c.choice(o, path, "pricing_effect", DISCOUNT_EFFECTS, required=True)
         return {
@@ -356,10 +337,7 @@ class EntityReader:
             "image_ids": self.image_ids(o, path),
         }
 
-    def charge(self, raw: Any, path: str) -> dict[str, Any] | None:
-        o = self.c.obj(path, raw)
-        if o is None:
-            return None
+    def charge(self, o: dict[str, Any], path: str) -> dict[str, Any]:
         c = self.c
         return {
             "id": None,

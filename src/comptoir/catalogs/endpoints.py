@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
-from comptoir.accounts.service import account_in_reach, connection_account
+from comptoir.accounts.service import account_of
 from comptoir.auth.access import ACCESS_TOKEN, require
 from comptoir.auth.context import Ctx
 from comptoir.catalogs import images, inventory, service
@@ -100,8 +100,8 @@ async def get_catalog(
     own_summary="List the connection's location's catalogs (account-level ones included), without data",
 )
 async def list_location_catalogs(location_id: str | None, session: Session, ctx: Reader) -> JSON:
-    location, _account = await location_of(session, ctx, location_id)
-    return JSON(await service.list_catalogs(session, ctx, account_id=location.account_id, location_id=location.id))
+    location, account = await location_of(session, ctx, location_id)
+    return JSON(await service.list_catalogs(session, ctx, account=account, location=location))
 
 
 @route(
@@ -114,8 +114,7 @@ async def list_location_catalogs(location_id: str | None, session: Session, ctx:
     own_summary="List the connection's account's account-level catalogs, without data",
 )
 async def list_account_catalogs(account_id: str | None, session: Session, ctx: AccountReader) -> JSON:
-    account = connection_account(ctx) if account_id is None else account_in_reach(ctx, account_id)
-    return JSON(await service.list_catalogs(session, ctx, account_id=account.id, location_id=None))
+    return JSON(await service.list_catalogs(session, ctx, account=account_of(ctx, account_id), location=None))
 
 
 @route(
@@ -148,7 +147,7 @@ async def create_location_catalog(
 async def create_account_catalog(
     account_id: str | None, body: CatalogWrite, session: Session, ctx: AccountCreator
 ) -> Response:
-    account = connection_account(ctx) if account_id is None else account_in_reach(ctx, account_id)
+    account = account_of(ctx, account_id)
     return _raw(
         await service.create_catalog(session, ctx, account=account, location=None, name=body.name, data=body.data)
     )

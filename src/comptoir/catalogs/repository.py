@@ -14,22 +14,22 @@ import hashlib
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from sqlalchemy import Row, Select, and_, bindparam, delete, insert, or_, select, update
+from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.catalogs import content as catalog_content
-from comptoir.core import names
+from comptoir.core import levels, names
+from comptoir.core.levels import InReach
 from comptoir.db.direct import FastReader, Query
 from comptoir.db.ids import allocate
 from comptoir.kit import clock, ids
 from comptoir.kit.jsonutil import dumps_str
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
-from comptoir.models import Account, Catalog, CatalogImage, ImageData, InventoryEntry, Location, PrivateRef
+from comptoir.models import Catalog, CatalogImage, ImageData, InventoryEntry, Location, PrivateRef
 from comptoir.models.catalog_content import CATALOG_ITEM_IDS, CatalogContent, CatalogItem
 
 KIND = "catalog"
@@ -46,32 +46,7 @@ assert tuple(ROW_KINDS) == catalog_content.SECTIONS[1:]  # `data` is joined in t
 EMPTY_DATA = dumps_str({section: [] for section in catalog_content.SECTIONS})
 
 
-@dataclass(frozen=True, slots=True)
-class CatalogInReach:
-    row: Catalog
-    timezone: str  # its location's, or UTC for an account-level catalog (docs/api/conventions.md "Fields")
-    currency: str  # its account's: the currency of every price in it
-    location_number: int | None
-
-    @property
-    def id(self) -> int:
-        return self.row.id
-
-    @property
-    def public_id(self) -> str:
-        return self.row.public_id
-
-
-def _select() -> Select[Catalog, str, str, int]:
-    return (
-        select(Catalog, Location.timezone, Account.currency, Location.number)
-        .join(Account, Account.id == Catalog.account_id)
-        .outerjoin(Location, Location.id == Catalog.location_id)
-    )
-
-
-def _found(row: Row[Catalog, str, str, int]) -> CatalogInReach:
-    return CatalogInReach(row[0], row[1] or "UTC", row[2], row[3])
+CatalogInReach = InReach[Catalog]
 
 
 # --- catalogs -----------------------------------------------------------------------------
@@ -79,11 +54,7 @@ def _found(row: Row[Catalog, str, str, int]) -> CatalogInReach:
 
 async def find_catalog(session: AsyncSession, pk: int, *, for_update: bool = False) -> CatalogInReach | None:
     """Catalog `pk`, locked for the transaction with `for_update`; None when there is none."""
-    stmt = _select().where(Catalog.id == pk)
-    if for_update:
-        stmt = stmt.with_for_update(of=Catalog).execution_options(populate_existing=True)
-    row = (await session.execute(stmt)).first()
-    return _found(row) if row is not None else None
+    return await levels.find(session, Catalog, pk, for_update=for_update)
 
 
 async def catalog_row(session: AsyncSession, pk: int) -> Catalog | None:
@@ -97,15 +68,9 @@ async def catalogs_of(
     """A location's catalogs and its account's account-level ones, or, with no
     `location_id`, an account's account-level catalogs; oldest first. Only `bound_id` unless
     `every`."""
-    stmt = _select().where(Catalog.account_id == account_id)
-    if location_id is None:
-        stmt = stmt.where(Catalog.location_id.is_(None))
-    else:
-        stmt = stmt.where(or_(Catalog.location_id.is_(None), Catalog.location_id == location_id))
-    if not every:
-        stmt = stmt.where(Catalog.id == bound_id)
+    stmt = levels.held_by(Catalog, account_id=account_id, location_id=location_id, every=every, bound_id=bound_id)
     rows = (await session.execute(stmt.order_by(Catalog.id))).all()
-    return [_found(row) for row in rows]
+    return [levels.found(row) for row in rows]
 
 
 async def insert_catalog(session: AsyncSession, row: Catalog, taken: Callable[[], Exception]) -> None:

@@ -26,6 +26,7 @@ from comptoir.auth.context import Ctx
 from comptoir.catalogs import content as catalog_content
 from comptoir.catalogs import repository
 from comptoir.catalogs.repository import EMPTY_DATA, KIND, CatalogInReach
+from comptoir.core import levels
 from comptoir.db.direct import FastReader
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, check_text
 from comptoir.kit import clock, gcpause, ids
@@ -108,14 +109,14 @@ async def get_catalog(
 
 
 async def list_catalogs(
-    session: AsyncSession, ctx: Ctx, *, account_id: int, location_id: int | None
+    session: AsyncSession, ctx: Ctx, *, account: AccountRef, location: LocationRef | None
 ) -> list[dict[str, Any]]:
     """spec 4.3: a location's catalogs include the account-level ones; an account's are its
     account-level ones. Only those the connection may read; oldest first."""
     found = await repository.catalogs_of(
         session,
-        account_id=account_id,
-        location_id=location_id,
+        account_id=account.id,
+        location_id=location.id if location else None,
         every=ctx.scope.allows(ALL),  # else only the catalog bound to the connection
         bound_id=ctx.catalog_id,
     )
@@ -208,8 +209,7 @@ async def new_catalog(
     """An empty catalog and its `catalog.create` (the OAuth pages' "A new catalog")."""
     row = await insert_catalog(session, account=account, location=location, name=name)
     await repository.store_content(session, row.id, None)
-    timezone = location.timezone if location else "UTC"
-    found = CatalogInReach(row, timezone, account.currency, location.number if location else None)
+    found = levels.written(row, account, location)
     await _record(session, ctx, found, "create")
     return row
 
@@ -232,8 +232,7 @@ async def create_catalog(
         errors.raise_if_any()
         row = await insert_catalog(session, account=account, location=location, name=name)
         data_text = await repository.store_content(session, row.id, content)
-    timezone = location.timezone if location else "UTC"
-    found = CatalogInReach(row, timezone, account.currency, location.number if location else None)
+    found = levels.written(row, account, location)
     await _record(session, ctx, found, "create")
     return with_data(render_catalog(found), data_text)
 

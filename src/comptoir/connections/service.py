@@ -9,7 +9,7 @@ client secrets are derived from the server key and a per-row seed; only HMACs ar
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -175,31 +175,24 @@ async def check_binding(
     return owning_account
 
 
+class Chosen(TypedDict, total=False):
+    """What `authorise` connects besides its user and scope: `check_binding`'s keywords."""
+
+    location: Location | None
+    account: Account | None
+    catalog: Catalog | None
+    customer_list: CustomerList | None
+    name: str
+
+
 async def authorise(
-    session: AsyncSession,
-    key: bytes,
-    *,
-    client: OAuthClient,
-    user: User,
-    scope: Scope,
-    location: Location | None = None,
-    account: Account | None = None,
-    catalog: Catalog | None = None,
-    customer_list: CustomerList | None = None,
-    name: str = "",
+    session: AsyncSession, key: bytes, *, client: OAuthClient, user: User, scope: Scope, **chosen: Unpack[Chosen]
 ) -> dict[str, Any]:
     """Create or update the connection and return the token response of spec 5.3 item 3
     (raises Unprocessable as `check_binding` does)."""
-    owning_account = await check_binding(
-        session,
-        user=user,
-        scope=scope,
-        location=location,
-        account=account,
-        catalog=catalog,
-        customer_list=customer_list,
-        name=name,
-    )
+    owning_account = await check_binding(session, user=user, scope=scope, **chosen)
+    location, account, name = chosen.get("location"), chosen.get("account"), chosen.get("name", "")
+    catalog, customer_list = chosen.get("catalog"), chosen.get("customer_list")
     if location is not None:
         level, target = "location", f"location:{location.id}"
     elif account is not None:

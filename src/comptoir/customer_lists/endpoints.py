@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from comptoir.accounts.service import account_in_reach, connection_account
+from comptoir.accounts.service import account_of
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.customer_lists import service
@@ -46,8 +46,8 @@ async def get_list(customer_list_id: str, session: Session, ctx: Reader) -> JSON
     own_summary="List the connection's location's customer lists (account-level ones included)",
 )
 async def list_location_lists(location_id: str | None, session: Session, ctx: Reader, page: Pagination) -> JSON:
-    location, _account = await location_of(session, ctx, location_id)
-    body, result = await service.list_lists(session, ctx, page, account_id=location.account_id, location_id=location.id)
+    location, account = await location_of(session, ctx, location_id)
+    body, result = await service.list_lists(session, ctx, page, account=account, location=location)
     return JSON(body, headers=result.headers())
 
 
@@ -61,8 +61,7 @@ async def list_location_lists(location_id: str | None, session: Session, ctx: Re
     own_summary="List the connection's account's account-level customer lists",
 )
 async def list_account_lists(account_id: str | None, session: Session, ctx: AccountReader, page: Pagination) -> JSON:
-    account = connection_account(ctx) if account_id is None else account_in_reach(ctx, account_id)
-    body, result = await service.list_lists(session, ctx, page, account_id=account.id, location_id=None)
+    body, result = await service.list_lists(session, ctx, page, account=account_of(ctx, account_id), location=None)
     return JSON(body, headers=result.headers())
 
 
@@ -95,8 +94,7 @@ async def create_location_list(
 async def create_account_list(
     account_id: str | None, body: CustomerListWrite, session: Session, ctx: AccountCreator
 ) -> JSON:
-    account = connection_account(ctx) if account_id is None else account_in_reach(ctx, account_id)
-    found = await service.create_list(session, ctx, account=account, location=None, name=body.name)
+    found = await service.create_list(session, ctx, account=account_of(ctx, account_id), location=None, name=body.name)
     return JSON(service.render_list(found))
 
 

@@ -5,54 +5,24 @@ timezone, its account's currency), pages of lists, and the name rule's writes
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from sqlalchemy import Row, Select, delete, or_, select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.core import names
+from comptoir.core import levels, names
+from comptoir.core.levels import InReach
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
-from comptoir.models import Account, Customer, CustomerList, Location, PrivateRef
+from comptoir.models import Customer, CustomerList, PrivateRef
 
 KIND = "customer_list"
 
 
-@dataclass(frozen=True, slots=True)
-class ListInReach:
-    """A customer list with what rendering its resources needs."""
-
-    row: CustomerList
-    timezone: str  # its location's, or UTC for an account-level list (docs/api/conventions.md "Fields")
-    currency: str  # its account's (customer order_total)
-
-    @property
-    def id(self) -> int:
-        return self.row.id
-
-    @property
-    def public_id(self) -> str:
-        return self.row.public_id
-
-
-def _select() -> Select[CustomerList, str, str]:
-    return (
-        select(CustomerList, Location.timezone, Account.currency)
-        .join(Account, Account.id == CustomerList.account_id)
-        .outerjoin(Location, Location.id == CustomerList.location_id)
-    )
-
-
-def _found(row: Row[CustomerList, str, str]) -> ListInReach:
-    return ListInReach(row[0], row[1] or "UTC", row[2])
+ListInReach = InReach[CustomerList]
 
 
 async def find_list(session: AsyncSession, pk: int, *, for_update: bool = False) -> ListInReach | None:
     """The list `pk`, locked for the transaction with `for_update`; None when there is none."""
-    stmt = _select().where(CustomerList.id == pk)
-    if for_update:
-        stmt = stmt.with_for_update(of=CustomerList).execution_options(populate_existing=True)
-    row = (await session.execute(stmt)).first()
-    return _found(row) if row is not None else None
+    return await levels.find(session, CustomerList, pk, for_update=for_update)
 
 
 async def lists_page(
@@ -67,15 +37,9 @@ async def lists_page(
     """A page of the lists of a location (its own and its account's account-level lists)
     or, with no `location_id`, of an account's account-level lists; oldest first. Only
     `bound_id` unless `every`."""
-    stmt = _select().where(CustomerList.account_id == account_id)
-    if location_id is None:
-        stmt = stmt.where(CustomerList.location_id.is_(None))
-    else:
-        stmt = stmt.where(or_(CustomerList.location_id.is_(None), CustomerList.location_id == location_id))
-    if not every:
-        stmt = stmt.where(CustomerList.id == bound_id)
+    stmt = levels.held_by(CustomerList, account_id=account_id, location_id=location_id, every=every, bound_id=bound_id)
     result = await paginate(session, stmt, [Key(CustomerList.id, int)], page)
-    return [_found(row) for row in result.rows], result
+    return [levels.found(row) for row in result.rows], result
 
 
 async def insert_list(session: AsyncSession, row: CustomerList, taken: Callable[[], Exception]) -> None:

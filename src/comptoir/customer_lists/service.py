@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir import events
 from comptoir.auth.bindings import check_modify
 from comptoir.auth.context import Ctx
+from comptoir.core import levels
 from comptoir.customer_lists import repository
 from comptoir.customer_lists.repository import KIND, ListInReach
 from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unprocessable, check_text
@@ -72,15 +73,15 @@ def _check_modify(ctx: Ctx, found: ListInReach, action: str) -> None:
 
 
 async def list_lists(
-    session: AsyncSession, ctx: Ctx, page: PageRequest, *, account_id: int, location_id: int | None
+    session: AsyncSession, ctx: Ctx, page: PageRequest, *, account: AccountRef, location: LocationRef | None
 ) -> tuple[list[dict[str, Any]], Page]:
     """spec 4.4: a location's lists include the account-level ones; an account's lists are
     its account-level lists (like catalogs, spec 4.3)."""
     found, result = await repository.lists_page(
         session,
         page,
-        account_id=account_id,
-        location_id=location_id,
+        account_id=account.id,
+        location_id=location.id if location else None,
         every=ctx.scope.allows(ALL),  # else only the list bound to the connection
         bound_id=ctx.customer_list_id,
     )
@@ -128,7 +129,7 @@ async def insert_list(
         name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
     )
     await repository.insert_list(session, row, lambda: _name_taken(name))
-    return ListInReach(row, location.timezone if location else "UTC", account.currency)
+    return levels.written(row, account, location)
 
 
 async def create_list(

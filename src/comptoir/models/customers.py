@@ -9,9 +9,10 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
 from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, ExactDecimal, JSONValue, UTCDateTime, search_text
+from comptoir.models.levels import AtLevel
 
 
-class CustomerList(Base):
+class CustomerList(AtLevel, Base):
     """A customer list at location level (`location_id` set) or account level (spec 2.6).
 
     Naming (spec 2.6) is enforced by the database: `uq_customer_lists_location_id_name` for
@@ -21,16 +22,6 @@ class CustomerList(Base):
     __tablename__ = "customer_lists"
     __table_args__ = (UniqueConstraint("location_id", "name"), NEVER_REUSE_IDS)
     KIND = "customer_list"
-
-    id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
-    name: Mapped[str] = mapped_column(String(255))
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
-    location_id: Mapped[int | None] = mapped_column(ForeignKey("locations.id"), index=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-    @property
-    def public_id(self) -> str:
-        return ids.encode(self.KIND, self.id)
 
 
 class Customer(Base):

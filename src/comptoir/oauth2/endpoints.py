@@ -11,7 +11,8 @@ the application may do, with Allow and Deny.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -85,6 +86,23 @@ def _page(template: str, status: int = 200, **context: Any) -> Response:
     return HTMLResponse(_pages.get_template(template).render(**context), status_code=status)
 
 
+def _form_page(
+    template: str,
+    status: int,
+    request: Request,
+    req: AuthorizeRequest,
+    browser: web.WebSession,
+    errors: Sequence[str],
+    **context: Any,
+) -> Response:
+    """A step's form (docs/api/oauth.md "Pages"): it names the application, posts to the
+    request's action with the browser's CSRF token, and shows `errors`."""
+    csrf = web.csrf_token(app_state(request).key, browser)
+    return _page(
+        template, status, client_name=req.client.name, action=req.action, csrf=csrf, errors=list(errors), **context
+    )
+
+
 def _error_page(message: str, status: int = 400) -> Response:
     return _page("message.html", status, title="This connection request cannot be used", message=message)
 
@@ -156,16 +174,16 @@ def _login_page(
     email: str = "",
     status: int = 200,
 ) -> Response:
-    return _page(
+    return _form_page(
         "login.html",
         status,
+        request,
+        req,
+        browser,
+        errors,
         title=f"Log in to connect {req.client.name}",
-        client_name=req.client.name,
-        action=req.action,
-        csrf=web.csrf_token(app_state(request).key, browser),
         signup_url=req.url(screen="signup"),
         email=email,
-        errors=list(errors),
     )
 
 
@@ -179,18 +197,18 @@ def _signup_page(
 ) -> Response:
     values = dict(req.prefill, first_name="", last_name="", email="", currency="")
     values.update(form or {})
-    return _page(
+    return _form_page(
         "signup.html",
         status,
+        request,
+        req,
+        browser,
+        errors,
         title="Create your Comptoir account",
-        client_name=req.client.name,
-        action=req.action,
-        csrf=web.csrf_token(app_state(request).key, browser),
         login_url=req.url(),
         form=values,
         countries=countries(),
         currencies=currencies(),
-        errors=list(errors),
     )
 
 
@@ -211,15 +229,15 @@ async def _choice_page(
     offered = await consent.choices(db, user, scope, req.client.name)
     if offered.targets is not None and not offered.targets:
         return _page("message.html", title="Nothing to connect", message=f"You have no {scope.level} to connect yet.")
-    return _page(
+    return _form_page(
         "consent.html",
         status,
+        request,
+        req,
+        browser,
+        errors,
         title=f"Allow {req.client.name}?",
-        client_name=req.client.name,
-        action=req.action,
-        csrf=web.csrf_token(app_state(request).key, browser),
         user_email=user.email,
-        errors=list(errors),
         level_label=scope.level.capitalize() if scope.level else None,
         targets=offered.targets,
         selects=offered.selects,
@@ -400,6 +418,16 @@ class _Credentials:
         return client
 
 
+@asynccontextmanager
+async def _client_transaction(request: Request) -> AsyncIterator[tuple[AsyncSession, OAuthClient, dict[str, str]]]:
+    """What `/token` and `/revoke` begin with (spec 5.3, 5.4): the form's fields, the client's
+    credentials (throttled), and a transaction in which the client is found."""
+    fields = await _token_fields(request)
+    credentials = await _Credentials.admitted(request, fields)
+    async with app_state(request).db.transaction() as db:
+        yield db, await credentials.client(request, db), fields
+
+
 def _json(body: dict[str, Any]) -> Response:
     return Response(dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 
@@ -409,10 +437,7 @@ async def token(request: Request) -> Response:
     """spec 5.3: the code for the connection's token (the same one on re-authorisation)."""
     state = app_state(request)
     try:
-        fields = await _token_fields(request)
-        credentials = await _Credentials.admitted(request, fields)
-        async with state.db.transaction() as db:
-            client = await credentials.client(request, db)
+        async with _client_transaction(request) as (db, client, fields):
             grant_type = fields.get("grant_type")
             if grant_type is not None and grant_type != "authorization_code":
                 raise OAuthError(400, "unsupported_grant_type", "grant_type must be authorization_code")
@@ -449,10 +474,7 @@ async def revoke(request: Request) -> Response:
     unknown token is already unusable: 200 too (RFC 7009 2.2)."""
     state = app_state(request)
     try:
-        fields = await _token_fields(request)
-        credentials = await _Credentials.admitted(request, fields)
-        async with state.db.transaction() as db:
-            client = await credentials.client(request, db)
+        async with _client_transaction(request) as (db, client, fields):
             presented = fields.get("token")
             if not presented:
                 raise OAuthError(400, "invalid_request", "The token field is missing")

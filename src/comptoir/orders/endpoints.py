@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Query
 from starlette.requests import Request
 from starlette.responses import Response
 
-from comptoir.accounts.service import account_in_reach, connection_account
+from comptoir.accounts.service import account_of
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.db.unit import Unit
@@ -163,7 +163,7 @@ async def list_orders(
 async def list_account_orders(
     account_id: str | None, session: Session, ctx: AccountHeavyReader, page: Pagination, filters: Filters
 ) -> JSON:
-    account = connection_account(ctx) if account_id is None else account_in_reach(ctx, account_id)
+    account = account_of(ctx, account_id)
     orders = OrderRepository.of(session)
     locations = await orders.locations_of(account.id)
     body, result = await service.list_orders(
