@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +16,7 @@ from fastapi import FastAPI
 from pydantic import BaseModel
 
 from tests.api.conftest import Shop
-from tests.response_schemas import CheckedASGITransport, ResponseSchemas, SchemaDrift
+from tests.response_schemas import CheckedASGITransport, CheckedHTTPTransport, ResponseSchemas, SchemaDrift
 
 
 @pytest.fixture
@@ -78,6 +80,41 @@ async def test_the_checked_transport_fails_the_request_that_drifted() -> None:
         assert (await http.get("/v1/things/fine")).json() == {"name": "fine"}
         with pytest.raises(SchemaDrift, match=r"GET /v1/things/drifted \(/v1/things/\{thing_id\}\) answered 200"):
             await http.get("/v1/things/drifted")
+
+
+def test_the_checked_http_transport_reads_the_servers_document_and_fails_a_drift() -> None:
+    document = {
+        "openapi": "3.1.0",
+        "components": {},
+        "paths": {"/v1/things/{thing_id}": {"get": {"responses": {"200": {"content": {"application/json": {
+            "schema": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}},
+        }}}}}}},
+    }  # fmt: skip
+
+    class Server(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            answer = document if self.path == "/v1/openapi.json" else {"name": 1 if "drifted" in self.path else "x"}
+            body = json.dumps(answer).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Server)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base_url = f"http://127.0.0.1:{server.server_port}"
+        with httpx.Client(base_url=base_url, transport=CheckedHTTPTransport()) as http:
+            assert http.get("/v1/things/fine").json() == {"name": "x"}
+            with pytest.raises(SchemaDrift, match=r"at \['name'\]: 1 is not of type 'string'"):
+                http.get("/v1/things/drifted")
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_no_test_builds_an_unchecked_client_of_the_app() -> None:
