@@ -12,6 +12,7 @@ from comptoir.config import Settings
 from comptoir.db.engine import Database
 from comptoir.models import Account, Location
 from tests.factories import World
+from tests.response_schemas import CheckedASGITransport
 
 LOCATION_SCOPE = "location[orders.write,catalog.write,customer_list.write,inventory.write],profile_with_email"
 ACCOUNT_SCOPE = "account[orders.write,all_catalogs.write,all_customer_lists.write,inventory.write],profile_with_email"
@@ -37,7 +38,9 @@ async def app(settings: Settings, database: Database) -> AsyncIterator[FastAPI]:
 
 @pytest.fixture
 async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=app)
+    """The app in process; every JSON answer is checked against its documented schema
+    (tests/response_schemas.py)."""
+    transport = CheckedASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
         yield http
 

@@ -15,6 +15,7 @@ from comptoir.db.engine import Database
 from comptoir.kit import clock
 from tests.api.conftest import Shop
 from tests.factories import World
+from tests.response_schemas import CheckedASGITransport
 
 START = datetime(2026, 3, 2, 10, 0, 0, tzinfo=UTC)
 
@@ -77,7 +78,7 @@ async def test_unauthenticated_requests_are_not_counted(client: httpx.AsyncClien
 @pytest.fixture
 async def unlimited_client(settings: Settings, database: Database) -> AsyncIterator[tuple[httpx.AsyncClient, FastAPI]]:
     app = create_app(settings.model_copy(update={"rate_limits": "off"}), database=database, background=False)
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
+    async with httpx.AsyncClient(transport=CheckedASGITransport(app=app), base_url="http://testserver") as http:
         yield http, app
     await app.state.comptoir.fast.close()
 

@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from tests.conftest import TEST_ALLOWED_NETWORKS, create_postgres_database, drop_postgres_database
+from tests.response_schemas import CheckedHTTPTransport
 
 # what every `comptoir` process of the tests gets: its callback receivers are on loopback
 LOOPBACK = {"COMPTOIR_CALLBACK_ALLOWED_NETWORKS": TEST_ALLOWED_NETWORKS}
@@ -40,7 +41,8 @@ class Server:
     stderr_path: Path
 
     def http(self) -> httpx.Client:
-        return httpx.Client(base_url=self.base_url, timeout=10)
+        """A client whose every JSON answer is checked against its documented schema."""
+        return httpx.Client(base_url=self.base_url, timeout=10, transport=CheckedHTTPTransport())
 
     def logs(self) -> str:
         return self.stderr_path.read_text()

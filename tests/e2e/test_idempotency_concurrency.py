@@ -18,6 +18,7 @@ from comptoir.db.engine import create_database
 from tests.api.orders.conftest import ORDER
 from tests.e2e.conftest import Server
 from tests.factories import World
+from tests.response_schemas import CheckedHTTPTransport
 
 pytestmark = pytest.mark.e2e
 KEY = "e2e-idempotency-key"
@@ -47,7 +48,7 @@ def test_twenty_concurrent_copies_create_one_order(
     start = Barrier(COPIES)
 
     def send(_: int) -> httpx.Response:
-        with httpx.Client(base_url=server.base_url, timeout=60) as http:
+        with httpx.Client(base_url=server.base_url, timeout=60, transport=CheckedHTTPTransport()) as http:
             start.wait()
             return http.post("/v1/location/orders", json=ORDER, headers=headers)
 
@@ -56,6 +57,6 @@ def test_twenty_concurrent_copies_create_one_order(
     assert {r.status_code for r in responses} <= {200, 409}, {r.text for r in responses}
     orders = {r.json()["id"] for r in responses if r.status_code == 200}
     assert len(orders) == 1
-    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+    with httpx.Client(base_url=server.base_url, timeout=10, transport=CheckedHTTPTransport()) as http:
         listed = http.get("/v1/location/orders", headers={"X-Access-Token": headers["X-Access-Token"]}).json()
     assert [o["id"] for o in listed] == list(orders)

@@ -18,6 +18,7 @@ from comptoir.config import Settings
 from comptoir.db.engine import create_database
 from tests.e2e.conftest import Server
 from tests.factories import World
+from tests.response_schemas import CheckedHTTPTransport
 
 pytestmark = pytest.mark.e2e
 KEY = "e2e-loyalty-key"
@@ -59,7 +60,7 @@ def test_concurrent_operations_on_one_card_are_serialised(
     start = Barrier(50)
 
     def operate(_: int) -> httpx.Response:
-        with httpx.Client(timeout=60) as http:
+        with httpx.Client(timeout=60, transport=CheckedHTTPTransport()) as http:
             if _ < 50:
                 start.wait()  # the first 50 leave together; the rest follow as threads free up
             return http.post(operations, json={"delta": "1"}, headers=headers)

@@ -24,6 +24,7 @@ from tests.api.conftest import Shop, app, client, shop, world  # noqa: F401 - fi
 from tests.api.oauth2.conftest import PASSWORD, Flow, flow  # noqa: F401 - fixture
 from tests.api.web.test_back_office_login import log_in as back_office_log_in
 from tests.factories import World
+from tests.response_schemas import CheckedASGITransport
 from tests.unit.test_login_throttle import pauses  # noqa: F401 - fixture
 
 OWNER = "owner@example.com"
@@ -40,7 +41,7 @@ def from_address(app: FastAPI) -> From:  # noqa: F811 - fixture
 
     @asynccontextmanager
     async def make(address: str) -> AsyncIterator[httpx.AsyncClient]:
-        transport = httpx.ASGITransport(app=app, client=(address, 40000))
+        transport = CheckedASGITransport(app=app, client=(address, 40000))
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
             yield http
 

@@ -16,6 +16,7 @@ from comptoir.db.engine import Database
 from comptoir.locations.service import create_location
 from comptoir.models import Account, Location
 from tests.factories import World
+from tests.response_schemas import CheckedASGITransport
 
 
 async def test_a_rolled_back_write_leaves_no_change(database: Database, world: World) -> None:
@@ -67,7 +68,7 @@ async def test_concurrent_custom_field_updates_lose_nothing(
     location = await world.location()
     token = await world.token("location[orders.write]", location=location)
     app = create_app(settings, database=database, background=False)
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
+    async with httpx.AsyncClient(transport=CheckedASGITransport(app=app), base_url="http://t") as client:
         responses = await asyncio.gather(
             *(
                 client.patch("/v1/location", json={"custom_fields": {f"key{i}": i}}, headers={"X-Access-Token": token})

@@ -209,11 +209,12 @@ def _item_routes(section: str, kind: str, summary: str, model: Any, *, paginated
     path = f"{CATALOG}/{section}"
     errors = PAGE_RESPONSES if paginated else READ_ERRORS
     router.add_api_route(
-        path, list_all, methods=["GET"], responses=errors, summary=f"List {summary}", name=f"list_{section}"
-    )
+        path, list_all, methods=["GET"], response_model=list[model], responses=errors, summary=f"List {summary}",
+        name=f"list_{section}",
+    )  # fmt: skip
     router.add_api_route(
-        path + "/{item_id}", get_one, methods=["GET"], responses=READ_ERRORS, summary=f"Get one of the {summary}",
-        name=f"get_{kind}",
+        path + "/{item_id}", get_one, methods=["GET"], response_model=model, responses=READ_ERRORS,
+        summary=f"Get one of the {summary}", name=f"get_{kind}",
     )  # fmt: skip
 
 
@@ -257,7 +258,10 @@ async def list_options(request: Request, catalog_id: str, option_list_id: str, c
 
 
 @router.get(
-    CATALOG + "/option_lists/{option_list_id}/options/{option_id}", responses=READ_ERRORS, summary="Get an option"
+    CATALOG + "/option_lists/{option_list_id}/options/{option_id}",
+    response_model=Option,
+    responses=READ_ERRORS,
+    summary="Get an option",
 )
 async def get_option(request: Request, catalog_id: str, option_list_id: str, option_id: str, ctx: Reader) -> JSON:
     option_list = await service.fast_item(app_state(request).fast, ctx, catalog_id, "option_list", option_list_id)

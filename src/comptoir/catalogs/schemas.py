@@ -27,12 +27,14 @@ class CatalogWrite(BaseModel):
 class Catalog(BaseModel):
     """spec 2.4 Catalog; `data` is omitted by lists and by `hide_data=true`."""
 
+    model_config = ConfigDict(extra="forbid")
+
     id: str
     name: str
     created_at: str
     location_id: str | None
     account_id: str | None
-    data: dict[str, list[dict[str, Any]]] | None = None
+    data: CatalogData | None = None
 
 
 # --- read shapes of what a catalog holds (spec 2.4, docs/api/catalogs.md "Read shapes") ----
@@ -41,7 +43,7 @@ JSONObject = dict[str, Any]
 
 
 class _Read(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid")
 
 
 class Sku(_Read):
@@ -146,6 +148,8 @@ class Charge(_Read):
 
 
 class InventoryEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     sku_ref: str | None
     option_ref: str | None
     stock: str | None
@@ -153,9 +157,31 @@ class InventoryEntry(BaseModel):
 
 
 class Image(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     id: str
     type: str
     size: int
     md5: str
     seconds_before_removal: int | None
     private_ref: str | None
+
+
+class Variant(_Read):
+    ref: str
+    name: str
+
+
+class CatalogData(_Read):
+    """A catalog's whole content, each section in its read order (spec 2.4)."""
+
+    variants: list[Variant]
+    categories: list[Category]
+    products: list[Product]
+    option_lists: list[OptionList]
+    deals: list[Deal]
+    discounts: list[Discount]
+    charges: list[Charge]
+
+
+Catalog.model_rebuild()  # its `data` is declared below it

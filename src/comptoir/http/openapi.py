@@ -1,18 +1,28 @@
-"""Error shapes for the OpenAPI document (spec 7), so every route documents its refusals."""
+"""Error shapes for the OpenAPI document (spec 7), so every route documents its refusals.
+
+Each operation lists the statuses it answers with their shapes; `4XX` stands for any other
+refusal (409, 413, ...), whose body is the same error shape. Declaring it also keeps FastAPI
+from adding its own 422 to operations that take no body: the error handlers answer a bad
+query or path parameter with a 400 in the shape below (docs/api/conventions.md "Errors"),
+never with FastAPI's `{"detail": [...]}`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 
 class ErrorBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     error_type: str
     message: str
 
 
 class FieldErrorBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     field: str
     message: str
 
@@ -33,10 +43,12 @@ _DESCRIPTIONS = {
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    return {
+    declared: dict[int | str, dict[str, Any]] = {
         status: {"model": ValidationErrorBody if status == 422 else ErrorBody, "description": _DESCRIPTIONS[status]}
         for status in statuses
     }
+    declared["4XX"] = {"model": ErrorBody, "description": "Any other refusal, in the same shape"}
+    return declared
 
 
 READ_ERRORS = error_responses(400, 401, 403, 404, 429)

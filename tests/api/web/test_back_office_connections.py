@@ -25,6 +25,7 @@ from comptoir.web.render import pretty
 from tests.api.conftest import Shop
 from tests.api.web.test_back_office_login import csrf_of, log_in
 from tests.factories import World
+from tests.response_schemas import CheckedASGITransport
 
 
 async def connection_of(world: World, token: str) -> Connection:
@@ -249,7 +250,7 @@ async def test_with_request_logs_off_nothing_is_logged_but_last_use_is_kept(
     settings: Settings, database: Database, shop: Shop, world: World
 ) -> None:
     app = create_app(settings.model_copy(update={"request_logs": "off"}), database=database, background=False)
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
+    async with httpx.AsyncClient(transport=CheckedASGITransport(app=app), base_url="http://testserver") as http:
         assert (await http.get("/v1/location", headers=shop.headers())).status_code == 200
     await app.state.comptoir.request_log.flush()
     await app.state.comptoir.fast.close()
