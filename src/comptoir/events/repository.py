@@ -16,9 +16,21 @@ from __future__ import annotations
 from datetime import datetime
 from functools import cache
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import BigInteger, String, bindparam, insert, literal_column, or_, select, text
+from sqlalchemy import (
+    BigInteger,
+    CursorResult,
+    String,
+    bindparam,
+    delete,
+    exists,
+    insert,
+    literal_column,
+    or_,
+    select,
+    text,
+)
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.expression import ColumnClause
@@ -227,3 +239,12 @@ def write_params(change: NewChange, receivers: list[tuple[int, str]]) -> dict[st
     params["receivers"] = [connection_id for connection_id, _key in receivers]
     params["keys"] = [key for _connection_id, key in receivers]
     return params
+
+
+async def purge_changes(session: AsyncSession, before: datetime, limit: int) -> int:
+    """Up to `limit` changes recorded before `before` that no pending event refers to; how
+    many went (docs/operations.md "Retention")."""
+    old = (Change.created_at < before) & ~exists().where(Event.change_id == Change.id)
+    batch = select(Change.id).where(old).limit(limit).scalar_subquery()
+    result = await session.execute(delete(Change).where(Change.id.in_(batch)))
+    return cast("CursorResult[Any]", result).rowcount

@@ -17,9 +17,9 @@ from comptoir.callbacks import repository as callbacks
 from comptoir.catalogs.images import remove_unused
 from comptoir.catalogs.inventory import expire_entries
 from comptoir.db.engine import Database
+from comptoir.events import repository as outbox
 from comptoir.http.idempotency import purge_expired
 from comptoir.http.request_log import purge_request_logs
-from comptoir.jobs import repository
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
 from comptoir.oauth2 import repository as oauth2
@@ -55,7 +55,7 @@ async def purge_history(db: Database) -> int:
     cutoff = clock.now() - RETENTION
     purged = await _in_batches(db, callbacks.purge_events_of_revoked)
     purged += await _in_batches(db, lambda session, limit: callbacks.purge_attempts(session, cutoff, limit))
-    purged += await _in_batches(db, lambda session, limit: repository.purge_changes(session, cutoff, limit))
+    purged += await _in_batches(db, lambda session, limit: outbox.purge_changes(session, cutoff, limit))
     codes_cutoff = clock.now() - CODE_RETENTION
     purged += await _in_batches(db, lambda session, limit: oauth2.purge_codes(session, codes_cutoff, limit))
     async with db.transaction() as session:  # Idempotency-Key answers past their 24 hours
