@@ -281,9 +281,10 @@ def main() -> None:
 async def _location_pk(public_id: str) -> int:
     from comptoir.kit import ids
 
-    account_pk = ids.decode("account", public_id.split("-")[0])
     connection = await asyncpg.connect(URL)
     try:
+        ids.use_key(await connection.fetchval("SELECT id_key FROM installation"))  # to read the ids
+        account_pk = ids.decode("account", public_id.split("-")[0])
         return await connection.fetchval(
             "SELECT id FROM locations WHERE account_id = $1 AND number = $2", account_pk, int(public_id.split("-")[1])
         )
