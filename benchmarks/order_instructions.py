@@ -70,14 +70,17 @@ async def drive(token: str, kind: str, requests: int) -> None:
             assert answer.status_code == 200, answer.text
 
 
-def counted(token: str, kind: str, requests: int, env: dict[str, str]) -> int:
+def counted(token: str, kind: str, requests: int, database: str, env: dict[str, str]) -> int:
     """Instructions of one run of `drive` under callgrind."""
     with tempfile.TemporaryDirectory() as work:
         command = [
             "valgrind", "--tool=callgrind", f"--callgrind-out-file={work}/callgrind.out",
-            sys.executable, __file__, "--drive", kind, "--token", token, "--requests", str(requests),
+            sys.executable, __file__, "--drive", kind, "--token", token,
+            "--requests", str(requests), "--database", database,
         ]  # fmt: skip
-        done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+        done = subprocess.run(command, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"the run under callgrind failed:\n{done.stderr[-3000:]}")
     return int(re.findall(r"Collected : (\d+)", done.stderr)[-1])
 
 
@@ -97,10 +100,10 @@ def main() -> None:
     asyncio.run(recreate_database(ADMIN_URL, args.database))
     demo = json.loads(subprocess.run([COMPTOIR, "demo"], env=env, check=True, capture_output=True, text=True).stdout)
     token = demo["tokens"]["location"]
-    base = counted(token, "none", 0, env)
+    base = counted(token, "none", 0, args.database, env)
     print(f"instructions per request (callgrind, {args.requests} requests after {WARM_UP} of warm-up)")
     for kind, label in (("post", "POST /v1/location/orders"), ("get", "GET /v1/location/orders/:id")):
-        per_request = (counted(token, kind, args.requests, env) - base) / args.requests
+        per_request = (counted(token, kind, args.requests, args.database, env) - base) / args.requests
         print(f"{label:<30}{per_request:>14,.0f}")
 
 
