@@ -413,6 +413,4 @@ async def catalog_and_location(session: AsyncSession, catalog_id: int, location_
 async def catalogs_by_name(session: AsyncSession, account_id: int, location_id: int | None) -> list[Catalog]:
     """The catalogs of location `location_id` (or, with None, the account's account-level
     ones), by name."""
-    where = Catalog.location_id.is_(None) if location_id is None else Catalog.location_id == location_id
-    stmt = select(Catalog).where(Catalog.account_id == account_id, where).order_by(Catalog.name)
-    return list(await session.scalars(stmt))
+    return await levels.by_name(session, Catalog, account_id, location_id)

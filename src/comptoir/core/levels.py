@@ -78,3 +78,11 @@ def held_by(
     if not every:
         stmt = stmt.where(model.id == bound_id)
     return stmt
+
+
+async def by_name(session: AsyncSession, model: type[M], account_id: int, location_id: int | None) -> list[M]:
+    """The `model` rows of location `location_id` (or, with None, the account's account-level
+    ones), by name: what the back office lists and the demo looks its own up in."""
+    where = model.location_id.is_(None) if location_id is None else model.location_id == location_id
+    stmt = select(model).where(model.account_id == account_id, where).order_by(model.name)
+    return list(await session.scalars(stmt))

@@ -66,6 +66,4 @@ async def delete_list(session: AsyncSession, row: CustomerList) -> None:
 async def lists_by_name(session: AsyncSession, account_id: int, location_id: int | None) -> list[CustomerList]:
     """The customer lists of location `location_id` (or, with None, the account's
     account-level ones), by name (the back office, the demo)."""
-    where = CustomerList.location_id.is_(None) if location_id is None else CustomerList.location_id == location_id
-    stmt = select(CustomerList).where(CustomerList.account_id == account_id, where).order_by(CustomerList.name)
-    return list(await session.scalars(stmt))
+    return await levels.by_name(session, CustomerList, account_id, location_id)
