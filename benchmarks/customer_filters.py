@@ -118,7 +118,7 @@ async def build(customers: int) -> tuple[str, str]:
     db = create_database(settings, pool_size=2)
     try:
         async with db.transaction() as session:
-            demo = await ensure_demo(session, settings.server_key(), is_sqlite=False)
+            demo = await ensure_demo(session, settings.server_key())
     finally:
         await db.dispose()
     token, list_id = demo["tokens"]["location"], demo["customer_list_id"]

@@ -59,7 +59,7 @@ def _run_in_transaction(work: Callable[[AsyncSession, bytes, bool], Awaitable[di
         db = create_database(settings, pool_size=2)
         try:
             async with db.transaction() as session:
-                await upgrade_in(await session.connection(), is_sqlite=db.is_sqlite)
+                await upgrade_in(await session.connection())
                 await db.load_id_key(session)  # before any id is made (kit.ids)
                 return await work(session, settings.server_key(), db.is_sqlite)
         finally:
@@ -178,7 +178,7 @@ def migrate() -> None:
 async def _demo(session: AsyncSession, key: bytes, is_sqlite: bool) -> dict[str, Any]:
     from comptoir.cli.demo import ensure_demo
 
-    return await ensure_demo(session, key, is_sqlite=is_sqlite)
+    return await ensure_demo(session, key)
 
 
 @cli.command()

@@ -39,9 +39,8 @@ ACCOUNT_SCOPE = "account[orders.write,all_catalogs.write,all_customer_lists.writ
 _LOCK = 0x64656D6F  # "demo": two concurrent runs on PostgreSQL create one set of data
 
 
-async def ensure_demo(session: AsyncSession, key: bytes, *, is_sqlite: bool) -> dict[str, Any]:
-    if not is_sqlite:
-        await advisory_lock(session, _LOCK)
+async def ensure_demo(session: AsyncSession, key: bytes) -> dict[str, Any]:
+    await advisory_lock(session, _LOCK)
     user = await find_user_by_email(session, EMAIL)
     if user is None:
         user = await create_user(session, email=EMAIL, password=PASSWORD, first_name="Demo", last_name="User")

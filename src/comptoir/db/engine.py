@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Select, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from comptoir.config import Settings
 from comptoir.kit import ids
@@ -141,8 +141,9 @@ def dialect_name(session: AsyncSession) -> str:
 AnySelect = Select[*tuple[Any, ...]]  # a select of any columns
 
 
-async def advisory_lock(session: AsyncSession, key: int) -> None:
+async def advisory_lock(db: AsyncSession | AsyncConnection, key: int) -> None:
     """Wait for the transaction-scoped advisory lock `key` on PostgreSQL (released at commit
     or rollback); nothing on SQLite, where writers are serialised anyway."""
-    if dialect_name(session) == "postgresql":
-        await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+    dialect = db.dialect.name if isinstance(db, AsyncConnection) else dialect_name(db)
+    if dialect == "postgresql":
+        await db.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})

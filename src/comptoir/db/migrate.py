@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from comptoir.db.engine import WRITE, Database
+from comptoir.db.engine import WRITE, Database, advisory_lock
 
 _ADVISORY_LOCK = 0x636F6D70  # "comp": serialises concurrent upgrades on PostgreSQL
 
@@ -35,12 +35,11 @@ async def upgrade(database: Database) -> None:
     async with database.engine.connect() as connection:
         connection = await connection.execution_options(**WRITE)
         async with connection.begin():
-            await upgrade_in(connection, is_sqlite=database.is_sqlite)
+            await upgrade_in(connection)
 
 
-async def upgrade_in(connection: AsyncConnection, *, is_sqlite: bool) -> None:
+async def upgrade_in(connection: AsyncConnection) -> None:
     """Upgrade inside the caller's transaction: if the caller rolls back, so does the schema
     (PostgreSQL and SQLite both have transactional DDL)."""
-    if not is_sqlite:
-        await connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _ADVISORY_LOCK})
+    await advisory_lock(connection, _ADVISORY_LOCK)
     await connection.run_sync(_upgrade)
