@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 
 from sqlalchemy import (
-    CursorResult,
-    Result,
     Row,
     Select,
     Table,
@@ -31,17 +29,13 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.direct import FastReader, Query
+from comptoir.db.engine import rowcount
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
 from comptoir.models import Account, Callback, Change, Connection, DeliveryAttempt, Event, OAuthClient, Subscription
 
 # Core tables for the worker's executemany statements (one UPDATE or INSERT per batch)
 _EVENTS = cast(Table, Event.__table__)
 _ATTEMPTS = cast(Table, DeliveryAttempt.__table__)
-
-
-def _rowcount(result: Result[Any]) -> int:
-    """The rows an UPDATE or DELETE matched (its result is a CursorResult)."""
-    return cast("CursorResult[Any]", result).rowcount
 
 
 # --- the callback and its subscriptions (spec 4.9, 6.1) -------------------------------------
@@ -255,7 +249,7 @@ async def extend_lease(session: AsyncSession, connection_id: int, token: str, un
         .where(Callback.connection_id == connection_id, Callback.lease_owner == token)
         .values(leased_until=until)
     )
-    return bool(_rowcount(result))
+    return bool(rowcount(result))
 
 
 async def release(session: AsyncSession, connection_id: int, token: str, until: datetime) -> None:
@@ -275,11 +269,11 @@ async def purge_events_of_revoked(session: AsyncSession, limit: int) -> int:
     revoked = select(Connection.id).where(Connection.revoked_at.is_not(None))
     batch = select(Event.id).where(Event.connection_id.in_(revoked)).limit(limit).scalar_subquery()
     result = await session.execute(delete(Event).where(Event.id.in_(batch)))
-    return _rowcount(result)
+    return rowcount(result)
 
 
 async def purge_attempts(session: AsyncSession, before: datetime, limit: int) -> int:
     """Up to `limit` delivery log rows attempted before `before`; how many went."""
     batch = select(DeliveryAttempt.id).where(DeliveryAttempt.attempted_at < before).limit(limit).scalar_subquery()
     result = await session.execute(delete(DeliveryAttempt).where(DeliveryAttempt.id.in_(batch)))
-    return _rowcount(result)
+    return rowcount(result)

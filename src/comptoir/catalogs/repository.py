@@ -25,6 +25,7 @@ from comptoir.catalogs import content as catalog_content
 from comptoir.core import levels, names
 from comptoir.core.levels import InReach
 from comptoir.db.direct import FastReader, Query
+from comptoir.db.engine import dialect_name, rowcount
 from comptoir.db.ids import allocate
 from comptoir.kit import clock, ids
 from comptoir.kit.jsonutil import dumps_str
@@ -249,7 +250,7 @@ async def store_content(session: AsyncSession, catalog_id: int, content: catalog
     stored = await session.execute(
         update(CatalogContent).where(CatalogContent.catalog_id == catalog_id).values(**values, tag=tag)
     )
-    if stored.rowcount == 0:  # type: ignore[attr-defined]
+    if rowcount(stored) == 0:
         await session.execute(insert(CatalogContent).values(catalog_id=catalog_id, tag=tag, **values))
     return data_text
 
@@ -263,7 +264,7 @@ async def _insert_items(session: AsyncSession, rows: list[tuple[Any, ...]]) -> N
     executemany otherwise."""
     if not rows:
         return
-    if session.get_bind().dialect.name == "postgresql":
+    if dialect_name(session) == "postgresql":
         connection = await (await session.connection()).get_raw_connection()
         await connection.driver_connection.copy_records_to_table(  # type: ignore[union-attr]
             CatalogItem.__tablename__, records=rows, columns=ITEM_COLUMNS

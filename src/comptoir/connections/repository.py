@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from datetime import datetime
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
-from sqlalchemy import ColumnElement, CursorResult, bindparam, select, update
+from sqlalchemy import ColumnElement, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.direct import FastReader, Query
-from comptoir.db.engine import get_by_public_id
+from comptoir.db.engine import get_by_public_id, rowcount
 from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, RequestLog
 from comptoir.models.accounts import AccountView
 from comptoir.models.locations import LocationView
@@ -106,7 +106,7 @@ async def revoke(session: AsyncSession, connection_id: int, now: datetime) -> bo
         .where(Connection.id == connection_id, Connection.revoked_at.is_(None))
         .values(revoked_at=now, updated_at=now)
     )
-    return bool(cast("CursorResult[Any]", result).rowcount)
+    return bool(rowcount(result))
 
 
 # --- lists (the back office) ------------------------------------------------------------

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import Select, event, text
+from sqlalchemy import CursorResult, Result, Select, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
@@ -147,3 +147,8 @@ async def advisory_lock(db: AsyncSession | AsyncConnection, key: int) -> None:
     dialect = db.dialect.name if isinstance(db, AsyncConnection) else dialect_name(db)
     if dialect == "postgresql":
         await db.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+
+
+def rowcount(result: Result[Any]) -> int:
+    """The rows an UPDATE or DELETE matched (its result is a CursorResult)."""
+    return cast("CursorResult[Any]", result).rowcount

@@ -16,11 +16,10 @@ from __future__ import annotations
 from datetime import datetime
 from functools import cache
 from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
-    CursorResult,
     String,
     bindparam,
     delete,
@@ -39,7 +38,7 @@ from sqlalchemy.types import TypeEngine
 from comptoir.auth.scopes import parse_scope
 from comptoir.connections.cache import AUDIENCES, ConnectionCache
 from comptoir.db.direct import FastReader, Query
-from comptoir.db.engine import AnySelect, dialect_name
+from comptoir.db.engine import AnySelect, dialect_name, rowcount
 from comptoir.events import signals
 from comptoir.events.audience import Candidate, subscription_keys
 from comptoir.models import Change, Connection, Event, Subscription
@@ -247,4 +246,4 @@ async def purge_changes(session: AsyncSession, before: datetime, limit: int) -> 
     old = (Change.created_at < before) & ~exists().where(Event.change_id == Change.id)
     batch = select(Change.id).where(old).limit(limit).scalar_subquery()
     result = await session.execute(delete(Change).where(Change.id.in_(batch)))
-    return cast("CursorResult[Any]", result).rowcount
+    return rowcount(result)

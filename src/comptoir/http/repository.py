@@ -13,14 +13,11 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.db.engine import dialect_name, rowcount
 from comptoir.models import Connection, IdempotencyKey, RequestLog
 
 if TYPE_CHECKING:
-    from sqlalchemy import CursorResult, Table
-
-
-def _rowcount(result: object) -> int:
-    return cast("CursorResult[Any]", result).rowcount or 0
+    from sqlalchemy import Table
 
 
 # --- Idempotency-Key answers --------------------------------------------------------------
@@ -34,7 +31,7 @@ def _lock_id(connection_id: int, key: str) -> int:
 async def try_lock_key(session: AsyncSession, connection_id: int, key: str) -> bool:
     """On PostgreSQL, a transaction-scoped advisory lock on (connection, key), taken without
     waiting: False when another transaction holds it. SQLite serialises writers: always True."""
-    if session.get_bind().dialect.name != "postgresql":
+    if dialect_name(session) != "postgresql":
         return True
     return bool(await session.scalar(select(func.pg_try_advisory_xact_lock(_lock_id(connection_id, key)))))
 
@@ -58,7 +55,7 @@ async def add_key(session: AsyncSession, row: IdempotencyKey) -> None:
 
 async def purge_keys(session: AsyncSession, created_before: datetime) -> int:
     """Stored answers created at `created_before` or earlier; how many went."""
-    return _rowcount(await session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at <= created_before)))
+    return rowcount(await session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at <= created_before)))
 
 
 # --- the request log ----------------------------------------------------------------------
@@ -93,7 +90,7 @@ COLUMNS = (
 async def write_logs(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
     """Log lines written by COPY on PostgreSQL (a fraction of an INSERT's cost for a second's
     worth of requests), by one multi-row INSERT elsewhere."""
-    if session.get_bind().dialect.name == "postgresql":
+    if dialect_name(session) == "postgresql":
         connection = await (await session.connection()).get_raw_connection()
         await connection.driver_connection.copy_records_to_table(  # type: ignore[union-attr]
             RequestLog.__tablename__, records=[tuple(row[c] for c in COLUMNS) for row in rows], columns=COLUMNS
@@ -110,4 +107,4 @@ async def insert_logs(session: AsyncSession, rows: list[dict[str, Any]]) -> None
 async def purge_logs(session: AsyncSession, before: datetime, limit: int) -> int:
     """Up to `limit` log lines from before `before`; how many went."""
     batch = select(RequestLog.id).where(RequestLog.at < before).limit(limit).scalar_subquery()
-    return _rowcount(await session.execute(delete(RequestLog).where(RequestLog.id.in_(batch))))
+    return rowcount(await session.execute(delete(RequestLog).where(RequestLog.id.in_(batch))))

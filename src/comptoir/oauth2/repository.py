@@ -6,12 +6,12 @@ clients, `comptoir.connections.service`; a connection's token is looked up in
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import NamedTuple, TypeVar
 
-from sqlalchemy import CursorResult, delete, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.db.engine import get_by_public_id
+from comptoir.db.engine import get_by_public_id, rowcount
 from comptoir.models import Account, AuthorizationCode, Catalog, CustomerList, Location, OAuthClient, User
 
 # --- clients ----------------------------------------------------------------------------
@@ -55,7 +55,7 @@ async def spend_code(session: AsyncSession, code_id: int, now: datetime) -> bool
         .where(AuthorizationCode.id == code_id, AuthorizationCode.used_at.is_(None))
         .values(used_at=now)
     )
-    return cast("CursorResult[Any]", spent).rowcount == 1
+    return rowcount(spent) == 1
 
 
 async def token_hash_of_code(session: AsyncSession, code_id: int) -> str | None:
@@ -114,4 +114,4 @@ async def purge_codes(session: AsyncSession, expired_before: datetime, limit: in
     old = AuthorizationCode.expires_at < expired_before
     batch = select(AuthorizationCode.id).where(old).limit(limit).scalar_subquery()
     result = await session.execute(delete(AuthorizationCode).where(AuthorizationCode.id.in_(batch)))
-    return cast("CursorResult[Any]", result).rowcount
+    return rowcount(result)

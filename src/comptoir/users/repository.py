@@ -4,11 +4,11 @@ sessions of the OAuth pages and the back office, `comptoir.web.session`)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.db.engine import rowcount
 from comptoir.models import BrowserSession, User
 
 
@@ -49,4 +49,4 @@ async def delete_browser_session(session: AsyncSession, sid_hash: str) -> None:
 async def purge_browser_sessions(session: AsyncSession, now: datetime) -> int:
     """Browser sessions expired at `now` (the hourly retention job); how many went."""
     result = await session.execute(delete(BrowserSession).where(BrowserSession.expires_at < now))
-    return cast("CursorResult[Any]", result).rowcount
+    return rowcount(result)
