@@ -259,7 +259,7 @@ async def _authorize_step(request: Request) -> Response:
     form = await request.form()
     throttle = login_throttle(state.limiter, _email(form), web.client_ip(request))
     # before the transaction: a slowed attempt holds no database connection
-    refused = await admit_login(throttle) if _field(form, "step") == "login" else None
+    refused = await admit_login(throttle) if _field(form, "step") in ("login", "signup") else None
     async with state.db.transaction() as db:
         checked = await _checked_request(request, db)
         if isinstance(checked, Response):
@@ -272,7 +272,7 @@ async def _authorize_step(request: Request) -> Response:
         if step == "login":
             return await _log_in(request, db, checked, browser, form, throttle, refused)
         if step == "signup":
-            return await _sign_up(request, db, checked, browser, form)
+            return await _sign_up(request, db, checked, browser, form, throttle, refused)
         user = await web.user_of(db, browser)
         if user is None:
             return RedirectResponse(checked.url(), status_code=303)
@@ -322,12 +322,21 @@ async def _log_in(
 
 
 async def _sign_up(
-    request: Request, db: AsyncSession, req: AuthorizeRequest, browser: web.WebSession, form: FormData
+    request: Request,
+    db: AsyncSession,
+    req: AuthorizeRequest,
+    browser: web.WebSession,
+    form: FormData,
+    throttle: Throttle,
+    refused: LoginRefused | None,
 ) -> Response:
-    """Creates the user, the account and its first location (spec 5.2 item 2)."""
+    """Creates the user, the account and its first location (spec 5.2 item 2); throttled as
+    a login (docs/api/oauth.md "Emails")."""
     values = {name: _field(form, name).strip() for name in SIGNUP_FIELDS}
+    if refused is not None:
+        return _signup_page(request, req, browser, [refused.message], values, refused.status)
     try:
-        user = await sign_up(db, values, _field(form, "password"))
+        user = await sign_up(db, values, _field(form, "password"), throttle)
     except SignupRefused as exc:
         return _signup_page(request, req, browser, exc.errors, values, 400)
     response = RedirectResponse(req.url(), status_code=303)

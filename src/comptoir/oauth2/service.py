@@ -42,7 +42,7 @@ from comptoir.kit import clock, crypto
 from comptoir.models import AuthorizationCode, OAuthClient, User
 from comptoir.oauth2 import repository
 from comptoir.ratelimit.limiter import RateLimiter
-from comptoir.users.service import authenticate
+from comptoir.users.service import authenticate, throttle_subject
 
 CODE_LIFETIME = timedelta(minutes=10)  # spec 5.2 item 4
 _PKCE = re.compile(r"[A-Za-z0-9\-._~]{43,128}")  # RFC 7636 4.1 verifier / S256 challenge
@@ -327,12 +327,14 @@ class LoginRefused(Exception):
 
 
 def login_throttle(limiter: RateLimiter, email: str, ip: str) -> Throttle:
-    return Throttle(limiter, "login", email, ip)
+    """The throttle of logins and signups for `email` (any spelling of it: docs/api/oauth.md
+    "Emails") from `ip`."""
+    return Throttle(limiter, "login", throttle_subject(email), ip)
 
 
 async def admit_login(throttle: Throttle) -> LoginRefused | None:
-    """The refusal of a login from an address that failed too often, else None (once the
-    email's slowing down has passed): before the login's transaction."""
+    """The refusal of a login (or a signup) from an address that failed too often, else None
+    (once the email's slowing down has passed): before the login's transaction."""
     wait = await throttle.admit()
     if wait is None:
         return None

@@ -6,15 +6,22 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.engine import rowcount
 from comptoir.models import BrowserSession, User
 
 
-async def add(session: AsyncSession, user: User) -> None:
-    session.add(user)
-    await session.flush()
+async def add(session: AsyncSession, user: User) -> bool:
+    """Inserts `user`; False, with nothing written, when another user has its email (the
+    unique index decides: two signups for one address at once cannot both succeed)."""
+    try:
+        async with session.begin_nested():
+            session.add(user)
+    except IntegrityError:
+        return False
+    return True
 
 
 async def get(session: AsyncSession, user_id: int) -> User | None:

@@ -8,14 +8,14 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.errors import FieldErrors, check_text
+from comptoir.errors import FieldError, FieldErrors, Unprocessable, check_text
 from comptoir.kit import clock, crypto
 from comptoir.kit.times import parse_timezone_name, render_timezone
 from comptoir.kit.wire import WireError
 from comptoir.models import User
 from comptoir.users import repository
+from comptoir.users.emails import EmailRefused, lookup_key, normalise
 
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 _LOCALE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")
 MIN_PASSWORD = 8
 
@@ -34,12 +34,31 @@ def render_user(user: User, *, with_email: bool) -> dict[str, Any]:
     return body
 
 
-def normalise_email(email: str) -> str:
-    return email.strip().lower()
+# docs/api/oauth.md "Emails": what a signup for an address in use is told, whichever
+# spelling of it was typed
+EMAIL_TAKEN = "an account already uses this address: log in with it, or sign up with another address"
+
+
+class EmailTaken(Unprocessable):
+    """A new user's email is another's (with every other error of the request): a signup
+    counts it as a failed attempt (users/signup.py)."""
+
+
+def _lookup_spelling(email: str) -> str:
+    """The stored spelling of `email`; for one the rules refuse, the spelling stored before
+    them (stripped, lower case), which only a user kept by migration 0022 can have."""
+    return lookup_key(email) or email.strip().lower()
+
+
+def throttle_subject(email: str) -> str:
+    """What failed logins and signups for `email` are counted under: its stored spelling,
+    so that every spelling of an address counts as that address."""
+    return _lookup_spelling(email)
 
 
 async def find_user_by_email(session: AsyncSession, email: str) -> User | None:
-    return await repository.by_email(session, normalise_email(email))
+    """The user of any spelling of their address (docs/api/oauth.md "Emails")."""
+    return await repository.by_email(session, _lookup_spelling(email))
 
 
 async def authenticate(session: AsyncSession, email: str, password: str) -> User | None:
@@ -64,11 +83,15 @@ async def create_user(
 ) -> User:
     """Create a user; raises Unprocessable naming every invalid field."""
     errors = FieldErrors()
-    email = normalise_email(email)
-    if not _EMAIL.fullmatch(email) or len(email) > 254:
-        errors.add("email", f"{email!r} is not a valid email address")
-    elif await repository.email_taken(session, email):
-        errors.add("email", f"a user with email {email!r} already exists")
+    taken = False
+    try:
+        email = normalise(email)
+    except EmailRefused as refused:
+        errors.add("email", str(refused))
+    else:
+        taken = await repository.email_taken(session, email)
+        if taken:
+            errors.add("email", EMAIL_TAKEN)
     if len(password) < MIN_PASSWORD:
         errors.add("password", f"must have at least {MIN_PASSWORD} characters")
     check_text(errors, "first_name", first_name, 255)
@@ -81,6 +104,8 @@ async def create_user(
     for i, locale in enumerate(locales):
         if not _LOCALE.fullmatch(locale):
             errors.add(f"locales[{i}]", f"{locale!r} is not a language tag such as 'en-GB'")
+    if taken:
+        raise EmailTaken(errors.errors)
     errors.raise_if_any()
     password_hash = await asyncio.to_thread(crypto.hash_password, password)  # argon2 is slow on purpose
     user = User(
@@ -92,7 +117,8 @@ async def create_user(
         locales=locales,
         created_at=clock.now(),
     )
-    await repository.add(session, user)
+    if not await repository.add(session, user):  # taken since it was checked
+        raise EmailTaken([FieldError("email", EMAIL_TAKEN)])
     return user
 
 

@@ -1,7 +1,13 @@
 """Signing up (spec 5.2 item 2), from the authorisation page or the back office: the user,
-their account and its first location, in the country's main timezone and currency."""
+their account and its first location, in the country's main timezone and currency.
+
+docs/api/oauth.md "Emails": a signup for an address that has an account is a failed attempt
+under the login throttle of the visitor's address, so signing up cannot test which emails
+have an account faster than logging in can."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import pycountry
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -12,7 +18,10 @@ from comptoir.kit.codes import currency_of
 from comptoir.kit.times import main_timezone
 from comptoir.locations.service import create_location
 from comptoir.models import User
-from comptoir.users.service import create_user
+from comptoir.users.service import EmailTaken, create_user
+
+if TYPE_CHECKING:
+    from comptoir.oauth2.service import Throttle
 
 FIELDS = ("first_name", "last_name", "email", "account_name", "location_name", "country", "currency")
 
@@ -29,8 +38,10 @@ def _label(field: str) -> str:
     return field.replace("_", " ").capitalize()
 
 
-async def sign_up(db: AsyncSession, values: dict[str, str], password: str) -> User:
-    """`values` holds FIELDS (stripped texts); nothing is created when it is refused."""
+async def sign_up(db: AsyncSession, values: dict[str, str], password: str, throttle: Throttle) -> User:
+    """`values` holds FIELDS (stripped texts); nothing is created when it is refused. The
+    caller has admitted the attempt with `throttle` (the login throttle of this email and
+    address, `oauth2.service.admit_login`); an address in use is counted as its failure."""
     errors: list[str] = []
     country = values["country"].upper()
     if pycountry.countries.get(alpha_2=country) is None:
@@ -55,5 +66,7 @@ async def sign_up(db: AsyncSession, values: dict[str, str], password: str) -> Us
                 db, account=account, name=values["location_name"], timezone=main_timezone(country), country=country
             )
     except Unprocessable as exc:
+        if isinstance(exc, EmailTaken):
+            await throttle.failed()
         raise SignupRefused([f"{_label(e.field)}: {e.message}" for e in exc.errors]) from None
     return user

@@ -104,10 +104,12 @@ async def log_out(request: Request) -> Response:
     return response
 
 
-def _signup_page(request: Request, session: web.WebSession, values: dict[str, str], errors: list[str]) -> Response:
+def _signup_page(
+    request: Request, session: web.WebSession, values: dict[str, str], errors: list[str], status: int = 400
+) -> Response:
     return page(
         "signup.html",
-        400 if errors else 200,
+        status if errors else 200,
         title="Create your Comptoir account",
         action="/signup",
         csrf=web.csrf_token(app_state(request).key, session),
@@ -132,9 +134,13 @@ async def sign_up_page(request: Request) -> Response:
     form = await request.form()
     session = posted_by(request, form)
     values = {name: text(form, name) for name in SIGNUP_FIELDS}
+    throttle = login_throttle(state.limiter, values["email"], web.client_ip(request))
+    refused = await admit_login(throttle)  # docs/api/oauth.md "Emails": signups are throttled as logins
+    if refused is not None:
+        return _signup_page(request, session, values, [refused.message], refused.status)
     async with state.db.transaction() as db:
         try:
-            user = await sign_up(db, values, str(form.get("password") or ""))
+            user = await sign_up(db, values, str(form.get("password") or ""), throttle)
         except SignupRefused as exc:
             return _signup_page(request, session, values, exc.errors)
         signed_in = await web.sign_in(db, user)
