@@ -20,7 +20,9 @@ async def _users_with(world: World, emails: list[str]) -> list[int]:
     for email in emails:
         user = await world.user()
         async with world.db.transaction() as session:
-            await session.execute(text("UPDATE users SET email = :email WHERE id = :id"), {"email": email, "id": user.id})
+            await session.execute(
+                text("UPDATE users SET email = :email WHERE id = :id"), {"email": email, "id": user.id}
+            )
         ids.append(user.id)
     return ids
 
