@@ -557,7 +557,8 @@ async def test_back_office_shows_a_reply_only_as_status_size_and_a_short_escaped
 async def test_slow_reply_body_stalling_past_the_timeout_is_a_failed_attempt_and_resent(delivery: Delivery) -> None:
     """A receiver answering 200 then stalling its body past the timeout (1.5 s here) has not
     acknowledged: the attempt is logged failed and the event is resent on the schedule."""
-    stalled = Answer(status=200, body=b"ok, then nothing", pause_after=2, stall=4)
+    # past the first 800 bytes (the excerpt kept), with a Content-Length: the body is still read
+    stalled = Answer(status=200, body=b"ok" + b"." * 2000, pause_after=1000, stall=4)
     delivery.receiver.per_event = lambda n: stalled if n == 0 else Answer(status=200)
     await delivery.subscribe()
     started = await delivery.touch(51, allowed=LOOPBACK)

@@ -174,13 +174,14 @@ def needs_resolution(host: str) -> bool:
     return literal_address(host) is None and name not in _LOCALHOST_NAMES and not name.endswith(".localhost")
 
 
-async def name_refusal(host: str, allowed: Sequence[IPNetwork] = (), timeout: float = RESOLVE_SECONDS) -> str | None:
+async def name_refusal(host: str, allowed: Sequence[IPNetwork] = ()) -> str | None:
     """At registration: why a host name may not be a callback's, once resolved as the delivery
-    worker resolves it: it does not resolve (within `timeout`), or any of its addresses is
-    refused. None when every address is allowed."""
+    worker resolves it: it does not resolve (within RESOLVE_SECONDS), or any of its addresses
+    is refused. None when every address is allowed."""
     resolver = ThreadedResolver()
     try:
-        results = await asyncio.wait_for(resolver.resolve(host, 0, socket.AF_UNSPEC), timeout)
+        async with asyncio.timeout(RESOLVE_SECONDS):
+            results = await resolver.resolve(host, 0, socket.AF_UNSPEC)
     except (OSError, TimeoutError):
         return f"{host} {NO_ADDRESS}"
     finally:
