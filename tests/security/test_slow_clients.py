@@ -124,7 +124,7 @@ async def test_slowloris_headers_are_closed_with_408_after_the_header_timeout(se
     *closed, normal = await asyncio.gather(*slow, served_meanwhile(server, "/v1/health", {}))
     assert normal == 200
     for closed_after, received in closed:
-        assert 0.9 < closed_after < 3, closed_after
+        assert 0.9 < closed_after < 4, closed_after
         status, headers, body = error_answer(received)
         assert (status, headers["connection"], headers["content-type"]) == (408, "close", "application/json")
         assert body == {"error_type": "request_timeout", "message": "The request headers did not arrive in time"}
@@ -133,7 +133,7 @@ async def test_slowloris_headers_are_closed_with_408_after_the_header_timeout(se
 async def test_slowloris_connection_that_sends_nothing_is_closed_after_the_header_timeout(server: Server) -> None:
     closed = await asyncio.gather(*(slow_client(port_of(server), b"", b"") for _ in range(COUNT)))
     for closed_after, received in closed:
-        assert 0.9 < closed_after < 3, closed_after
+        assert 0.9 < closed_after < 4, closed_after
         assert received == b""
 
 
@@ -148,7 +148,7 @@ async def test_slow_body_is_closed_with_408_after_the_body_timeout(server: Serve
     *closed, normal = await asyncio.gather(*slow, served_meanwhile(server, "/v1/location", {"X-Access-Token": token}))
     assert normal == 200
     for closed_after, received in closed:
-        assert 0.9 < closed_after < 3, closed_after
+        assert 0.9 < closed_after < 4, closed_after
         status, headers, body = error_answer(received)
         assert (status, headers["connection"]) == (408, "close")
         assert body == {"error_type": "request_timeout", "message": "The request body did not arrive in time"}
@@ -192,7 +192,7 @@ async def test_connections_past_the_cap_are_answered_503_then_served_once_others
     started = time.monotonic()
     async with httpx.AsyncClient(base_url=server.base_url, timeout=5) as http:
         refused = await http.get("/v1/health")
-    assert time.monotonic() - started < 1
+    assert time.monotonic() - started < 2
     assert (refused.status_code, refused.headers["retry-after"], refused.headers["connection"]) == (503, "1", "close")
     assert refused.json() == {"error_type": "service_unavailable", "message": "Too many connections; retry shortly"}
     for holder in holders:
