@@ -152,6 +152,11 @@ async def test_slow_body_is_closed_with_408_after_the_body_timeout(server: Serve
         status, headers, body = error_answer(received)
         assert (status, headers["connection"]) == (408, "close")
         assert body == {"error_type": "request_timeout", "message": "The request body did not arrive in time"}
+    await asyncio.sleep(0.3)  # the log lines are written
+    logs = server.logs()
+    assert logs.count("event=request_body_timeout") == COUNT
+    assert logs.count("event=client_disconnected") == COUNT  # an info line each, no error
+    assert "internal_error" not in logs
 
 
 async def test_slow_but_steady_large_body_is_read_in_full(server: Server) -> None:
