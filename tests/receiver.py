@@ -25,7 +25,8 @@ class Answer:
     delay: float = 0.0
     body: bytes = b"ok"
     headers: dict[str, str] = field(default_factory=dict)
-    pause_after: int | None = None  # write this many body bytes, flush, wait 0.2 s, then the rest
+    pause_after: int | None = None  # write this many body bytes, flush, wait `stall` s, then the rest
+    stall: float = 0.2
 
 
 class Receiver:
@@ -96,7 +97,7 @@ class Receiver:
             if answer.pause_after is not None:
                 handler.wfile.write(body[: answer.pause_after])
                 handler.wfile.flush()
-                time.sleep(0.2)
+                time.sleep(answer.stall)
                 body = body[answer.pause_after :]
             handler.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import resource
 import secrets
 from pathlib import Path
 from typing import Literal
@@ -33,6 +34,13 @@ def parse_networks(text: str) -> tuple[IPNetwork, ...]:
     return tuple(networks)
 
 
+def connections_for_file_limit(soft_limit: int) -> int:
+    """The default connection cap for a file limit: a tenth of it (at least 64 files) is kept
+    for the database pool, Redis, logs and files; an unlimited limit counts as 65536."""
+    files = 65536 if soft_limit == resource.RLIM_INFINITY or soft_limit <= 0 else soft_limit
+    return max(1, files - max(64, files // 10))
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="COMPTOIR_", extra="ignore")
 
@@ -57,8 +65,18 @@ class Settings(BaseSettings):
     # is read, inputs.py); a catalog's creation or replacement, and an inventory, may be larger.
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
     max_catalog_body_bytes: int = Field(default=32 * 1024 * 1024, ge=1024)
+    # Beyond the contract: slow clients (docs/operations.md "Slow clients and connections").
+    # A request's headers must be complete within header_timeout_seconds of its first byte
+    # (of the connection, for a first request); its body may pause at most
+    # body_timeout_seconds, and after that grace must average body_min_bytes_per_second.
+    header_timeout_seconds: float = Field(default=10, gt=0)
+    body_timeout_seconds: float = Field(default=10, gt=0)
+    body_min_bytes_per_second: int = Field(default=1024, ge=1)
+    # Open connections per process beyond which a new one is answered 503; unset: the
+    # process's file limit (`ulimit -n`) less a tenth kept for the database, logs and files.
+    max_connections: int | None = Field(default=None, ge=1)
 
-    @field_validator("redis_url", "secret_key", mode="before")
+    @field_validator("redis_url", "secret_key", "max_connections", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
@@ -79,6 +97,13 @@ class Settings(BaseSettings):
     @property
     def callback_networks(self) -> tuple[IPNetwork, ...]:
         return parse_networks(self.callback_allowed_networks)
+
+    @property
+    def connection_cap(self) -> int:
+        """COMPTOIR_MAX_CONNECTIONS, or what the file limit leaves room for."""
+        if self.max_connections is not None:
+            return self.max_connections
+        return connections_for_file_limit(resource.getrlimit(resource.RLIMIT_NOFILE)[0])
 
     @property
     def is_sqlite(self) -> bool:

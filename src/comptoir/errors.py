@@ -6,12 +6,14 @@
     ├── Forbidden               403    forbidden: scope or token level lacks the permission
     ├── NotFound                404    not_found: unknown or inaccessible id
     ├── RoutingError            404    routing_error: unknown URL
+    ├── RequestTimeout          408    request_timeout: headers or body too slow to arrive
     ├── Conflict                409    conflict: races an identical in-flight request
     ├── PayloadTooLarge         413    payload_too_large: the body is over the size limit
     ├── UnsupportedMediaType    415    unsupported_media_type
     ├── Unprocessable           422    unprocessable_entity, with errors [{field, message}]
     ├── RateLimited             429    too_many_requests, with Retry-After
-    └── InternalError           500    internal_error
+    ├── InternalError           500    internal_error
+    └── ServiceUnavailable      503    service_unavailable: the process's connection cap, with Retry-After
 
 docs/api/conventions.md "Errors": every error body is `{"error_type", "message"}` plus
 `errors` on 422, and a rejected request changes nothing (the request's transaction is
@@ -90,6 +92,14 @@ class RoutingError(ComptoirError):
         super().__init__(f"No route matches [{method}] {path}")
 
 
+class RequestTimeout(ComptoirError):
+    """Written by the HTTP protocol itself (http/protocol.py), before the application runs."""
+
+    status = 408
+    error_type = "request_timeout"
+    default_message = "The request did not arrive in time"
+
+
 class Conflict(ComptoirError):
     status = 409
     error_type = "conflict"
@@ -147,6 +157,17 @@ class RateLimited(ComptoirError):
 
 class InternalError(ComptoirError):
     pass
+
+
+class ServiceUnavailable(ComptoirError):
+    """Answered by the HTTP protocol to a connection past the cap (http/protocol.py)."""
+
+    status = 503
+    error_type = "service_unavailable"
+    default_message = "Too many connections; retry shortly"
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": "1"}
 
 
 class FieldErrors:

@@ -3,16 +3,16 @@ the callback worker or the request log.
 
 A callback URL may reach only public addresses, unless the operator allows a network with
 COMPTOIR_CALLBACK_ALLOWED_NETWORKS: refused at registration (an address literal in any
-spelling, a localhost name) with a 422 naming `url`, and again at delivery after DNS
+spelling, a localhost name, a name resolving to a refused address, a name that does not
+resolve, a URL hiding characters) with a 422 naming `url`, and again at delivery after DNS
 resolution, where the connection goes to the address checked. These tests run with no
-network allowed unless they say so.
+network allowed unless they say so, and resolve names only through `fake_dns`.
 """
 
 # ruff: noqa: F811 - the API's fixtures are imported, then named as parameters
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -21,7 +21,6 @@ from typing import Any
 
 import httpx
 import pytest
-from aiohttp.resolver import ThreadedResolver
 from fastapi import FastAPI
 from sqlalchemy import select
 
@@ -32,7 +31,7 @@ from comptoir.db.engine import Database
 from comptoir.http.request_log import Record
 from comptoir.kit import clock
 from comptoir.models import Callback, Connection, Event, RequestLog
-from tests.api.callbacks.conftest import Listener, new_listener, touch_location
+from tests.api.callbacks.conftest import PUBLIC, Listener, fake_dns, new_listener, touch_location
 from tests.api.conftest import Shop, app, client, shop, world  # noqa: F401 - the API's fixtures
 from tests.api.web.test_back_office_login import log_in
 from tests.factories import World
@@ -128,21 +127,6 @@ async def start_worker(settings: Settings, database: Database) -> AsyncIterator[
     for worker, task in running:
         worker.stop()
         await asyncio.wait_for(task, 10)
-
-
-def fake_dns(monkeypatch: pytest.MonkeyPatch, names: dict[str, str]) -> None:
-    """The system resolver answers `names` with the given addresses (as a DNS record
-    pointing inside the network would)."""
-    real = ThreadedResolver.resolve
-
-    async def resolve(self: ThreadedResolver, host: str, port: int = 0, family: int = socket.AF_INET) -> Any:
-        if host in names:
-            return [
-                {"hostname": host, "host": names[host], "port": port, "family": socket.AF_INET, "proto": 0, "flags": 0}
-            ]
-        return await real(self, host, port, family)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ThreadedResolver, "resolve", resolve)
 
 
 async def post_callback(client: httpx.AsyncClient, listener: Listener, url: str | None) -> httpx.Response:
@@ -276,8 +260,9 @@ async def test_ssrf_callback_url_aimed_inside_the_network_is_refused_with_422_na
 
 
 async def test_ssrf_refused_url_leaves_the_callback_before_it_unchanged(
-    client: httpx.AsyncClient, listener: Listener
+    client: httpx.AsyncClient, listener: Listener, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    fake_dns(monkeypatch, {"pos.example": PUBLIC})
     assert (await post_callback(client, listener, "https://pos.example/hook")).status_code == 200
     assert (await post_callback(client, listener, "http://[::ffff:169.254.169.254]/")).status_code == 422
     stored = await client.get("/v1/callback", headers=listener.headers())
@@ -285,7 +270,10 @@ async def test_ssrf_refused_url_leaves_the_callback_before_it_unchanged(
 
 
 @pytest.mark.parametrize("url", ["https://pos.example/hook", "http://8.8.8.8/", "http://[2606:4700:4700::1111]/"])
-async def test_public_callback_urls_are_accepted(client: httpx.AsyncClient, listener: Listener, url: str) -> None:
+async def test_public_callback_urls_are_accepted(
+    client: httpx.AsyncClient, listener: Listener, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_dns(monkeypatch, {"pos.example": PUBLIC})
     answer = await post_callback(client, listener, url)
     assert answer.status_code == 200, answer.text
     assert answer.json()["url"] == url
@@ -302,17 +290,133 @@ async def test_an_allowed_network_may_be_registered(
     assert (await post_callback(client, listener, "http://10.0.0.1/hook")).status_code == 422
 
 
+HIDDEN = "must not contain control characters, line breaks or invisible formatting marks"
+NUL = "must not contain a NUL character"
+
+# URL spellings whose called URL would differ from the one shown (or which would split a header).
+HIDDEN_URLS = [
+    ("http://8.8.8.8/hook\r\nX-Injected: 1", 0x0D, 20),
+    ("http://8.8.8.8/hook\nrest", 0x0A, 20),
+    ("http://8.8.8.8/hook\x00", 0x00, 20),  # refused as every NUL of a body is
+    ("http://8.8.8.8/ho\tok", 0x09, 18),
+    ("http://8.8.8.8/hook\x7f", 0x7F, 20),
+    ("http://8.8.8.8/hook\x85", 0x85, 20),
+    ("http://8.8.8.8/hook\x9b2J", 0x9B, 20),
+    ("http://8.8.8.8/\u202ekooh", 0x202E, 16),
+    ("http://8.8.8.8/\u202ahook", 0x202A, 16),
+    ("http://8.8.8.8/\u200ehook", 0x200E, 16),
+    ("http://8.8.8.8/\u200fhook", 0x200F, 16),
+    ("http://8.8.8.8/\u2066hook\u2069", 0x2066, 16),
+    ("http://8.8.8.8/\u2067hook", 0x2067, 16),
+    ("http://8.8.8.8/\u2068hook", 0x2068, 16),
+    ("http://8.8.8.8/ho\u200bok", 0x200B, 18),
+    ("http://8.8.8.8/ho\u200dok", 0x200D, 18),
+    ("http://8.8.8.8/\ufeffhook", 0xFEFF, 16),
+    ("http://8.8.8.8/ho\u00adok", 0x00AD, 18),
+    ("http://8.8.8.8/hook\u2028", 0x2028, 20),
+    ("https://pos\u200b.example/hook", 0x200B, 12),
+    ("https://pos.example\u202e/kooh", 0x202E, 20),
+]
+
+
+@pytest.mark.parametrize(("url", "code_point", "position"), HIDDEN_URLS)
+async def test_callback_url_hiding_characters_is_refused_with_422_naming_url(
+    client: httpx.AsyncClient,
+    listener: Listener,
+    monkeypatch: pytest.MonkeyPatch,
+    url: str,
+    code_point: int,
+    position: int,
+) -> None:
+    fake_dns(monkeypatch, {"pos.example": PUBLIC})
+    assert (await post_callback(client, listener, "http://8.8.8.8/hook")).status_code == 200
+    answer = await post_callback(client, listener, url)
+    assert answer.status_code == 422, answer.text
+    message = f"{HIDDEN} (U+{code_point:04X} at position {position})" if code_point else NUL
+    assert answer.json() == {
+        "error_type": "unprocessable_entity",
+        "message": f"url: {message}",
+        "errors": [{"field": "url", "message": message}],
+    }
+    stored = await client.get("/v1/callback", headers=listener.headers())
+    assert stored.json() == {"url": "http://8.8.8.8/hook", "events": {"location": ["update"]}}
+
+
+async def test_ssrf_via_dns_a_name_resolving_to_a_loopback_address_is_refused_at_registration(
+    client: httpx.AsyncClient, listener: Listener, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_dns(monkeypatch, {"internal.example": "127.0.0.1", "pos.example": PUBLIC})
+    assert (await post_callback(client, listener, "https://pos.example/hook")).status_code == 200
+    answer = await post_callback(client, listener, "http://internal.example:8080/hook")
+    assert answer.status_code == 422, answer.text
+    message = (
+        "'http://internal.example:8080/hook' cannot be a callback: 127.0.0.1 is a loopback address "
+        "(internal.example resolves to it); callbacks reach only public addresses unless the operator "
+        "allows the network"
+    )
+    assert answer.json() == {
+        "error_type": "unprocessable_entity",
+        "message": f"url: {message}",
+        "errors": [{"field": "url", "message": message}],
+    }
+    stored = await client.get("/v1/callback", headers=listener.headers())
+    assert stored.json() == {"url": "https://pos.example/hook", "events": {"location": ["update"]}}
+
+
+async def test_ssrf_via_dns_any_refused_address_of_a_name_refuses_it_at_registration(
+    client: httpx.AsyncClient, listener: Listener, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_dns(monkeypatch, {"metadata.example": "169.254.169.254", "db.example": "10.1.2.3"})
+    for url, reason in [
+        ("http://metadata.example/latest", "169.254.169.254 is a link-local address"),
+        ("http://db.example:5432/", "10.1.2.3 is a private address"),
+    ]:
+        answer = await post_callback(client, listener, url)
+        assert answer.status_code == 422, answer.text
+        assert reason in answer.json()["errors"][0]["message"]
+    async with world.db.transaction(write=False) as session:
+        assert list(await session.scalars(select(Callback))) == []
+
+
+async def test_a_name_resolving_to_an_allowed_network_may_be_registered(
+    app: FastAPI, client: httpx.AsyncClient, listener: Listener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_dns(monkeypatch, {"internal.example": "127.0.0.1"})
+    state = app.state.comptoir
+    state.settings = state.settings.model_copy(update={"callback_allowed_networks": LOOPBACK})
+    answer = await post_callback(client, listener, "http://internal.example:8080/hook")
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["url"] == "http://internal.example:8080/hook"
+
+
+async def test_a_name_that_does_not_resolve_is_refused_at_registration(
+    client: httpx.AsyncClient, listener: Listener, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_dns(monkeypatch, {"nowhere.example": None})
+    answer = await post_callback(client, listener, "https://nowhere.example/hook")
+    message = "'https://nowhere.example/hook' cannot be a callback: nowhere.example does not resolve to an address"
+    assert (answer.status_code, answer.json()) == (
+        422,
+        {
+            "error_type": "unprocessable_entity",
+            "message": f"url: {message}",
+            "errors": [{"field": "url", "message": message}],
+        },
+    )
+    async with world.db.transaction(write=False) as session:
+        assert list(await session.scalars(select(Callback))) == []
+
+
 # --- at delivery ----------------------------------------------------------------------------
 
 
-async def test_ssrf_via_dns_a_name_resolving_to_a_loopback_address_is_refused_at_delivery(
+async def test_ssrf_via_dns_a_name_rebound_to_a_loopback_address_is_refused_at_delivery(
     delivery: Delivery, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake_dns(monkeypatch, {"internal.example": "127.0.0.1"})
+    dns = fake_dns(monkeypatch, {"internal.example": PUBLIC})
     url = f"http://internal.example:{delivery.receiver_port()}/hook"
-    assert (
-        await post_callback(delivery.client, delivery.listener, url)
-    ).status_code == 200  # a name: checked at delivery
+    assert (await post_callback(delivery.client, delivery.listener, url)).status_code == 200  # public then
+    dns["internal.example"] = "127.0.0.1"  # the record changes after registration
     await delivery.touch(41)
     [attempt] = await delivery.attempts(1)
     assert attempt["error"] == "refused: 127.0.0.1 is a loopback address"
@@ -323,16 +427,19 @@ async def test_ssrf_via_dns_a_name_resolving_to_a_loopback_address_is_refused_at
     assert delivery.receiver.received == []
 
 
-async def test_ssrf_via_dns_a_name_resolving_to_a_private_address_is_refused_at_delivery(
+async def test_ssrf_via_dns_a_name_rebound_to_a_private_address_is_refused_at_delivery(
     delivery: Delivery, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client, listener = delivery.client, delivery.listener
-    fake_dns(monkeypatch, {"metadata.example": "169.254.169.254", "db.example": "10.1.2.3"})
+    dns = fake_dns(monkeypatch, {"metadata.example": PUBLIC, "db.example": PUBLIC})
     assert (await post_callback(client, listener, "http://metadata.example/latest")).status_code == 200
+    dns.update({"metadata.example": "169.254.169.254", "db.example": "10.1.2.3"})
     await delivery.touch(42)
     [attempt] = await delivery.attempts(1)
     assert attempt["error"] == "refused: 169.254.169.254 is a link-local address"
+    dns["db.example"] = PUBLIC
     assert (await post_callback(client, listener, "http://db.example:5432/")).status_code == 200
+    dns["db.example"] = "10.1.2.3"
     await touch_location(client, delivery.shop, 43)
     log = await delivery.attempts(2)
     assert "refused: 10.1.2.3 is a private address" in {a["error"] for a in log}
@@ -363,6 +470,8 @@ async def test_an_allowed_network_is_reached_through_the_checked_address_with_it
 ) -> None:
     port = delivery.receiver_port()
     fake_dns(monkeypatch, {"receiver.example": "127.0.0.1"})
+    state = app.state.comptoir
+    state.settings = state.settings.model_copy(update={"callback_allowed_networks": "127.0.0.0/8"})
     url = f"http://receiver.example:{port}/hook"
     assert (await post_callback(delivery.client, delivery.listener, url)).status_code == 200
     await delivery.touch(46, allowed="127.0.0.0/8")
@@ -443,6 +552,31 @@ async def test_back_office_shows_a_reply_only_as_status_size_and_a_short_escaped
     assert "A" * 171 not in page
     assert "\x1b" not in page
     assert "\x00" not in page
+
+
+async def test_slow_reply_body_stalling_past_the_timeout_is_a_failed_attempt_and_resent(delivery: Delivery) -> None:
+    """A receiver answering 200 then stalling its body past the timeout (1.5 s here) has not
+    acknowledged: the attempt is logged failed and the event is resent on the schedule."""
+    # past the first 800 bytes (the excerpt kept), with a Content-Length: the body is still read
+    stalled = Answer(status=200, body=b"ok" + b"." * 2000, pause_after=1000, stall=4)
+    delivery.receiver.per_event = lambda n: stalled if n == 0 else Answer(status=200)
+    await delivery.subscribe()
+    started = await delivery.touch(51, allowed=LOOPBACK)
+    [attempt] = await delivery.attempts(1)
+    assert (attempt["attempt"], attempt["status_code"], attempt["error"], attempt["outcome"]) == (
+        1,
+        200,
+        "timeout",
+        "retry",
+    )
+    assert_counted_once_with_a_backoff(await delivery.pending(), started)
+    await asyncio.to_thread(delivery.receiver.wait_for, "/hook", 2, RETRY_BASE + 5)
+    log = await delivery.attempts(2)
+    assert [(a["attempt"], a["status_code"], a["error"], a["outcome"]) for a in log] == [
+        (2, 200, None, "acknowledged"),
+        (1, 200, "timeout", "retry"),
+    ]
+    assert await delivery.pending() == []
 
 
 # --- the request log --------------------------------------------------------------------------

@@ -1,15 +1,18 @@
 """Where a callback may be sent: public addresses only, unless the operator allows a network
 (COMPTOIR_CALLBACK_ALLOWED_NETWORKS, e.g. `127.0.0.0/8,::1/128` for local development).
 
-A callback URL is checked twice: at registration, its host as the HTTP client reads it (an IP
-literal in any spelling the system resolver accepts: `0x7f000001`, `2130706433`, `0177.0.0.1`,
-`127.1`, `[::ffff:127.0.0.1]`..., or a `localhost` name); and at delivery, every address its
+A callback URL is checked twice (docs/api/callbacks-events.md "Allowed addresses"): at
+registration, its host as the HTTP client reads it (an IP literal in any spelling the system
+resolver accepts: `0x7f000001`, `2130706433`, `0177.0.0.1`, `127.1`, `[::ffff:127.0.0.1]`...,
+or a `localhost` name), and any other name resolved then (`name_refusal`: every address must
+be allowed, and a name that does not resolve is refused); and at delivery, every address its
 name resolves to, by `GuardedResolver`, whose checked addresses are the ones the connection
 then uses (the name is not resolved again between the check and the connection).
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import socket
 from collections.abc import Sequence
@@ -22,6 +25,8 @@ from comptoir.config import IPNetwork
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
+RESOLVE_SECONDS = 5.0  # a name not resolved by then is refused at registration
+NO_ADDRESS = "does not resolve to an address"
 _LEGACY_IPV4 = frozenset("0123456789abcdefx.")
 _LOCALHOST_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
 _LOOPBACKS = (ipaddress.IPv4Address("127.0.0.1"), ipaddress.IPv6Address("::1"))
@@ -150,8 +155,8 @@ def refusal(ip: IPAddress, allowed: Sequence[IPNetwork] = ()) -> str | None:
 
 
 def host_refusal(host: str, allowed: Sequence[IPNetwork] = ()) -> str | None:
-    """At registration: why a URL's host may not be a callback's (an address literal that
-    is not public, or a localhost name), or None. Other names are checked at delivery."""
+    """At registration, before any DNS: why a URL's host may not be a callback's (an address
+    literal that is not public, or a localhost name), or None. Other names: `name_refusal`."""
     ip = literal_address(host)
     if ip is not None:
         return refusal(ip, allowed)
@@ -161,6 +166,31 @@ def host_refusal(host: str, allowed: Sequence[IPNetwork] = ()) -> str | None:
             return None
         return f"{name} is a loopback address"
     return None
+
+
+def needs_resolution(host: str) -> bool:
+    """Whether `host` is a name `name_refusal` must resolve (not a literal, not localhost)."""
+    name = host.strip().lower().rstrip(".")
+    return literal_address(host) is None and name not in _LOCALHOST_NAMES and not name.endswith(".localhost")
+
+
+async def name_refusal(host: str, allowed: Sequence[IPNetwork] = ()) -> str | None:
+    """At registration: why a host name may not be a callback's, once resolved as the delivery
+    worker resolves it: it does not resolve (within RESOLVE_SECONDS), or any of its addresses
+    is refused. None when every address is allowed."""
+    resolver = ThreadedResolver()
+    try:
+        async with asyncio.timeout(RESOLVE_SECONDS):
+            results = await resolver.resolve(host, 0, socket.AF_UNSPEC)
+    except (OSError, TimeoutError):
+        return f"{host} {NO_ADDRESS}"
+    finally:
+        await resolver.close()
+    for result in results:
+        reason = _result_refusal(result, allowed)
+        if reason is not None:
+            return f"{reason} ({host} resolves to it)"
+    return None if results else f"{host} {NO_ADDRESS}"
 
 
 class GuardedResolver(AbstractResolver):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -11,7 +12,7 @@ from yarl import URL
 
 from comptoir.auth.context import Ctx
 from comptoir.callbacks import repository
-from comptoir.callbacks.addresses import host_refusal
+from comptoir.callbacks.addresses import NO_ADDRESS, host_refusal, name_refusal, needs_resolution
 from comptoir.config import IPNetwork
 from comptoir.errors import FieldErrors, NotFound
 from comptoir.events import RESOURCE_EVENTS
@@ -27,15 +28,18 @@ MAX_URL = 2048
 NO_CALLBACK: dict[str, Any] = {"url": None, "events": {}}
 
 
-def check_subscription(
+async def check_subscription(
     url: Any, events: Any, allowed: Sequence[IPNetwork] = ()
 ) -> tuple[str | None, dict[str, list[str]]]:
     """Validate a callback body; raises Unprocessable naming every bad key (spec 6.2: other
     combinations are not allowed). `allowed`: the networks a URL may reach although they are
-    not public (COMPTOIR_CALLBACK_ALLOWED_NETWORKS)."""
+    not public (COMPTOIR_CALLBACK_ALLOWED_NETWORKS). A URL's host name is resolved here
+    (docs/api/callbacks-events.md "Allowed addresses")."""
     errors = FieldErrors()
     if url is not None:
         problem = _url_problem(url, allowed)
+        if problem is None:
+            problem = await _resolution_problem(url, allowed)
         if problem:
             errors.add("url", problem)
     subscribed: dict[str, list[str]] = {}
@@ -69,6 +73,12 @@ def _url_problem(url: Any, allowed: Sequence[IPNetwork]) -> str | None:
         return "must be a string or null"
     if len(url) > MAX_URL:
         return f"must be at most {MAX_URL} characters"
+    hidden = _hidden_character(url)
+    if hidden is not None:
+        return (
+            f"must not contain control characters, line breaks or invisible formatting marks "
+            f"(U+{ord(url[hidden]):04X} at position {hidden + 1})"
+        )
     try:
         parts = urlsplit(url)
         port_ok = parts.port is None or parts.port > 0
@@ -93,6 +103,38 @@ def _url_problem(url: Any, allowed: Sequence[IPNetwork]) -> str | None:
             "unless the operator allows the network"
         )
     return None
+
+
+# docs/api/callbacks-events.md "Callbacks": a URL is stored and called exactly as shown, so
+# nothing in it may be invisible or move what follows it: control characters (C0 with CR and
+# LF, DEL, C1), format marks (bidi embeddings, overrides and isolates, zero-width characters,
+# the byte order mark, the soft hyphen), line and paragraph separators, and lone surrogates.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def _hidden_character(text: str) -> int | None:
+    """The index of the first character of `text` a reader would not see as written, or None."""
+    if text.isascii() and text.isprintable():
+        return None
+    for index, char in enumerate(text):
+        if unicodedata.category(char) in _HIDDEN_CATEGORIES:
+            return index
+    return None
+
+
+async def _resolution_problem(url: str, allowed: Sequence[IPNetwork]) -> str | None:
+    host = URL(url).raw_host or ""
+    if not needs_resolution(host):
+        return None  # an address literal or a localhost name: checked by host_refusal
+    refused = await name_refusal(host, allowed)
+    if refused is None:
+        return None
+    if refused.endswith(NO_ADDRESS):
+        return f"{shown(url)} cannot be a callback: {refused}"
+    return (
+        f"{shown(url)} cannot be a callback: {refused}; callbacks reach only public addresses "
+        "unless the operator allows the network"
+    )
 
 
 def _valid_host(host: str) -> bool:
@@ -123,7 +165,7 @@ async def set_callback(
 ) -> dict[str, Any]:
     """POST /callback: create the connection's callback or replace it (one per connection).
     Pending events stay; a callback that becomes active gets them delivered."""
-    url, subscribed = check_subscription(url, events, allowed)
+    url, subscribed = await check_subscription(url, events, allowed)
     await repository.save_callback(session, ctx.connection_id, url, subscribed, clock.now())
     await repository.replace_subscriptions(session, ctx.connection_id, subscribed)
     await callback_changed(session, ctx.connection_id)

@@ -13,7 +13,9 @@ with the client secret) and `X-Event-Id`. Redirects are not followed. A callback
 COMPTOIR_CALLBACK_ALLOWED_NETWORKS allows the network: an address literal is checked before
 the POST, a name's addresses when resolved (`callbacks/addresses.py`), and a refused address
 is a failed attempt like any other. An answer 200-499
-within `COMPTOIR_CALLBACK_TIMEOUT_SECONDS` acknowledges: the event is deleted. Anything else
+received whole (its body read up to 1 MB) within `COMPTOIR_CALLBACK_TIMEOUT_SECONDS`
+acknowledges: the event is deleted (a reply whose body stalls past the timeout, or breaks
+off, is a failed attempt). Anything else
 schedules a resend after base, 2 x base, ... capped at 32 x base (`COMPTOIR_CALLBACK_RETRY_
 BASE_SECONDS`); after the sixth failed resend the event is deleted. A failing event waits
 for its time while later ones go out. Outcomes are written per batch with the delivery log;
@@ -125,8 +127,10 @@ class Outcome:
 
     @property
     def acknowledged(self) -> bool:
-        # spec 6.4 item 2: any status 200-499 acknowledges, even a 4xx (and a 3xx)
-        return self.status_code is not None and 200 <= self.status_code <= 499
+        # spec 6.4 item 2: any status 200-499 acknowledges, even a 4xx (and a 3xx), when the
+        # whole answer arrives within the timeout: a reply whose body stalls or breaks off
+        # after its status line is a failed attempt (docs/api/callbacks-events.md "Delivery")
+        return self.error is None and self.status_code is not None and 200 <= self.status_code <= 499
 
 
 class DeliveryWorker:
@@ -355,9 +359,11 @@ class DeliveryWorker:
                 status = response.status
                 start = await _read_start(response.content, EXCERPT_BYTES)
                 excerpt = printable(start.decode("utf-8", "replace"), EXCERPT_CHARS)
+                # the body (its first MB) must arrive within the timeout too, announced size or not
+                counted = len(start) + await _count_rest(response.content, MAX_COUNTED)
                 size = response.content_length
                 if size is None or size < 0:
-                    size = len(start) + await _count_rest(response.content, MAX_COUNTED)
+                    size = counted
         except RefusedAddress as exc:
             error = f"refused: {exc.reason}"
         except TimeoutError:

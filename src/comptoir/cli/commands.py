@@ -123,6 +123,9 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
         host=host,
         port=port,
         workers=workers if workers > 1 else None,
+        # docs/operations.md "Slow clients and connections": header and body read timeouts,
+        # and the connection cap of each process
+        http="comptoir.http.protocol:ComptoirHttpProtocol",
         access_log=False,
         log_level=settings.log_level,
         proxy_headers=False,

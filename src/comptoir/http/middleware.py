@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 import structlog
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from comptoir.errors import BadRequest, ComptoirError, InternalError
@@ -218,6 +219,10 @@ class HttpConventions:
 
         try:
             await self.app(scope, receive, send_wrapper)
+        except ClientDisconnect:
+            # the client left, or was closed for sending its body too slowly (http/protocol.py):
+            # no one to answer, nothing unexpected
+            log.info("client_disconnected", method=method, path=path)
         except Exception:
             # An unexpected error: log it with the request id, answer spec 7's internal_error
             # with the same headers as any other response (request id, CORS).

@@ -1,11 +1,14 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 import pytest
+from aiohttp.resolver import ThreadedResolver
 
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.config import Settings
@@ -13,6 +16,27 @@ from comptoir.db.engine import Database
 from tests.api.conftest import Shop
 from tests.factories import World
 from tests.receiver import Receiver, running_receiver
+
+# A public address the test names resolve to (no DNS beyond loopback on a test machine).
+PUBLIC = "93.184.215.14"
+
+
+def fake_dns(monkeypatch: pytest.MonkeyPatch, names: dict[str, str | None]) -> dict[str, str | None]:
+    """The system resolver answers `names` with the given addresses (as a DNS record pointing
+    inside the network would), or as for an unknown name when None; at registration and at
+    delivery alike. Returns the mapping, which a test may change (a record that changes)."""
+    real = ThreadedResolver.resolve
+
+    async def resolve(self: ThreadedResolver, host: str, port: int = 0, family: int = socket.AF_INET) -> Any:
+        if host in names:
+            address = names[host]
+            if address is None:
+                raise OSError(socket.EAI_NONAME, "Name or service not known")
+            return [{"hostname": host, "host": address, "port": port, "family": socket.AF_INET, "proto": 0, "flags": 0}]
+        return await real(self, host, port, family)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ThreadedResolver, "resolve", resolve)
+    return names
 
 
 @dataclass

@@ -7,9 +7,15 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.api.callbacks.conftest import Listener, subscribe, touch_location
+from tests.api.callbacks.conftest import PUBLIC, Listener, fake_dns, subscribe, touch_location
 from tests.api.conftest import Shop
 from tests.factories import World
+
+
+@pytest.fixture(autouse=True)
+def public_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The callback host names of these tests resolve to a public address, as a receiver's would."""
+    fake_dns(monkeypatch, {"pos.example": PUBLIC})
 
 
 async def test_no_callback_reads_as_null_url_and_empty_events(client: httpx.AsyncClient, listener: Listener) -> None:

@@ -1,0 +1,208 @@
+"""Slow clients cannot hold a server's connections (docs/operations.md "Slow clients and
+connections"): against a real `comptoir serve`, with 1 s timeouts set by the environment,
+40 connections sending their headers a byte at a time and 40 sending a body a byte at a time
+are closed shortly after the timeouts while a normal client is answered meanwhile, and a
+connection past the cap is answered 503 until connections free up."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, _read_line, free_port, wait_until_up
+
+pytestmark = pytest.mark.e2e
+
+CAP = 60
+SLOW = {
+    "COMPTOIR_HEADER_TIMEOUT_SECONDS": "1",
+    "COMPTOIR_BODY_TIMEOUT_SECONDS": "1",
+    "COMPTOIR_MAX_CONNECTIONS": str(CAP),
+    "COMPTOIR_RATE_LIMITS": "off",
+}
+DRIP = 0.2  # seconds between two bytes of a slow client
+COUNT = 40
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One `comptoir serve --demo` with the SLOW settings for the whole module (a start takes
+    seconds; each test leaves no connection open)."""
+    directory = tmp_path_factory.mktemp("slow-clients")
+    port = free_port()
+    stderr_path = directory / "server.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | LOOPBACK | SLOW
+    with stderr_path.open("w") as stderr:
+        process = subprocess.Popen(
+            [COMPTOIR, "serve", "--demo", "--port", str(port)],
+            cwd=directory,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+        try:
+            running = Server(process, f"http://127.0.0.1:{port}", _read_line(process.stdout, 60), stderr_path)
+            wait_until_up(running)
+            yield running
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+
+
+def location_token(server: Server) -> str:
+    assert server.first_line is not None
+    return str(json.loads(server.first_line)["tokens"]["location"])
+
+
+def port_of(server: Server) -> int:
+    return int(server.base_url.rsplit(":", 1)[1])
+
+
+async def slow_client(port: int, head: bytes, drip: bytes) -> tuple[float, bytes]:
+    """Sends `head` at once, then `drip` a byte every DRIP seconds, reading meanwhile; returns
+    when the server closed the connection (seconds after the head was sent) and what it sent."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(head)
+    await writer.drain()
+    started = time.monotonic()
+
+    async def dripping() -> None:
+        for byte in drip:
+            await asyncio.sleep(DRIP)
+            writer.write(bytes([byte]))
+            await writer.drain()
+
+    sender = asyncio.create_task(dripping())
+    received = b""
+    try:
+        while chunk := await asyncio.wait_for(reader.read(65536), 10):
+            received += chunk
+    except ConnectionResetError:
+        pass
+    closed_after = time.monotonic() - started
+    sender.cancel()
+    await asyncio.gather(sender, return_exceptions=True)
+    writer.close()
+    with contextlib.suppress(ConnectionError):
+        await writer.wait_closed()
+    return closed_after, received
+
+
+def error_answer(received: bytes) -> tuple[int, dict[str, str], Any]:
+    head, _, body = received.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode().split("\r\n")
+    headers = {name.lower(): value for name, value in (line.split(": ", 1) for line in lines)}
+    return int(status_line.split(" ")[1]), headers, json.loads(body)
+
+
+async def served_meanwhile(server: Server, path: str, headers: dict[str, str]) -> int:
+    await asyncio.sleep(0.5)  # the slow clients are all connected
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=5) as http:
+        return (await http.get(path, headers=headers)).status_code
+
+
+async def test_slowloris_headers_are_closed_with_408_after_the_header_timeout(server: Server) -> None:
+    head = b"GET /v1/health HTTP/1.1\r\nHost: comptoir\r\n"
+    slow = [slow_client(port_of(server), head, b"X-Padding: " + b"a" * 100) for _ in range(COUNT)]
+    *closed, normal = await asyncio.gather(*slow, served_meanwhile(server, "/v1/health", {}))
+    assert normal == 200
+    for closed_after, received in closed:
+        assert 0.9 < closed_after < 4, closed_after
+        status, headers, body = error_answer(received)
+        assert (status, headers["connection"], headers["content-type"]) == (408, "close", "application/json")
+        assert body == {"error_type": "request_timeout", "message": "The request headers did not arrive in time"}
+
+
+async def test_slowloris_connection_that_sends_nothing_is_closed_after_the_header_timeout(server: Server) -> None:
+    closed = await asyncio.gather(*(slow_client(port_of(server), b"", b"") for _ in range(COUNT)))
+    for closed_after, received in closed:
+        assert 0.9 < closed_after < 4, closed_after
+        assert received == b""
+
+
+async def test_slow_body_is_closed_with_408_after_the_body_timeout(server: Server) -> None:
+    token = location_token(server)
+    head = (
+        "POST /v1/location/orders HTTP/1.1\r\nHost: comptoir\r\nContent-Type: application/json\r\n"
+        f"X-Access-Token: {token}\r\nContent-Length: 1000\r\n\r\n"
+    ).encode()
+    # a byte every 0.2 s: never a pause of 1 s, but far below the minimum rate after the grace
+    slow = [slow_client(port_of(server), head, b"{" + b" " * 100) for _ in range(COUNT)]
+    *closed, normal = await asyncio.gather(*slow, served_meanwhile(server, "/v1/location", {"X-Access-Token": token}))
+    assert normal == 200
+    for closed_after, received in closed:
+        assert 0.9 < closed_after < 4, closed_after
+        status, headers, body = error_answer(received)
+        assert (status, headers["connection"]) == (408, "close")
+        assert body == {"error_type": "request_timeout", "message": "The request body did not arrive in time"}
+    await asyncio.sleep(0.3)  # the log lines are written
+    logs = server.logs()
+    assert logs.count("event=request_body_timeout") == COUNT
+    assert logs.count("event=client_disconnected") == COUNT  # an info line each, no error
+    assert "internal_error" not in logs
+
+
+async def test_slow_but_steady_large_body_is_read_in_full(server: Server) -> None:
+    """3 s for 96 KiB (32 KiB/s, well over the minimum rate) with 1 s timeouts: the body is
+    read and answered as the same body sent at once."""
+    token = location_token(server)
+    body = json.dumps({"items": [], "notes": "n" * (96 * 1024)}).encode()
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as http:
+        at_once = await http.post("/v1/location/orders", content=body, headers={"X-Access-Token": token})
+
+        async def steadily() -> Any:
+            for start in range(0, len(body), 4096):
+                yield body[start : start + 4096]
+                await asyncio.sleep(3 / (len(body) / 4096))
+
+        started = time.monotonic()
+        slowly = await http.post(
+            "/v1/location/orders",
+            content=steadily(),
+            headers={"X-Access-Token": token, "Content-Length": str(len(body))},
+        )
+    assert time.monotonic() - started > 2.5
+    assert at_once.status_code != 408
+    assert (slowly.status_code, slowly.json()) == (at_once.status_code, at_once.json())
+
+
+async def hold(port: int) -> asyncio.StreamWriter:
+    """A connection kept alive (5 s) after one answered request."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET /v1/health HTTP/1.1\r\nHost: comptoir\r\n\r\n")
+    await writer.drain()
+    assert (await reader.readuntil(b"\r\n")).startswith(b"HTTP/1.1 200")
+    return writer
+
+
+async def test_connections_past_the_cap_are_answered_503_then_served_once_others_close(server: Server) -> None:
+    holders = await asyncio.gather(*(hold(port_of(server)) for _ in range(CAP)))
+    started = time.monotonic()
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=5) as http:
+        refused = await http.get("/v1/health")
+    assert time.monotonic() - started < 2
+    assert (refused.status_code, refused.headers["retry-after"], refused.headers["connection"]) == (503, "1", "close")
+    assert refused.json() == {"error_type": "service_unavailable", "message": "Too many connections; retry shortly"}
+    for holder in holders:
+        holder.close()
+        await holder.wait_closed()
+    await asyncio.sleep(0.2)  # the server sees them close
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=5) as http:
+        assert (await http.get("/v1/health")).status_code == 200
