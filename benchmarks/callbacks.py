@@ -34,7 +34,7 @@ import httpx
 from _common import free_port
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
-KEY = "callback-benchmark-key"
+KEY = "callback-benchmark-key-at-least-32-bytes-long"
 
 RECEIVER = textwrap.dedent(
     """

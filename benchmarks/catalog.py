@@ -43,7 +43,7 @@ from _common import free_port, percentile
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 ADMIN_URL = os.environ.get("COMPTOIR_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-KEY = "benchmark-secret-key"
+KEY = "benchmark-secret-key-at-least-32-bytes-long"
 WORDS = [
     "crispy",
     "smoked",

@@ -42,7 +42,7 @@ COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 NAME = "comptoir_bench_customers"
 URL = f"postgresql://postgres@127.0.0.1:5432/{NAME}"
-KEY = "benchmark-secret-key"
+KEY = "benchmark-secret-key-at-least-32-bytes-long"
 RECENT_PERCENT = 2
 
 FIRST = [

@@ -35,7 +35,7 @@ from _common import free_port, run_wrk
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
-SECRET_KEY = "benchmark-secret-key"
+SECRET_KEY = "benchmark-secret-key-at-least-32-bytes-long"
 
 WRK_SCRIPT = """
 local tokens = {}

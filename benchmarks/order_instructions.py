@@ -39,7 +39,7 @@ WARM_UP = 60
 def _settings(name: str) -> dict[str, str]:
     return {
         "COMPTOIR_DATABASE_URL": f"postgresql://postgres@127.0.0.1:5432/{name}",
-        "COMPTOIR_SECRET_KEY": "benchmark-secret-key",
+        "COMPTOIR_SECRET_KEY": "benchmark-secret-key-at-least-32-bytes-long",
         "COMPTOIR_LOG_LEVEL": "warning",
         "COMPTOIR_RATE_LIMITS": "off",
         "COMPTOIR_REQUEST_LOGS": "off",

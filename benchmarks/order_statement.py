@@ -135,7 +135,11 @@ def main() -> None:
 
     asyncio.run(recreate_database(ADMIN_URL, NAME))
     os.environ.update(
-        {"COMPTOIR_DATABASE_URL": URL, "COMPTOIR_SECRET_KEY": "benchmark-secret-key", "COMPTOIR_LOG_LEVEL": "warning"}
+        {
+            "COMPTOIR_DATABASE_URL": URL,
+            "COMPTOIR_SECRET_KEY": "benchmark-secret-key-at-least-32-bytes-long",
+            "COMPTOIR_LOG_LEVEL": "warning",
+        }
     )
     demo = json.loads(subprocess.run([COMPTOIR, "demo"], check=True, capture_output=True, text=True).stdout)
     sql, values, id_index = asyncio.run(statement(demo["tokens"]["location"]))

@@ -41,7 +41,7 @@ COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 NAME = "comptoir_bench_orders"
 URL = f"postgresql://postgres@127.0.0.1:5432/{NAME}"
-SECRET_KEY = "benchmark-secret-key"
+SECRET_KEY = "benchmark-secret-key-at-least-32-bytes-long"
 
 
 def realistic_order() -> dict:

@@ -29,7 +29,7 @@ from comptoir.models import Base
 
 TEST_POSTGRES_URL = os.environ.get("COMPTOIR_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 TEST_REDIS_URL = os.environ.get("COMPTOIR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-SECRET_KEY = "test-secret-key"
+SECRET_KEY = "test-secret-key-at-least-32-bytes-long"
 # The tests' callback receivers listen on loopback (COMPTOIR_CALLBACK_ALLOWED_NETWORKS).
 TEST_ALLOWED_NETWORKS = "127.0.0.0/8,::1/128"
 RUN_ID = uuid.uuid4().hex[:10]

@@ -16,6 +16,8 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 KEY_FILE_NAME = "comptoir-secret.key"
+# docs/operations.md "Server key": on PostgreSQL every process is given the key, this long at least.
+MIN_SECRET_KEY_BYTES = 32
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -39,6 +41,10 @@ def connections_for_file_limit(soft_limit: int) -> int:
     for the database pool, Redis, logs and files; an unlimited limit counts as 65536."""
     files = 65536 if soft_limit == resource.RLIM_INFINITY or soft_limit <= 0 else soft_limit
     return max(1, files - max(64, files // 10))
+
+
+class ServerKeyError(RuntimeError):
+    """The server key is missing or too short where it must be given (`server_key_problem`)."""
 
 
 class Settings(BaseSettings):
@@ -119,13 +125,37 @@ class Settings(BaseSettings):
         return Path(path.split("?", 1)[0])
 
     def key_file(self) -> Path:
-        """Where the server key lives when COMPTOIR_SECRET_KEY is unset: beside the SQLite
-        file, or in the working directory."""
+        """Where the server key lives on SQLite when COMPTOIR_SECRET_KEY is unset: beside the
+        SQLite file, or in the working directory for a database in memory."""
         path = self.sqlite_path
         return (path.parent if path is not None else Path(".")) / KEY_FILE_NAME
 
+    def server_key_problem(self) -> str | None:
+        """Why this process may not start with its server key, or None. docs/operations.md
+        "Server key": on PostgreSQL processes run in many places (directories, containers,
+        hosts) and must all share one key, so it is given, never made by a process on its own;
+        on SQLite the key file beside the database serves, and a given key of any length too."""
+        if self.is_sqlite:
+            return None
+        if not self.secret_key:
+            return (
+                "COMPTOIR_SECRET_KEY is not set: on PostgreSQL every process must be given the same"
+                " server key; make one with `comptoir secret-key`"
+            )
+        if len(self.secret_key.encode()) < MIN_SECRET_KEY_BYTES:
+            return (
+                f"COMPTOIR_SECRET_KEY is too short: on PostgreSQL it must be at least {MIN_SECRET_KEY_BYTES}"
+                " bytes; make one with `comptoir secret-key`"
+            )
+        return None
+
     def server_key(self) -> bytes:
-        """The key tokens and client secrets are derived from; creates the key file once."""
+        """The key tokens and client secrets are derived from; on SQLite without
+        COMPTOIR_SECRET_KEY, creates the key file once. Raises ServerKeyError when
+        `server_key_problem` names one."""
+        problem = self.server_key_problem()
+        if problem is not None:
+            raise ServerKeyError(problem)
         if self.secret_key:
             return self.secret_key.encode()
         key_file = self.key_file()

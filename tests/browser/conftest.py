@@ -109,7 +109,11 @@ def hub(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     else:
         database = f"comptoir_browser_{uuid.uuid4().hex[:10]}"
         url = _off_loop(create_postgres_database, database)
-    env = {"COMPTOIR_DATABASE_URL": url, "COMPTOIR_SECRET_KEY": "browser-tests", "COMPTOIR_RATE_LIMITS": "off"}
+    env = {
+        "COMPTOIR_DATABASE_URL": url,
+        "COMPTOIR_SECRET_KEY": "browser-tests-secret-key-32-bytes-long",
+        "COMPTOIR_RATE_LIMITS": "off",
+    }
     run_cli("migrate", env=env, cwd=cwd)
     port = free_port()
     log_path = cwd / "server.log"

@@ -48,7 +48,7 @@ def test_a_refused_command_leaves_a_fresh_postgresql_database_empty(
     asyncio.run(_execute(f'CREATE DATABASE "{name}"'))
     try:
         monkeypatch.setenv("COMPTOIR_DATABASE_URL", postgres_url(name))
-        monkeypatch.setenv("COMPTOIR_SECRET_KEY", "k")
+        monkeypatch.setenv("COMPTOIR_SECRET_KEY", "k-fresh-database-key-at-least-32-bytes")
         code, _ = run(["admin", "suspend-account", "--account", "zzzzzz"], capsys)
         assert code == 1
 

@@ -23,7 +23,7 @@ from tests.factories import World
 from tests.receiver import Answer, Receiver, running_receiver
 
 pytestmark = pytest.mark.e2e
-KEY = "e2e-worker-key"
+KEY = "e2e-worker-key-at-least-32-bytes-long"
 
 
 def setup_shop(database_url: str, receiver: Receiver, listeners: int) -> tuple[str, list[str]]:

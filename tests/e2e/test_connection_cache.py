@@ -16,7 +16,11 @@ pytestmark = pytest.mark.e2e
 def test_a_change_through_one_process_holds_in_the_other_at_once(
     start_server: Callable[..., Server], fresh_postgres: str, tmp_path: Path
 ) -> None:
-    env = {"COMPTOIR_DATABASE_URL": fresh_postgres, "COMPTOIR_SECRET_KEY": "k-cache", "COMPTOIR_RATE_LIMITS": "off"}
+    env = {
+        "COMPTOIR_DATABASE_URL": fresh_postgres,
+        "COMPTOIR_SECRET_KEY": "k-cache-server-key-at-least-32-bytes-long",
+        "COMPTOIR_RATE_LIMITS": "off",
+    }
     demo = run_cli("demo", env=env, cwd=tmp_path)
     token = {"X-Access-Token": demo["tokens"]["location"]}  # type: ignore[index]
     client = demo["client"]  # type: ignore[index]

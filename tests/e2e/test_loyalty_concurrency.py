@@ -21,7 +21,7 @@ from tests.factories import World
 from tests.response_schemas import CheckedHTTPTransport
 
 pytestmark = pytest.mark.e2e
-KEY = "e2e-loyalty-key"
+KEY = "e2e-loyalty-key-at-least-32-bytes-long"
 OPERATIONS = 200
 
 

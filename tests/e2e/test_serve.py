@@ -56,7 +56,7 @@ def test_two_servers_on_one_postgresql_and_redis_share_rate_limits(
         "COMPTOIR_DATABASE_URL": fresh_postgres,
         "COMPTOIR_REDIS_URL": TEST_REDIS_URL,
         "COMPTOIR_REDIS_PREFIX": f"comptoir-e2e:{uuid.uuid4().hex}:",
-        "COMPTOIR_SECRET_KEY": "shared-server-key",
+        "COMPTOIR_SECRET_KEY": "shared-server-key-at-least-32-bytes-long",
     }
     demo = run_cli("demo", env=env, cwd=tmp_path)
     token = {"X-Access-Token": demo["tokens"]["location"]}  # type: ignore[index]
@@ -82,7 +82,11 @@ def test_two_servers_on_one_postgresql_and_redis_share_rate_limits(
 def test_serve_with_two_workers_serves_on_one_port(
     start_server: Callable[..., Server], fresh_postgres: str, tmp_path: Path
 ) -> None:
-    env = {"COMPTOIR_DATABASE_URL": fresh_postgres, "COMPTOIR_SECRET_KEY": "k2", "COMPTOIR_RATE_LIMITS": "off"}
+    env = {
+        "COMPTOIR_DATABASE_URL": fresh_postgres,
+        "COMPTOIR_SECRET_KEY": "k2-server-key-at-least-32-bytes-long",
+        "COMPTOIR_RATE_LIMITS": "off",
+    }
     server = start_server("--demo", "--workers", "2", env=env, read_first_line=True)
     assert server.first_line is not None
     token = json.loads(server.first_line)["tokens"]["account"]

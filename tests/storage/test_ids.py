@@ -186,7 +186,7 @@ async def test_ids_hold_across_restarts_and_a_new_server_key(
     customer_list = await world.customer_list(account=await world.account(), name="VIP")
     public_id = customer_list.public_id
     await database.dispose()
-    for secret_key in (SECRET_KEY, "a-rotated-secret-key"):
+    for secret_key in (SECRET_KEY, "a-rotated-secret-key-at-least-32-bytes"):
         ids.use_key("another installation's key")  # the process forgets: a restart
         restarted = create_database(settings.model_copy(update={"secret_key": secret_key}), pool_size=1)
         try:

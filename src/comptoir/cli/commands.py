@@ -29,9 +29,15 @@ class CommandError(Exception):
 
 def _settings() -> Settings:
     try:
-        return Settings()
+        settings = Settings()
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         raise CommandError(" ".join(str(exc).split())) from None
+    # every command that reads the settings uses the server key: refused before it touches
+    # anything (docs/operations.md "Server key")
+    key_problem = settings.server_key_problem()
+    if key_problem is not None:
+        raise CommandError(key_problem)
+    return settings
 
 
 def _one_line(error: BaseException) -> str:
@@ -188,6 +194,18 @@ async def _demo(session: AsyncSession, key: bytes, is_sqlite: bool) -> dict[str,
 def demo() -> None:
     """Ensure the demo data exist and print them (the same output every time)."""
     _emit(_run_in_transaction(_demo))
+
+
+@cli.command("secret-key")
+def secret_key() -> None:
+    """Print a new random server key (64 hex characters) for COMPTOIR_SECRET_KEY.
+
+    Make it once and give the same key to every process on every host (serve, worker,
+    admin); tokens and client secrets are derived from it (docs/operations.md "Server key").
+    Reads no setting and touches nothing."""
+    import secrets
+
+    sys.stdout.write(secrets.token_hex(32) + "\n")
 
 
 # --- admin ----------------------------------------------------------------------------

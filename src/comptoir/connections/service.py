@@ -8,6 +8,7 @@ client secrets are derived from the server key and a per-row seed; only HMACs ar
 
 from __future__ import annotations
 
+import hmac
 import re
 from typing import Any, TypedDict, Unpack
 
@@ -114,6 +115,13 @@ def access_token(key: bytes, connection: Connection) -> str:
 def _new_token_seed(key: bytes, connection: Connection) -> None:
     connection.token_seed = crypto.new_seed()
     connection.token_hash = crypto.lookup_hash(key, access_token(key, connection))
+
+
+def _token_holds(key: bytes, connection: Connection) -> bool:
+    """Whether the connection's token, derived under `key`, is the one its lookup hash
+    finds: not when the hash was made under another server key (docs/operations.md
+    "Server key")."""
+    return hmac.compare_digest(connection.token_hash, crypto.lookup_hash(key, access_token(key, connection)))
 
 
 async def find_connection_by_token(session: AsyncSession, key: bytes, token: str) -> Connection | None:
@@ -248,7 +256,8 @@ async def _upsert_connection(
                 setattr(connection, field, value)
             connection.user_id = user.id
             connection.updated_at = now
-            if connection.revoked_at is not None:  # a revoked token stays dead: issue a new one
+            # a revoked token stays dead, and so does one made under a former server key: a new one
+            if connection.revoked_at is not None or not _token_holds(key, connection):
                 connection.revoked_at = None
                 _new_token_seed(key, connection)
             await session.flush()
