@@ -27,6 +27,7 @@ from tests.api.conftest import LOCATION_SCOPE, Shop
 from tests.api.customers.conftest import lists_of, new_customer
 from tests.api.web.test_back_office_login import log_in
 from tests.factories import World
+from tests.response_schemas import CheckedASGITransport
 
 REFUSED = {"error_type": "bad_request", "message": "cursor is not a value this API gave in X-Cursor-Next"}
 ORDERS = "/v1/location/orders"
@@ -218,8 +219,9 @@ async def test_a_back_office_next_link_of_another_session_is_refused(
     found = re.search(r'<a href="\?cursor=([\w-]+)">Next</a>', (await client.get(url)).text)
     assert found is not None
     assert (await client.get(f"{url}?cursor={found.group(1)}")).status_code == 200
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as other_session:
+    async with httpx.AsyncClient(
+        transport=CheckedASGITransport(app=app), base_url="http://testserver"
+    ) as other_session:
         await log_in(other_session, "owner@example.com")  # the same user, another session
         answer = await other_session.get(f"{url}?cursor={found.group(1)}")
         assert answer.status_code == 400
@@ -232,7 +234,9 @@ async def test_a_cursor_outlives_a_restart_with_the_same_server_key(
     placed = await place(client, shop.location_token, 2)
     cursor, _ = await cursor_of(client, ORDERS, shop.location_token)
     pagination._sealer.cache_clear()  # as a new process: nothing kept but the server key
+    before = app.state.comptoir
     app.state.comptoir = create_app(settings, database=database, background=False).state.comptoir
+    await before.fast.close()  # the new state's is closed by the app fixture
     response = await get(client, ORDERS, shop.location_token, cursor)
     assert response.status_code == 200
     assert [order["id"] for order in response.json()] == [placed[0]]
