@@ -117,7 +117,10 @@ async def test_a_cursor_value_out_of_the_columns_range_is_400(
     cursor = base64.urlsafe_b64encode(f'["1",{value}]'.encode()).decode().rstrip("=")
     response = await client.get("/v1/locations", params={"cursor": cursor}, headers=shop.headers(shop.account_token))
     assert response.status_code == 400
-    assert response.json() == {"error_type": "bad_request", "message": "cursor does not belong to this list"}
+    assert response.json() == {
+        "error_type": "bad_request",
+        "message": "cursor is not a value this API gave in X-Cursor-Next",
+    }
 
 
 async def test_method_override_may_name_get(client: httpx.AsyncClient, shop: Shop) -> None:

@@ -3,16 +3,35 @@ a walk never repeats or skips an item while others insert, on both databases."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any, NoReturn
 
 from sqlalchemy import select
 
 from comptoir.db.engine import Database
+from comptoir.db.pagination import Key, paginate
 from comptoir.kit import clock
-from comptoir.kit.pagination import Key, PageRequest, _decode_cursor, paginate
+from comptoir.kit.pagination import PageRequest
 from comptoir.locations.service import create_location
 from comptoir.models import Account, Location
 from tests.factories import World
+
+SEALED: dict[str, list[Any]] = {}  # what a cursor stands for, as the HTTP layer's seal keeps it hidden
+
+
+def _seal(values: Sequence[Any]) -> str:
+    cursor = str(len(SEALED))
+    SEALED[cursor] = list(values)
+    return cursor
+
+
+def _refuse() -> NoReturn:
+    raise AssertionError("cursor refused")
+
+
+def _page(count: int, cursor: str | None) -> PageRequest:
+    return PageRequest(count, SEALED[cursor] if cursor else None, _seal, _refuse)
 
 
 async def test_newest_first_walk_sees_each_existing_row_once_while_others_insert(
@@ -30,9 +49,7 @@ async def test_newest_first_walk_sees_each_existing_row_once_while_others_insert
     while True:
         async with database.transaction(write=False) as session:
             stmt = select(Location).where(Location.account_id == account.id)
-            page = await paginate(
-                session, stmt, keys, PageRequest(3, _decode_cursor(cursor) if cursor else None), descending=True
-            )
+            page = await paginate(session, stmt, keys, _page(3, cursor), descending=True)
         seen += [row[0].name for row in page.rows]
         # others insert newer rows meanwhile: a newest-first walk must not see them or repeat
         clock.freeze(base + timedelta(minutes=1, seconds=inserted))

@@ -12,8 +12,8 @@ from comptoir.accounts.schemas import Account
 from comptoir.auth.access import ANY, require
 from comptoir.auth.context import Ctx
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS
+from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, ComptoirRoute, route
-from comptoir.kit.pagination import Pagination
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Accounts"])
 

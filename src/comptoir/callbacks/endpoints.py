@@ -12,9 +12,9 @@ from comptoir.callbacks import service
 from comptoir.callbacks.schemas import Callback, CallbackUpdate, Event, EventSummary
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, ComptoirRoute
 from comptoir.http.state import app_state
-from comptoir.kit.pagination import Pagination
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Callbacks"])
 

@@ -30,7 +30,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.direct import FastReader, Query
 from comptoir.db.engine import rowcount
-from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.db.pagination import Key, paginate
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Account, Callback, Change, Connection, DeliveryAttempt, Event, OAuthClient, Subscription
 
 # Core tables for the worker's executemany statements (one UPDATE or INSERT per batch)

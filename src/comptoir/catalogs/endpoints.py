@@ -32,10 +32,11 @@ from comptoir.catalogs.service import CREATE_NEED, READ_NEED, WRITE_NEED
 from comptoir.errors import BadRequest, NotFound
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, error_responses
+from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, ComptoirRoute, route
 from comptoir.http.state import app_state
 from comptoir.kit.jsonutil import loads
-from comptoir.kit.pagination import Pagination, page_of
+from comptoir.kit.pagination import page_of
 from comptoir.locations.service import location_of
 from comptoir.ratelimit import GENERAL, HEAVY, IMAGE
 

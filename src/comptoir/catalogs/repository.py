@@ -27,9 +27,10 @@ from comptoir.core.levels import InReach
 from comptoir.db.direct import FastReader, Query
 from comptoir.db.engine import dialect_name, rowcount
 from comptoir.db.ids import allocate
+from comptoir.db.pagination import Key, paginate
 from comptoir.kit import clock, ids
 from comptoir.kit.jsonutil import dumps_str
-from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Catalog, CatalogImage, ImageData, InventoryEntry, Location, PrivateRef
 from comptoir.models.catalog_content import CATALOG_ITEM_IDS, CatalogContent, CatalogItem
 

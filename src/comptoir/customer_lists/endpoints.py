@@ -14,8 +14,8 @@ from comptoir.customer_lists.schemas import CustomerList, CustomerListWrite
 from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, error_responses
+from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, UPDATE, ComptoirRoute, route
-from comptoir.kit.pagination import Pagination
 from comptoir.locations.service import location_of
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Customer lists"])

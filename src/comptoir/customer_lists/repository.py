@@ -11,7 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.core import levels, names
 from comptoir.core.levels import InReach
-from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.db.pagination import Key, paginate
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Customer, CustomerList, PrivateRef
 
 KIND = "customer_list"

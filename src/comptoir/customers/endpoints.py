@@ -16,8 +16,8 @@ from comptoir.customers.schemas import Customer, CustomerWrite
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import idempotent
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, UPDATE, ComptoirRoute, plus_literal, route
-from comptoir.kit.pagination import Pagination
 from comptoir.kit.phone import phone_pattern
 from comptoir.ratelimit import HEAVY
 

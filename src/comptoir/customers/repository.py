@@ -11,7 +11,8 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from comptoir.core.private_refs import has_ref, set_ref
 from comptoir.customers.schemas import CustomerFilters
-from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.db.pagination import Key, paginate
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.patterns import is_range, matches
 from comptoir.models import Customer, LoyaltyCard
 

@@ -1,4 +1,4 @@
-"""Secrets: derivation from the server key, lookup hashes, password hashing.
+"""Secrets: derivation from the server key, lookup hashes, password hashing, sealed values.
 
 Tokens and client secrets are never stored in clear (docs/architecture.md "Secrets"). They are *derived* from the
 server key (`COMPTOIR_SECRET_KEY`) and a random per-row seed, so the service can give the same
@@ -15,6 +15,10 @@ import secrets
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCMSIV
+from cryptography.hazmat.primitives.hashes import SHA256
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
 
@@ -60,3 +64,30 @@ def _stand_in() -> str:
     if found is None:
         found = _stand_ins[hasher] = hasher.hash(secrets.token_urlsafe(32))
     return found
+
+
+class Sealer:
+    """Authenticated encryption under a key derived from the server key for one `purpose`
+    (HKDF-SHA256, the purpose as its info): `seal` hides a value and binds it to `bound_to`
+    (authenticated, not hidden); `open` gives the value back only for the same key, purpose
+    and `bound_to`, else None. AES-GCM-SIV with a random nonce: a sealed value is different
+    every time, and a repeated nonce, however unlikely, reveals no key."""
+
+    NONCE = 12
+    TAG = 16
+
+    def __init__(self, key: bytes, purpose: str) -> None:
+        derived = HKDF(algorithm=SHA256(), length=32, salt=None, info=purpose.encode()).derive(key)
+        self._aead = AESGCMSIV(derived)
+
+    def seal(self, value: bytes, bound_to: bytes) -> bytes:
+        nonce = secrets.token_bytes(self.NONCE)
+        return nonce + self._aead.encrypt(nonce, value, bound_to)
+
+    def open(self, sealed: bytes, bound_to: bytes) -> bytes | None:
+        if len(sealed) < self.NONCE + self.TAG:
+            return None
+        try:
+            return self._aead.decrypt(sealed[: self.NONCE], sealed[self.NONCE :], bound_to)
+        except InvalidTag:
+            return None

@@ -11,9 +11,9 @@ from comptoir.auth.access import ANY, ANY_WRITE, require
 from comptoir.auth.context import Ctx
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, LOCATION, UPDATE, ComptoirRoute, route
 from comptoir.http.state import app_state
-from comptoir.kit.pagination import Pagination
 from comptoir.locations import service
 from comptoir.locations.schemas import Location, LocationUpdate
 from comptoir.models import Account as AccountRow

@@ -15,7 +15,8 @@ from typing import Any, cast
 from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.db.pagination import Key, paginate
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Account, Location
 
 

@@ -14,8 +14,8 @@ from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import idempotent
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, UPDATE, ComptoirRoute, route
-from comptoir.kit.pagination import Pagination
 from comptoir.loyalty import service
 from comptoir.loyalty.schemas import (
     LoyaltyCard,

@@ -10,8 +10,9 @@ from sqlalchemy import Numeric, literal, select, type_coerce, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.db.pagination import Key, paginate
 from comptoir.kit.decimals import exact_add
-from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Location, LoyaltyCard, LoyaltyOperation
 
 # --- cards --------------------------------------------------------------------------------

@@ -17,9 +17,9 @@ from comptoir.errors import BadRequest
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import HEADER, idempotent
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, UPDATE, ComptoirRoute, plus_literal, route
 from comptoir.http.state import app_state
-from comptoir.kit.pagination import Pagination
 from comptoir.kit.times import parse_datetime
 from comptoir.kit.wire import WireError
 from comptoir.locations.service import location_in_reach, location_of, snapshot_in_reach

@@ -27,12 +27,13 @@ from comptoir.customers.service import cards_of
 from comptoir.db.direct import Query, Write
 from comptoir.db.engine import get_by_public_id
 from comptoir.db.ids import allocate
+from comptoir.db.pagination import Key, paginate
 from comptoir.db.unit import Unit
 from comptoir.deliveries.repository import deliveries_of, delivery_of
 from comptoir.events import repository as outbox
 from comptoir.events import signals
 from comptoir.kit import ids
-from comptoir.kit.pagination import Key, Page, PageRequest, paginate
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import localize
 from comptoir.models import (
     Change,

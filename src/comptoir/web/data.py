@@ -3,7 +3,7 @@
 Each page shows what the API returns, through the API's own rendering (orders as events
 carry them: nobody's private refs), scoped to the signed-in user: a resource of an account
 the user does not own is a 404 page, never a hint that it exists. Lists are keyset pages of
-50 (`kit.pagination`), so a page costs the same at the first order as at the millionth.
+50 (`http.pagination`), so a page costs the same at the first order as at the millionth.
 """
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ from comptoir.deliveries.render import render_delivery
 from comptoir.deliveries.repository import delivery_of
 from comptoir.deliveries.service import list_quotes
 from comptoir.errors import BadRequest, NotFound
+from comptoir.http.pagination import back_office_page
 from comptoir.http.state import app_state
 from comptoir.kit import ids
-from comptoir.kit.pagination import PageRequest, page_request
+from comptoir.kit.pagination import PageRequest
 from comptoir.kit.times import parse_date
 from comptoir.kit.wire import WireError
 from comptoir.locations import repository as locations
@@ -54,7 +55,7 @@ from comptoir.orders.render import event_state
 from comptoir.orders.repository import OrderRepository
 from comptoir.orders.schemas import STATUSES
 from comptoir.web.pages import owned_location
-from comptoir.web.render import local_time, not_found, page, visitor
+from comptoir.web.render import Visitor, local_time, not_found, page, visitor
 
 router = APIRouter(include_in_schema=False)
 
@@ -75,12 +76,15 @@ def display_name(person: dict[str, Any] | None) -> str:
     return name or person.get("company_name") or person.get("email") or person.get("phone") or ""
 
 
-def _page_request(params: QueryParams) -> PageRequest:
-    """50 per page; BadRequest for a cursor this page did not give."""
-    try:
-        return page_request(str(PAGE_SIZE), params.get("cursor") or None)
-    except BadRequest:
-        raise BadRequest("Next: this link is broken or out of date; start again from the first page") from None
+def _page_request(request: Request, you: Visitor) -> PageRequest:
+    """50 per page; BadRequest for a cursor this page did not give to this user and session."""
+    return back_office_page(
+        request,
+        you.key,
+        PAGE_SIZE,
+        [you.user.id, you.session.sid],
+        "Next: this link is broken or out of date; start again from the first page",
+    )
 
 
 def _next_url(params: QueryParams, cursor: str | None) -> str | None:
@@ -133,7 +137,7 @@ async def orders_page(request: Request, location_id: str) -> Response:
         }
         try:
             filters = _order_filters(chosen["status"], chosen["from"], chosen["to"])
-            wanted = _page_request(params)
+            wanted = _page_request(request, you)
         except BadRequest as exc:
             return page("bo_orders.html", 400, **context, orders=[], next_url=None, errors=[exc.message])
         # the API's list, as a reader without private refs
@@ -249,7 +253,7 @@ async def customer_list_page(request: Request, list_id: str) -> Response:
             "location": location,
         }
         try:
-            wanted = _page_request(params)
+            wanted = _page_request(request, you)
         except BadRequest as exc:
             return page("bo_customers.html", 400, **context, customers=[], next_url=None, errors=[exc.message])
         rows, result = await customers.search_page(db, found.id, q, wanted)

@@ -129,7 +129,10 @@ async def test_a_prefix_filter_lists_by_value_then_oldest_first_page_by_page(
     # a cursor belongs to its list's order
     response = await client.get(url, params={"cursor": cursor}, headers=shop.headers())
     assert response.status_code == 400
-    assert response.json() == {"error_type": "bad_request", "message": "cursor does not belong to this list"}
+    assert response.json() == {
+        "error_type": "bad_request",
+        "message": "cursor is not a value this API gave in X-Cursor-Next",
+    }
 
 
 @pytest.mark.parametrize("query", ["email=", "phone=", "private_ref=", "email=" + "x" * 256])
