@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from comptoir.kit import jsonutil
 
-STEP = 8 * 1024  # characters parsed between two awaits
+STEP = 2 * 1024  # bytes parsed between two awaits
 REFUSED: Any = object()
 Path = tuple[str | int, ...]
 Check = Callable[[Any, Path], Any]
@@ -99,6 +100,7 @@ class Stream:
         self.tally = tally
         self._memo: dict[str, int] = {}
         self._last, self._added = "", 0  # the last element counted from memory, its errors
+        self._run_of = re.compile("(?!)")  # a run of that element, each followed by a comma
         self._start = 0
         self._memo_of: _Frame | None = None
         self.refused = False  # an `items` check refused an element
@@ -226,11 +228,10 @@ class Stream:
             self._at = at
             if self._added > 0 and frame.state != _COMMA_OR_END:
                 # the same element again and again: counted in a run
-                run, step = 0, self._last + ","
-                while text.startswith(step, at):
-                    at += len(step)
-                    run += 1
+                repeated = self._run_of.match(text, at)
+                run = (repeated.end() - at) // (len(self._last) + 1) if repeated else 0
                 if run:
+                    at = repeated.end()  # type: ignore[union-attr]  # run > 0
                     self.tally.more += run * self._added  # type: ignore[union-attr]  # set with _added
                     self._at = at
                     frame.state, frame.index = _VALUE, frame.index + run
@@ -298,6 +299,8 @@ class Stream:
         added = self._memo.get(last, -1)
         if added < 0:
             return False
+        if last != self._last:
+            self._run_of = re.compile("(?:" + re.escape(last + ",") + ")+")
         self._last, self._added = last, added
         self.tally.more += added  # type: ignore[union-attr]  # checked by the caller
         self._at = end
