@@ -77,9 +77,15 @@ def _plan(annotation: Any, depth: int) -> Plan | None:
             for key in {name, info.alias or name, info.validation_alias or name}:
                 if isinstance(key, str):
                     fields[key] = child
-        if not any(fields.values()):
+        # keys are skipped only when every name a field is read by is known here
+        plain = all(
+            info.validation_alias is None or isinstance(info.validation_alias, str)
+            for info in annotation.model_fields.values()
+        )
+        ignored = plain and annotation.model_config.get("extra") in (None, "ignore")
+        if not ignored and not any(fields.values()):
             return None
-        return ("object", fields, annotation.model_config.get("extra") in (None, "ignore"))
+        return ("object", fields, ignored)
     return None
 
 
