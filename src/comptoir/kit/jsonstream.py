@@ -118,9 +118,9 @@ class Stream:
         """Take `chunk` (the caller gives at most STEP bytes between two awaits)."""
         self.size += len(chunk)
         text = self._decode(chunk)
-        if "\\u" in text and ("\\u0000" in text or "\\u0000" in self._text[-5:] + text[:5]):
+        if not self.has_nul and "\\u0000" in self._text[-5:] + text:  # an escape cut in two too
             self.has_nul = True
-        if self._at > 65536 and self._at * 2 > len(self._text):
+        if self._at > 4 * STEP and self._at * 2 > len(self._text):  # drop what is read
             self._text, self._wait = self._text[self._at :], max(0, self._wait - self._at)
             self._at = 0
         self._text += text

@@ -93,3 +93,13 @@ def test_ignored_keys_are_skipped_and_a_container_of_the_wrong_kind_is_kept_empt
     shape = Shape(fields={"keep": None, "list": Shape(items=keep)}, ignored=True)
     body = b'{"skip": [[1], {"x": 2}], "keep": {"y": 3}, "list": {"not": "a list"}}'
     assert streamed(body, [7], shape) == {"keep": {"y": 3}, "list": {}}
+
+
+@pytest.mark.parametrize("cut", range(12, 20))
+def test_a_nul_escape_cut_in_two_is_seen(cut: int) -> None:
+    body = b'{"a": "x\\u0000y"}'
+    stream = Stream(Shape(fields={"a": None}))
+    stream.feed(body[:cut])
+    stream.feed(body[cut:])
+    assert stream.close() == {"a": "x\x00y"}
+    assert stream.has_nul
