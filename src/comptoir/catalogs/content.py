@@ -150,8 +150,10 @@ class Streamed(dict[str, Any]):
 def read_upload(data: Any, currency: str, images: set[str]) -> Content:
     """The read shape of an uploaded `data` (ids still to come: `assign_ids`); raises
     Invalid naming the errors. `images`: ids of the catalog's images."""
-    streamed = isinstance(data, Streamed) and data.upload.currency == currency
-    upload = data.upload if isinstance(data, Streamed) and streamed else Upload(currency)
+    streamed = isinstance(data, Streamed)
+    if isinstance(data, Streamed) and data.upload.currency != currency:  # the token's account is the catalog's
+        raise RuntimeError(f"an upload read in {data.upload.currency} for a catalog in {currency}")
+    upload = data.upload if isinstance(data, Streamed) else Upload(currency)
     c = FieldReader(currency)  # the errors of the whole, in order: data, each section, across
     if c.obj("data", data) is None:
         raise Invalid(c.errors)
