@@ -16,6 +16,7 @@ of its size.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import nullcontext
@@ -84,10 +85,15 @@ async def read_json_body(
     declared = request.headers.get("content-length", "")
     # a catalog: a million objects (kit.gcpause), paused step by step, never across an await
     large = not declared.isdigit() or int(declared) >= LARGE_BODY
+    # the request's fingerprint, as http.idempotency compares it, taken as the body passes
+    seen = hashlib.sha256(b"%s %s\n" % (request.method.encode(), request.url.path.encode()))
     try:
+        seen.update(first)
         await _feed(stream, first, large)
         async for chunk in chunks:
+            seen.update(chunk)
             await _feed(stream, chunk, large)
+        request.state.fingerprint = seen.hexdigest()
         with gcpause.paused() if large else nullcontext():
             request._json = stream.close()
     except ValueTooLarge as exc:
