@@ -33,6 +33,7 @@ from typing import Any, Protocol
 from comptoir.kit import jsonutil
 
 STEP = 2 * 1024  # bytes parsed between two awaits
+WHOLE = 64 * 1024  # a body this small is read whole once all of it has arrived
 REFUSED: Any = object()
 Path = tuple[str | int, ...]
 Check = Callable[[Any, Path], Any]
@@ -124,6 +125,8 @@ class Stream:
             self._text, self._wait = self._text[self._at :], max(0, self._wait - self._at)
             self._at = 0
         self._text += text
+        if self.size <= WHOLE and not self._stack and not self._root:
+            return  # a small body is read whole once it has all arrived (`close`)
         if len(self._text) >= self._wait:
             self._run()
 
@@ -131,6 +134,11 @@ class Stream:
         self._text += self._decode(b"", final=True)
         self._final = True
         self._wait = 0
+        if self.size <= WHOLE and not self._stack and not self._root:
+            # all of it is here: read whole by the C decoder, then checked as if streamed
+            self._space()
+            if self._at < len(self._text):
+                self._root.append(self._apply(self.shape, self._whole(), ()))
         self._run()
         self._space()
         if self._stack or not self._root:
@@ -140,6 +148,32 @@ class Stream:
         return self._root[0]
 
     # --- the walk ---------------------------------------------------------------------------
+
+    def _apply(self, shape: Shape | None, value: Any, path: Path) -> Any:
+        """`value`, read whole, as a stream of it would have left it with `shape`."""
+        if shape is None:
+            return value
+        if shape.items is not None:
+            if type(value) is not list:
+                return {} if type(value) is dict else value
+            kept: list[Any] = []
+            for index, element in enumerate(value):
+                outcome = shape.items(element, (*path, index))
+                if outcome is REFUSED:
+                    self.refused = True
+                    kept.clear()
+                elif not self.refused:
+                    kept.append(element if self.has_nul else outcome)
+            value = kept
+        else:
+            if type(value) is not dict:
+                return [] if type(value) is list else value
+            if shape.ignored:
+                value = {key: item for key, item in value.items() if key in shape.fields}
+            for key, child in shape.fields.items():
+                if child is not None and key in value:
+                    value[key] = self._apply(child, value[key], (*path, key))
+        return shape.done(value) if shape.done is not None else value
 
     def _space(self) -> None:
         text, at = self._text, self._at

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from comptoir.errors import FieldErrors
+from comptoir.kit import jsonstream
 from comptoir.kit.jsonstream import REFUSED, Path, Shape, Stream
 from comptoir.kit.jsonutil import loads
 
@@ -26,14 +27,22 @@ VALUES = st.recursive(
 )
 
 
-def streamed(body: bytes, cuts: list[int], shape: Shape | None = None, tally: FieldErrors | None = None) -> Any:
-    stream = Stream(shape, tally=tally)
-    start = 0
-    for cut in sorted(cut % (len(body) + 1) for cut in cuts):
-        stream.feed(body[start:cut])
-        start = cut
-    stream.feed(body[start:])
-    return stream.close()
+def streamed(
+    body: bytes, cuts: list[int], shape: Shape | None = None, tally: FieldErrors | None = None, *, whole: bool = True
+) -> Any:
+    """`body` fed in pieces cut at `cuts`; `whole=False`: walked even when small."""
+    saved = jsonstream.WHOLE
+    jsonstream.WHOLE = saved if whole else -1
+    try:
+        stream = Stream(shape, tally=tally)
+        start = 0
+        for cut in sorted(cut % (len(body) + 1) for cut in cuts):
+            stream.feed(body[start:cut])
+            start = cut
+        stream.feed(body[start:])
+        return stream.close()
+    finally:
+        jsonstream.WHOLE = saved
 
 
 def keep(value: Any, _path: Path) -> Any:
@@ -45,8 +54,9 @@ def test_any_json_streamed_in_any_chunks_is_what_loads_gives(value: Any, cuts: l
     body = json.dumps({"a": value, "b": [value, value], "c": value}).encode()
     shape = Shape(fields={"b": Shape(items=keep), "c": None}, ignored=False)
     expected = loads(body)
-    assert repr(streamed(body, cuts)) == repr(expected)
-    assert repr(streamed(body, cuts, shape)) == repr(expected)
+    for whole in (True, False):
+        assert repr(streamed(body, cuts, whole=whole)) == repr(expected)
+        assert repr(streamed(body, cuts, shape, whole=whole)) == repr(expected)
 
 
 @pytest.mark.parametrize(
@@ -69,8 +79,9 @@ def test_what_loads_refuses_is_refused(body: bytes) -> None:
     with pytest.raises(ValueError):  # noqa: PT011  # each case has its own message
         loads(body)
     for cuts in ([], [1], [3, 7], list(range(0, len(body), 5))[:200]):
-        with pytest.raises(ValueError):  # noqa: PT011  # each case has its own message
-            streamed(body, cuts, Shape(fields={"b": Shape(items=keep)}))
+        for whole in (True, False):
+            with pytest.raises(ValueError):  # noqa: PT011  # each case has its own message
+                streamed(body, cuts, Shape(fields={"b": Shape(items=keep)}), whole=whole)
 
 
 def test_after_the_50th_error_elements_are_counted_and_dropped() -> None:
@@ -92,7 +103,8 @@ def test_after_the_50th_error_elements_are_counted_and_dropped() -> None:
 def test_ignored_keys_are_skipped_and_a_container_of_the_wrong_kind_is_kept_empty() -> None:
     shape = Shape(fields={"keep": None, "list": Shape(items=keep)}, ignored=True)
     body = b'{"skip": [[1], {"x": 2}], "keep": {"y": 3}, "list": {"not": "a list"}}'
-    assert streamed(body, [7], shape) == {"keep": {"y": 3}, "list": {}}
+    for whole in (True, False):
+        assert streamed(body, [7], shape, whole=whole) == {"keep": {"y": 3}, "list": {}}
 
 
 @pytest.mark.parametrize("cut", range(12, 20))
