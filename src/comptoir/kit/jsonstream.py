@@ -138,7 +138,7 @@ class Stream:
             # all of it is here: read whole by the C decoder, then checked as if streamed
             self._space()
             if self._at < len(self._text):
-                self._root.append(self._apply(self.shape, self._whole(), ()))
+                self._root.append(self._apply(self.shape, self._whole(bounded=False), ()))
         self._run()
         self._space()
         if self._stack or not self._root:
@@ -409,7 +409,7 @@ class Stream:
         elif type(parent.container) is list:
             parent.container[-1] = value
 
-    def _whole(self, *, str_only: bool = False) -> Any:
+    def _whole(self, *, str_only: bool = False, bounded: bool = True) -> Any:
         """The value starting at `_at`, read whole, or _INCOMPLETE until it has all arrived."""
         text, at = self._text, self._at
         try:
@@ -422,7 +422,7 @@ class Stream:
             raise ValueError("nested too deeply") from None
         if not self._final and type(value) not in (dict, list, str) and not text[end:].lstrip(_NUMBER):
             return self._later(at)  # a number (`1.`, `1e`) may go on in the next chunk
-        if end - at > self.max_value:
+        if bounded and end - at > self.max_value:
             raise ValueTooLarge(f"A value of the body is over {self.max_value} characters")
         if jsonutil.SURROGATE_ESCAPE.search(text, at, end) is not None:
             jsonutil.check_strings(value)
