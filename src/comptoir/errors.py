@@ -17,7 +17,9 @@
 
 docs/api/conventions.md "Errors": every error body is `{"error_type", "message"}` plus
 `errors` on 422, and a rejected request changes nothing (the request's transaction is
-rolled back by whoever raised).
+rolled back by whoever raised). A 422 names the first MAX_ERRORS errors, in order, and its
+message counts the rest; each field and message is cut at MAX_TEXT characters, so the
+answer stays small whatever the body.
 """
 
 from __future__ import annotations
@@ -28,6 +30,13 @@ from typing import Any, ClassVar
 
 from comptoir.kit.jsonutil import dumps
 from comptoir.kit.text import too_long
+
+MAX_ERRORS = 50  # field errors a 422 names; the others are counted
+MAX_TEXT = 1000  # characters of one error's field or message (a field path may hold any key)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 3] + "..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,20 +134,23 @@ class Unprocessable(ComptoirError):
     status = 422
     error_type = "unprocessable_entity"
 
-    def __init__(self, errors: Sequence[FieldError] | FieldError, message: str | None = None) -> None:
-        self.errors = [errors] if isinstance(errors, FieldError) else list(errors)
+    def __init__(self, errors: Sequence[FieldError] | FieldError, message: str | None = None, *, more: int = 0) -> None:
+        """`errors` in order (only the first MAX_ERRORS are kept), and `more` not listed."""
+        listed = [errors] if isinstance(errors, FieldError) else list(errors)
+        self.errors = listed[:MAX_ERRORS]
+        self.more = more + len(listed) - len(self.errors)  # errors counted, not named
         if message is None:
             first = self.errors[0] if self.errors else None
             message = f"{first.field}: {first.message}" if first and first.field else (first.message if first else "")
-            if len(self.errors) > 1:
-                message += f" (and {len(self.errors) - 1} more)"
-        super().__init__(message or "The request cannot be processed")
+            if len(self.errors) + self.more > 1:
+                message += f" (and {len(self.errors) + self.more - 1} more)"
+        super().__init__(_cut(message) if message else "The request cannot be processed")
 
     def body(self) -> dict[str, Any]:
         return {
             "error_type": self.error_type,
             "message": self.message,
-            "errors": [{"field": e.field, "message": e.message} for e in self.errors],
+            "errors": [{"field": _cut(e.field), "message": _cut(e.message)} for e in self.errors],
         }
 
 
@@ -171,23 +183,42 @@ class ServiceUnavailable(ComptoirError):
 
 
 class FieldErrors:
-    """Collects every field error of a request so the 422 names them all, not just the first."""
+    """Collects the field errors of a request so the 422 names them all, not just the first:
+    the first MAX_ERRORS, in order, and how many more there were (`more`)."""
 
     def __init__(self) -> None:
         self.errors: list[FieldError] = []
+        self.more = 0
 
     def add(self, field: str, message: str) -> None:
-        self.errors.append(FieldError(field, message))
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(FieldError(field, message))
+        else:
+            self.more += 1
 
-    def extend(self, errors: Iterable[FieldError]) -> None:
-        self.errors.extend(errors)
+    def extend(self, errors: Iterable[FieldError], more: int = 0) -> None:
+        for error in errors:
+            self.add(error.field, error.message)
+        self.more += more
+
+    @property
+    def total(self) -> int:
+        return len(self.errors) + self.more
+
+    @property
+    def full(self) -> bool:
+        """MAX_ERRORS are named: any further error is only counted."""
+        return len(self.errors) >= MAX_ERRORS
 
     def __bool__(self) -> bool:
         return bool(self.errors)
 
+    def refusal(self) -> Unprocessable:
+        return Unprocessable(self.errors, more=self.more)
+
     def raise_if_any(self) -> None:
         if self.errors:
-            raise Unprocessable(self.errors)
+            raise self.refusal()
 
 
 def check_text(errors: FieldErrors, field: str, value: str | None, max_length: int, *, required: bool = False) -> None:
@@ -237,7 +268,7 @@ def validation_error(errors: Iterable[dict[str, Any]]) -> ComptoirError:
     """Request validation errors (pydantic's, located as FastAPI locates them: `("body",
     ...)`, `("query", name)`) in the spec's shape: body fields are a 422 naming each field
     path; a missing or non-object body, or a bad query parameter, is a 400."""
-    fields: list[FieldError] = []
+    fields = FieldErrors()
     for error in errors:
         loc = tuple(error.get("loc", ()))
         where = loc[0] if loc else "body"
@@ -246,5 +277,8 @@ def validation_error(errors: Iterable[dict[str, Any]]) -> ComptoirError:
             return BadRequest(f"Invalid {where} parameter {name!r}: {validation_message(error)}")
         if len(loc) == 1 or error["type"] == "json_invalid":
             return BadRequest("The request body must be a JSON object")
-        fields.append(FieldError(field_path(loc[1:]), validation_message(error)))
-    return Unprocessable(fields)
+        if fields.full:
+            fields.more += 1
+        else:
+            fields.add(field_path(loc[1:]), validation_message(error))
+    return fields.refusal()

@@ -10,6 +10,16 @@ Hot path: a realistic upload has 10,000 products, so each field is looked at onc
 optional fields cost one dict lookup, and errors are collected, never raised per field.
 
 `content_fields` reads one field, `content_entities` one entity; here, the whole upload.
+
+Streamed (docs/architecture.md "Request bodies"): an API upload is read while its body
+arrives. `Upload.entity` reads each entity of a section as soon as it is complete (the
+same EntityReader as for an upload given whole: `read_upload` feeds it every entity too),
+and `read_upload` then makes the checks across entities. The currency a price needs is the
+token's account's (a catalog in the token's reach belongs to its account), so every check of
+an entity runs while streaming; the catalog's images are known only once it is found, so
+`image_ids` are resolved after, with the other references. Once MAX_ERRORS errors are named
+the upload is refused: the entities that follow are read to count their errors, then dropped
+(nothing more is kept), and the checks across entities are not made.
 """
 
 from __future__ import annotations
@@ -20,18 +30,21 @@ from typing import Any
 
 from comptoir.catalogs.content_entities import EntityReader
 from comptoir.catalogs.content_fields import FieldReader
-from comptoir.errors import FieldError
+from comptoir.errors import MAX_ERRORS, FieldError
+from comptoir.kit.jsonstream import REFUSED, Path, Shape
 from comptoir.kit.wire import shown
 
 SECTIONS = ("variants", "categories", "products", "option_lists", "deals", "discounts", "charges")
 
 
 class Invalid(Exception):
-    """The upload breaks the rules; `errors` names every problem with its path."""
+    """The upload breaks the rules; `errors` names the first problems with their paths, `more`
+    counts the others."""
 
-    def __init__(self, errors: list[FieldError]) -> None:
-        super().__init__(f"{len(errors)} error(s)")
+    def __init__(self, errors: list[FieldError], more: int = 0) -> None:
+        super().__init__(f"{len(errors) + more} error(s)")
         self.errors = errors
+        self.more = more
 
 
 @dataclass
@@ -65,26 +78,99 @@ def _unique(check: FieldReader, items: Iterable[tuple[str, Any]], what: str) -> 
 # --- the whole upload ---------------------------------------------------------------------
 
 
+class Upload:
+    """The entities of an upload, each read as it comes (`entity`), for `read_upload`. Each
+    section has its own EntityReader, so its errors come in section order (SECTIONS)
+    whatever the order of the sections in the body."""
+
+    def __init__(self, currency: str) -> None:
+        self.currency = currency
+        self.readers = {section: EntityReader(currency) for section in SECTIONS}
+        self.more = 0  # errors counted by the stream (kit.jsonstream.Tally)
+        self.makers = {section: getattr(self.readers[section], _ENTITY[section]) for section in SECTIONS}
+
+    @property
+    def total(self) -> int:
+        return self.more + sum(reader.c.found.total for reader in self.readers.values())
+
+    @property
+    def full(self) -> bool:
+        """MAX_ERRORS errors are named: the upload is refused."""
+        return sum(len(reader.c.errors) for reader in self.readers.values()) >= MAX_ERRORS
+
+    def entity(self, section: str, raw: Any, index: int) -> dict[str, Any] | None:
+        """The read shape of `data.<section>[index]`; None, with an error, when not an object."""
+        here = f"data.{section}[{index}]"
+        o = self.readers[section].c.obj(here, raw)
+        return None if o is None else self.makers[section](o, here)
+
+    def shape(self) -> Shape:
+        """How the body `{"name", "data": {<section>: [entity, ...]}}` is streamed
+        (kit.jsonstream): each entity read as it completes; other keys skipped."""
+
+        def check(section: str) -> Any:
+            found = self.readers[section].c.found
+
+            def read(raw: Any, path: Path) -> Any:
+                before = found.total
+                entity = self.entity(section, raw, int(path[-1]))
+                if found.total > before and self.full:
+                    return REFUSED  # refused: nothing more needs keeping
+                return entity
+
+            return read
+
+        sections: dict[str, Shape | None] = {section: Shape(items=check(section)) for section in SECTIONS}
+        data = Shape(fields=sections, ignored=True, done=self._streamed)
+        return Shape(fields={"name": None, "data": data}, ignored=True)
+
+    def _streamed(self, data: dict[str, Any]) -> Streamed:
+        return Streamed(self, data)
+
+
+_ENTITY = {
+    "variants": "variant",
+    "categories": "category",
+    "products": "product",
+    "option_lists": "option_list",
+    "deals": "deal",
+    "discounts": "discount",
+    "charges": "charge",
+}
+
+
+class Streamed(dict[str, Any]):
+    """An upload's `data` as its body streamed in: its sections hold read shapes (`Upload`)."""
+
+    def __init__(self, upload: Upload, data: dict[str, Any]) -> None:
+        super().__init__(data)
+        self.upload = upload
+
+
 def read_upload(data: Any, currency: str, images: set[str]) -> Content:
     """The read shape of an uploaded `data` (ids still to come: `assign_ids`); raises
-    Invalid naming every error. `images`: ids of the catalog's images."""
-    build = EntityReader(currency)
-    c = build.c
+    Invalid naming the errors. `images`: ids of the catalog's images."""
+    streamed = isinstance(data, Streamed)
+    if isinstance(data, Streamed) and data.upload.currency != currency:  # the token's account is the catalog's
+        raise RuntimeError(f"an upload read in {data.upload.currency} for a catalog in {currency}")
+    upload = data.upload if isinstance(data, Streamed) else Upload(currency)
+    c = FieldReader(currency)  # the errors of the whole, in order: data, each section, across
     if c.obj("data", data) is None:
         raise Invalid(c.errors)
     sections: dict[str, list[Any]] = {}
-    makers = {
-        "variants": build.variant,
-        "categories": build.category,
-        "products": build.product,
-        "option_lists": build.option_list,
-        "deals": build.deal,
-        "discounts": build.discount,
-        "charges": build.charge,
-    }
     for section in SECTIONS:
-        path = f"data.{section}"
-        sections[section] = list(build.each(c.array(path, data.get(section)), path, makers[section]))
+        reader = upload.readers[section].c
+        if streamed:
+            sections[section] = reader.array(f"data.{section}", data.get(section))
+        else:
+            listed = reader.array(f"data.{section}", data.get(section))
+            sections[section] = [upload.entity(section, raw, i) for i, raw in enumerate(listed)]
+        c.found.extend(reader.errors, reader.found.more)
+    c.found.more += upload.more
+    if upload.full:  # refused while streaming: what followed was not kept
+        raise Invalid(c.errors, c.found.more)
+    variant_uses = [use for section in SECTIONS for use in upload.readers[section].variant_uses]
+    image_uses = [use for section in SECTIONS for use in upload.readers[section].image_uses]
 
     def refs(section: str) -> list[tuple[str, Any]]:
         return [(f"data.{section}[{i}].ref", e["ref"] if e else None) for i, e in enumerate(sections[section])]
@@ -92,10 +178,10 @@ def read_upload(data: Any, currency: str, images: set[str]) -> Content:
     variants = _unique(c, refs("variants"), "variant")
     categories = _unique(c, refs("categories"), "category")
     option_lists = _unique(c, refs("option_lists"), "option list")
-    for path, ref in build.variant_uses:
+    for path, ref in variant_uses:
         if ref not in variants:
             c.add(path, f"no variant has the ref {shown(ref)}")
-    for path, ref in build.image_uses:
+    for path, ref in image_uses:
         if ref not in images:
             c.add(path, f"no image of this catalog has the id {shown(ref)}")
 
@@ -123,7 +209,7 @@ def read_upload(data: Any, currency: str, images: set[str]) -> Content:
                 if isinstance(item["ref"], str) and item["ref"] not in sku_refs:
                     c.add(f"data.deals[{i}].lines[{j}].skus[{k}].ref", f"no sku has the ref {shown(item['ref'])}")
     if c.errors:
-        raise Invalid(c.errors)
+        raise Invalid(c.errors, c.found.more)
 
     option_refs = {
         opt["ref"]
@@ -132,7 +218,7 @@ def read_upload(data: Any, currency: str, images: set[str]) -> Content:
         if opt["ref"] is not None
     }
     content = Content(
-        data=sections, sku_refs=sku_refs, option_refs=option_refs, image_ids={ref for _, ref in build.image_uses}
+        data=sections, sku_refs=sku_refs, option_refs=option_refs, image_ids={ref for _, ref in image_uses}
     )
     content.data["categories"] = _depth_first(sections["categories"])
     content.pending = {

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from comptoir.errors import FieldError
+from comptoir.errors import FieldError, FieldErrors
 from comptoir.kit.decimals import parse_decimal, render_decimal
 from comptoir.kit.money import parse_money, render_money
 from comptoir.kit.text import too_long
@@ -27,12 +27,14 @@ class FieldReader:
 
     def __init__(self, currency: str) -> None:
         self.currency = currency
-        self.errors: list[FieldError] = []
+        # the first errors, in order, and a count of the others (docs/api/conventions.md "Errors")
+        self.found = FieldErrors()
+        self.errors: list[FieldError] = self.found.errors
         # Text already checked, by its value: how a price or a decimal reads back.
         self.read_back: dict[Any, str] = {}
 
     def add(self, path: str, message: str) -> None:
-        self.errors.append(FieldError(path, message))
+        self.found.add(path, message)
 
     def obj(self, path: str, value: Any) -> dict[str, Any] | None:
         if isinstance(value, dict):

@@ -13,7 +13,7 @@ from starlette.responses import Response
 from comptoir.accounts.service import account_of
 from comptoir.auth.access import ACCESS_TOKEN, require
 from comptoir.auth.context import Ctx
-from comptoir.catalogs import images, inventory, service
+from comptoir.catalogs import content, images, inventory, service
 from comptoir.catalogs.schemas import (
     Catalog,
     CatalogWrite,
@@ -29,12 +29,14 @@ from comptoir.catalogs.schemas import (
     Sku,
 )
 from comptoir.catalogs.service import CREATE_NEED, READ_NEED, WRITE_NEED
-from comptoir.errors import BadRequest, NotFound
+from comptoir.errors import BadRequest, FieldErrors, NotFound
+from comptoir.http.bodies import BodyShape
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, error_responses
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, ComptoirRoute, route
 from comptoir.http.state import app_state
+from comptoir.kit.jsonstream import Shape, Tally
 from comptoir.kit.jsonutil import loads
 from comptoir.kit.pagination import page_of
 from comptoir.locations.service import location_of
@@ -49,6 +51,22 @@ Creator = Annotated[Ctx, Depends(require("location,account", CREATE_NEED))]
 AccountCreator = Annotated[Ctx, Depends(require("account", CREATE_NEED))]
 MODIFY_ERRORS = {**WRITE_ERRORS, **error_responses(401)}
 CATALOG = "/catalogs/{catalog_id}"
+
+
+def _upload_shape(_request: Request, ctx: Ctx | None) -> tuple[Shape, Tally]:
+    """A catalog body streamed (catalogs.content "Streamed"): each entity read as it comes,
+    with the currency of the token's account, which is the catalog's."""
+    if ctx is None or ctx.account is None:
+        return Shape(fields={"name": None, "data": None}, ignored=True), FieldErrors()
+    upload = content.Upload(ctx.account.currency)
+    return upload.shape(), upload
+
+
+def _inventory_shape(request: Request, _ctx: Ctx | None) -> tuple[Shape, Tally]:
+    return inventory.shape(request.method)
+
+
+Upload = Annotated[CatalogWrite, BodyShape(_upload_shape)]
 
 
 def _hide_data(raw: str | None) -> bool:
@@ -127,9 +145,7 @@ async def list_account_catalogs(account_id: str | None, session: Session, ctx: A
     summary="Create a location-level catalog",
     own_summary="Create a catalog in the connection's location",
 )
-async def create_location_catalog(
-    location_id: str | None, body: CatalogWrite, session: Session, ctx: Creator
-) -> Response:
+async def create_location_catalog(location_id: str | None, body: Upload, session: Session, ctx: Creator) -> Response:
     location, account = await location_of(session, ctx, location_id)
     return _raw(
         await service.create_catalog(session, ctx, account=account, location=location, name=body.name, data=body.data)
@@ -146,7 +162,7 @@ async def create_location_catalog(
     own_summary="Create an account-level catalog in the connection's account",
 )
 async def create_account_catalog(
-    account_id: str | None, body: CatalogWrite, session: Session, ctx: AccountCreator
+    account_id: str | None, body: Upload, session: Session, ctx: AccountCreator
 ) -> Response:
     account = account_of(ctx, account_id)
     return _raw(
@@ -157,7 +173,7 @@ async def create_account_catalog(
 @router.put(
     CATALOG, response_model=Catalog, responses=MODIFY_ERRORS, summary="Rename a catalog and/or replace its data"
 )
-async def replace_catalog(catalog_id: str, body: CatalogWrite, session: Session, ctx: Writer) -> Response:
+async def replace_catalog(catalog_id: str, body: Upload, session: Session, ctx: Writer) -> Response:
     return _raw(await service.replace_catalog(session, ctx, catalog_id, name=body.name, data=body.data))
 
 
@@ -276,7 +292,9 @@ INVENTORY_WRITE = "inventory.write|catalog.write"
 InventoryReader = Annotated[Ctx, Depends(require("location,account", INVENTORY_READ))]
 InventoryWriter = Annotated[Ctx, Depends(require("location,account", INVENTORY_WRITE))]
 INVENTORY = CATALOG + LOCATION + "/inventory"
-InventoryBody = Annotated[Any, Body(description="An array of {sku_ref or option_ref, stock, expires_at}.")]
+InventoryBody = Annotated[
+    Any, Body(description="An array of {sku_ref or option_ref, stock, expires_at}."), BodyShape(_inventory_shape)
+]
 
 
 async def _inventory(

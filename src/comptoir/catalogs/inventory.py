@@ -26,6 +26,7 @@ from comptoir.db.engine import Database
 from comptoir.errors import FieldErrors, Forbidden, NotFound
 from comptoir.kit import clock, ids
 from comptoir.kit.decimals import parse_decimal, render_decimal
+from comptoir.kit.jsonstream import REFUSED, Path, Shape
 from comptoir.kit.times import localize, parse_datetime, render_datetime
 from comptoir.kit.wire import WireError, shown
 from comptoir.models import Catalog, InventoryEntry
@@ -79,45 +80,86 @@ async def read_inventory(session: AsyncSession, catalog: Catalog, location: Loca
 # --- writing ------------------------------------------------------------------------------
 
 
-def _parse_entries(body: Any, refs: dict[str, set[str]], timezone: str, *, patch: bool) -> list[repository.Entry]:
-    """(kind, ref, stock or None to delete, expires_at) of each entry; 422 naming every error."""
-    errors = FieldErrors()
-    if not isinstance(body, list):
-        errors.add("inventory", f"must be an array of entries, not {shown(body)}")
-        errors.raise_if_any()
-    parsed: list[repository.Entry] = []
-    seen = set()
-    for i, entry in enumerate(body):
+class Entries:
+    """Reads entries one at a time (`entry`), collecting errors; `refs` None skips the check
+    that each ref names a sku or option of the catalog, and `timezone` None leaves
+    `expires_at` naive: how a body is checked while it streams in, before the catalog is
+    found (`shape`)."""
+
+    def __init__(self, refs: dict[str, set[str]] | None, timezone: str | None, *, patch: bool) -> None:
+        self.refs, self.timezone, self.patch = refs, timezone, patch
+        self.errors = FieldErrors()
+        self.seen: set[tuple[str, str]] = set()
+
+    def entry(self, i: int, entry: Any) -> repository.Entry | None:
+        errors = self.errors
         path = f"[{i}]"
         if not isinstance(entry, dict):
             errors.add(path, f"must be an object, not {shown(entry)}")
-            continue
+            return None
         given = [(kind, entry.get(key)) for kind, key in KEYS.items() if entry.get(key) is not None]
         if len(given) != 1:
             errors.add(path, "must have exactly one of sku_ref and option_ref")
-            continue
+            return None
         kind, ref = given[0]
         key = KEYS[kind]
         if not isinstance(ref, str):
             errors.add(f"{path}.{key}", f"must be a string, not {shown(ref)}")
-            continue
-        if ref not in refs[kind]:
+            return None
+        if self.refs is not None and ref not in self.refs[kind]:
             errors.add(f"{path}.{key}", f"no {kind} of the catalog has the ref {shown(ref)}")
-        if (kind, ref) in seen:
+        if (kind, ref) in self.seen:
             errors.add(f"{path}.{key}", f"{shown(ref)} is listed twice")
-        seen.add((kind, ref))
-        stock = _stock(errors, f"{path}.stock", entry.get("stock"), required=not patch)
+        self.seen.add((kind, ref))
+        stock = _stock(errors, f"{path}.stock", entry.get("stock"), required=not self.patch)
         expires_at = None
         if entry.get("expires_at") is not None:
             try:
-                expires_at = localize(parse_datetime(entry["expires_at"]), timezone)
+                expires_at = parse_datetime(entry["expires_at"])
+                if self.timezone is not None:
+                    expires_at = localize(expires_at, self.timezone)
             except WireError as exc:
                 errors.add(f"{path}.expires_at", str(exc))
             if stock is not None and stock != 0:
                 errors.add(f"{path}.expires_at", "is allowed only with stock 0 (when the item comes back)")
-            if stock is None and patch:
+            if stock is None and self.patch:
                 errors.add(f"{path}.expires_at", "needs a stock of 0")
-        parsed.append((kind, ref, stock, expires_at))
+        return (kind, ref, stock, expires_at)
+
+
+class Streamed(list[Any]):
+    """An inventory body as it streamed in: its entries, and the errors found meanwhile."""
+
+    def __init__(self, entries: list[Any], errors: FieldErrors) -> None:
+        super().__init__(entries)
+        self.errors = errors
+
+
+def shape(method: str) -> tuple[Shape, FieldErrors]:
+    """How an inventory body is streamed (kit.jsonstream): each entry checked as it comes by
+    `Entries` (the refs and timezone are checked once the catalog is found); once MAX_ERRORS
+    errors are named, the entries that follow are checked to count their errors and dropped."""
+    reader = Entries(None, None, patch=method == "PATCH")
+    errors = reader.errors
+
+    def check(raw: Any, path: Path) -> Any:
+        before = errors.total
+        reader.entry(int(path[-1]), raw)
+        return REFUSED if errors.total > before and errors.full else raw
+
+    return Shape(items=check, done=lambda entries: Streamed(entries, errors)), errors
+
+
+def _parse_entries(body: Any, refs: dict[str, set[str]], timezone: str, *, patch: bool) -> list[repository.Entry]:
+    """(kind, ref, stock or None to delete, expires_at) of each entry; 422 naming the errors."""
+    if isinstance(body, Streamed) and body.errors.full:
+        raise body.errors.refusal()  # refused while streaming: the entries were not all kept
+    reader = Entries(refs, timezone, patch=patch)
+    errors = reader.errors
+    if not isinstance(body, list):
+        errors.add("inventory", f"must be an array of entries, not {shown(body)}")
+        errors.raise_if_any()
+    parsed = [entry for i, raw in enumerate(body) if (entry := reader.entry(i, raw)) is not None]
     errors.raise_if_any()
     return parsed
 

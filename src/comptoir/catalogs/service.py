@@ -179,7 +179,7 @@ def _read_content(errors: FieldErrors, data: Any, currency: str, images: set[str
     try:
         return catalog_content.read_upload(data, currency, images)
     except catalog_content.Invalid as exc:
-        errors.extend(exc.errors)
+        errors.extend(exc.errors, exc.more)
         return None
 
 

@@ -5,12 +5,21 @@ token before its body is read, and `DirectRoute` serves the hottest writes witho
 dependency solving. Bodies must be JSON (spec 7: 415 otherwise) and are parsed with exact decimals
 (docs/api/conventions.md "Wire formats": a JSON number is taken by its exact text, never through
 float) before FastAPI validates them against the route's request model.
+
+Bodies are read as they stream in (docs/architecture.md "Request bodies"): `read_json_body`
+feeds each chunk to a `kit.jsonstream.Stream`, awaiting between steps, with the Shape of
+`http.bodies` (the elements of the body's arrays checked as they complete); a body refused
+there is answered without being held whole, and its refusal costs at most a small multiple
+of its size.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine
+from contextlib import nullcontext
 from functools import partial
 from typing import Annotated, Any, TypeVar, get_origin
 from urllib.parse import unquote
@@ -19,15 +28,18 @@ from fastapi import APIRouter
 from fastapi.dependencies.models import Dependant
 from fastapi.params import Depends
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from comptoir.auth.access import require
-from comptoir.errors import BadRequest, UnsupportedMediaType, validation_error
+from comptoir.auth.context import Ctx
+from comptoir.errors import BadRequest, FieldErrors, PayloadTooLarge, UnsupportedMediaType, validation_error
+from comptoir.http.bodies import BodyShape, ShapeOf, shape_of
 from comptoir.http.inputs import nul_fields
 from comptoir.kit import gcpause
-from comptoir.kit.jsonutil import dumps, loads
+from comptoir.kit.jsonstream import STEP, Stream, ValueTooLarge
+from comptoir.kit.jsonutil import dumps
 
 LARGE_BODY = 256 * 1024
 E = TypeVar("E", bound=Callable[..., Awaitable[Response]])
@@ -47,23 +59,75 @@ def is_json_content_type(value: str | None) -> bool:
     return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
 
 
-async def read_json_body(request: Request) -> None:
-    """Parse the body once, exactly; FastAPI then finds it through `request.json()`."""
-    body = await request.body()
-    if not body:
+async def read_json_body(
+    request: Request, shape: ShapeOf | None = None, ctx: Ctx | None = None, model: Any = None
+) -> None:
+    """Parse the body once, exactly, as it streams in; FastAPI then finds it through
+    `request.json()`. `shape`: what is checked while streaming (`http.bodies`); once that
+    refuses the body (MAX_ERRORS errors), the 422 names them and counts the others, with
+    those of the rest of the body against `model` (the route's body model)."""
+    chunks = request.stream()
+    first = b""
+    async for chunk in chunks:
+        if chunk:
+            first = chunk
+            break
+    # FastAPI asks `request.body()` (consumed here), then `request.json()` for a non-empty one
+    request._body = b"-" if first else b""
+    if not first:
         return
     if not is_json_content_type(request.headers.get("content-type")):
         raise UnsupportedMediaType()
+    settings = request.app.state.comptoir.settings
+    given, found = shape(request, ctx) if shape is not None else (None, None)
+    # with a Shape, a value read whole is an element or a field: the general limit is enough
+    stream = Stream(given, max_value=settings.max_body_bytes if given is not None else 1 << 62, tally=found)
+    declared = request.headers.get("content-length", "")
+    # a catalog: a million objects (kit.gcpause), paused step by step, never across an await
+    large = not declared.isdigit() or int(declared) >= LARGE_BODY
+    # the request's fingerprint, as http.idempotency compares it, taken as the body passes
+    seen = hashlib.sha256(b"%s %s\n" % (request.method.encode(), request.url.path.encode()))
     try:
-        if len(body) < LARGE_BODY:
-            request._json = loads(body)
-        else:  # a catalog: a million objects (kit.gcpause)
-            with gcpause.paused():
-                request._json = loads(body)
+        seen.update(first)
+        await _feed(stream, first, large)
+        async for chunk in chunks:
+            seen.update(chunk)
+            await _feed(stream, chunk, large)
+        request.state.fingerprint = seen.hexdigest()
+        with gcpause.paused() if large else nullcontext():
+            request._json = stream.close()
+    except ValueTooLarge as exc:
+        refused = PayloadTooLarge(settings.max_body_bytes)
+        refused.message = str(exc)
+        raise refused from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise BadRequest(f"Malformed JSON body: {exc}") from None
-    if b"\\u0000" in body and (refused := nul_fields(request._json)) is not None:
-        raise refused
+    if stream.has_nul and (nul := nul_fields(request._json)) is not None:
+        raise nul
+    if stream.refused and isinstance(found, FieldErrors) and model is not None:
+        raise _with_the_rest(found, model, request._json)
+
+
+async def _feed(stream: Stream, chunk: bytes, large: bool) -> None:
+    """`chunk` in steps, letting other requests run between two steps (a body of one step,
+    most bodies, is parsed at once)."""
+    view = memoryview(chunk)
+    for start in range(0, len(chunk), STEP):
+        if stream.size:
+            await asyncio.sleep(0)
+        with gcpause.paused() if large else nullcontext():
+            stream.feed(bytes(view[start : start + STEP]) if len(chunk) > STEP else chunk)
+
+
+def _with_the_rest(found: FieldErrors, model: Any, skeleton: Any) -> Exception:
+    """The 422 of a body refused while streaming: its array elements' errors (the first
+    named), then those of the rest of the body, counted (the refused arrays hold only what
+    was kept before the refusal)."""
+    try:
+        TypeAdapter(model).validate_python(skeleton)
+    except ValidationError as exc:
+        found.more += len(exc.errors())
+    return found.refusal()
 
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
@@ -93,8 +157,13 @@ class ComptoirRoute(APIRoute):
             return handler
         found = _permission_of(self.dependant)
         permission = None if found is None else found.call
+        info = self.body_field.field_info
+        shape = shape_of(info.annotation, info.metadata)
+        # a BodyShape's refusal is the service's to raise (after its 404 and 403)
+        model = None if any(isinstance(item, BodyShape) for item in info.metadata) else info.annotation
 
         async def route_handler(request: Request) -> Response:
+            ctx = None
             if permission is not None:
                 # The token first, then the body (inputs.InputLimits): a request without a valid
                 # token is a 401 whatever its body, which is never read. The dependency
@@ -102,7 +171,7 @@ class ComptoirRoute(APIRoute):
                 ctx = await permission(request, request.headers.get("x-access-token") or None)
                 request.state.authorized = (permission, ctx)
             try:
-                await read_json_body(request)
+                await read_json_body(request, shape, ctx, model)
             except (BadRequest, UnsupportedMediaType) as exc:
                 # Raised once the dependencies (authentication first) have passed: a bad
                 # token is a 401 whatever the body (see app.request_validation_error).
@@ -142,11 +211,12 @@ class DirectRoute(ComptoirRoute):
             raise TypeError(f"{self.name}: a direct endpoint takes the request, ctx, body and path parameters only")
         endpoint, permission, body_model = self.endpoint, found.call, model
         request_name, ctx_name, body_name = dependant.request_param_name, found.name, body_field.name
+        shape = shape_of(model, body_field.field_info.metadata)
 
         async def handler(request: Request) -> Response:
             # As FastAPI's APIKeyHeader(auto_error=False) gives it: an empty header is no token.
             ctx = await permission(request, request.headers.get("x-access-token") or None)
-            await read_json_body(request)
+            await read_json_body(request, shape, ctx, body_model)
             try:
                 body = body_model.model_validate(getattr(request, "_json", None))
             except ValidationError as exc:

@@ -12,7 +12,9 @@ from typing import Any
 import orjson
 
 MAX_DEPTH = 64  # free-form values (custom fields) nested deeper are refused; orjson writes 254
+MAX_WALK = 512  # objects and arrays a streamed body (kit.jsonstream) walks, nested deeper, are refused
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # the same, in text
 # Stored JSON that starts with a space was written by `stored_fragment`: it holds no number
 # orjson would read inexactly, so orjson reads it, three times faster than the exact parser.
 # `dumps` never writes a leading space, so nothing else is read that way.
@@ -42,6 +44,9 @@ def _parse_int(text: str) -> int | Decimal:
     # Integers beyond 64 bits stay exact as Decimal (orjson writes them back as they came).
     value = int(text)
     return value if -(2**63) <= value < 2**63 else Decimal(text)
+
+
+parse_int, reject_constant = _parse_int, _reject_constant  # the decoder's options, for kit.jsonstream
 
 
 def loads(data: str | bytes) -> Any:
@@ -97,6 +102,11 @@ def loads_stored(data: str | bytes) -> Any:
         except orjson.JSONDecodeError:
             pass
     return loads(raw)
+
+
+def check_strings(value: Any) -> None:
+    """ValueError when a string (or key) of `value` holds a lone UTF-16 surrogate."""
+    _check_strings(value)
 
 
 def _check_strings(value: Any) -> None:
