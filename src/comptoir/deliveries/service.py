@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir import events
 from comptoir.auth.context import Ctx
 from comptoir.deliveries import repository
-from comptoir.deliveries.render import DELIVERY_TEXTS, DELIVERY_TIMES, render_delivery, render_quote
+from comptoir.deliveries.render import DELIVERY_TEXTS, DELIVERY_TIMES, render_quote
 from comptoir.deliveries.schemas import DeliveryCreate, DeliveryUpdate, QuoteCreate
 from comptoir.errors import FieldError, NotFound, Unprocessable
 from comptoir.kit import clock, ids
@@ -23,7 +23,7 @@ from comptoir.kit.times import localize
 from comptoir.models import Delivery, DeliveryQuote, Order
 from comptoir.models.locations import LocationRef
 from comptoir.orders import service as orders
-from comptoir.orders.render import event_state
+from comptoir.orders.render import event_state, render_delivery
 
 # spec 3.2: the time set automatically when the status is set to each of these
 AUTOMATIC_TIMES = {
