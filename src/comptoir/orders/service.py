@@ -115,6 +115,30 @@ async def record(
     await events.record(session, **_change(ctx, order, location, event_type, **states))
 
 
+async def order_touched(
+    session: AsyncSession,
+    ctx: Ctx,
+    order: Order,
+    location: LocationRef,
+    previous: dict[str, Any] | None,
+    new: dict[str, Any] | None,
+) -> None:
+    """spec 6.2: a change of an order's delivery or quotes is also an update of the order:
+    its `updated_at` moves and `order.update` is recorded; `previous` and `new` are its
+    rendered delivery before and after (a quote is not part of the order). The caller holds
+    the order's row lock."""
+    order.updated_at = clock.now()
+    await record(
+        session,
+        ctx,
+        order,
+        location,
+        "update",
+        previous_state=event_state(order, location, previous),
+        new_state=event_state(order, location, new),
+    )
+
+
 # --- creating -----------------------------------------------------------------------------
 
 
