@@ -310,6 +310,7 @@ def personalise(
         state = render_order(order, location.timezone, location.public_id)
     refs = order.refs.get(str(client_id), {}) if client_id is not None else {}
     read = as_read_by(state, order, refs, customer_ref)
+    read["id"] = order.public_id
     read["delivery"] = delivery
     return read
 
@@ -321,7 +322,6 @@ def as_read_by(
     reader whose private `refs` on the order these are reads it: their refs on the order and
     its elements, its customer as `_as_attached` shows it to them."""
     read = dict(state)
-    read["id"] = order.public_id
     read["private_ref"] = refs.get(ORDER_REF)
     by_id = {ids.encode(ELEMENT_KIND, int(key)): ref for key, ref in refs.items() if key != ORDER_REF}
     if by_id:
