@@ -5,7 +5,9 @@ writes their tables, choosing the statement by database where the dialects diffe
 
 from __future__ import annotations
 
-from sqlalchemy import delete, exists, select, update
+from typing import Any
+
+from sqlalchemy import Insert, delete, exists, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -13,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 from sqlalchemy.sql.elements import ColumnElement
 
+from comptoir.db.engine import dialect_name
 from comptoir.models import Catalog, CustomerList, NameClaim, PrivateRef
 
 
@@ -90,19 +93,30 @@ async def delete_private_ref(session: AsyncSession, resource_type: str, resource
     )
 
 
+def private_ref_upsert(
+    dialect: str, resource_type: Any, resource_id: Any, client_id: Any, ref: Any, scope_id: Any = None
+) -> Insert:
+    """The statement setting a client's ref on an object, inserted or replaced, for the
+    `dialect` ("postgresql" or "sqlite"). Its values are values or SQL expressions:
+    `upsert_private_ref` runs it with values, and a one-statement write embeds it with its
+    own parameters (the order insert, `orders.repository`)."""
+    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    stmt = insert(PrivateRef).values(
+        resource_type=resource_type, resource_id=resource_id, client_id=client_id, ref=ref, scope_id=scope_id
+    )
+    return stmt.on_conflict_do_update(
+        index_elements=["resource_type", "resource_id", "client_id"],
+        set_={"ref": stmt.excluded.ref, "scope_id": stmt.excluded.scope_id},
+    )
+
+
 async def upsert_private_ref(
     session: AsyncSession, resource_type: str, resource_id: int, client_id: int, ref: str, scope_id: int | None
 ) -> None:
     """The client's ref on the object, inserted or replaced in one statement (IntegrityError
     when `scope_id` is given and another object of that scope has the ref)."""
-    insert = pg_insert if _on_postgresql(session) else sqlite_insert
-    stmt = insert(PrivateRef).values(
-        resource_type=resource_type, resource_id=resource_id, client_id=client_id, ref=ref, scope_id=scope_id
-    )
     await session.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["resource_type", "resource_id", "client_id"], set_={"ref": ref, "scope_id": scope_id}
-        )
+        private_ref_upsert(dialect_name(session), resource_type, resource_id, client_id, ref, scope_id)
     )
 
 

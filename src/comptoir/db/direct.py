@@ -35,8 +35,10 @@ from typing import Any
 
 from sqlalchemy import Boolean, Select, bindparam, text
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql.base import PGDialect
 from sqlalchemy.engine import make_url
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement, ColumnElement
 from sqlalchemy.types import TypeEngine
 
 from comptoir.config import Settings
@@ -83,6 +85,7 @@ class Query:
     """A Core select compiled for both dialects; parameters are passed by name."""
 
     def __init__(self, stmt: Select[*tuple[Any, ...]]) -> None:
+        self.stmt = stmt  # the select itself, for a session (inside a transaction)
         columns = list(stmt.selected_columns)
         self.names = tuple(str(column.key) for column in columns)
         compiled: dict[bool, tuple[str, tuple[str, ...], list[tuple[int, Converter]]]] = {}
@@ -102,7 +105,9 @@ class Query:
 
 
 _PG = postgresql.asyncpg.dialect(json_serializer=dumps_str)
+_PG_NAMED = PGDialect(paramstyle="named")  # compiles Core statements to `:name` placeholders
 _PLACEHOLDER = re.compile(r"(?<![:\w]):(\w+)")
+_JSON_CAST = re.compile(r"((?<![:\w]):\w+)::JSON\b")  # the compiler's own cast of a JSON parameter
 
 
 class Write:
@@ -110,7 +115,8 @@ class Write:
     type: sent as `$n::TYPE`, its value processed as the engine would (JSON serialised, UTC
     datetimes checked, exact decimals)."""
 
-    def __init__(self, sql: str, types: dict[str, TypeEngine[Any]]) -> None:
+    def __init__(self, sql: str, types: dict[str, TypeEngine[Any]], defaults: dict[str, Any] | None = None) -> None:
+        self.defaults = defaults or {}  # the values of parameters the statement holds itself
         order: list[str] = []
 
         def number(match: re.Match[str]) -> str:
@@ -127,12 +133,32 @@ class Write:
             _PLACEHOLDER.sub(
                 lambda match: f"CAST(:{match.group(1)} AS {types[match.group(1)].compile(dialect=_PG)})", sql
             )
-        ).bindparams(*(bindparam(name, type_=types[name]) for name in order))
+        ).bindparams(
+            *(
+                bindparam(name, self.defaults[name], type_=types[name])
+                if name in self.defaults
+                else bindparam(name, type_=types[name])
+                for name in order
+            )
+        )
+
+    @classmethod
+    def of(cls, stmt: ClauseElement) -> Write:
+        """The statement built with SQLAlchemy Core (data-modifying CTEs of the statement
+        builders that writes in a session run, `select(...).add_cte(...)`): its parameters
+        are its bound parameters, typed by their columns; a value written into it (a
+        literal) is its parameter's default."""
+        compiled = stmt.compile(dialect=_PG_NAMED)
+        assert isinstance(compiled, SQLCompiler)
+        types = {name: bind.type for bind, name in compiled.bind_names.items()}
+        defaults = {name: bind.value for bind, name in compiled.bind_names.items() if not bind.required}
+        sql = _JSON_CAST.sub(r"\1", compiled.string)  # cast by `Write` itself, as every parameter
+        return cls(sql, types, defaults)
 
     def values(self, params: dict[str, Any]) -> list[Any]:
         values = []
         for name, process in zip(self.order, self.processors, strict=True):
-            value = params[name]
+            value = params[name] if name in params else self.defaults[name]
             values.append(process(value) if process is not None and value is not None else value)
         return values
 

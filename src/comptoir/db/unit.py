@@ -17,9 +17,15 @@ from comptoir.db.engine import Database, dialect_name
 
 class Unit:
     def __init__(
-        self, db: Database | None = None, direct: FastReader | None = None, *, session: AsyncSession | None = None
+        self,
+        db: Database | None = None,
+        direct: FastReader | None = None,
+        *,
+        session: AsyncSession | None = None,
+        write: bool = True,
     ) -> None:
         self._db = db
+        self._write = write  # False: the transaction, if one opens, only reads
         self.direct = direct
         self._session = session
         self._stack: AsyncExitStack | None = None  # made with the transaction it closes
@@ -40,7 +46,7 @@ class Unit:
         if self._session is None:
             assert self._db is not None, "a unit without a database holds its caller's session"
             self._stack = AsyncExitStack()
-            self._session = await self._stack.enter_async_context(self._db.transaction())
+            self._session = await self._stack.enter_async_context(self._db.transaction(write=self._write))
         return self._session
 
     async def __aenter__(self) -> Unit:

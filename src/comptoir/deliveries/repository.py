@@ -38,11 +38,3 @@ async def delivery_of(session: AsyncSession, order_pk: int, *, for_update: bool 
     if for_update:
         stmt = stmt.with_for_update()
     return await session.scalar(stmt.execution_options(populate_existing=True))
-
-
-async def deliveries_of(session: AsyncSession, order_pks: list[int]) -> dict[int, Delivery]:
-    """{order id: its delivery} for those of the orders that have one."""
-    if not order_pks:
-        return {}
-    rows = await session.scalars(select(Delivery).where(Delivery.order_id.in_(order_pks)))
-    return {delivery.order_id: delivery for delivery in rows}

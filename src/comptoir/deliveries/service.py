@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir import events
 from comptoir.auth.context import Ctx
 from comptoir.deliveries import repository
-from comptoir.deliveries.render import DELIVERY_TEXTS, DELIVERY_TIMES, render_delivery, render_quote
+from comptoir.deliveries.render import DELIVERY_TEXTS, DELIVERY_TIMES, render_quote
 from comptoir.deliveries.schemas import DeliveryCreate, DeliveryUpdate, QuoteCreate
 from comptoir.errors import FieldError, NotFound, Unprocessable
 from comptoir.kit import clock, ids
@@ -23,7 +23,7 @@ from comptoir.kit.times import localize
 from comptoir.models import Delivery, DeliveryQuote, Order
 from comptoir.models.locations import LocationRef
 from comptoir.orders import service as orders
-from comptoir.orders.render import event_state
+from comptoir.orders.render import render_delivery
 
 # spec 3.2: the time set automatically when the status is set to each of these
 AUTOMATIC_TIMES = {
@@ -60,28 +60,6 @@ def _quote_body(quote: DeliveryQuote, order: Order, location: LocationRef) -> di
     return render_quote(quote, order.public_id, location.public_id, location.timezone)
 
 
-async def _order_touched(
-    session: AsyncSession,
-    ctx: Ctx,
-    order: Order,
-    location: LocationRef,
-    previous: dict[str, Any] | None,
-    new: dict[str, Any] | None,
-) -> None:
-    """spec 6.2: a quote or delivery change is also an update of its order; `previous` and
-    `new` are the order's delivery before and after (a quote is not part of the order)."""
-    order.updated_at = clock.now()
-    await orders.record(
-        session,
-        ctx,
-        order,
-        location,
-        "update",
-        previous_state=event_state(order, location, previous),
-        new_state=event_state(order, location, new),
-    )
-
-
 async def _current_delivery(session: AsyncSession, order: Order, location: LocationRef) -> dict[str, Any] | None:
     delivery = await repository.delivery_of(session, order.id)
     return _body(delivery, order, location) if delivery else None
@@ -103,7 +81,7 @@ async def create_quote(
     )
     await repository.save(session, quote)
     delivery = await _current_delivery(session, order, location)
-    await _order_touched(session, ctx, order, location, delivery, delivery)
+    await orders.order_touched(session, ctx, order, location, delivery, delivery)
     return _quote_body(quote, order, location)
 
 
@@ -116,7 +94,7 @@ async def accept_quote(
     if quote.accepted_at is None:
         quote.accepted_at = clock.now()
         delivery = await _current_delivery(session, order, location)
-        await _order_touched(session, ctx, order, location, delivery, delivery)
+        await orders.order_touched(session, ctx, order, location, delivery, delivery)
     return _quote_body(quote, order, location)
 
 
@@ -209,7 +187,7 @@ async def create_delivery(
     await repository.save(session, delivery)
     new = _body(delivery, order, location)
     await _record_delivery(session, ctx, order, location, delivery, "create", new_state=new)
-    await _order_touched(session, ctx, order, location, None, new)
+    await orders.order_touched(session, ctx, order, location, None, new)
     return new
 
 
@@ -239,5 +217,5 @@ async def update_delivery(
     await _record_delivery(session, ctx, order, location, delivery, "update", previous_state=previous, new_state=new)
     moved_only = {k for k in new if new[k] != previous[k]} <= {*POSITION, "driver_position_updated_at"}
     if not moved_only:  # spec 6.2: not for a driver-position-only change
-        await _order_touched(session, ctx, order, location, previous, new)
+        await orders.order_touched(session, ctx, order, location, previous, new)
     return new

@@ -57,7 +57,7 @@ async def receivers(source: Source, change: NewChange, cache: ConnectionCache | 
     for each connection subscribed to the change that may receive it (`audience.receives`).
     The one fan-out of every writer: `record_change` reads it in the writer's transaction
     just before writing the events; a writer whose one statement writes the change and its
-    events (`repository.EVENTS_CTE`) reads it just before that statement, through the direct
+    events (`repository.events_cte`) reads it just before that statement, through the direct
     driver and the connection `cache` (`repository.subscribed`)."""
     candidates = await repository.subscribed(source, change, cache)
     return [(candidate.connection_id, key) for candidate, key in candidates if receives(change, candidate, key)]

@@ -2,17 +2,21 @@
 writing a change and its events, reading the connections subscribed to a change, and the
 notifications that wake the delivery workers.
 
-A change's events are written in one of two ways, by the writer's choice of statement:
+A change and its events are written by one set of statement builders, run in one of two
+ways, by the writer's choice:
 - in a session, by `insert_change` then `insert_events` (every writer on SQLite, and every
   writer but the order insert on PostgreSQL);
-- inside a writer's own one-statement `Write` (PostgreSQL), from the parts `CHANGE_CTE` and
-  `EVENTS_CTE`, with the values of `write_params` (the order insert).
+- inside a writer's own one-statement `Write` (PostgreSQL), where the same builders are
+  data-modifying CTEs (`change_cte`, `events_cte`), with the values of `write_params` (the
+  order insert).
+Either way the delivery workers are woken by `wake_workers`, the one wake-up.
 Who receives the events is decided once, by `comptoir.events.receivers`, from the rows that
 `subscribed` reads here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from functools import cache
 from types import SimpleNamespace
@@ -20,20 +24,24 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Insert,
     String,
     bindparam,
+    column,
     delete,
     exists,
+    func,
     insert,
+    literal,
     literal_column,
     or_,
     select,
     text,
+    true,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.sql.expression import ColumnClause
-from sqlalchemy.types import TypeEngine
+from sqlalchemy.sql.expression import CTE, ColumnClause, ColumnElement
 
 from comptoir.auth.scopes import parse_scope
 from comptoir.connections.cache import AUDIENCES, ConnectionCache
@@ -72,8 +80,40 @@ class NewChange(SimpleNamespace):
     origin_connection_id: int | None
 
 
+# Who receives a change's events (`comptoir.events.receivers`), read in a source with an
+# optional connection cache: what a writer of a change is handed.
+Receivers = Callable[[Source, NewChange, ConnectionCache | None], Awaitable[list[tuple[int, str]]]]
 CHANGE_COLUMNS = tuple(column.key for column in Change.__table__.columns if column.key != "id")  # all but the id
-_INSERT_CHANGE = insert(Change).returning(Change.id)
+# The change, its columns bound as `:c_<column>` (`change_values`): run by `insert_change`,
+# or a CTE of a writer's one statement (`change_cte`).
+CHANGE_INSERT = (
+    insert(Change)
+    .values({name: bindparam(f"c_{name}", type_=Change.__table__.c[name].type) for name in CHANGE_COLUMNS})
+    .returning(Change.id, Change.created_at)
+)
+INSERT_EVENTS = insert(Event)
+# What wakes the delivery workers of other processes (PostgreSQL): a notification sent at commit.
+NOTIFY_EVENTS = func.pg_notify(literal_column(f"'{NOTIFY_CHANNEL}'"), literal_column("''"))
+
+
+def change_values(change: NewChange) -> dict[str, Any]:
+    """The values of `CHANGE_INSERT` for a change."""
+    return {f"c_{name}": getattr(change, name) for name in CHANGE_COLUMNS}
+
+
+def event_row(connection_id: Any, change_id: Any, key: Any, event_type: Any, created_at: Any) -> dict[str, Any]:
+    """The row of one event of a change for one receiver (subscribed under resource type
+    `key`): values in a session (`insert_events`), SQL expressions in a one-statement write
+    (`events_cte`). Due at once, never attempted."""
+    return {
+        "connection_id": connection_id,
+        "change_id": change_id,
+        "resource_type": key,
+        "event_type": event_type,
+        "created_at": created_at,
+        "attempts": 0,
+        "next_attempt_at": created_at,
+    }
 
 
 # --- writing in a session -------------------------------------------------------------------
@@ -84,8 +124,7 @@ async def insert_change(session: AsyncSession, change: NewChange) -> int:
 
     A Core insert: the change is written once and never read back through the session,
     which spares the unit of work on every write path (benchmarks/orders.py)."""
-    values = {column: getattr(change, column) for column in CHANGE_COLUMNS}
-    change_id: int = (await session.execute(_INSERT_CHANGE, values)).scalar_one()
+    change_id: int = (await session.execute(CHANGE_INSERT, change_values(change))).scalar_one()
     return change_id
 
 
@@ -95,22 +134,26 @@ async def insert_events(session: AsyncSession, change: NewChange, receivers: lis
     if not receivers:
         return
     rows = [
-        {
-            "connection_id": connection_id,
-            "change_id": change.id,
-            "resource_type": key,
-            "event_type": change.event_type,
-            "created_at": change.created_at,
-            "attempts": 0,
-            "next_attempt_at": change.created_at,
-        }
+        event_row(connection_id, change.id, key, change.event_type, change.created_at)
         for connection_id, key in receivers
     ]
-    await session.execute(insert(Event), rows)
-    if not session.info.get(signals.NEW_EVENTS):
-        session.info[signals.NEW_EVENTS] = True
-        if dialect_name(session) == "postgresql":
-            await session.execute(text(f"NOTIFY {NOTIFY_CHANNEL}"))  # delivered at commit
+    await session.execute(INSERT_EVENTS, rows)
+    await wake_workers(session)
+
+
+async def wake_workers(session: AsyncSession | None, *, notified: bool = False) -> None:
+    """The one wake-up of the delivery workers, once events were written: in this process
+    when `session` commits (at once for None: a statement that ran on its own, committed),
+    in the others by `NOTIFY_EVENTS`, sent at commit on PostgreSQL. `notified`: the
+    statement that wrote the events sent it itself (`events_cte`'s writer)."""
+    if session is None:
+        signals.new_events_committed()
+        return
+    if session.info.get(signals.NEW_EVENTS):
+        return
+    session.info[signals.NEW_EVENTS] = True
+    if not notified and dialect_name(session) == "postgresql":
+        await session.execute(select(NOTIFY_EVENTS))  # delivered at commit
 
 
 async def callback_changed(session: AsyncSession, connection_id: int) -> None:
@@ -209,32 +252,31 @@ def _fan_out_query(resource_type: str, by_client: bool, by_location: bool) -> Qu
 
 # --- inside a writer's one statement (PostgreSQL) -----------------------------------------------
 
-# Parts of a `Write` (data-modifying CTEs chained in one `WITH`): the change, bound as
-# `:c_<column>`, named `change`; its events, one per connection of `:receivers` with the
-# resource type it subscribed under in `:keys`; and what wakes the workers at commit.
-CHANGE_CTE = f"""change AS (
-            INSERT INTO {Change.__tablename__} ({", ".join(CHANGE_COLUMNS)})
-            VALUES ({", ".join(f":c_{c}" for c in CHANGE_COLUMNS)})
-            RETURNING id, created_at
-        )"""  # noqa: S608 - only the models' names are written in; every value is bound
-EVENTS_CTE = f"""new_events AS (
-            INSERT INTO {Event.__tablename__}
-                (connection_id, change_id, resource_type, event_type, created_at, attempts, next_attempt_at)
-            SELECT receiver.connection_id, change.id, receiver.key, :c_event_type, change.created_at, 0,
-                   change.created_at
-            FROM change, unnest(:receivers, :keys) AS receiver(connection_id, key)
-        )"""  # noqa: S608
-NOTIFY_EVENTS = f"pg_notify('{NOTIFY_CHANNEL}', '')"
-WRITE_TYPES: dict[str, TypeEngine[Any]] = {
-    **{f"c_{name}": Change.__table__.c[name].type for name in CHANGE_COLUMNS},
-    "receivers": ARRAY(BigInteger()),
-    "keys": ARRAY(String()),
-}
+
+def change_cte() -> CTE:
+    """`CHANGE_INSERT` as a part of a writer's `Write`, named `change` (its id and time)."""
+    return CHANGE_INSERT.cte("change")
+
+
+def events_cte(change: CTE) -> CTE:
+    """The events of `change` (`change_cte`) as a part of a writer's `Write`: one
+    `event_row` per connection of `:receivers`, with the resource type it subscribed under
+    in `:keys` (`write_params`)."""
+    receiver = (
+        func.unnest(bindparam("receivers", type_=ARRAY(BigInteger())), bindparam("keys", type_=ARRAY(String())))
+        .table_valued(column("connection_id", BigInteger()), column("key", String()))
+        .render_derived(name="receiver")
+    )
+    event_type = bindparam("c_event_type", type_=Change.__table__.c.event_type.type)
+    row = event_row(receiver.c.connection_id, change.c.id, receiver.c.key, event_type, change.c.created_at)
+    values = [value if isinstance(value, ColumnElement) else literal(value) for value in row.values()]
+    rows: Insert = INSERT_EVENTS.from_select(list(row), select(*values).select_from(change.join(receiver, true())))
+    return rows.cte("new_events")
 
 
 def write_params(change: NewChange, receivers: list[tuple[int, str]]) -> dict[str, Any]:
-    """The values of `CHANGE_CTE` and `EVENTS_CTE` for a change and its receivers."""
-    params = {f"c_{name}": getattr(change, name) for name in CHANGE_COLUMNS}
+    """The values of `change_cte` and `events_cte` for a change and its receivers."""
+    params = change_values(change)
     params["receivers"] = [connection_id for connection_id, _key in receivers]
     params["keys"] = [key for _connection_id, key in receivers]
     return params

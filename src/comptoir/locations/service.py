@@ -12,6 +12,7 @@ from comptoir import events
 from comptoir.accounts import repository as accounts
 from comptoir.auth.context import Ctx
 from comptoir.db.engine import Database
+from comptoir.db.unit import Unit
 from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, custom_fields
 from comptoir.kit.codes import parse_country
@@ -75,29 +76,38 @@ def render_location(
     }
 
 
+# Where a location is read: a session, or a unit of work (`db.unit`), whose transaction is
+# opened only when a read needs one (a location-level connection's own location needs none).
+Source = AsyncSession | Unit
+
+
+async def _session(db: Source) -> AsyncSession:
+    return db if isinstance(db, AsyncSession) else await db.session()
+
+
 @overload
 async def location_in_reach(
-    session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: Literal[True]
+    db: Source, ctx: Ctx, public_id: str, *, for_update: Literal[True]
 ) -> tuple[Location, Account]: ...
 @overload
 async def location_in_reach(
-    session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: bool = False
+    db: Source, ctx: Ctx, public_id: str, *, for_update: bool = False
 ) -> tuple[Location | LocationView, Account | AccountView]: ...
 async def location_in_reach(
-    session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: bool = False
+    db: Source, ctx: Ctx, public_id: str, *, for_update: bool = False
 ) -> tuple[Location | LocationView, Account | AccountView]:
     """The location behind `public_id` and its account, if the connection reaches it; else
     404, whether or not it exists elsewhere (docs/architecture.md "Permissions").
     `for_update`: the rows, the location locked in the request's transaction."""
     account_pk, number = _parsed_in_account(ctx, public_id)
     if ctx.level == "location":
-        found = await connection_location(session, ctx, for_update=for_update)
+        found = await connection_location(db, ctx, for_update=for_update)
         if found[0].number != number:
             raise NotFound("location", public_id)
         return found
     if ctx.level != "account":
         raise NotFound("location", public_id)
-    row = await repository.with_account(session, account_pk, number, for_update=for_update)
+    row = await repository.with_account(await _session(db), account_pk, number, for_update=for_update)
     if row is None:
         raise NotFound("location", public_id)
     return row
@@ -110,46 +120,34 @@ def _parsed_in_account(ctx: Ctx, public_id: str) -> tuple[int, int]:
     return parsed
 
 
-def snapshot_in_reach(ctx: Ctx, public_id: str) -> tuple[LocationView, AccountView]:
-    """`location_in_reach` for a location-level connection, without a session: the
-    snapshots read with the token."""
-    assert ctx.level == "location"
-    assert ctx.location is not None
-    assert ctx.account is not None
-    if _parsed_in_account(ctx, public_id)[1] != ctx.location.number:
-        raise NotFound("location", public_id)
-    return ctx.location, ctx.account
-
-
+@overload
+async def connection_location(db: Source, ctx: Ctx, *, for_update: Literal[True]) -> tuple[Location, Account]: ...
 @overload
 async def connection_location(
-    session: AsyncSession, ctx: Ctx, *, for_update: Literal[True]
-) -> tuple[Location, Account]: ...
-@overload
-async def connection_location(
-    session: AsyncSession, ctx: Ctx, *, for_update: bool = False
+    db: Source, ctx: Ctx, *, for_update: bool = False
 ) -> tuple[Location | LocationView, Account | AccountView]: ...
 async def connection_location(
-    session: AsyncSession, ctx: Ctx, *, for_update: bool = False
+    db: Source, ctx: Ctx, *, for_update: bool = False
 ) -> tuple[Location | LocationView, Account | AccountView]:
     """The location of a location-level connection: the snapshot read with the token, or,
     `for_update`, the row itself, locked in the request's transaction."""
     assert ctx.location_id is not None
     if for_update:
-        return await repository.locked_by_id(session, ctx.location_id)
+        return await repository.locked_by_id(await _session(db), ctx.location_id)
     assert ctx.location is not None
     assert ctx.account is not None
     return ctx.location, ctx.account
 
 
 async def location_of(
-    session: AsyncSession, ctx: Ctx, public_id: str | None, *, for_update: bool = False
+    db: Source, ctx: Ctx, public_id: str | None, *, for_update: bool = False
 ) -> tuple[Location | LocationView, Account | AccountView]:
     """The location a path names: `public_id` in its long form (`location_in_reach`), the
-    connection's own in its short form, where `public_id` is None (`connection_location`)."""
+    connection's own in its short form, where `public_id` is None (`connection_location`).
+    The one decision of a location's reach, for every route under a location."""
     if public_id is None:
-        return await connection_location(session, ctx, for_update=for_update)
-    return await location_in_reach(session, ctx, public_id, for_update=for_update)
+        return await connection_location(db, ctx, for_update=for_update)
+    return await location_in_reach(db, ctx, public_id, for_update=for_update)
 
 
 async def list_locations(session: AsyncSession, ctx: Ctx, page: PageRequest) -> tuple[list[dict[str, Any]], Page]:

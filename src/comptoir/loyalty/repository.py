@@ -45,6 +45,19 @@ async def cards_page(
     return [row[0] for row in result.rows], result
 
 
+async def card_of_customer(session: AsyncSession, customer_id: int, ref: str | None) -> LoyaltyCard | None:
+    """The customer's card with that ref (None: its card without ref)."""
+    condition = LoyaltyCard.ref.is_(None) if ref is None else LoyaltyCard.ref == ref
+    stmt = select(LoyaltyCard).where(LoyaltyCard.customer_id == customer_id, condition)
+    return await session.scalar(stmt)
+
+
+async def insert(session: AsyncSession, *rows: LoyaltyCard | LoyaltyOperation) -> None:
+    """New cards or operations, flushed: they have their ids."""
+    session.add_all(rows)
+    await session.flush()
+
+
 async def save_card(session: AsyncSession, card: LoyaltyCard, changes: dict[str, Any]) -> bool:
     """Save a new card, or `changes` to one, inside a savepoint; False, with nothing saved,
     when the database refuses a second card with the same ref (or a second without ref) for

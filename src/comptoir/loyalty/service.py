@@ -125,6 +125,32 @@ async def update_card(
 # --- operations ---------------------------------------------------------------------------
 
 
+async def move_balance(
+    session: AsyncSession, customer: Customer, ref: str | None, name: str | None, delta: Decimal
+) -> tuple[LoyaltyCard, Decimal]:
+    """docs/api/orders.md "Loyalty operations": the customer's card with that ref (null
+    allowed), created with `name` when the customer has none, moved by `delta` atomically;
+    the card and its new balance. The caller holds the customer's row lock."""
+    card = await repository.card_of_customer(session, customer.id, ref)
+    if card is None:
+        card = LoyaltyCard(
+            customer_list_id=customer.customer_list_id,
+            customer_id=customer.id,
+            name=name,
+            ref=ref,
+            balance=INITIAL_BALANCE,
+            created_at=clock.now(),
+        )
+        await repository.insert(session, card)
+    return card, await add_to_balance(session, card.id, delta)
+
+
+async def record_operations(session: AsyncSession, operations: list[LoyaltyOperation]) -> None:
+    """Operations done elsewhere (an order's, `move_balance`), written with their ids."""
+    if operations:
+        await repository.insert(session, *operations)
+
+
 def render_operation(op: LoyaltyOperation, timezone: str, locations: dict[int, str]) -> dict[str, Any]:
     return {
         "id": op.public_id,

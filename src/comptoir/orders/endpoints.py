@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
@@ -13,21 +12,16 @@ from comptoir.accounts.service import account_of
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.db.unit import Unit
-from comptoir.errors import BadRequest
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import HEADER, idempotent
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, UPDATE, ComptoirRoute, plus_literal, route
 from comptoir.http.state import app_state
-from comptoir.kit.times import parse_datetime
-from comptoir.kit.wire import WireError
-from comptoir.locations.service import location_in_reach, location_of, snapshot_in_reach
-from comptoir.models.accounts import AccountRef
-from comptoir.models.locations import LocationRef
+from comptoir.locations.service import location_of
 from comptoir.orders import service
 from comptoir.orders.repository import OrderRepository
-from comptoir.orders.schemas import STATUSES, Order, OrderCreate, OrderUpdate
+from comptoir.orders.schemas import Order, OrderCreate, OrderUpdate
 from comptoir.ratelimit import HEAVY
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Orders"])
@@ -39,15 +33,6 @@ HeavyReader = Annotated[Ctx, Depends(require("location,account", "orders.read", 
 AccountHeavyReader = Annotated[Ctx, Depends(require("account", "orders.read", HEAVY))]
 
 
-def _time(name: str, value: str | None) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        return parse_datetime(value)
-    except WireError as exc:
-        raise BadRequest(f"Invalid query parameter {name!r}: {exc}") from None
-
-
 def order_filters(
     request: Request,
     private_ref: Annotated[str | None, Query(description="Your private ref of the order.")] = None,
@@ -57,16 +42,19 @@ def order_filters(
     before: Annotated[str | None, Query(description="Created before this time (exclusive).")] = None,
     customer_id: Annotated[str | None, Query(description="Orders of this customer.")] = None,
 ) -> dict[str, Any]:
-    if status is not None and status not in STATUSES:
-        raise BadRequest(f"Invalid query parameter 'status': {status!r} is not an order status")
-    return {
-        "private_ref": private_ref,
-        "status": status,
-        "created_by": created_by,
-        "after": _time("after", plus_literal(request, "after", after)),
-        "before": _time("before", plus_literal(request, "before", before)),
-        "customer_id": customer_id,
-    }
+    return service.order_filters(
+        _query_parameter,
+        private_ref=private_ref,
+        status=status,
+        created_by=created_by,
+        after=plus_literal(request, "after", after),
+        before=plus_literal(request, "before", before),
+        customer_id=customer_id,
+    )
+
+
+def _query_parameter(name: str) -> str:
+    return f"Invalid query parameter {name!r}"
 
 
 Filters = Annotated[dict[str, Any], Depends(order_filters)]
@@ -91,16 +79,7 @@ async def create_order(request: Request, location_id: str | None, body: OrderCre
     # before the response is sent, as the `Session` dependency does.
     state = app_state(request)
     async with Unit(state.db, state.fast) as unit:
-        location: LocationRef
-        account: AccountRef
-        if ctx.level != "location":
-            location, account = await location_of(await unit.session(), ctx, location_id)
-        elif location_id is not None:
-            location, account = snapshot_in_reach(ctx, location_id)
-        else:
-            assert ctx.location is not None
-            assert ctx.account is not None
-            location, account = ctx.location, ctx.account
+        location, account = await location_of(unit, ctx, location_id)
         orders = OrderRepository(unit, state.cache)
 
         async def create() -> Any:
@@ -121,15 +100,12 @@ async def create_order(request: Request, location_id: str | None, body: OrderCre
     own_summary="Get an order of the connection's location",
 )
 async def get_order(request: Request, location_id: str | None, order_id: str, ctx: Reader) -> JSON:
+    # A location-level connection's own location needs no read: then one statement, no
+    # session, the hot read of a point of sale (benchmarks/orders.py).
     state = app_state(request)
-    location: LocationRef | None
-    if location_id is None:  # one statement, no session: the hot read of a point of sale (benchmarks/orders.py)
-        location = ctx.location
-    else:
-        async with state.db.transaction(write=False) as session:
-            location, _account = await location_in_reach(session, ctx, location_id)
-    assert location is not None
-    return JSON(await service.get_order(OrderRepository(Unit(state.db, state.fast)), ctx, location, order_id))
+    async with Unit(state.db, state.fast, write=False) as unit:
+        location, _account = await location_of(unit, ctx, location_id)
+        return JSON(await service.get_order(OrderRepository(unit), ctx, location, order_id))
 
 
 @route(
@@ -146,7 +122,7 @@ async def list_orders(
 ) -> JSON:
     location, _account = await location_of(session, ctx, location_id)
     body, result = await service.list_orders(
-        OrderRepository.of(session), ctx.client_id, page, filters, locations={location.id: location}
+        OrderRepository(Unit.of(session)), ctx.client_id, page, filters, locations={location.id: location}
     )
     return JSON(body, headers=result.headers())
 
@@ -164,7 +140,7 @@ async def list_account_orders(
     account_id: str | None, session: Session, ctx: AccountHeavyReader, page: Pagination, filters: Filters
 ) -> JSON:
     account = account_of(ctx, account_id)
-    orders = OrderRepository.of(session)
+    orders = OrderRepository(Unit.of(session))
     locations = await orders.locations_of(account.id)
     body, result = await service.list_orders(
         orders, ctx.client_id, page, filters, locations=locations, account_id=account.id
@@ -185,6 +161,6 @@ async def update_order(
     location_id: str | None, order_id: str, body: OrderUpdate, session: Session, ctx: Writer
 ) -> JSON:
     location, _account = await location_of(session, ctx, location_id)
-    orders = OrderRepository.of(session)
+    orders = OrderRepository(Unit.of(session))
     order = await service.order_for_update(orders, location.id, order_id)
     return JSON(await service.update_order(orders, ctx, location, order, body))

@@ -1,7 +1,12 @@
-"""The read shape of an order (spec 2.5), rendered once: `render_order` is the one renderer;
-its output without anybody's private refs is stored with the order (its view) and carried by
-its events, and `personalise` gives it to one reader (their private refs, the customer ids
-only while the customer exists). docs/api/orders.md "Reads"."""
+"""The read shape of an order (spec 2.5), rendered once: `render_order` is the one renderer,
+without anybody's private refs: its output is stored with the order (its view) and carried
+by its events. `as_read_by` gives it to one reader, the one place of the rules of what a
+reader sees besides (their private refs, the customer's ids only while the customer
+exists). docs/api/orders.md "Reads".
+
+An order's read shape carries its delivery: the delivery's read shape is rendered here
+(`render_delivery`), and `deliveries/` answers with it too.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,6 @@ import orjson
 from comptoir.customer_lists.service import ListInReach
 from comptoir.customers.schemas import Customer as CustomerRead
 from comptoir.customers.service import PLAIN_FIELDS, render_customer
-from comptoir.deliveries.render import render_delivery
 from comptoir.kit import custom_fields, ids, jsonutil
 from comptoir.kit.decimals import render_decimal
 from comptoir.kit.money import Money, money_text
@@ -43,10 +47,10 @@ def _decimal(value: str | None) -> str | None:
     return render_decimal(Decimal(value)) if value is not None else None
 
 
-def _render_item(item: dict[str, Any], currency: str, ref: str | None) -> dict[str, Any]:
+def _render_item(item: dict[str, Any], currency: str) -> dict[str, Any]:
     return {
         "id": ids.encode(ELEMENT_KIND, item["id"]),
-        "private_ref": ref,
+        "private_ref": None,  # the reader's (`as_read_by`)
         "deleted": item["deleted"],
         "product_name": item["product_name"],
         "sku_name": item.get("sku_name"),
@@ -74,10 +78,10 @@ def _render_item(item: dict[str, Any], currency: str, ref: str | None) -> dict[s
     }
 
 
-def _render_discount(discount: dict[str, Any], currency: str, ref: str | None) -> dict[str, Any]:
+def _render_discount(discount: dict[str, Any], currency: str) -> dict[str, Any]:
     return {
         "id": ids.encode(ELEMENT_KIND, discount["id"]),
-        "private_ref": ref,
+        "private_ref": None,  # the reader's (`as_read_by`)
         "deleted": discount["deleted"],
         "name": discount["name"],
         "ref": discount.get("ref"),
@@ -87,11 +91,11 @@ def _render_discount(discount: dict[str, Any], currency: str, ref: str | None) -
     }
 
 
-def _render_charge(charge: dict[str, Any], currency: str, ref: str | None) -> dict[str, Any]:
+def _render_charge(charge: dict[str, Any], currency: str) -> dict[str, Any]:
     price = _money(charge["price"], currency)
     return {
         "id": ids.encode(ELEMENT_KIND, charge["id"]),
-        "private_ref": ref,
+        "private_ref": None,  # the reader's (`as_read_by`)
         "deleted": charge["deleted"],
         "type": charge["type"],
         "name": charge["name"],
@@ -105,10 +109,10 @@ def _render_charge(charge: dict[str, Any], currency: str, ref: str | None) -> di
     }
 
 
-def _render_payment(payment: dict[str, Any], currency: str, ref: str | None) -> dict[str, Any]:
+def _render_payment(payment: dict[str, Any], currency: str) -> dict[str, Any]:
     return {
         "id": ids.encode(ELEMENT_KIND, payment["id"]),
-        "private_ref": ref,
+        "private_ref": None,  # the reader's (`as_read_by`)
         "deleted": payment["deleted"],
         "type": payment["type"],
         "name": payment.get("name"),
@@ -163,35 +167,34 @@ def customer_read(snapshot: dict[str, Any]) -> dict[str, Any]:
     return {name: snapshot.get(name, _EMPTY.get(name)) for name in CUSTOMER_KEYS}
 
 
-def _customer(order: OrderLike, customer_ref: str | None) -> dict[str, Any] | None:
+def _customer(order: OrderLike) -> dict[str, Any] | None:
     """spec 2.5 rule 6: the snapshot taken when the customer was attached (every key of the
-    Customer read shape, null or empty when a snapshot stored before lacks one); its ids
-    and private ref only while the customer exists (the foreign key nulls `customer_id`
-    when it is deleted)."""
+    Customer read shape, null or empty when a snapshot stored before lacks one), shown as
+    `_as_attached` says, without anybody's private ref."""
     snapshot = order.body.get("customer")
     if snapshot is None:
         return None
-    attached = order.customer_id is not None
-    shown = customer_read(snapshot)
-    shown["id"] = ids.encode(Customer.KIND, order.customer_id) if attached else None
-    shown["customer_list_id"] = snapshot.get("customer_list_id") if attached else None
-    shown["private_ref"] = customer_ref if attached else None
-    return shown
+    return _as_attached(customer_read(snapshot), order, None)
+
+
+def _as_attached(customer: dict[str, Any], order: OrderLike, customer_ref: str | None) -> dict[str, Any]:
+    """spec 2.5 rule 6: an order's customer shows its ids, and the reader's private ref on it
+    (`customer_ref`), only while the customer exists (the foreign key nulls `customer_id`
+    when it is deleted)."""
+    if order.customer_id is None:
+        if customer["id"] is None and customer["customer_list_id"] is None and customer["private_ref"] is None:
+            return customer  # a guest, or shown detached already
+        return {**customer, "id": None, "customer_list_id": None, "private_ref": None}
+    return {**customer, "id": ids.encode(Customer.KIND, order.customer_id), "private_ref": customer_ref}
 
 
 def render_order(
-    order: OrderLike,
-    timezone: str,
-    location_public_id: str,
-    client_id: int | None,
-    *,
-    customer_ref: str | None = None,
-    delivery: dict[str, Any] | None = None,
+    order: OrderLike, timezone: str, location_public_id: str, *, delivery: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """spec 2.5 Order as `client_id` reads it (its private refs; None: nobody's, for events)."""
+    """spec 2.5 Order without anybody's private refs: the order's view and its events'
+    states (`as_read_by` gives it to one reader)."""
     body = order.body
     currency = body["currency"]
-    refs = order.refs.get(str(client_id), {}) if client_id is not None else {}
     zero = str(Money(Decimal(0), currency))
     rendered: dict[str, Any] = {
         "id": order.public_id if order.id is not None else None,
@@ -201,7 +204,7 @@ def render_order(
         "connection_name": body.get("connection_name"),
         "channel": body.get("channel"),
         "ref": body.get("ref"),
-        "private_ref": refs.get(ORDER_REF),
+        "private_ref": None,
         "status": order.status,
         "service_type": body.get("service_type"),
         "service_type_ref": body.get("service_type_ref"),
@@ -220,9 +223,9 @@ def render_order(
     }
     for collection in COLLECTIONS:
         render = RENDERERS[collection]
-        rendered[collection] = [render(e, currency, refs.get(str(e["id"]))) for e in body[collection]]
+        rendered[collection] = [render(e, currency) for e in body[collection]]
     rendered["deals"] = body.get("deals", {})
-    customer = _customer(order, customer_ref)
+    customer = _customer(order)
     rendered["customer_id"] = customer["id"] if customer else None
     rendered["customer_list_id"] = customer["customer_list_id"] if customer else None
     rendered["customer"] = customer
@@ -235,7 +238,37 @@ def render_order(
 def event_state(order: OrderLike, location: LocationRef, delivery: dict[str, Any] | None) -> dict[str, Any]:
     """The order as events carry it: with its (rendered) delivery, without anybody's
     private refs (spec 2.2 item 7)."""
-    return render_order(order, location.timezone, location.public_id, None, delivery=delivery)
+    return render_order(order, location.timezone, location.public_id, delivery=delivery)
+
+
+def render_delivery(delivery: Delivery, order_id: str, location_id: str, timezone: str) -> dict[str, Any]:
+    """spec 2.7 Delivery: an order's `delivery`, and what `deliveries/` answers."""
+    return {
+        "id": delivery.public_id,
+        "order_id": order_id,
+        "location_id": location_id,
+        "carrier": delivery.carrier,
+        "carrier_ref": delivery.carrier_ref,
+        "ref": delivery.ref,
+        "status": delivery.status,
+        "fee": delivery.fee,
+        "estimated_pickup_at": render_datetime(delivery.estimated_pickup_at, timezone),
+        "estimated_dropoff_at": render_datetime(delivery.estimated_dropoff_at, timezone),
+        "tracking_url": delivery.tracking_url,
+        "driver_name": delivery.driver_name,
+        "driver_phone": delivery.driver_phone,
+        "driver_phone_access_code": delivery.driver_phone_access_code,
+        "driver_latitude": render_decimal(delivery.driver_latitude) if delivery.driver_latitude is not None else None,
+        "driver_longitude": render_decimal(delivery.driver_longitude)
+        if delivery.driver_longitude is not None
+        else None,
+        "driver_pickup_url": delivery.driver_pickup_url,
+        "assigned_at": render_datetime(delivery.assigned_at, timezone),
+        "pickup_at": render_datetime(delivery.pickup_at, timezone),
+        "delivered_at": render_datetime(delivery.delivered_at, timezone),
+        "cancelled_at": render_datetime(delivery.cancelled_at, timezone),
+        "driver_position_updated_at": render_datetime(delivery.driver_position_updated_at, timezone),
+    }
 
 
 def rendered_delivery(delivery: Delivery | None, order: OrderLike, location: LocationRef) -> dict[str, Any] | None:
@@ -267,34 +300,37 @@ def personalise(
     customer_ref: str | None,
     delivery: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    """The order as `client_id` reads it, from its stored view: its id, its private refs,
-    the customer ids only while the customer exists (spec 2.5 rule 6), its delivery. Orders
-    without a view (or with one in another timezone) are rendered."""
+    """The order as `client_id` reads it (None: nobody's private refs, as the back office
+    shows it), with its delivery: from its stored view, or, without one (or with one in
+    another timezone), rendered."""
     view = order.view
-    if view is None or not has_view(order, location):
-        return render_order(
-            order, location.timezone, location.public_id, client_id, customer_ref=customer_ref, delivery=delivery
-        )
-    base = view["order"]
-    read = with_refs(base, order.refs.get(str(client_id), {}), customer_ref)
+    if view is not None and has_view(order, location):
+        state = view["order"]
+    else:
+        state = render_order(order, location.timezone, location.public_id)
+    refs = order.refs.get(str(client_id), {}) if client_id is not None else {}
+    read = as_read_by(state, order, refs, customer_ref)
     read["id"] = order.public_id
-    customer = base["customer"]
-    if order.customer_id is None and customer is not None and customer["id"] is not None:
-        read["customer"] = {**customer, "id": None, "customer_list_id": None, "private_ref": None}
-        read["customer_id"] = read["customer_list_id"] = None
     read["delivery"] = delivery
     return read
 
 
-def with_refs(state: dict[str, Any], refs: dict[str, str], customer_ref: str | None) -> dict[str, Any]:
-    """The order `state` (rendered without private refs) as the client whose `refs` these
-    are reads it: the same as render_order for that client, without rendering again."""
+def as_read_by(
+    state: dict[str, Any], order: OrderLike, refs: dict[str, str], customer_ref: str | None
+) -> dict[str, Any]:
+    """The order `state` (rendered without private refs: `render_order`, or its view) as the
+    reader whose private `refs` on the order these are reads it: their refs on the order and
+    its elements, its customer as `_as_attached` shows it to them."""
     read = dict(state)
     read["private_ref"] = refs.get(ORDER_REF)
     by_id = {ids.encode(ELEMENT_KIND, int(key)): ref for key, ref in refs.items() if key != ORDER_REF}
     if by_id:
         for collection in COLLECTIONS:
             read[collection] = [{**element, "private_ref": by_id.get(element["id"])} for element in state[collection]]
-    if read["customer"] is not None and read["customer"]["id"] is not None:
-        read["customer"] = {**read["customer"], "private_ref": customer_ref}
+    customer = state["customer"]
+    if customer is not None:
+        shown = _as_attached(customer, order, customer_ref)
+        if shown is not customer:
+            read["customer"] = shown
+            read["customer_id"], read["customer_list_id"] = shown["id"], shown["customer_list_id"]
     return read

@@ -2,13 +2,20 @@
 orders, locking an order for an update, the customers an order attaches, ids, and writing a
 new order with its private ref, its change and its events.
 
-How a new order is written is this repository's choice, by database:
-- PostgreSQL: one statement (data-modifying CTEs chained in one `WITH`): the order, the
-  caller's private ref, the `order.create` change and one event per subscribed connection. On
-  its own it is atomic, so without a transaction it runs on the direct driver in one round
-  trip; inside the request's transaction (a customer to lock, an Idempotency-Key to keep) the
-  same statement joins it.
-- SQLite: one insert per table, in the write transaction.
+A repository is built one way, on a unit of work (`db.unit`), and every call works for every
+caller: a unit with the direct driver (the API) reads on it outside any transaction, one
+made of a caller's session (the back office, the CLI, the jobs, the other features) reads
+in that session.
+
+How a new order is written is this repository's choice, by database, from the same
+statement builders (the order insert here, the private-ref upsert of `core.repository`,
+the change and its events of `events.repository`):
+- PostgreSQL: one statement (those builders as data-modifying CTEs chained in one `WITH`):
+  the order, the caller's private ref, the `order.create` change and one event per
+  subscribed connection. On its own it is atomic, so without a transaction it runs on the
+  direct driver in one round trip; inside the request's transaction (a customer to lock, an
+  Idempotency-Key to keep) the same statement joins it.
+- SQLite: the same builders, one statement each, in the write transaction.
 """
 
 from __future__ import annotations
@@ -17,21 +24,18 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, bindparam, insert, select
+from sqlalchemy import Select, bindparam, insert, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir import events
 from comptoir.connections.cache import ConnectionCache
-from comptoir.core.private_refs import has_ref, refs_for, set_ref
-from comptoir.customers.service import cards_of
+from comptoir.core.repository import private_ref_filter, private_ref_upsert, private_refs_of, upsert_private_ref
 from comptoir.db.direct import Query, Write
 from comptoir.db.engine import get_by_public_id
 from comptoir.db.ids import allocate
 from comptoir.db.pagination import Key, paginate
 from comptoir.db.unit import Unit
-from comptoir.deliveries.repository import deliveries_of, delivery_of
 from comptoir.events import repository as outbox
-from comptoir.events import signals
+from comptoir.events.repository import NewChange, Receivers
 from comptoir.kit import ids
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import localize
@@ -41,19 +45,18 @@ from comptoir.models import (
     CustomerList,
     Delivery,
     Location,
-    LoyaltyCard,
     OAuthClient,
     Order,
     PrivateRef,
 )
-from comptoir.orders.render import KIND
 from comptoir.orders.rows import OrderRow
 
+KIND = Order.KIND  # the resource type of an order's private refs
 ORDER_IDS = f"{Order.__tablename__}_id_seq"
 _COLUMNS = tuple(column.key for column in Order.__table__.columns)
 _READ_COLUMNS = tuple(name for name in _COLUMNS if name != "body")
 _DELIVERY_COLUMNS = tuple(column.key for column in Delivery.__table__.columns)
-ORDER_READ = Query(
+ORDER_READ = Query(  # one order with its delivery
     select(
         *(getattr(Order, name) for name in _READ_COLUMNS),
         *(getattr(Delivery, name).label(f"d_{name}") for name in _DELIVERY_COLUMNS),
@@ -69,7 +72,8 @@ CUSTOMER_REF = Query(
         PrivateRef.client_id == bindparam("client_id"),
     )
 )
-_INSERT_ORDER = insert(Order)
+# The order, its columns bound as `:o_<column>`: run on SQLite, a CTE of the one statement on PostgreSQL.
+ORDER_INSERT = insert(Order).values({c.key: bindparam(f"o_{c.key}", type_=c.type) for c in Order.__table__.columns})
 # The changes of an order are recorded while its row (or its delivery's) is written, right
 # after `updated_at` is set: its history lies between its creation and its last update.
 # The margin covers the moments between setting `updated_at` and recording the change.
@@ -77,20 +81,27 @@ HISTORY_MARGIN = timedelta(minutes=5)
 
 
 class OrderRepository:
-    """Orders as one request reads and writes them (`unit`); `cache` remembers who subscribes
-    to new orders (PostgreSQL)."""
+    """Orders as one unit of work (`unit`) reads and writes them; `cache`, where the caller
+    has the process's connection cache, remembers who subscribes to new orders (it spares
+    the one-statement insert a read)."""
 
     def __init__(self, unit: Unit, cache: ConnectionCache | None = None) -> None:
         self.unit = unit
         self.cache = cache
 
-    @classmethod
-    def of(cls, session: AsyncSession) -> OrderRepository:
-        """The repository inside a transaction its caller holds."""
-        return cls(Unit.of(session))
-
     async def session(self) -> AsyncSession:
         return await self.unit.session()
+
+    async def _one(self, query: Query, **params: Any) -> dict[str, Any] | None:
+        """One row of a hot read: on the direct driver, without a transaction, when the unit
+        has it and no transaction is open; else in the unit's transaction."""
+        reader, session = self.unit.direct, self.unit.open_session
+        if reader is not None and session is None:
+            return await reader.one(query, **params)
+        if session is None:
+            session = await self.session()
+        row = (await session.execute(query.stmt, params)).mappings().first()
+        return dict(row) if row is not None else None
 
     # --- ids ------------------------------------------------------------------------------
 
@@ -111,21 +122,19 @@ class OrderRepository:
         statement on the direct driver, without a transaction (plus one for the customer's
         ref when one is attached, and one for the body of an order without a view in the
         location's `timezone`)."""
-        reader = self.unit.direct
-        assert reader is not None
         pk = ids.decode(Order.KIND, public_id)
-        row = await reader.one(ORDER_READ, id=pk, location_id=location_id) if pk is not None else None
+        row = await self._one(ORDER_READ, id=pk, location_id=location_id) if pk is not None else None
         if row is None:
             return None
         order = OrderRow(**{name: row[name] for name in _READ_COLUMNS}, body=None)
         if order.view is None or order.view.get("tz") != timezone:  # to be rendered from its body
-            order.body = (await reader.one(ORDER_BODY, id=pk))["body"]  # type: ignore[index]
+            order.body = (await self._one(ORDER_BODY, id=pk))["body"]  # type: ignore[index]
         delivery = None
         if row["d_id"] is not None:
             delivery = Delivery(**{name: row[f"d_{name}"] for name in _DELIVERY_COLUMNS})
         customer_ref = None
         if order.customer_id is not None:
-            found = await reader.one(
+            found = await self._one(
                 CUSTOMER_REF, resource_type="customer", customer_id=order.customer_id, client_id=client_id
             )
             customer_ref = found["ref"] if found else None
@@ -164,9 +173,9 @@ class OrderRepository:
             bodies: dict[int, dict[str, Any]] = {row[0]: row[1] for row in (await session.execute(stmt)).all()}
             for order in wanted:
                 order.body = bodies[order.id]
-        deliveries = await deliveries_of(session, [order.id for order in orders])
+        deliveries = await self.deliveries_of([order.id for order in orders])
         attached = [order.customer_id for order in orders if order.customer_id is not None]
-        customer_refs = await refs_for(session, "customer", attached, client_id) if client_id is not None else {}
+        customer_refs = await self._customer_refs(attached, client_id) if client_id is not None else {}
         return orders, deliveries, customer_refs, result
 
     async def locations_of(self, account_id: int) -> dict[int, Location]:
@@ -200,7 +209,13 @@ class OrderRepository:
         return await self.in_location(location_id, public_id, for_update=True)
 
     async def customer_ref(self, customer_id: int, client_id: int) -> str | None:
-        return (await refs_for(await self.session(), "customer", [customer_id], client_id)).get(customer_id)
+        return (await self._customer_refs([customer_id], client_id)).get(customer_id)
+
+    async def _customer_refs(self, customer_ids: list[int], client_id: int) -> dict[int, str]:
+        """{customer id: `client_id`'s private ref on it} (`core.repository`)."""
+        if not customer_ids:
+            return {}
+        return await private_refs_of(await self.session(), "customer", customer_ids, client_id)
 
     # --- customers an order attaches -------------------------------------------------------
 
@@ -224,58 +239,51 @@ class OrderRepository:
         stmt = (
             select(Customer)
             .where(Customer.customer_list_id == customer_list_id)
-            .where(has_ref("customer", Customer.id, client_id, ref))
+            .where(private_ref_filter("customer", Customer.id, client_id, ref))
             .with_for_update()
         )
         return await (await self.session()).scalar(stmt)
-
-    async def cards_of(self, customer_id: int) -> list[LoyaltyCard]:
-        return (await cards_of(await self.session(), [customer_id]))[customer_id]
 
     async def lock_customer(self, customer_id: int) -> Customer | None:
         stmt = select(Customer).where(Customer.id == customer_id).with_for_update()
         return await (await self.session()).scalar(stmt)
 
-    async def card_of(self, customer_id: int, ref: str | None) -> LoyaltyCard | None:
-        condition = LoyaltyCard.ref.is_(None) if ref is None else LoyaltyCard.ref == ref
-        stmt = select(LoyaltyCard).where(LoyaltyCard.customer_id == customer_id, condition)
-        return await (await self.session()).scalar(stmt)
-
-    async def add(self, *rows: Any) -> None:
-        """New rows written through the transaction (with their ids once flushed)."""
-        session = await self.session()
-        session.add_all(rows)
-        await session.flush()
-
     # --- writing --------------------------------------------------------------------------
 
-    async def insert(self, order: OrderRow, private_ref: str | None, change: events.NewChange) -> None:
+    async def insert(self, order: OrderRow, private_ref: str | None, change: NewChange, receivers: Receivers) -> None:
         """Write a new order (its id already taken, `new_ids`), the caller's private ref on
-        it, and its `order.create` change with that change's events."""
+        it, and its `order.create` change with one event per receiver, as `receivers`
+        (`events.receivers`) decides just before they are written: in the unit's
+        transaction, or through the direct driver and the connection cache for the one
+        statement run on its own."""
+        values = {f"o_{name}": getattr(order, name) for name in _COLUMNS}
         session = self.unit.open_session
+        reader = self.unit.direct
         if self.unit.is_sqlite:
             session = session or await self.session()
-            await session.execute(_INSERT_ORDER, {name: getattr(order, name) for name in _COLUMNS})
+            await session.execute(ORDER_INSERT, values)
             if private_ref is not None:
-                await set_ref(session, KIND, order.id, order.client_id, private_ref)  # type: ignore[arg-type]
-            await events.record_change(session, change)
+                await upsert_private_ref(session, KIND, order.id, order.client_id, private_ref, None)  # type: ignore[arg-type]
+            change.id = await outbox.insert_change(session, change)
+            await outbox.insert_events(session, change, await receivers(session, change, None))
             return
-        reader = self.unit.direct
-        assert reader is not None
-        assert self.cache is not None
-        receivers = await events.receivers(reader, change, self.cache)
-        params = {f"o_{name}": getattr(order, name) for name in _COLUMNS}
-        params |= outbox.write_params(change, receivers)
+        if session is None and reader is None:
+            session = await self.session()
+        if reader is not None and (session is None or self.cache is not None):
+            found = await receivers(reader, change, self.cache)
+        else:
+            assert session is not None
+            found = await receivers(session, change, None)
+        params = values | outbox.write_params(change, found)
         params["ref"] = private_ref
-        write = _create_write(private_ref is not None, bool(receivers))
+        write = _create_write(private_ref is not None, bool(found))
         if session is None:
+            assert reader is not None
             await reader.write(write, **params)
-            if receivers:
-                signals.new_events_committed()
         else:
             await session.execute(write.clause, params)
-            if receivers:
-                session.info[signals.NEW_EVENTS] = True  # the worker is woken at commit
+        if found:
+            await outbox.wake_workers(session, notified=True)  # the statement sent NOTIFY_EVENTS
 
     # --- joining customers -----------------------------------------------------------------
 
@@ -307,10 +315,15 @@ class OrderRepository:
         return [(change, name) for change, name in (await (await self.session()).execute(stmt)).all()]
 
     async def delivery_of(self, order_id: int) -> Delivery | None:
-        return await delivery_of(await self.session(), order_id)
+        """The order's delivery, if it has one."""
+        return (await self.deliveries_of([order_id])).get(order_id)
 
     async def deliveries_of(self, order_ids: list[int]) -> dict[int, Delivery]:
-        return await deliveries_of(await self.session(), order_ids)
+        """{order id: its delivery} for those of the orders that have one."""
+        if not order_ids:
+            return {}
+        rows = await (await self.session()).scalars(select(Delivery).where(Delivery.order_id.in_(order_ids)))
+        return {delivery.order_id: delivery for delivery in rows}
 
     async def in_list_account(self, customer_list_id: int, public_id: str) -> tuple[int, int] | None:
         """(id, location id) of an order of the account of a customer list."""
@@ -328,7 +341,7 @@ class OrderRepository:
 
 def _filtered(stmt: Select[Any], client_id: int | None, filters: dict[str, Any], timezone: str) -> Select[Any]:
     if filters.get("private_ref") is not None and client_id is not None:
-        stmt = stmt.where(has_ref(KIND, Order.id, client_id, filters["private_ref"]))
+        stmt = stmt.where(private_ref_filter(KIND, Order.id, client_id, filters["private_ref"]))
     if filters.get("status") is not None:
         stmt = stmt.where(Order.status == filters["status"])
     if filters.get("created_by") is not None:
@@ -345,32 +358,21 @@ def _filtered(stmt: Select[Any], client_id: int | None, filters: dict[str, Any],
 @cache
 def _create_write(with_ref: bool, with_events: bool) -> Write:
     """The statement writing a new order, its change and, when there are any, the caller's
-    private ref and the change's events: a part with nothing to write is left out rather
+    private ref and the change's events: the statement builders a session runs one by one
+    (`ORDER_INSERT`, `core.repository.private_ref_upsert`, `events.repository`'s change and
+    events), chained as data-modifying CTEs. A part with nothing to write is left out rather
     than run empty (each inserting part costs the database its table and indexes)."""
-    orders = Order.__table__
-    types: dict[str, Any] = {f"o_{c.key}": c.type for c in orders.columns}
-    types |= outbox.WRITE_TYPES
-    types["ref"] = PrivateRef.__table__.c.ref.type
-    order_columns = ", ".join(c.name for c in orders.columns)
-    parts = [
-        f"""new_order AS (
-            INSERT INTO orders ({order_columns})
-            VALUES ({", ".join(f":o_{c.key}" for c in orders.columns)})
-        )""",  # noqa: S608 - only the models' names are written in; every value is bound
-        outbox.CHANGE_CTE,
-    ]
+    change = outbox.change_cte()
+    parts = [ORDER_INSERT.cte("new_order")]
     if with_ref:
-        parts.append(
-            f"""new_ref AS (
-            INSERT INTO private_refs (resource_type, resource_id, client_id, ref)
-            VALUES ('{KIND}', :o_id, :o_client_id, :ref)
-        )"""  # noqa: S608
+        order_id, client_id = (
+            bindparam("o_id", type_=Order.id.type),
+            bindparam("o_client_id", type_=Order.client_id.type),
         )
-    notify = "NULL"
+        ref = bindparam("ref", type_=PrivateRef.ref.type)
+        parts.append(private_ref_upsert("postgresql", KIND, order_id, client_id, ref).cte("new_ref"))
+    notify: Any = null()
     if with_events:
-        parts.append(outbox.EVENTS_CTE)
+        parts.append(outbox.events_cte(change))
         notify = outbox.NOTIFY_EVENTS
-    return Write(
-        f"WITH {', '.join(parts)} SELECT change.id, {notify} FROM change",  # noqa: S608
-        types,
-    )
+    return Write.of(select(change.c.id, notify).add_cte(*parts))

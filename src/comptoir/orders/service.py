@@ -6,8 +6,10 @@ read shape in `orders.render` (docs/api/orders.md)."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -18,14 +20,16 @@ from comptoir.core.private_refs import set_ref
 from comptoir.customer_lists.service import ListInReach
 from comptoir.customers import hooks
 from comptoir.customers.schemas import ANONYMISED_FIELDS
-from comptoir.errors import FieldErrors, NotFound
+from comptoir.customers.service import cards_of
+from comptoir.db.unit import Unit
+from comptoir.errors import BadRequest, FieldErrors, NotFound
 from comptoir.kit import clock, custom_fields, gcpause, ids
 from comptoir.kit.decimals import exact_add, exact_sub, render_decimal
 from comptoir.kit.pagination import Page, PageRequest
-from comptoir.kit.times import localize
+from comptoir.kit.times import localize, parse_datetime
 from comptoir.kit.wire import WireError
-from comptoir.loyalty.service import INITIAL_BALANCE, add_to_balance
-from comptoir.models import ORDER_ELEMENT_IDS, Customer, LoyaltyCard, LoyaltyOperation, Order
+from comptoir.loyalty.service import move_balance, record_operations
+from comptoir.models import ORDER_ELEMENT_IDS, Change, Customer, LoyaltyCard, LoyaltyOperation, Order
 from comptoir.models.accounts import AccountRef
 from comptoir.models.locations import LocationRef
 from comptoir.orders import totals
@@ -34,6 +38,7 @@ from comptoir.orders.render import (
     COLLECTIONS,
     KIND,
     ORDER_REF,
+    as_read_by,
     customer_read,
     customer_snapshot,
     event_state,
@@ -43,11 +48,10 @@ from comptoir.orders.render import (
     render_order,
     rendered_delivery,
     stored_view,
-    with_refs,
 )
 from comptoir.orders.repository import ORDER_IDS, OrderRepository
 from comptoir.orders.rows import OrderLike, OrderRow
-from comptoir.orders.schemas import OrderCreate, OrderUpdate
+from comptoir.orders.schemas import STATUSES, OrderCreate, OrderUpdate
 
 MAX_ELEMENTS = 1000  # per collection, deleted ones included
 Attached = tuple[Customer, ListInReach, list[LoyaltyCard]]
@@ -109,6 +113,30 @@ async def record(
     session: AsyncSession, ctx: Ctx | None, order: OrderLike, location: LocationRef, event_type: str, **states: Any
 ) -> None:
     await events.record(session, **_change(ctx, order, location, event_type, **states))
+
+
+async def order_touched(
+    session: AsyncSession,
+    ctx: Ctx,
+    order: Order,
+    location: LocationRef,
+    previous: dict[str, Any] | None,
+    new: dict[str, Any] | None,
+) -> None:
+    """spec 6.2: a change of an order's delivery or quotes is also an update of the order:
+    its `updated_at` moves and `order.update` is recorded; `previous` and `new` are its
+    rendered delivery before and after (a quote is not part of the order). The caller holds
+    the order's row lock."""
+    order.updated_at = clock.now()
+    await record(
+        session,
+        ctx,
+        order,
+        location,
+        "update",
+        previous_state=event_state(order, location, previous),
+        new_state=event_state(order, location, new),
+    )
 
 
 # --- creating -----------------------------------------------------------------------------
@@ -173,7 +201,8 @@ async def _attach_customer(
         return None
     # the list is this location's or the account's (checked above): rendered as it reads
     found_list = ListInReach(row, location.timezone if row.location_id is not None else "UTC", account.currency)
-    return customer, found_list, await orders.cards_of(customer.id)
+    cards = (await cards_of(await orders.session(), [customer.id]))[customer.id]
+    return customer, found_list, cards
 
 
 async def _move_balances(
@@ -185,18 +214,7 @@ async def _move_balances(
     order exists."""
     done, rows = [], []
     for op in operations:
-        card = await orders.card_of(customer.id, op.ref)
-        if card is None:
-            card = LoyaltyCard(
-                customer_list_id=customer.customer_list_id,
-                customer_id=customer.id,
-                name=op.name,
-                ref=op.ref,
-                balance=INITIAL_BALANCE,
-                created_at=clock.now(),
-            )
-            await orders.add(card)
-        new_balance = await add_to_balance(await orders.session(), card.id, op.delta)
+        card, new_balance = await move_balance(await orders.session(), customer, op.ref, op.name, op.delta)
         rows.append(
             LoyaltyOperation(
                 loyalty_card_id=card.id,
@@ -326,18 +344,17 @@ async def create_order(
         order.body["loyalty_operations"], operations = await _move_balances(
             orders, attached[0], body.loyalty_operations
         )
-    state = render_order(order, location.timezone, location.public_id, None)  # no delivery yet
+    state = render_order(order, location.timezone, location.public_id)  # no delivery yet
     # The view and the change hold the same rendered order, serialised once.
     text, order.view = stored_view(location, state)
     change = events.new_change(**_change(ctx, order, location, "create", new_state=orjson.Fragment(text)))
-    await orders.insert(order, body.private_ref, change)
+    await orders.insert(order, body.private_ref, change, events.receivers)
     customer_ref = None
     if attached is not None:
         customer = attached[0]
         for operation in operations:
             operation.order_id, operation.order_location_id = order.id, order.location_id
-        if operations:
-            await orders.add(*operations)
+        await record_operations(await orders.session(), operations)
         _count_order(customer, order, order.total, 1)
         if body.customer_private_ref is not None:
             customer_ref = body.customer_private_ref
@@ -345,7 +362,7 @@ async def create_order(
             customer_ref = await orders.customer_ref(customer.id, ctx.client_id)
     if not refs and customer_ref is None:  # it reads what every reader reads: the stored text
         return orjson.Fragment(text)
-    return with_refs(state, refs, customer_ref)
+    return as_read_by(state, order, refs, customer_ref)
 
 
 async def get_order(orders: OrderRepository, ctx: Ctx, location: LocationRef, public_id: str) -> dict[str, Any]:
@@ -395,11 +412,53 @@ async def list_orders(
     return body, result
 
 
+FILTERS = ("private_ref", "status", "created_by", "after", "before", "customer_id")
+
+
+def order_filters(named: Callable[[str], str], **given: str | datetime | None) -> dict[str, Any]:
+    """The filters of an order list (spec 4.1), checked once for the API and the back office:
+    a status that is not one (spec 3.1), or a time that is not one, is a 400 naming the
+    filter as the caller's form does (`named`). Filters not given are None; times come as
+    text, or already read."""
+    filters: dict[str, Any] = {name: given.get(name) for name in FILTERS}
+    status = filters["status"]
+    if status is not None and status not in STATUSES:
+        raise BadRequest(f"{named('status')}: {status!r} is not an order status")
+    for name in ("after", "before"):
+        if isinstance(value := filters[name], str):
+            try:
+                filters[name] = parse_datetime(value)
+            except WireError as exc:
+                raise BadRequest(f"{named(name)}: {exc}") from None
+    return filters
+
+
+class OrderFile(NamedTuple):
+    """An order as the back office shows it (`order_file`)."""
+
+    order: Order
+    shown: dict[str, Any]  # its read shape, without anybody's private refs
+    history: list[tuple[Change, str | None]]  # its changes, oldest first, and who caused each
+
+
+async def order_file(orders: OrderRepository, location: LocationRef, public_id: str) -> OrderFile:
+    """An order of a location (404 otherwise) as the back office shows it: its read shape as
+    its events carry it, and the changes of the order and of its delivery, oldest first, each
+    with the name of the application that caused it (none: Comptoir itself)."""
+    order = await orders.in_location(location.id, public_id)
+    if order is None:
+        raise NotFound(KIND, public_id)
+    delivery = await orders.delivery_of(order.id)
+    shown = event_state(order, location, rendered_delivery(delivery, order, location))
+    last = max(order.updated_at, delivery.updated_at) if delivery is not None else order.updated_at
+    return OrderFile(order, shown, await orders.history(order, last))
+
+
 async def order_in_location(
     session: AsyncSession, location_id: int, public_id: str, *, for_update: bool = False
 ) -> Order:
     """An order of a location (locked with `for_update`), or 404."""
-    order = await OrderRepository.of(session).in_location(location_id, public_id, for_update=for_update)
+    order = await OrderRepository(Unit.of(session)).in_location(location_id, public_id, for_update=for_update)
     if order is None:
         raise NotFound(KIND, public_id)
     return order
@@ -425,7 +484,7 @@ async def update_order(
     given = body.model_fields_set
     session = await orders.session()
     delivery = rendered_delivery(await orders.delivery_of(order.id), order, location)
-    previous = render_order(order, location.timezone, location.public_id, None, delivery=delivery)
+    previous = render_order(order, location.timezone, location.public_id, delivery=delivery)
     errors = FieldErrors()
     stored = copy.deepcopy(order.body)
     all_refs = copy.deepcopy(order.refs)
@@ -476,13 +535,13 @@ async def update_order(
         customer = await orders.lock_customer(order.customer_id)
         if customer is not None:
             _count_order(customer, order, exact_sub(order.total, old_total), 0)
-    new = render_order(order, location.timezone, location.public_id, None, delivery=delivery)
+    new = render_order(order, location.timezone, location.public_id, delivery=delivery)
     if new != previous:
         keep_view(order, location, new)
         order.updated_at = clock.now()
         await record(session, ctx, order, location, "update", previous_state=previous, new_state=new)
     customer_ref = await orders.customer_ref(order.customer_id, ctx.client_id) if order.customer_id else None
-    return with_refs(new, all_refs.get(str(ctx.client_id), {}), customer_ref)
+    return as_read_by(new, order, all_refs.get(str(ctx.client_id), {}), customer_ref)
 
 
 # --- joining customers (comptoir.customers.hooks) -----------------------------------------
@@ -492,7 +551,7 @@ async def update_order(
 async def anonymise_orders(session: AsyncSession, ctx: Ctx | None, customer: Customer) -> None:
     """spec 4.6 items 3-4: the customer object of each of the customer's orders is
     anonymised like the customer, with an `order.update` event per order changed."""
-    orders = OrderRepository.of(session)
+    orders = OrderRepository(Unit.of(session))
     rows = await orders.of_customer(customer.id)
     deliveries = await orders.deliveries_of([order.id for order, _location in rows])
     for order, location in rows:
@@ -514,4 +573,4 @@ async def anonymise_orders(session: AsyncSession, ctx: Ctx | None, customer: Cus
 @hooks.order_lookup
 async def order_for_loyalty(session: AsyncSession, customer_list_id: int, public_id: str) -> tuple[int, int] | None:
     """spec 4.7: a loyalty operation's `order_id` names an order of the list's account."""
-    return await OrderRepository.of(session).in_list_account(customer_list_id, public_id)
+    return await OrderRepository(Unit.of(session)).in_list_account(customer_list_id, public_id)

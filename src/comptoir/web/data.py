@@ -27,8 +27,7 @@ from comptoir.customer_lists import repository as customer_lists
 from comptoir.customer_lists.service import ListInReach
 from comptoir.customers import repository as customers
 from comptoir.customers.service import cards_of, customer_in_list, render_customer
-from comptoir.deliveries.render import render_delivery
-from comptoir.deliveries.repository import delivery_of
+from comptoir.db.unit import Unit
 from comptoir.deliveries.service import list_quotes
 from comptoir.errors import BadRequest, NotFound
 from comptoir.http.pagination import back_office_page
@@ -47,11 +46,9 @@ from comptoir.models import (
     Change,
     CustomerList,
     Location,
-    Order,
     User,
 )
 from comptoir.orders import service as orders
-from comptoir.orders.render import event_state
 from comptoir.orders.repository import OrderRepository
 from comptoir.orders.schemas import STATUSES
 from comptoir.web.pages import owned_location
@@ -105,17 +102,15 @@ def _day(name: str, value: str) -> date | None:
 
 
 def _order_filters(status: str, start: str, end: str) -> dict[str, Any]:
-    """The API list's filters (dates inclusive, in the location's timezone)."""
-    if status and status not in STATUSES:
-        raise BadRequest(f"Status: {status!r} is not an order status")
+    """The API list's filters, checked by it (`orders.service.order_filters`); the form's
+    days are inclusive, in the location's timezone."""
+    filters = orders.order_filters(str.capitalize, status=status or None)
     first, last = _day("from", start), _day("to", end)
     if first is not None and last is not None and first > last:
         raise BadRequest("From: must not be after To")
-    return {
-        "status": status or None,
-        "after": datetime.combine(first, time()) if first is not None else None,
-        "before": datetime.combine(last + timedelta(days=1), time()) if last is not None else None,
-    }
+    filters["after"] = datetime.combine(first, time()) if first is not None else None
+    filters["before"] = datetime.combine(last + timedelta(days=1), time()) if last is not None else None
+    return filters
 
 
 @router.get("/locations/{location_id}/orders")
@@ -142,7 +137,7 @@ async def orders_page(request: Request, location_id: str) -> Response:
             return page("bo_orders.html", 400, **context, orders=[], next_url=None, errors=[exc.message])
         # the API's list, as a reader without private refs
         shown, result = await orders.list_orders(
-            OrderRepository.of(db), None, wanted, filters, locations={location.id: location}
+            OrderRepository(Unit.of(db)), None, wanted, filters, locations={location.id: location}
         )
         return page(
             "bo_orders.html",
@@ -152,10 +147,9 @@ async def orders_page(request: Request, location_id: str) -> Response:
         )
 
 
-async def _history(db: AsyncSession, order: Order, delivery: Any, timezone: str) -> list[dict[str, Any]]:
+def _history(history: list[tuple[Change, str | None]], timezone: str) -> list[dict[str, Any]]:
     """The order's changes and its delivery's, oldest first, with the application that
     caused each (none: Comptoir itself or the back office)."""
-    last = max(order.updated_at, delivery.updated_at) if delivery is not None else order.updated_at
     return [
         {
             "at": local_time(change.created_at, timezone, seconds=True),
@@ -163,7 +157,7 @@ async def _history(db: AsyncSession, order: Order, delivery: Any, timezone: str)
             "by": client or "Comptoir",
             "what": _what_changed(change),
         }
-        for change, client in await OrderRepository.of(db).history(order, last)
+        for change, client in history
     ]
 
 
@@ -184,15 +178,10 @@ async def order_page(request: Request, location_id: str, order_id: str) -> Respo
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
-        try:
-            order = await orders.order_in_location(db, location.id, order_id)
+        try:  # the API's read shape, nobody's private refs
+            order, shown, history = await orders.order_file(OrderRepository(Unit.of(db)), location, order_id)
         except NotFound:
             raise not_found("No order of this location has this id.") from None
-        delivery = await delivery_of(db, order.id)
-        rendered = (
-            render_delivery(delivery, order.public_id, location.public_id, location.timezone) if delivery else None
-        )
-        shown = event_state(order, location, rendered)  # the API's read shape, nobody's private refs
         return page(
             "bo_order.html",
             title=f"Order {order.public_id}",
@@ -203,7 +192,7 @@ async def order_page(request: Request, location_id: str, order_id: str) -> Respo
             order=shown,
             customer_name=display_name(shown["customer"]),
             quotes=await list_quotes(db, location, order),
-            history=await _history(db, order, delivery, location.timezone),
+            history=_history(history, location.timezone),
             when=when,
         )
 

@@ -10,11 +10,17 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from sqlalchemy import func, select
 
+from comptoir.auth.tokens import resolve
+from comptoir.db.engine import Database
+from comptoir.db.unit import Unit
 from comptoir.kit import clock
 from comptoir.models import Change, Order, PrivateRef
+from comptoir.orders import service
 from comptoir.orders.repository import OrderRepository
+from comptoir.orders.schemas import OrderCreate
 from tests.api.callbacks.conftest import subscribe
 from tests.api.conftest import Shop
 from tests.api.orders.conftest import order
@@ -173,3 +179,30 @@ async def test_the_creation_answers_what_a_read_gives(client: httpx.AsyncClient,
     )
     read = await client.get(f"/v1/location/orders/{created.json()['id']}", headers=shop.headers())
     assert read.json() == created.json()
+
+
+async def test_a_repository_made_of_a_session_creates_and_reads_as_the_api_does(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, world: World, database: Database
+) -> None:
+    """One construction for every caller: a repository on a caller's session (the back
+    office, the CLI, the jobs), without the direct driver or the connection cache, writes by
+    the same insert (the one statement inside that transaction on PostgreSQL) and reads back
+    what the API reads, events included."""
+    clock.freeze(datetime(2026, 6, 24, 15, 7, 53, tzinfo=UTC))
+    listener = await _listener(client, shop, world)
+    state = app.state.comptoir
+    ctx = await resolve(state.fast, state.cache, state.key, shop.location_token)
+    assert ctx.location is not None
+    assert ctx.account is not None
+    body = OrderCreate.model_validate(order())
+    async with database.transaction() as session:
+        created = await service.create_order(OrderRepository(Unit.of(session)), ctx, ctx.location, ctx.account, body)
+    async with database.transaction(write=False) as session:
+        read = await service.get_order(OrderRepository(Unit.of(session)), ctx, ctx.location, created["id"])
+    assert read == created
+    api = await client.get(f"/v1/location/orders/{created['id']}", headers=shop.headers())
+    assert api.json() == read
+    events = (await client.get("/v1/callback/events", headers={"X-Access-Token": listener})).json()
+    assert [event["order_id"] for event in events] == [created["id"]]
+    listed = await client.get("/v1/location/orders", params={"private_ref": "pos-1001"}, headers=shop.headers())
+    assert [o["id"] for o in listed.json()] == [created["id"]]
