@@ -45,7 +45,7 @@ and for `DirectRoute`): one application for every path a request may take.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Annotated, Literal, Protocol
 
@@ -142,11 +142,11 @@ class Permission:
     need: Need
     kind: Kind = GENERAL
     on: WriteOn | None = None
+    allowed: tuple[str, ...] | None = field(init=False, repr=False, compare=False)  # the levels; None: any
 
-    @property
-    def allowed(self) -> tuple[str, ...] | None:
-        """The token levels served; None for any."""
-        return None if self.levels == "*" else tuple(self.levels.split(","))
+    def __post_init__(self) -> None:
+        allowed = None if self.levels == "*" else tuple(self.levels.split(","))
+        object.__setattr__(self, "allowed", allowed)  # frozen: set once, read by every request
 
     def at_level(self, level: str) -> Permission:
         """The same permission for `level` alone (a short form: `http.routing.route`)."""
