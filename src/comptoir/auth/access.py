@@ -1,32 +1,66 @@
 """The one declarative permission check every endpoint uses
-(docs/architecture.md "Permissions").
+(docs/architecture.md "Permissions"; each route's permission is listed in
+docs/api/permissions.md, generated from these declarations).
 
-An endpoint states what it needs:
+An endpoint states everything it needs once, as the dependency giving its `Ctx`:
 
-    ctx: Annotated[Ctx, Depends(require("location", "any"))]
+    ctx: Annotated[Ctx, Depends(require("location,account", "orders.write"))]
 
-and this module decides, in this order: 401 for a missing or invalid token (spec 5.6),
-429 when a rate limit is reached (spec 8.2), 403 when the token's level or scope does not
-allow the request (docs/api/conventions.md "Errors", "Access"). Reach (an id outside the
-connection's location or account) is the service's 404.
+`require(levels, need, kind=GENERAL, *, on=None)` says:
+
+- `levels`: the token levels the route serves: "location", "account", "location,account",
+  or "*" (any valid token, e.g. /user). Another level is a 403.
+- `need`: what the token's scope must hold:
+  - a permission, "orders.write" (write implies read), or alternatives,
+    "catalog.read|all_catalogs.read" (either);
+  - ANY (any permission at the token's level), ANY_WRITE (any write permission), PROFILE
+    (profile or profile_with_email), TOKEN (nothing more than a valid token);
+  - `PerLevel(location=..., account=...)`: a need of its own for each level, for a rule
+    that differs by level: inventory is `inventory.read` at both, and a location token may
+    still use the deprecated `catalog.read` (docs/api/inventory.md "Access").
+- `kind`: the rate-limit policy the request counts in (GENERAL, HEAVY, IMAGE;
+  docs/api/conventions.md "Rate limits"), or `KindByQuery(param, values, kind, otherwise)`,
+  chosen from a query parameter: a catalog GET is heavy unless `hide_data=true`.
+- `on`: `WriteOn(resource, param, ...)`, a write on the one catalog or customer list that
+  the path parameter `param` names (spec 5.1, docs/api/catalogs.md "Access",
+  docs/api/customers.md "Access"): `<resource>.write` allows it on the one the connection is
+  bound to, `all_<resource>s.write` on any within the connection's level (403 otherwise);
+  and for a request that changes the row itself (`change`: "update", "rename", "delete"),
+  a location-level token doing it to an account-level one is a 401, except the
+  `bound_change` of the connection bound to it with `<resource>.write`.
+
+The check decides, in this order: 401 for a missing or invalid token (spec 5.6), 429 when
+a rate limit is reached (spec 8.2), 403 when the token's level or scope does not allow the
+request, then the `on` rule (docs/api/conventions.md "Errors", "Access"). Reach (an id
+outside the connection's location or account) is the service's 404: when the `on` rule
+depends on the row (its level, whether it is in reach), the check reads it with
+`core.levels.held` and leaves a row the connection may not read to the service's 404, so
+nothing reveals what exists elsewhere. It reads it only when the scope alone does not decide.
+
+`authorize(request, permission)` applies a declaration; the dependency made by `require`
+calls it, and so does `http.routing` for a route it serves itself (before reading a body,
+and for `DirectRoute`): one application for every path a request may take.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Annotated, Protocol
+from typing import Annotated, Literal, Protocol
 
 from fastapi import Security
 from fastapi.security import APIKeyHeader
 from starlette.requests import Request
 
 from comptoir.auth.context import Ctx
-from comptoir.auth.scopes import LEVELS, Scope
+from comptoir.auth.scopes import Scope
 from comptoir.auth.tokens import resolve
 from comptoir.connections.cache import ConnectionCache
+from comptoir.core.levels import held
 from comptoir.db.direct import FastReader
-from comptoir.errors import Forbidden
+from comptoir.errors import Forbidden, Unauthorized
+from comptoir.kit import ids
 from comptoir.ratelimit import GENERAL, RateLimiter
 from comptoir.ratelimit.limiter import RateLimitedWithState
 
@@ -55,6 +89,73 @@ ANY_WRITE = "any.write"  # any write permission at the token's level
 PROFILE = "profile"  # profile or profile_with_email
 TOKEN = "token"  # noqa: S105 - a need (any valid token, for /callback), not a secret
 
+
+@dataclass(frozen=True, slots=True)
+class PerLevel:
+    """A need for each token level (each a need as `require` takes it)."""
+
+    location: str
+    account: str
+
+    def at(self, level: str) -> str:
+        return self.location if level == "location" else self.account
+
+
+@dataclass(frozen=True, slots=True)
+class KindByQuery:
+    """The rate-limit `kind` when the query parameter `param` is one of `values`, else
+    `otherwise` (a missing or malformed value included)."""
+
+    param: str
+    values: tuple[str, ...]
+    kind: str
+    otherwise: str
+
+    def of(self, request: Request) -> str:
+        return self.kind if request.query_params.get(self.param) in self.values else self.otherwise
+
+
+@dataclass(frozen=True, slots=True)
+class WriteOn:
+    """A write on the catalog or customer list (`resource`) whose public id is the path
+    parameter `param`. `refused`: the 403's words after "does not allow", `{id!r}` the id as
+    sent. `change`: the request changes the row itself ("update", "rename", "delete"), which
+    a location-level token may not do to an account-level one (401) unless `bound_change`
+    and it is bound to it with `<resource>.write`."""
+
+    resource: Literal["catalog", "customer_list"]
+    param: str
+    refused: str = "this request: it needs {resource}.write"
+    change: str | None = None
+    bound_change: bool = False
+
+
+Need = str | PerLevel
+Kind = str | KindByQuery
+
+
+@dataclass(frozen=True, slots=True)
+class Permission:
+    """What `require(levels, need, kind, on=on)` declares (see the module's docstring)."""
+
+    levels: str
+    need: Need
+    kind: Kind = GENERAL
+    on: WriteOn | None = None
+    allowed: tuple[str, ...] | None = field(init=False, repr=False, compare=False)  # the levels; None: any
+
+    def __post_init__(self) -> None:
+        allowed = None if self.levels == "*" else tuple(self.levels.split(","))
+        object.__setattr__(self, "allowed", allowed)  # frozen: set once, read by every request
+
+    def at_level(self, level: str) -> Permission:
+        """The same permission for `level` alone (a short form: `http.routing.route`)."""
+        allowed = self.allowed
+        if allowed is None or level not in allowed:
+            raise ValueError(f"{self.levels} has no {level}")
+        return replace(self, levels=level)
+
+
 _LEVEL_WORDS = {
     ("location",): "a location-level token",
     ("account",): "an account-level token",
@@ -80,40 +181,85 @@ def _check(scope: Scope, need: str) -> str | None:
     return f"it needs {' or '.join(alternatives)}"
 
 
-@cache
-def require(levels: str, need: str, kind: str = GENERAL) -> Callable[..., Awaitable[Ctx]]:
-    """Dependency giving the request's Ctx once token, rate limit, level and scope allow it.
+async def _check_write_on(request: Request, reader: FastReader, ctx: Ctx, on: WriteOn) -> None:
+    """The `on` rule (see `WriteOn`), once the scope holds `<resource>.write` or
+    `all_<resource>s.write`. The row is read only when the scope does not decide alone."""
+    public_id = request.path_params[on.param]
+    pk = ids.decode(on.resource, public_id)
+    if pk is None:
+        return  # no such id: the service's 404
+    bound = pk == (ctx.catalog_id if on.resource == "catalog" else ctx.customer_list_id)
+    bound_write = bound and ctx.scope.allows(on.resource, "write")
+    all_write = ctx.scope.allows(f"all_{on.resource}s", "write")
+    row_level_free = on.change is None or ctx.level != "location"  # no 401 whatever the row's level
+    if (bound_write and (row_level_free or on.bound_change)) or (all_write and row_level_free):
+        return
+    row = await held(reader, on.resource, pk)
+    if row is None or not ctx.may_use(on.resource, row, "read"):
+        return  # out of reach: the service's 404, whatever the scope
+    if not row_level_free and row.location_id is None and not (on.bound_change and bound_write):
+        noun = on.resource.replace("_", " ")
+        raise Unauthorized(f"A location-level token cannot {on.change} an account-level {noun}")
+    if not (bound_write or all_write):
+        refused = on.refused.format(resource=on.resource, id=public_id)
+        raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow {refused}")
 
-    `levels`: "location", "account", "location,account", or "*" (any token, e.g. /user).
-    `need`: ANY, ANY_WRITE, PROFILE, a permission such as "orders.write", or alternatives
-    such as "customer_list.write|all_customer_lists.write".
-    `kind`: rate-limit policy ("general", "heavy", "image").
-    """
-    allowed = tuple(levels.split(",")) if levels != "*" else None
+
+async def authorize(request: Request, permission: Permission) -> Ctx:
+    """The request's Ctx once `permission` allows it: token (401), rate limit (429), level
+    and scope (403), then the `on` rule (401, 403). The token is the `X-Access-Token`
+    header, as `ACCESS_TOKEN` reads it (an empty one is no token)."""
+    state: Services = request.app.state.comptoir
+    ctx = await resolve(state.fast, state.cache, state.key, request.headers.get("x-access-token") or None)
+    request.state.connection_id = ctx.connection_id
+    kind = permission.kind if isinstance(permission.kind, str) else permission.kind.of(request)
+    try:
+        decision = await state.limiter.hit(ctx.connection_id, kind)
+    except RateLimitedWithState as refused:
+        request.state.ratelimit = refused.decision  # the 429 shows the full window too
+        raise
+    if decision is not None:
+        request.state.ratelimit = decision
+    allowed = permission.allowed
+    if allowed is not None and ctx.level not in allowed:
+        raise Forbidden(f"This endpoint needs {_LEVEL_WORDS[allowed]}")
+    need = permission.need if isinstance(permission.need, str) else permission.need.at(ctx.level)
+    reason = _check(ctx.scope, need)
+    if reason is not None:
+        raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow this request: {reason}")
+    if permission.on is not None:
+        await _check_write_on(request, state.fast, ctx, permission.on)
+    return ctx
+
+
+def permission_of(call: object) -> Permission | None:
+    """The permission a dependency made by `require` applies; None for any other callable."""
+    permission = getattr(call, "__comptoir_permission__", None)
+    return permission if isinstance(permission, Permission) else None
+
+
+def require(
+    levels: str, need: Need, kind: Kind = GENERAL, *, on: WriteOn | None = None
+) -> Callable[..., Awaitable[Ctx]]:
+    """Dependency giving the request's Ctx once the declared permission allows it (see the
+    module's docstring for the vocabulary)."""
+    return guard(Permission(levels, need, kind, on))
+
+
+@cache
+def guard(permission: Permission) -> Callable[..., Awaitable[Ctx]]:
+    """The dependency applying `permission`: one per permission, so that FastAPI solves it
+    once per request, and `http.routing` finds the declaration on it (`permission_of`)."""
+    allowed = permission.allowed
     if allowed is not None:
-        assert all(level in LEVELS for level in allowed), levels
-    words = _LEVEL_WORDS.get(allowed or (), "")
+        assert allowed in _LEVEL_WORDS, permission.levels  # location, account, or both in that order
 
     async def dependency(request: Request, token: Annotated[str | None, Security(ACCESS_TOKEN)]) -> Ctx:
+        # `token` declares the header for the OpenAPI document; `authorize` reads it.
         checked = getattr(request.state, "authorized", None)
-        if checked is not None and checked[0] is dependency:  # checked before the body was read
+        if checked is not None and checked[0] == permission:  # applied before the body was read
             return checked[1]
-        state: Services = request.app.state.comptoir
-        ctx = await resolve(state.fast, state.cache, state.key, token)
-        request.state.connection_id = ctx.connection_id
-        try:
-            decision = await state.limiter.hit(ctx.connection_id, kind)
-        except RateLimitedWithState as refused:
-            request.state.ratelimit = refused.decision  # the 429 shows the full window too
-            raise
-        if decision is not None:
-            request.state.ratelimit = decision
-        if allowed is not None and ctx.level not in allowed:
-            raise Forbidden(f"This endpoint needs {words}")
-        reason = _check(ctx.scope, need)
-        if reason is not None:
-            raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow this request: {reason}")
-        return ctx
+        return await authorize(request, permission)
 
-    dependency.__comptoir_permission__ = (levels, need, kind)  # type: ignore[attr-defined]  # http.routing
+    dependency.__comptoir_permission__ = permission  # type: ignore[attr-defined]  # permission_of
     return dependency

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 class Bound(Protocol):
-    """A catalog or customer list as access rules read it (`Ctx.may_use`, `auth.bindings`): its
+    """A catalog or customer list as access rules read it (`Ctx.may_use`, `auth.access.WriteOn`): its
     row, or a fast read of it."""
 
     @property

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Query, Security
+from fastapi import APIRouter, Body, Depends, Query
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.accounts.service import account_of
-from comptoir.auth.access import ACCESS_TOKEN, require
+from comptoir.auth.access import KindByQuery, PerLevel, WriteOn, require
 from comptoir.auth.context import Ctx
 from comptoir.catalogs import content, images, inventory, service
 from comptoir.catalogs.schemas import (
@@ -46,9 +46,23 @@ router = APIRouter(route_class=ComptoirRoute, tags=["Catalogs"])
 
 Reader = Annotated[Ctx, Depends(require("location,account", READ_NEED))]
 AccountReader = Annotated[Ctx, Depends(require("account", READ_NEED))]
-Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED))]
+# docs/api/catalogs.md "Access": a location token may update the account-level catalog it is
+# bound to, and change nothing else of an account-level catalog.
+Updater = Annotated[
+    Ctx,
+    Depends(
+        require("location,account", WRITE_NEED, on=WriteOn("catalog", "catalog_id", change="update", bound_change=True))
+    ),
+]
+Deleter = Annotated[
+    Ctx, Depends(require("location,account", WRITE_NEED, on=WriteOn("catalog", "catalog_id", change="delete")))
+]
 Creator = Annotated[Ctx, Depends(require("location,account", CREATE_NEED))]
 AccountCreator = Annotated[Ctx, Depends(require("account", CREATE_NEED))]
+# docs/api/conventions.md "Rate limits": a catalog GET with its data is a heavy query.
+CatalogReader = Annotated[
+    Ctx, Depends(require("location,account", READ_NEED, KindByQuery("hide_data", ("true", "1"), GENERAL, HEAVY)))
+]
 MODIFY_ERRORS = {**WRITE_ERRORS, **error_responses(401)}
 CATALOG = "/catalogs/{catalog_id}"
 
@@ -77,15 +91,6 @@ def _hide_data(raw: str | None) -> bool:
     raise BadRequest(f"hide_data must be true or false, not {raw!r}")
 
 
-async def _catalog_reader(request: Request, token: Annotated[str | None, Security(ACCESS_TOKEN)]) -> Ctx:
-    """docs/api/conventions.md "Rate limits": a catalog GET with its data is a heavy query."""
-    try:
-        light = _hide_data(request.query_params.get("hide_data"))
-    except BadRequest:
-        light = False
-    return await require("location,account", READ_NEED, GENERAL if light else HEAVY)(request, token)
-
-
 def _raw(body: bytes | str, headers: dict[str, str] | None = None) -> Response:
     """Stored JSON, answered as it is."""
     return Response(body, media_type="application/json", headers=headers)
@@ -102,7 +107,7 @@ def _array(bodies: list[str], headers: dict[str, str] | None = None) -> Response
 async def get_catalog(
     catalog_id: str,
     session: Session,
-    ctx: Annotated[Ctx, Depends(_catalog_reader)],
+    ctx: CatalogReader,
     hide_data: Annotated[str | None, Query(description="true: omit `data`.")] = None,
 ) -> Response:
     body, headers = await service.get_catalog(session, ctx, catalog_id, hide_data=_hide_data(hide_data))
@@ -173,12 +178,12 @@ async def create_account_catalog(
 @router.put(
     CATALOG, response_model=Catalog, responses=MODIFY_ERRORS, summary="Rename a catalog and/or replace its data"
 )
-async def replace_catalog(catalog_id: str, body: Upload, session: Session, ctx: Writer) -> Response:
+async def replace_catalog(catalog_id: str, body: Upload, session: Session, ctx: Updater) -> Response:
     return _raw(await service.replace_catalog(session, ctx, catalog_id, name=body.name, data=body.data))
 
 
 @router.delete(CATALOG, response_model=Catalog, responses=MODIFY_ERRORS, summary="Delete a catalog and its content")
-async def delete_catalog(catalog_id: str, session: Session, ctx: Writer) -> Response:
+async def delete_catalog(catalog_id: str, session: Session, ctx: Deleter) -> Response:
     return _raw(await service.delete_catalog(session, ctx, catalog_id))
 
 
@@ -287,8 +292,9 @@ async def get_option(request: Request, catalog_id: str, option_list_id: str, opt
 
 # --- inventory (docs/api/inventory.md "Entries") -------------------------------------------
 
-INVENTORY_READ = "inventory.read|catalog.read"  # the service tells the deprecated grant apart
-INVENTORY_WRITE = "inventory.write|catalog.write"
+# docs/api/inventory.md "Access": a location token may still use the deprecated catalog scopes
+INVENTORY_READ = PerLevel(location="inventory.read|catalog.read", account="inventory.read")
+INVENTORY_WRITE = PerLevel(location="inventory.write|catalog.write", account="inventory.write")
 InventoryReader = Annotated[Ctx, Depends(require("location,account", INVENTORY_READ))]
 InventoryWriter = Annotated[Ctx, Depends(require("location,account", INVENTORY_WRITE))]
 INVENTORY = CATALOG + LOCATION + "/inventory"
@@ -302,10 +308,8 @@ async def _inventory(
 ) -> JSON:
     """One inventory request at `location_id` (None: the connection's own location); writes
     lock the location, so two writers of one inventory go one after the other."""
-    write = action != "read"
-    location, _account = await location_of(session, ctx, location_id, for_update=write)
-    right = "write" if write else "read"
-    catalog, location = await inventory.inventory_in_reach(session, ctx, catalog_id, location, right=right)
+    location, _account = await location_of(session, ctx, location_id, for_update=action != "read")
+    catalog, location = await inventory.inventory_in_reach(session, catalog_id, location)
     if action == "read":
         return JSON(await inventory.read_inventory(session, catalog, location))
     if action == "replace":
@@ -363,7 +367,17 @@ async def patch_inventory(
 # --- images (docs/api/catalogs.md "Images"): their own rate limits -------------------------
 
 ImageReader = Annotated[Ctx, Depends(require("location,account", READ_NEED, IMAGE))]
-ImageWriter = Annotated[Ctx, Depends(require("location,account", WRITE_NEED, IMAGE))]
+ImageWriter = Annotated[
+    Ctx,
+    Depends(
+        require(
+            "location,account",
+            WRITE_NEED,
+            IMAGE,
+            on=WriteOn("catalog", "catalog_id", "adding images to catalog {id!r}"),
+        )
+    ),
+]
 IMAGES = CATALOG + "/images"
 
 

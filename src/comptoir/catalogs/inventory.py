@@ -4,8 +4,9 @@ most 3 decimals) and, only with stock 0, `expires_at`, when the item comes back:
 then removes the entry and records `inventory.patch`.
 
 Access (docs/api/inventory.md "Access", spec 5.1): `inventory.read/write` at the location (or, for an
-account token, at any location of its account), or the deprecated `location[catalog.*]`;
-the catalog must be one the location sees (its own or its account's).
+account token, at any location of its account), or the deprecated `location[catalog.*]`, is
+declared by the endpoints (`auth.access.PerLevel`); the catalog must be one the location sees
+(its own or its account's), else a 404.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import binding_reachable
 from comptoir.catalogs import repository
 from comptoir.db.engine import Database
-from comptoir.errors import FieldErrors, Forbidden, NotFound
+from comptoir.errors import FieldErrors, NotFound
 from comptoir.kit import clock, ids
 from comptoir.kit.decimals import parse_decimal, render_decimal
 from comptoir.kit.jsonstream import REFUSED, Path, Shape
@@ -38,21 +39,9 @@ MILLI = Decimal("0.001")
 L = TypeVar("L", bound=LocationRef)
 
 
-def _may(ctx: Ctx, right: str) -> bool:
-    if ctx.scope.allows("inventory", right):
-        return True
-    return ctx.level == "location" and ctx.scope.allows("catalog", right)  # spec 5.1, deprecated
-
-
-async def inventory_in_reach(
-    session: AsyncSession, ctx: Ctx, catalog_id: str, location: L, *, right: str
-) -> tuple[Catalog, L]:
+async def inventory_in_reach(session: AsyncSession, catalog_id: str, location: L) -> tuple[Catalog, L]:
     """The catalog (seen from `location`, which the caller found in reach) and the location;
-    403 without an inventory (or deprecated catalog) permission, 404 for a catalog the
-    location does not see."""
-    if not _may(ctx, right):
-        needs = f"inventory.{right}"
-        raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow this request: it needs {needs}")
+    404 for a catalog the location does not see."""
     pk = ids.decode(Catalog.KIND, catalog_id)
     catalog = await repository.catalog_row(session, pk) if pk is not None else None
     if catalog is None or not binding_reachable(

@@ -3,7 +3,9 @@
 A catalog is readable by a connection at its level (a location token: catalogs of its
 location and account-level ones of its account; an account token: every catalog of the
 account) when it is the catalog bound to the connection and the scope has `catalog.*`, or
-when the scope has `all_catalogs.*`. Anything else is a 404, whether or not it exists.
+when the scope has `all_catalogs.*`. Anything else is a 404, whether or not it exists. Who
+may change one (the write scope, a location token and an account-level catalog) is declared
+by the endpoints (`auth.access.WriteOn`).
 
 Names are unique within a location (`uq_catalogs_location_id_name`) and, across the
 account, held by the `name_claims` rule shared with customer lists (`comptoir.core.names`).
@@ -21,8 +23,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
-from comptoir.auth.bindings import Bound, check_modify
-from comptoir.auth.context import Ctx
+from comptoir.auth.context import Bound, Ctx
 from comptoir.catalogs import content as catalog_content
 from comptoir.catalogs import repository
 from comptoir.catalogs.repository import EMPTY_DATA, KIND, CatalogInReach
@@ -79,12 +80,6 @@ async def catalog_in_reach(
     if found is None or not may(ctx, found.row, "read"):
         raise NotFound(KIND, public_id)
     return found
-
-
-def _check_modify(ctx: Ctx, found: CatalogInReach, action: str) -> None:
-    """Update or delete: `auth.bindings.check_modify` (a location token may
-    update the account-level catalog it is bound to, and nothing else of one)."""
-    check_modify(ctx, BOUND, found.row, action, bound_action="update", what="catalog")
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -241,7 +236,6 @@ async def replace_catalog(session: AsyncSession, ctx: Ctx, public_id: str, *, na
     """PUT /catalogs/:id (spec 4.3, 2.4 rule 3): a new name and/or, when `data` is present,
     all new content; the previous catalog stays whole when anything is refused."""
     found = await catalog_in_reach(session, ctx, public_id, for_update=True)
-    _check_modify(ctx, found, "update")
     row = found.row
     errors = FieldErrors()
     if name is not None:
@@ -269,7 +263,6 @@ async def delete_catalog(session: AsyncSession, ctx: Ctx, public_id: str) -> byt
     is recorded first, so connections bound to it still receive it. Answers the catalog as
     it was, with its data."""
     found = await catalog_in_reach(session, ctx, public_id, for_update=True)
-    _check_modify(ctx, found, "delete")
     data = await repository.stored_data(session, found.id)
     body = with_data(render_catalog(found), data or EMPTY_DATA)
     await _record(session, ctx, found, "delete")

@@ -1,16 +1,18 @@
 """The statements catalogs and customer lists share as resources held at location level or
 account level (spec 2.4, 2.6; `models.levels.AtLevel`): one found with what rendering it
-needs, and which of them a location or an account holds (spec 4.3, 4.4)."""
+needs, which of them a location or an account holds (spec 4.3, 4.4), and the level of one
+as the permission check reads it (`held`, for `auth.access.WriteOn`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
-from sqlalchemy import Row, Select, or_, select
+from sqlalchemy import Row, Select, bindparam, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.models import Account, Location
+from comptoir.db.direct import FastReader, Query
+from comptoir.models import Account, Catalog, CustomerList, Location
 from comptoir.models.accounts import AccountRef
 from comptoir.models.levels import AtLevel
 from comptoir.models.locations import LocationRef
@@ -86,3 +88,25 @@ async def by_name(session: AsyncSession, model: type[M], account_id: int, locati
     where = model.location_id.is_(None) if location_id is None else model.location_id == location_id
     stmt = select(model).where(model.account_id == account_id, where).order_by(model.name)
     return list(await session.scalars(stmt))
+
+
+class Held(NamedTuple):
+    """A catalog's or customer list's binding as access rules read it (`auth.context.Bound`)."""
+
+    id: int
+    account_id: int
+    location_id: int | None
+
+
+def _held_read(model: type[AtLevel]) -> Query:
+    return Query(select(model.id, model.account_id, model.location_id).where(model.id == bindparam("pk")))
+
+
+_HELD = {Catalog.KIND: _held_read(Catalog), CustomerList.KIND: _held_read(CustomerList)}
+
+
+async def held(reader: FastReader, kind: str, pk: int) -> Held | None:
+    """The catalog or customer list (`kind`) `pk`: its id, account and location (None at
+    account level), in one statement without a session; None when there is none."""
+    row = await reader.one(_HELD[kind], pk=pk)
+    return None if row is None else Held(row["id"], row["account_id"], row["location_id"])

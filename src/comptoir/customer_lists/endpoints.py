@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from comptoir.accounts.service import account_of
-from comptoir.auth.access import require
+from comptoir.auth.access import WriteOn, require
 from comptoir.auth.context import Ctx
 from comptoir.customer_lists import service
 from comptoir.customer_lists.schemas import CustomerList, CustomerListWrite
@@ -23,7 +23,20 @@ router = APIRouter(route_class=ComptoirRoute, tags=["Customer lists"])
 CREATE = "all_customer_lists.write"  # spec 5.1: only all_customer_lists creates lists
 Reader = Annotated[Ctx, Depends(require("location,account", READ_NEED))]
 AccountReader = Annotated[Ctx, Depends(require("account", READ_NEED))]
-Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED))]
+# docs/api/customers.md "Access": a location token may rename the account-level list it is
+# bound to, and change nothing else of an account-level list.
+LIST_ID = "customer_list_id"
+Renamer = Annotated[
+    Ctx,
+    Depends(
+        require(
+            "location,account", WRITE_NEED, on=WriteOn("customer_list", LIST_ID, change="rename", bound_change=True)
+        )
+    ),
+]
+Deleter = Annotated[
+    Ctx, Depends(require("location,account", WRITE_NEED, on=WriteOn("customer_list", LIST_ID, change="delete")))
+]
 Creator = Annotated[Ctx, Depends(require("location,account", CREATE))]
 AccountCreator = Annotated[Ctx, Depends(require("account", CREATE))]
 MODIFY_ERRORS = {**WRITE_ERRORS, **error_responses(401)}
@@ -106,7 +119,7 @@ async def create_account_list(
     responses=MODIFY_ERRORS,
     summary="Rename a customer list",
 )
-async def rename_list(customer_list_id: str, body: CustomerListWrite, session: Session, ctx: Writer) -> JSON:
+async def rename_list(customer_list_id: str, body: CustomerListWrite, session: Session, ctx: Renamer) -> JSON:
     return JSON(await service.rename_list(session, ctx, customer_list_id, body.name))
 
 
@@ -116,5 +129,5 @@ async def rename_list(customer_list_id: str, body: CustomerListWrite, session: S
     responses={**READ_ERRORS, **error_responses(401)},
     summary="Delete a customer list with its customers, loyalty cards and operations",
 )
-async def delete_list(customer_list_id: str, session: Session, ctx: Writer) -> JSON:
+async def delete_list(customer_list_id: str, session: Session, ctx: Deleter) -> JSON:
     return JSON(await service.delete_list(session, ctx, customer_list_id))

@@ -5,6 +5,8 @@ A list is readable by a connection at its level (a location token: lists of its 
 and account-level lists of its account; an account token: every list of the account) when
 it is the list bound to the connection and the scope has `customer_list.*`, or when the
 scope has `all_customer_lists.*`. Anything else is a 404, whether or not the list exists.
+Who may write one, or its customers, cards and operations (the write scope, a location token
+and an account-level list), is declared by the endpoints (`auth.access.WriteOn`).
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
-from comptoir.auth.bindings import check_modify
+from comptoir.auth.access import WriteOn
 from comptoir.auth.context import Ctx
 from comptoir.core import levels
 from comptoir.customer_lists import repository
 from comptoir.customer_lists.repository import KIND, ListInReach
-from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unprocessable, check_text
+from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, check_text
 from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import render_datetime
@@ -32,6 +34,9 @@ BOUND, ALL = "customer_list", "all_customer_lists"
 # which list the connection reaches is `list_in_reach`.
 READ_NEED = f"{BOUND}.read|{ALL}.read"
 WRITE_NEED = f"{BOUND}.write|{ALL}.write"
+# docs/api/customers.md "Access": writing a list's customers, cards and operations needs the
+# write scope on that list; it is not a change of the list (no 401 for a location token).
+WRITES_CUSTOMERS = WriteOn("customer_list", "customer_list_id", "writing to customer list {id!r}")
 
 
 def render_list(found: ListInReach) -> dict[str, Any]:
@@ -48,25 +53,13 @@ def may(ctx: Ctx, row: CustomerList, right: str) -> bool:
     return ctx.may_use(BOUND, row, right)
 
 
-async def list_in_reach(
-    session: AsyncSession, ctx: Ctx, public_id: str, *, right: str = "read", for_update: bool = False
-) -> ListInReach:
-    """The list behind `public_id` if the connection may read it (404 otherwise), and, with
-    `right="write"`, write its customers, cards and operations (403 otherwise; writing
-    customers is not a modification of the list, docs/api/customers.md "Access")."""
+async def list_in_reach(session: AsyncSession, ctx: Ctx, public_id: str, *, for_update: bool = False) -> ListInReach:
+    """The list behind `public_id` if the connection may read it; 404 otherwise."""
     pk = ids.decode(CustomerList.KIND, public_id)
     found = await repository.find_list(session, pk, for_update=for_update) if pk is not None else None
     if found is None or not may(ctx, found.row, "read"):
         raise NotFound(KIND, public_id)
-    if right == "write" and not may(ctx, found.row, "write"):
-        raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow writing to customer list {public_id!r}")
     return found
-
-
-def _check_modify(ctx: Ctx, found: ListInReach, action: str) -> None:
-    """Rename or delete: `auth.bindings.check_modify` (a location token may
-    rename the account-level customer list it is bound to, and nothing else of one)."""
-    check_modify(ctx, BOUND, found.row, action, bound_action="rename", what="customer list")
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -144,7 +137,6 @@ async def create_list(
 async def rename_list(session: AsyncSession, ctx: Ctx, public_id: str, name: str) -> dict[str, Any]:
     """PATCH /customer_lists/:id (spec 4.4): refused when another list holds the name."""
     found = await list_in_reach(session, ctx, public_id, for_update=True)
-    _check_modify(ctx, found, "rename")
     _check_name(name)
     row = found.row
     if name == row.name:
@@ -161,7 +153,6 @@ async def delete_list(session: AsyncSession, ctx: Ctx, public_id: str) -> dict[s
     go with it (foreign keys cascade), and so do the private refs set on its customers.
     No event (spec 4.4, 6.3). Answers the list as it was."""
     found = await list_in_reach(session, ctx, public_id, for_update=True)
-    _check_modify(ctx, found, "delete")
     body = render_list(found)
     await repository.delete_list(session, found.row)
     return body

@@ -10,7 +10,7 @@ from starlette.responses import Response
 
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
-from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
+from comptoir.customer_lists.service import READ_NEED, WRITE_NEED, WRITES_CUSTOMERS
 from comptoir.customers import service
 from comptoir.customers.schemas import Customer, CustomerWrite
 from comptoir.http.dependencies import Session
@@ -26,7 +26,7 @@ router = APIRouter(route_class=ComptoirRoute, tags=["Customers"])
 Reader = Annotated[Ctx, Depends(require("location,account", READ_NEED))]
 # docs/api/conventions.md "Rate limits": listing the customers of a list is a heavy query.
 HeavyReader = Annotated[Ctx, Depends(require("location,account", READ_NEED, HEAVY))]
-Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED))]
+Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED, on=WRITES_CUSTOMERS))]
 PATH = "/customer_lists/{customer_list_id}/customers"
 
 

@@ -162,7 +162,7 @@ def _state(customer: Customer, found: ListInReach, cards: list[LoyaltyCard]) -> 
 async def create_customer(session: AsyncSession, ctx: Ctx, list_id: str, body: CustomerWrite) -> dict[str, Any]:
     """POST /customer_lists/:id/customers (spec 4.5): a customer, possibly empty. Records
     `customer.create`."""
-    found = await list_in_reach(session, ctx, list_id, right="write")
+    found = await list_in_reach(session, ctx, list_id)
     now = clock.now()
     customer = Customer(
         customer_list_id=found.id,
@@ -191,7 +191,7 @@ async def update_customer(
 ) -> dict[str, Any]:
     """PATCH/PUT (spec 4.5): only the fields present change. Records `customer.update`
     when the customer's shape changed (custom fields included, spec 2.2 item 6)."""
-    found = await list_in_reach(session, ctx, list_id, right="write")
+    found = await list_in_reach(session, ctx, list_id)
     customer = await customer_in_list(session, found, customer_id, for_update=True)
     cards = (await cards_of(session, [customer.id]))[customer.id]
     previous = _state(customer, found, cards)
@@ -215,7 +215,7 @@ async def anonymise_customer(session: AsyncSession, ctx: Ctx, list_id: str, cust
     `anonymised` true, irreversibly; then the orders feature anonymises the customer's
     orders (`hooks.on_anonymise`). Records `customer.update`. Anonymising again changes
     nothing."""
-    found = await list_in_reach(session, ctx, list_id, right="write")
+    found = await list_in_reach(session, ctx, list_id)
     customer = await customer_in_list(session, found, customer_id, for_update=True)
     if customer.anonymised:
         return await _rendered(session, ctx, found, customer)

@@ -32,7 +32,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from comptoir.auth.access import require
+from comptoir.auth.access import Permission, authorize, guard, permission_of
 from comptoir.auth.context import Ctx
 from comptoir.errors import BadRequest, FieldErrors, PayloadTooLarge, UnsupportedMediaType, validation_error
 from comptoir.http.bodies import BodyShape, ShapeOf, shape_of
@@ -136,7 +136,7 @@ Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 def _permission_of(dependant: Dependant) -> Dependant | None:
     """The route's `auth.access.require(...)` dependency, however deep it is declared."""
     for sub in dependant.dependencies:
-        if _require_arguments(sub.call) is not None:
+        if permission_of(sub.call) is not None:
             return sub
         found = _permission_of(sub)
         if found is not None:
@@ -144,10 +144,10 @@ def _permission_of(dependant: Dependant) -> Dependant | None:
     return None
 
 
-def _require_arguments(call: object) -> tuple[str, str, str] | None:
-    """`(levels, need, kind)` when `call` is a dependency made by `auth.access.require`."""
-    arguments = getattr(call, "__comptoir_permission__", None)
-    return arguments if isinstance(arguments, tuple) else None
+def declared_permission(api_route: APIRoute) -> Permission | None:
+    """The permission `api_route` declares with `auth.access.require(...)`; None without one."""
+    found = _permission_of(api_route.dependant)
+    return None if found is None else permission_of(found.call)
 
 
 class ComptoirRoute(APIRoute):
@@ -155,8 +155,7 @@ class ComptoirRoute(APIRoute):
         handler = super().get_route_handler()
         if self.body_field is None:
             return handler
-        found = _permission_of(self.dependant)
-        permission = None if found is None else found.call
+        permission = declared_permission(self)
         info = self.body_field.field_info
         shape = shape_of(info.annotation, info.metadata)
         # a BodyShape's refusal is the service's to raise (after its 404 and 403)
@@ -167,8 +166,8 @@ class ComptoirRoute(APIRoute):
             if permission is not None:
                 # The token first, then the body (inputs.InputLimits): a request without a valid
                 # token is a 401 whatever its body, which is never read. The dependency
-                # keeps its Ctx for FastAPI's own call of it (auth.access.require).
-                ctx = await permission(request, request.headers.get("x-access-token") or None)
+                # keeps its Ctx for FastAPI's own call of it (auth.access.guard).
+                ctx = await authorize(request, permission)
                 request.state.authorized = (permission, ctx)
             try:
                 await read_json_body(request, shape, ctx, model)
@@ -189,15 +188,16 @@ class DirectRoute(ComptoirRoute):
     The route is declared as usual, and its OpenAPI operation does not change. Its endpoint
     takes the request, its `ctx` (an `auth.access.require(...)` dependency), its body (one
     pydantic model) and path parameters, nothing else. Both are found on the route and applied
-    as FastAPI would: the token, rate limit and scope first, then the body (415, 400, 422 in
-    the spec's shapes)."""
+    as FastAPI would: the permission first (`auth.access.authorize`, as for every route), then
+    the body (415, 400, 422 in the spec's shapes)."""
 
     def get_route_handler(self) -> Handler:
         dependant, body_field, found = self.dependant, self.body_field, _permission_of(self.dependant)
         model = None if body_field is None else body_field.field_info.annotation
+        permission = None if found is None else permission_of(found.call)
         if (
             found is None
-            or found.call is None
+            or permission is None
             or found.name is None
             or dependant.dependencies != [found]
             or dependant.request_param_name is None
@@ -209,13 +209,12 @@ class DirectRoute(ComptoirRoute):
             or not issubclass(model, BaseModel)
         ):
             raise TypeError(f"{self.name}: a direct endpoint takes the request, ctx, body and path parameters only")
-        endpoint, permission, body_model = self.endpoint, found.call, model
+        endpoint, body_model = self.endpoint, model
         request_name, ctx_name, body_name = dependant.request_param_name, found.name, body_field.name
         shape = shape_of(model, body_field.field_info.metadata)
 
         async def handler(request: Request) -> Response:
-            # As FastAPI's APIKeyHeader(auto_error=False) gives it: an empty header is no token.
-            ctx = await permission(request, request.headers.get("x-access-token") or None)
+            ctx = await authorize(request, permission)
             await read_json_body(request, shape, ctx, body_model)
             try:
                 body = body_model.model_validate(getattr(request, "_json", None))
@@ -266,8 +265,8 @@ def route(
     `/location/orders`, `/accounts/{account_id}/catalogs` also `/account/catalogs`.
 
     The endpoint takes `location_id: str | None` (or `account_id`): the path's id in the long
-    form, None in the short form. Its `ctx` (`Depends(require(levels, need, kind))`) is the
-    long form's; the short form requires the same need and kind at its own level only, and is
+    form, None in the short form. Its `ctx` (`Depends(require(levels, need, ...))`) is the
+    long form's; the short form requires the same permission at its own level only, and is
     named `<verb>_own_<rest>` after the endpoint (`create_order`: `create_own_order`), with
     `own_summary` (by default `summary`). Each method after the first gets its own operation
     named `<name>_<method>`. `direct`: served by `DirectRoute`. Other `options` go to
@@ -326,17 +325,18 @@ def _short_form(endpoint: Callable[..., Any], id_name: str, level: str) -> Calla
 
 
 def _at_level(parameter: inspect.Parameter, level: str) -> inspect.Parameter:
-    """`ctx: Annotated[Ctx, Depends(require(levels, need, kind))]` as `require(level, need, kind)`."""
+    """`ctx: Annotated[Ctx, Depends(require(levels, ...))]` with the same permission at `level` only."""
     if get_origin(parameter.annotation) is not Annotated:
         return parameter
     metadata, narrowed = [], False
     for item in parameter.annotation.__metadata__:
-        arguments = _require_arguments(getattr(item, "dependency", None)) if isinstance(item, Depends) else None
-        if arguments is not None:
-            levels, need, kind = arguments
-            if level not in levels.split(","):
-                raise TypeError(f"{parameter.name}: {levels} has no {level} for the short form")
-            item, narrowed = Depends(require(level, need, kind), use_cache=item.use_cache, scope=item.scope), True
+        permission = permission_of(getattr(item, "dependency", None)) if isinstance(item, Depends) else None
+        if permission is not None:
+            try:
+                at_level = permission.at_level(level)
+            except ValueError as exc:
+                raise TypeError(f"{parameter.name}: {exc} for the short form") from None
+            item, narrowed = Depends(guard(at_level), use_cache=item.use_cache, scope=item.scope), True
         metadata.append(item)
     if not narrowed:
         return parameter

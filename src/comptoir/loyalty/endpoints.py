@@ -10,7 +10,7 @@ from starlette.responses import Response
 
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
-from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
+from comptoir.customer_lists.service import READ_NEED, WRITE_NEED, WRITES_CUSTOMERS
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import idempotent
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
@@ -28,7 +28,7 @@ from comptoir.loyalty.schemas import (
 router = APIRouter(route_class=ComptoirRoute, tags=["Loyalty"])
 
 Reader = Annotated[Ctx, Depends(require("location,account", READ_NEED))]
-Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED))]
+Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED, on=WRITES_CUSTOMERS))]
 CARDS = "/customer_lists/{customer_list_id}/loyalty_cards"
 CARD = CARDS + "/{loyalty_card_id}"
 OPERATIONS = CARD + "/operations"

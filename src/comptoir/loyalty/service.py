@@ -93,7 +93,7 @@ async def list_cards(
 async def create_card(session: AsyncSession, ctx: Ctx, list_id: str, body: LoyaltyCardCreate) -> dict[str, Any]:
     """POST .../loyalty_cards (spec 4.7): the customer must be one of the list's (422
     otherwise, docs/api/loyalty.md "Cards"); balance "0.0"."""
-    found = await list_in_reach(session, ctx, list_id, right="write")
+    found = await list_in_reach(session, ctx, list_id)
     pk = ids.decode(Customer.KIND, body.customer_id)
     if pk is None or not await customers.customer_exists(session, found.id, pk):
         raise Unprocessable(
@@ -115,7 +115,7 @@ async def update_card(
     session: AsyncSession, ctx: Ctx, list_id: str, card_id: str, body: LoyaltyCardUpdate
 ) -> dict[str, Any]:
     """PATCH/PUT (spec 4.7): `name` and `ref` only."""
-    found = await list_in_reach(session, ctx, list_id, right="write")
+    found = await list_in_reach(session, ctx, list_id)
     card = await card_in_list(session, found, card_id)
     changes = {name: getattr(body, name) for name in body.model_fields_set & {"name", "ref"}}
     await _flush_card(session, card, **changes)
@@ -169,7 +169,7 @@ async def create_operation(
 ) -> dict[str, Any]:
     """POST .../operations (spec 4.7): `new_balance` computed atomically; an `order_id`
     must name an existing order (422 otherwise, docs/api/loyalty.md "Operations")."""
-    found = await list_in_reach(session, ctx, list_id, right="write")
+    found = await list_in_reach(session, ctx, list_id)
     card = await card_in_list(session, found, card_id)
     errors = FieldErrors()
     order = None

@@ -178,3 +178,55 @@ async def test_an_account_token_renames_and_deletes_any_list_of_the_account(
     assert (await rename(client, shop.account_token, account_list.public_id, "All")).status_code == 200
     assert (await delete(client, shop.account_token, lyon.public_id)).status_code == 200
     assert (await delete(client, shop.account_token, account_list.public_id)).status_code == 200
+
+
+# --- the write scope on the list the path names (auth.access.WriteOn) ------------------------
+
+
+async def test_the_write_scope_of_another_bound_list_is_403_on_a_list_it_reads(
+    client: httpx.AsyncClient, shop: Shop, world: World, list_id: str, account_list: CustomerList
+) -> None:
+    customer = await new_customer(client, shop, list_id)
+    scope = "location[customer_list.write,all_customer_lists.read]"
+    token = await world.token(scope, location=shop.location, customer_list=account_list)
+    before = await world.snapshot()
+    auth = {"X-Access-Token": token}
+    base = f"/v1/customer_lists/{list_id}"
+    for answer in (
+        await client.post(f"{base}/customers", json={}, headers=auth),
+        await client.patch(f"{base}/customers/{customer['id']}", json={"first_name": "Bo"}, headers=auth),
+        await client.post(f"{base}/customers/{customer['id']}/anonymise", headers=auth),
+        await client.post(f"{base}/loyalty_cards", json={"customer_id": customer["id"]}, headers=auth),
+    ):
+        assert (answer.status_code, answer.json()) == (
+            403,
+            {
+                "error_type": "forbidden",
+                "message": f"The connection's scope ({scope}) does not allow writing to customer list '{list_id}'",
+            },
+        )
+    renamed = await rename(client, token, list_id, "New")
+    assert (renamed.status_code, renamed.json()) == (
+        403,
+        {
+            "error_type": "forbidden",
+            "message": f"The connection's scope ({scope}) does not allow this request: it needs customer_list.write",
+        },
+    )
+    assert await world.snapshot() == before
+
+
+async def test_writing_a_list_out_of_reach_is_404_whatever_the_write_rule(
+    client: httpx.AsyncClient, shop: Shop, world: World, account_list: CustomerList
+) -> None:
+    lyon = await world.customer_list(location=shop.other_location, name="Lyon")
+    token = await world.token("location[customer_list.write]", location=shop.location, customer_list=account_list)
+    before = await world.snapshot()
+    not_found = {"error_type": "not_found", "message": f"No customer list with id '{lyon.public_id}'"}
+    for answer in (
+        await client.post(f"/v1/customer_lists/{lyon.public_id}/customers", json={}, headers={"X-Access-Token": token}),
+        await rename(client, token, lyon.public_id, "New"),
+        await delete(client, token, lyon.public_id),
+    ):
+        assert (answer.status_code, answer.json()) == (404, not_found)
+    assert await world.snapshot() == before

@@ -1,0 +1,67 @@
+"""docs/api/permissions.md states each API route's permission exactly as the route declares it
+(`auth.access.require`, rendered by `comptoir.http.permission_table`), and every API route
+declares one."""
+
+from __future__ import annotations
+
+import importlib.util
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+from fastapi.routing import APIRoute, iter_route_contexts
+
+from comptoir.app import create_app
+from comptoir.config import Settings
+from comptoir.http.routing import declared_permission
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("permission_table", ROOT / "scripts" / "permission_table.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_permissions_page_states_every_routes_declared_permission() -> None:
+    script = _script()
+    written = script.PAGE.read_text(encoding="utf-8")
+    assert written == script.current_page(), (
+        "docs/api/permissions.md differs from the routes' declarations: run `uv run python scripts/permission_table.py`"
+    )
+
+
+def test_every_api_route_but_health_declares_its_permission() -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        app = create_app(
+            Settings(database_url=f"sqlite:///{directory}/unused.db", secret_key="unused"), background=False
+        )
+    undeclared = [
+        context.path
+        for context in iter_route_contexts(app.routes)
+        if isinstance(context.original_route, APIRoute)
+        and (context.path or "").startswith("/v1/")
+        and declared_permission(context.original_route) is None
+    ]
+    assert undeclared == ["/v1/health"]
+
+
+def test_the_page_names_the_rules_beyond_one_scope() -> None:
+    written = (ROOT / "docs" / "api" / "permissions.md").read_text(encoding="utf-8")
+    assert (
+        "| `DELETE /v1/customer_lists/{customer_list_id}` | location, account | `customer_list.write` when "
+        "`{customer_list_id}` is the customer list the connection is bound to, else `all_customer_lists.write`; "
+        "a location-level token may not delete an account-level customer list (401) | general |"
+    ) in written
+    assert (
+        "| `GET /v1/catalogs/{catalog_id}/locations/{location_id}/inventory` | location, account | location-level: "
+        "`inventory.read` or `catalog.read`; account-level: `inventory.read` | general |"
+    ) in written
+    assert (
+        "| `GET /v1/catalogs/{catalog_id}` | location, account | `catalog.read` or `all_catalogs.read` | heavy; "
+        "general with `hide_data=true` or `hide_data=1` |"
+    ) in written
