@@ -51,6 +51,10 @@ async def find_account(session: AsyncSession, public_id: str) -> Account | None:
     return await repository.by_public_id(session, public_id)
 
 
+async def account_by_id(session: AsyncSession, account_id: int) -> Account | None:
+    return await repository.get(session, account_id)
+
+
 async def accounts_of(session: AsyncSession, user: User) -> list[Account]:
     """The user's accounts, oldest first."""
     return await repository.owned_by(session, user.id)

@@ -24,7 +24,7 @@ from starlette.requests import Request
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import LEVELS, Scope
 from comptoir.auth.tokens import resolve
-from comptoir.connections.cache import ConnectionCache
+from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.direct import FastReader
 from comptoir.errors import Forbidden
 from comptoir.ratelimit import GENERAL, RateLimiter

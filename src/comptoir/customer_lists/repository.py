@@ -4,13 +4,12 @@ timezone, its account's currency), pages of lists, and the name rule's writes
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.core import levels, names
+from comptoir.core import levels
 from comptoir.core.levels import InReach
+from comptoir.core.repository import release_name
 from comptoir.kit.pagination import Key, Page, PageRequest, paginate
 from comptoir.models import Customer, CustomerList, PrivateRef
 
@@ -42,16 +41,6 @@ async def lists_page(
     return [levels.found(row) for row in result.rows], result
 
 
-async def insert_list(session: AsyncSession, row: CustomerList, taken: Callable[[], Exception]) -> None:
-    """Insert `row` with its name claimed under the naming rule; `taken()` raised when the
-    database refuses the name."""
-    await names.insert_named(session, KIND, row, taken)
-
-
-async def rename_list(session: AsyncSession, row: CustomerList, name: str, taken: Callable[[], Exception]) -> None:
-    await names.rename(session, KIND, row, name, taken)
-
-
 async def delete_list(session: AsyncSession, row: CustomerList) -> None:
     """The list, with its customers, loyalty cards and operations (foreign keys cascade),
     the private refs set on its customers, and its name's claim."""
@@ -59,7 +48,7 @@ async def delete_list(session: AsyncSession, row: CustomerList) -> None:
     await session.execute(
         delete(PrivateRef).where(PrivateRef.resource_type == Customer.KIND, PrivateRef.resource_id.in_(customers))
     )
-    await names.release(session, KIND, row.account_id, row.name)
+    await release_name(session, KIND, row.account_id, row.name)
     await session.execute(delete(CustomerList).where(CustomerList.id == row.id))
 
 

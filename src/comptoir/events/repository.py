@@ -36,7 +36,7 @@ from sqlalchemy.sql.expression import ColumnClause
 from sqlalchemy.types import TypeEngine
 
 from comptoir.auth.scopes import parse_scope
-from comptoir.connections.cache import AUDIENCES, ConnectionCache
+from comptoir.db.connection_cache import AUDIENCES, ConnectionCache
 from comptoir.db.direct import FastReader, Query
 from comptoir.db.engine import AnySelect, dialect_name, rowcount
 from comptoir.events import signals

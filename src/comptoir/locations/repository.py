@@ -3,7 +3,7 @@ update, the account's page of locations, the timed reversion's claim, and the li
 office and the authorisation pages show. The rules are in `comptoir.locations.service`.
 
 A location-level connection's own location is not read here per request: it comes with the
-token, as a read-only snapshot (`comptoir.connections.repository.connection_by_token_hash`).
+token, as a read-only snapshot (`comptoir.auth.repository.connection_by_token_hash`).
 """
 
 from __future__ import annotations
