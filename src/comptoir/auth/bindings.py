@@ -7,8 +7,6 @@ from __future__ import annotations
 from comptoir.auth.context import Bound, Ctx
 from comptoir.errors import Forbidden, Unauthorized
 
-__all__ = ["Bound", "check_modify"]
-
 
 def check_modify(ctx: Ctx, resource: str, row: Bound, action: str, *, bound_action: str, what: str) -> None:
     """`resource` is "catalog" or "customer_list", `what` how messages name it. A location

@@ -45,7 +45,6 @@ ROW_KINDS = {
     "charges": "charge",
 }
 assert tuple(ROW_KINDS) == catalog_content.SECTIONS[1:]  # `data` is joined in this order
-EMPTY_DATA = dumps_str({section: [] for section in catalog_content.SECTIONS})
 
 
 CatalogInReach = InReach[Catalog]
@@ -208,7 +207,7 @@ async def items(session: AsyncSession, catalog_id: int, kind: str, page: PageReq
 async def store_content(session: AsyncSession, catalog_id: int, content: catalog_content.Content | None) -> str:
     """Replace the catalog's content: new ids, every item row, the `data` text; returns it."""
     await session.execute(delete(CatalogItem).where(CatalogItem.catalog_id == catalog_id))
-    data_text, sku_refs, option_refs, image_ids = EMPTY_DATA, [], [], []
+    data_text, sku_refs, option_refs, image_ids = catalog_content.EMPTY_DATA, [], [], []
     if content is not None:
         counts = content.counts()
         numbers = await allocate(session, CATALOG_ITEM_IDS.name, sum(counts.values()))

@@ -21,11 +21,12 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
-from comptoir.auth.bindings import Bound, check_modify
-from comptoir.auth.context import Ctx
+from comptoir.auth.bindings import check_modify
+from comptoir.auth.context import Bound, Ctx
 from comptoir.catalogs import content as catalog_content
 from comptoir.catalogs import repository
-from comptoir.catalogs.repository import EMPTY_DATA, KIND, CatalogInReach
+from comptoir.catalogs.content import EMPTY_DATA
+from comptoir.catalogs.repository import KIND, CatalogInReach
 from comptoir.core import levels, names
 from comptoir.db.direct import FastReader
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, check_text

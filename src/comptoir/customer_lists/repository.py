@@ -16,10 +16,7 @@ from comptoir.models import Customer, CustomerList, PrivateRef
 KIND = "customer_list"
 
 
-ListInReach = InReach[CustomerList]
-
-
-async def find_list(session: AsyncSession, pk: int, *, for_update: bool = False) -> ListInReach | None:
+async def find_list(session: AsyncSession, pk: int, *, for_update: bool = False) -> InReach[CustomerList] | None:
     """The list `pk`, locked for the transaction with `for_update`; None when there is none."""
     return await levels.find(session, CustomerList, pk, for_update=for_update)
 
@@ -32,7 +29,7 @@ async def lists_page(
     location_id: int | None,
     every: bool,
     bound_id: int | None,
-) -> tuple[list[ListInReach], Page]:
+) -> tuple[list[InReach[CustomerList]], Page]:
     """A page of the lists of a location (its own and its account's account-level lists)
     or, with no `location_id`, of an account's account-level lists; oldest first. Only
     `bound_id` unless `every`."""

@@ -17,8 +17,9 @@ from comptoir import events
 from comptoir.auth.bindings import check_modify
 from comptoir.auth.context import Ctx
 from comptoir.core import levels, names
+from comptoir.core.levels import InReach
 from comptoir.customer_lists import repository
-from comptoir.customer_lists.repository import KIND, ListInReach
+from comptoir.customer_lists.repository import KIND
 from comptoir.errors import FieldError, FieldErrors, Forbidden, NotFound, Unprocessable, check_text
 from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Page, PageRequest
@@ -26,6 +27,8 @@ from comptoir.kit.times import render_datetime
 from comptoir.models import CustomerList
 from comptoir.models.accounts import AccountRef
 from comptoir.models.locations import LocationRef
+
+ListInReach = InReach[CustomerList]  # a list with what rendering it and its customers needs
 
 BOUND, ALL = "customer_list", "all_customer_lists"
 # What endpoints of a list and of its customers, cards and operations require (access.require);

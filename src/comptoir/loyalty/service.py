@@ -25,11 +25,16 @@ from comptoir.kit.decimals import render_decimal
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import render_datetime
 from comptoir.loyalty import repository
-from comptoir.loyalty.repository import add_to_balance
 from comptoir.loyalty.schemas import LoyaltyCardCreate, LoyaltyCardUpdate, LoyaltyOperationCreate
 from comptoir.models import Customer, LoyaltyCard, LoyaltyOperation
 
 INITIAL_BALANCE = Decimal("0.0")  # spec 2.6
+
+
+async def add_to_balance(session: AsyncSession, card_id: int, delta: Decimal) -> Decimal:
+    """The card's balance after adding `delta`, atomically: two operations on one card at
+    once both count (an operation here, an order's loyalty payment in `orders.service`)."""
+    return await repository.add_to_balance(session, card_id, delta)
 
 
 # --- cards --------------------------------------------------------------------------------
