@@ -109,7 +109,3 @@ async def owned_by(session: AsyncSession, user_id: int) -> list[tuple[Location, 
     """Every location of the user's accounts with its account, by account then number."""
     stmt = _with_account().where(Account.owner_id == user_id).order_by(Account.id, Location.number)
     return [(location, account) for location, account in (await session.execute(stmt)).all()]
-
-
-async def by_ids(session: AsyncSession, location_ids: Sequence[int]) -> list[Location]:
-    return list(await session.scalars(select(Location).where(Location.id.in_(list(location_ids)))))

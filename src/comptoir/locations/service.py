@@ -451,11 +451,6 @@ async def first_location(session: AsyncSession, account: Account) -> Location | 
     return await repository.first_of_account(session, account.id)
 
 
-async def public_ids(session: AsyncSession, location_ids: set[int]) -> dict[int, str]:
-    """The public id of each of these locations (that exists)."""
-    return {location.id: location.public_id for location in await repository.by_ids(session, list(location_ids))}
-
-
 async def locations_of_accounts(session: AsyncSession, accounts: list[Account]) -> list[Location]:
     """The locations of these accounts, by account then number."""
     return await repository.of_accounts(session, [account.id for account in accounts])
