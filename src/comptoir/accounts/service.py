@@ -63,3 +63,8 @@ async def accounts_of(session: AsyncSession, user: User) -> list[Account]:
 async def set_suspended(session: AsyncSession, account: Account, suspended: bool) -> None:
     """spec 5.6: tokens of a suspended account get 401 for non payment."""
     await repository.set_suspended(session, account.id, suspended)
+
+
+async def take_location_number(session: AsyncSession, account: Account) -> int:
+    """The next location number of the account; two concurrent creations never share one."""
+    return await repository.take_location_number(session, account.id)

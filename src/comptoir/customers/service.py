@@ -29,6 +29,11 @@ PLAIN_FIELDS = tuple(CustomerFields.model_fields)  # the customer's own fields, 
 # --- reading ------------------------------------------------------------------------------
 
 
+async def customer_exists(session: AsyncSession, found: ListInReach, pk: int) -> bool:
+    """Whether customer `pk` is one of the list's."""
+    return await repository.customer_exists(session, found.id, pk)
+
+
 async def cards_of(session: AsyncSession, customer_ids: list[int]) -> dict[int, list[LoyaltyCard]]:
     """The loyalty cards of each of these customers, oldest first (orders and the back office
     read them here too)."""

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir.auth.context import Ctx
 from comptoir.customer_lists.service import ListInReach, list_in_reach
 from comptoir.customers import hooks
-from comptoir.customers import repository as customers
+from comptoir.customers.service import customer_exists
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable
 from comptoir.kit import clock, ids
 from comptoir.kit.decimals import render_decimal
@@ -100,7 +100,7 @@ async def create_card(session: AsyncSession, ctx: Ctx, list_id: str, body: Loyal
     otherwise, docs/api/loyalty.md "Cards"); balance "0.0"."""
     found = await list_in_reach(session, ctx, list_id, right="write")
     pk = ids.decode(Customer.KIND, body.customer_id)
-    if pk is None or not await customers.customer_exists(session, found.id, pk):
+    if pk is None or not await customer_exists(session, found, pk):
         raise Unprocessable(
             FieldError("customer_id", f"no customer with id {body.customer_id!r} in customer list {found.public_id!r}")
         )
