@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
 from comptoir.core.private_refs import has_ref, refs_for, set_ref
-from comptoir.customers.service import cards_of
+from comptoir.customers.repository import cards_of
 from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.direct import Query, Write
 from comptoir.db.engine import get_by_public_id
