@@ -1,6 +1,7 @@
-"""Instructions per order creation and per order GET, counted by callgrind: the one figure of
-the order hot path that does not move with the machine's load, for comparing two checkouts
-(or a change) exactly, whatever else runs.
+"""Instructions per order creation and per order GET, counted by callgrind: the figure of the
+order hot path that moves least with the machine's load, for comparing two checkouts (or a
+change) measured at the same time (docs/operations.md "Benchmarks": a loaded machine still
+raises every count).
 
 The application is driven in one process through its ASGI interface, as in
 benchmarks/order_cpu.py (PostgreSQL, rate limits and request log off; the client's share is

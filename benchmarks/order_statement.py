@@ -56,7 +56,7 @@ async def statement(token: str) -> tuple[str, list[Any], int]:
     """The creation statement of the realistic order, its values, and the order id's index."""
     from comptoir.auth.tokens import resolve
     from comptoir.config import Settings
-    from comptoir.connections.cache import ConnectionCache
+    from comptoir.db.connection_cache import ConnectionCache
     from comptoir.db.direct import FastReader
     from comptoir.db.engine import create_database
     from comptoir.db.unit import Unit

@@ -21,9 +21,9 @@ from comptoir.callbacks.endpoints import router as callbacks_router
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.catalogs.endpoints import router as catalogs_router
 from comptoir.config import Settings
-from comptoir.connections.cache import ConnectionCache
 from comptoir.customer_lists.endpoints import router as customer_lists_router
 from comptoir.customers.endpoints import router as customers_router
+from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database, create_database
 from comptoir.deliveries.endpoints import router as deliveries_router

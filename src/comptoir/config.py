@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     timed_jobs_interval_seconds: float = 1.0
     run_worker: bool = True  # `serve --no-worker` sets COMPTOIR_RUN_WORKER=0
     # Beyond the contract: the largest request body in bytes (a 413 beyond, refused before it
-    # is read, inputs.py); a catalog's creation or replacement, and an inventory, may be larger.
+    # is read, http/inputs.py); a catalog's creation or replacement, and an inventory, may be larger.
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
     max_catalog_body_bytes: int = Field(default=32 * 1024 * 1024, ge=1024)
     # Beyond the contract: slow clients (docs/operations.md "Slow clients and connections").

@@ -1,4 +1,4 @@
-"""The per-process connection cache (comptoir.connections.cache): used on PostgreSQL while
+"""The per-process connection cache (comptoir.db.connection_cache): used on PostgreSQL while
 its LISTEN connection is up, emptied by every change to what it holds. On SQLite it stays
 off and every request reads the database, as before."""
 
@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from sqlalchemy import text, update
 
 from comptoir.auth.tokens import resolve
-from comptoir.connections.cache import AUDIENCES, TOKENS, ConnectionCache
+from comptoir.db.connection_cache import AUDIENCES, TOKENS, ConnectionCache
 from comptoir.db.engine import Database
 from comptoir.kit import crypto
 from comptoir.models import Account, Connection, Location, OAuthClient
@@ -219,7 +219,7 @@ async def test_a_stuck_listen_connection_is_dropped_and_requests_read_the_databa
     db_kind: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("comptoir.connections.cache.SYNC_TIMEOUT_SECONDS", 0.05)
+    monkeypatch.setattr("comptoir.db.connection_cache.SYNC_TIMEOUT_SECONDS", 0.05)
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
     _late_notifications(cache, seconds=1.0)
     async with database.transaction() as session:

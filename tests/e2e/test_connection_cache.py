@@ -1,5 +1,5 @@
 """Two `serve` processes on one PostgreSQL, each caching connection lookups
-(comptoir.connections.cache): a change made through one is seen by the other from the next request."""
+(comptoir.db.connection_cache): a change made through one is seen by the other from the next request."""
 
 from __future__ import annotations
 

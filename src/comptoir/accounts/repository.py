@@ -1,6 +1,6 @@
 """Every statement on accounts (spec 2.3 Account). The rules are in
 `comptoir.accounts.service`; a connection's own account comes with its token, as a read-only
-snapshot (`comptoir.connections.repository.connection_by_token_hash`)."""
+snapshot (`comptoir.auth.repository.connection_by_token_hash`)."""
 
 from __future__ import annotations
 

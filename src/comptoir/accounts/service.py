@@ -51,6 +51,10 @@ async def find_account(session: AsyncSession, public_id: str) -> Account | None:
     return await repository.by_public_id(session, public_id)
 
 
+async def account_by_id(session: AsyncSession, account_id: int) -> Account | None:
+    return await repository.get(session, account_id)
+
+
 async def accounts_of(session: AsyncSession, user: User) -> list[Account]:
     """The user's accounts, oldest first."""
     return await repository.owned_by(session, user.id)
@@ -59,3 +63,8 @@ async def accounts_of(session: AsyncSession, user: User) -> list[Account]:
 async def set_suspended(session: AsyncSession, account: Account, suspended: bool) -> None:
     """spec 5.6: tokens of a suspended account get 401 for non payment."""
     await repository.set_suspended(session, account.id, suspended)
+
+
+async def take_location_number(session: AsyncSession, account: Account) -> int:
+    """The next location number of the account; two concurrent creations never share one."""
+    return await repository.take_location_number(session, account.id)

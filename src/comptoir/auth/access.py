@@ -56,8 +56,8 @@ from starlette.requests import Request
 from comptoir.auth.context import Ctx
 from comptoir.auth.scopes import Scope
 from comptoir.auth.tokens import resolve
-from comptoir.connections.cache import ConnectionCache
 from comptoir.core.levels import held
+from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.direct import FastReader
 from comptoir.errors import Forbidden, Unauthorized
 from comptoir.kit import ids

@@ -1,10 +1,10 @@
 """From an X-Access-Token to a connection context (spec 5.4 item 1, 5.6).
 
-One prepared read (`comptoir.connections.repository`, through `comptoir.db.direct`) loads
+One prepared read (`comptoir.auth.repository`, through `comptoir.db.direct`) loads
 the connection with its client name, account and location; the context carries the account
 and location as read-only snapshots, so reading them costs no further query. On PostgreSQL
 the contexts of valid tokens are kept by the process's `ConnectionCache` until any of those
-rows changes (`comptoir.connections.cache`).
+rows changes (`comptoir.db.connection_cache`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from comptoir.auth.context import Ctx
+from comptoir.auth.repository import connection_by_token_hash, snapshots
 from comptoir.auth.scopes import parse_scope
-from comptoir.connections.cache import TOKENS, ConnectionCache
-from comptoir.connections.repository import connection_by_token_hash, snapshots
+from comptoir.db.connection_cache import TOKENS, ConnectionCache
 from comptoir.db.direct import FastReader
 from comptoir.errors import Unauthorized
 from comptoir.kit import crypto

@@ -22,7 +22,7 @@ from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import render_datetime
 from comptoir.kit.wire import shown
-from comptoir.models import Callback, Change, Event
+from comptoir.models import Callback, Change, DeliveryAttempt, Event
 
 MAX_URL = 2048
 NO_CALLBACK: dict[str, Any] = {"url": None, "events": {}}
@@ -189,6 +189,11 @@ async def list_events(session: AsyncSession, ctx: Ctx, page: PageRequest) -> tup
     """GET /callback/events: unacknowledged events, oldest first, without states."""
     result = await repository.events_page(session, ctx.connection_id, page)
     return [render_event(event, change, full=False) for event, change in result.rows], result
+
+
+async def recent_attempts(session: AsyncSession, connection_id: int, limit: int) -> list[DeliveryAttempt]:
+    """The connection's last `limit` delivery attempts, newest first (the back office)."""
+    return await repository.recent_attempts(session, connection_id, limit)
 
 
 async def render_delivery_log(session: AsyncSession, connection_id: int, limit: int) -> list[dict[str, Any]]:

@@ -32,9 +32,11 @@ from comptoir.catalogs.content_entities import EntityReader
 from comptoir.catalogs.content_fields import FieldReader
 from comptoir.errors import MAX_ERRORS, FieldError
 from comptoir.kit.jsonstream import REFUSED, Path, Shape
+from comptoir.kit.jsonutil import dumps_str
 from comptoir.kit.wire import shown
 
 SECTIONS = ("variants", "categories", "products", "option_lists", "deals", "discounts", "charges")
+EMPTY_DATA = dumps_str({section: [] for section in SECTIONS})  # the stored `data` of a catalog without content
 
 
 class Invalid(Exception):

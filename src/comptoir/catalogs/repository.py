@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, NamedTuple
@@ -22,8 +22,9 @@ from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.catalogs import content as catalog_content
-from comptoir.core import levels, names
+from comptoir.core import levels
 from comptoir.core.levels import InReach
+from comptoir.core.repository import release_name
 from comptoir.db.direct import FastReader, Query
 from comptoir.db.engine import dialect_name, rowcount
 from comptoir.db.ids import allocate
@@ -45,7 +46,6 @@ ROW_KINDS = {
     "charges": "charge",
 }
 assert tuple(ROW_KINDS) == catalog_content.SECTIONS[1:]  # `data` is joined in this order
-EMPTY_DATA = dumps_str({section: [] for section in catalog_content.SECTIONS})
 
 
 CatalogInReach = InReach[Catalog]
@@ -75,16 +75,6 @@ async def catalogs_of(
     return [levels.found(row) for row in rows]
 
 
-async def insert_catalog(session: AsyncSession, row: Catalog, taken: Callable[[], Exception]) -> None:
-    """Insert `row` with its name claimed under the naming rule (`comptoir.core.names`);
-    `taken()` raised when the database refuses the name."""
-    await names.insert_named(session, KIND, row, taken)
-
-
-async def rename_catalog(session: AsyncSession, row: Catalog, name: str, taken: Callable[[], Exception]) -> None:
-    await names.rename(session, KIND, row, name, taken)
-
-
 async def delete_catalog(session: AsyncSession, row: Catalog) -> None:
     """The catalog with everything in it (foreign keys cascade), the private refs set on its
     images, and its name's claim."""
@@ -92,7 +82,7 @@ async def delete_catalog(session: AsyncSession, row: Catalog) -> None:
     await session.execute(
         delete(PrivateRef).where(PrivateRef.resource_type == CatalogImage.KIND, PrivateRef.resource_id.in_(images))
     )
-    await names.release(session, KIND, row.account_id, row.name)
+    await release_name(session, KIND, row.account_id, row.name)
     await session.execute(delete(Catalog).where(Catalog.id == row.id))
 
 
@@ -218,7 +208,7 @@ async def items(session: AsyncSession, catalog_id: int, kind: str, page: PageReq
 async def store_content(session: AsyncSession, catalog_id: int, content: catalog_content.Content | None) -> str:
     """Replace the catalog's content: new ids, every item row, the `data` text; returns it."""
     await session.execute(delete(CatalogItem).where(CatalogItem.catalog_id == catalog_id))
-    data_text, sku_refs, option_refs, image_ids = EMPTY_DATA, [], [], []
+    data_text, sku_refs, option_refs, image_ids = catalog_content.EMPTY_DATA, [], [], []
     if content is not None:
         counts = content.counts()
         numbers = await allocate(session, CATALOG_ITEM_IDS.name, sum(counts.values()))

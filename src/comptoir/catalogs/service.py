@@ -26,8 +26,9 @@ from comptoir import events
 from comptoir.auth.context import Bound, Ctx
 from comptoir.catalogs import content as catalog_content
 from comptoir.catalogs import repository
-from comptoir.catalogs.repository import EMPTY_DATA, KIND, CatalogInReach
-from comptoir.core import levels
+from comptoir.catalogs.content import EMPTY_DATA
+from comptoir.catalogs.repository import KIND, CatalogInReach
+from comptoir.core import levels, names
 from comptoir.db.direct import FastReader
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, check_text
 from comptoir.kit import clock, gcpause, ids
@@ -166,7 +167,7 @@ async def insert_catalog(
     row = Catalog(
         name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
     )
-    await repository.insert_catalog(session, row, lambda: _name_taken(name))
+    await names.insert_named(session, KIND, row, lambda: _name_taken(name))
     return row
 
 
@@ -246,7 +247,7 @@ async def replace_catalog(session: AsyncSession, ctx: Ctx, public_id: str, *, na
     errors.raise_if_any()
     renamed = name is not None and name != row.name
     if renamed:
-        await repository.rename_catalog(session, row, name, lambda: _name_taken(name))
+        await names.rename(session, KIND, row, name, lambda: _name_taken(name))
     data_text: str | None
     if data is not None:
         with gcpause.paused():
@@ -268,3 +269,9 @@ async def delete_catalog(session: AsyncSession, ctx: Ctx, public_id: str) -> byt
     await _record(session, ctx, found, "delete")
     await repository.delete_catalog(session, found.row)
     return body
+
+
+async def catalogs_by_name(session: AsyncSession, account: AccountRef, location: LocationRef | None) -> list[Catalog]:
+    """The catalogs of `location` (or, with None, the account's account-level ones), by
+    name (the back office, the demo)."""
+    return await repository.catalogs_by_name(session, account.id, location.id if location is not None else None)

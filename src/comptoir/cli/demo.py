@@ -13,14 +13,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts.service import accounts_of, create_account
 from comptoir.auth.scopes import parse_scope
-from comptoir.catalogs import repository as catalogs
-from comptoir.catalogs.service import insert_catalog
-from comptoir.connections.service import authorise, client_secret, create_client
-from comptoir.customer_lists import repository as customer_lists
-from comptoir.customer_lists.service import insert_list
+from comptoir.catalogs.service import catalogs_by_name, insert_catalog
+from comptoir.connections.service import authorise, client_secret, clients_owned_by, create_client
+from comptoir.customer_lists.service import insert_list, lists_by_name
 from comptoir.db.engine import advisory_lock
 from comptoir.locations.service import create_location, locations_of_account
-from comptoir.oauth2 import repository as clients
 from comptoir.users.service import create_user, find_user_by_email
 
 EMAIL = "demo@comptoir.example"
@@ -54,15 +51,15 @@ async def ensure_demo(session: AsyncSession, key: bytes) -> dict[str, Any]:
         locations.append(await create_location(session, account=account, timezone="Europe/Paris", country="FR", **spec))
     first = locations[0]
 
-    catalog = next((c for c in await catalogs.catalogs_by_name(session, account.id, first.id) if c.name == MENU), None)
+    catalog = next((c for c in await catalogs_by_name(session, account, first) if c.name == MENU), None)
     if catalog is None:  # its name claimed like any catalog's (spec 2.4 rule 2)
         catalog = await insert_catalog(session, account=account, location=first, name=MENU)
-    lists = await customer_lists.lists_by_name(session, account.id, first.id)
+    lists = await lists_by_name(session, account, first)
     customer_list = next((c for c in lists if c.name == CUSTOMERS), None)
     if customer_list is None:  # its name claimed like any list's (spec 2.6)
         customer_list = (await insert_list(session, account=account, location=first, name=CUSTOMERS)).row
 
-    client = next((c for c in await clients.clients_owned_by(session, user.id) if c.name == CLIENT), None)
+    client = next((c for c in await clients_owned_by(session, user) if c.name == CLIENT), None)
     if client is None:
         client = await create_client(session, name=CLIENT, redirect_uris=[REDIRECT_URI], owner=user)
     await session.flush()

@@ -1,71 +1,45 @@
-"""Every statement on connections (spec 5.1, 5.4-5.6): the token lookup of every API request,
-the upsert of an authorisation, revocation and blocking, and what the back office shows (the
-lists of connections, a connection's request log). The rules are in
-`comptoir.connections.service` and `comptoir.auth.tokens`.
-
-The token lookup is the hot path's one read (`comptoir.db.direct`): one prepared statement
-gives the connection with its client's name, its account and its location, the last two as
-read-only snapshots (`AccountView`, `LocationView`) that requests render from.
+"""Every statement on OAuth clients and connections (spec 1.2-1.3, 5.1, 5.5): a client's
+registration, the upsert of an authorisation, revocation and blocking, and what the back
+office shows (the lists of connections, a connection's request log). The rules are in
+`comptoir.connections.service`; the token lookup of every API request is
+`comptoir.auth.repository`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from sqlalchemy import ColumnElement, bindparam, select, update
+from sqlalchemy import ColumnElement, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.db.direct import FastReader, Query
 from comptoir.db.engine import get_by_public_id, rowcount
 from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, RequestLog
-from comptoir.models.accounts import AccountView
-from comptoir.models.locations import LocationView
 
-# --- the token lookup (hot path) --------------------------------------------------------
-
-_CONNECTION = ("id", "name", "client_id", "user_id", "level", "account_id", "location_id", "catalog_id",
-               "customer_list_id", "scope", "revoked_at", "blocked")  # fmt: skip
-_ACCOUNT = ("name", "currency", "suspended", "owner_id")
-_LOCATION = tuple(c.key for c in Location.__table__.columns if c.key not in ("account_id",))
-
-AUTH = Query(
-    select(
-        *(getattr(Connection, name).label(f"c_{name}") for name in _CONNECTION),
-        OAuthClient.name.label("client_name"),
-        *(getattr(Account, name).label(f"a_{name}") for name in _ACCOUNT),
-        *(getattr(Location, name).label(f"l_{name}") for name in _LOCATION),
-    )
-    .join(OAuthClient, OAuthClient.id == Connection.client_id)
-    .outerjoin(Account, Account.id == Connection.account_id)
-    .outerjoin(Location, Location.id == Connection.location_id)
-    .where(Connection.token_hash == bindparam("token_hash"))
-)
+# --- clients ----------------------------------------------------------------------------
 
 
-def connection_by_token_hash(reader: FastReader, token_hash: str) -> Awaitable[dict[str, Any] | None]:
-    """The connection whose token has this lookup hash, as one row: its columns prefixed
-    `c_` (`c_id`, `c_level`, `c_scope`, `c_revoked_at`, `c_blocked`, ...), `client_name`, and
-    `a_suspended` (None without an account); `snapshots(row)` gives its account and location.
-    (The reader's own awaitable: no coroutine of its own on the hot path.)"""
-    return reader.one(AUTH, token_hash=token_hash)
+async def add_client(session: AsyncSession, client: OAuthClient) -> None:
+    session.add(client)
+    await session.flush()
 
 
-def snapshots(row: dict[str, Any]) -> tuple[AccountView | None, LocationView | None]:
-    """Read-only copies of the connection's account and location."""
-    account_id = row["c_account_id"]
-    account = None
-    if account_id is not None:
-        account = AccountView(id=account_id, **{name: row[f"a_{name}"] for name in _ACCOUNT})
-    location = None
-    if row["c_location_id"] is not None:
-        location = LocationView(account_id=account_id, **{name: row[f"l_{name}"] for name in _LOCATION})
-    return account, location
+async def client(session: AsyncSession, client_id: int) -> OAuthClient | None:
+    return await session.get(OAuthClient, client_id)
 
 
-# --- rows -------------------------------------------------------------------------------
+async def client_by_public_id(session: AsyncSession, public_id: str) -> OAuthClient | None:
+    return await get_by_public_id(session, OAuthClient, public_id)
+
+
+async def clients_owned_by(session: AsyncSession, user_id: int) -> list[OAuthClient]:
+    """The user's applications, oldest first."""
+    stmt = select(OAuthClient).where(OAuthClient.owner_id == user_id).order_by(OAuthClient.id)
+    return list(await session.scalars(stmt))
+
+
+# --- connections -------------------------------------------------------------------------------
 
 
 async def by_token_hash(session: AsyncSession, token_hash: str) -> Connection | None:

@@ -14,13 +14,13 @@ from typing import Any, TypedDict, Unpack
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.accounts import repository as accounts
+from comptoir.accounts.service import account_by_id
 from comptoir.auth.scopes import Scope, binding_reachable
 from comptoir.connections import repository
+from comptoir.connections.repository import Listed
 from comptoir.errors import FieldErrors
 from comptoir.kit import clock, crypto
-from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, User
-from comptoir.oauth2 import repository as clients
+from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, RequestLog, User
 
 OOB_REDIRECT_URI = "urn:ietf:wg:oauth:2.0:oob"
 MAX_NAME = 255
@@ -82,7 +82,7 @@ async def create_client(
         owner_id=owner.id if owner else None,
         created_at=clock.now(),
     )
-    await clients.add_client(session, client)
+    await repository.add_client(session, client)
     return client
 
 
@@ -102,7 +102,16 @@ async def regenerate_secret(session: AsyncSession, client: OAuthClient) -> None:
 
 
 async def find_client(session: AsyncSession, public_id: str) -> OAuthClient | None:
-    return await clients.client_by_public_id(session, public_id)
+    return await repository.client_by_public_id(session, public_id)
+
+
+async def client_by_id(session: AsyncSession, client_id: int) -> OAuthClient | None:
+    return await repository.client(session, client_id)
+
+
+async def clients_owned_by(session: AsyncSession, user: User) -> list[OAuthClient]:
+    """The user's applications, oldest first."""
+    return await repository.clients_owned_by(session, user.id)
 
 
 # --- connections ------------------------------------------------------------------------
@@ -125,7 +134,15 @@ def _token_holds(key: bytes, connection: Connection) -> bool:
 
 
 async def find_connection_by_token(session: AsyncSession, key: bytes, token: str) -> Connection | None:
-    return await repository.by_token_hash(session, crypto.lookup_hash(key, token))
+    return await find_connection_by_token_hash(session, crypto.lookup_hash(key, token))
+
+
+async def find_connection_by_token_hash(session: AsyncSession, token_hash: str) -> Connection | None:
+    return await repository.by_token_hash(session, token_hash)
+
+
+async def find_connection(session: AsyncSession, public_id: str) -> Connection | None:
+    return await repository.by_public_id(session, public_id)
 
 
 async def check_binding(
@@ -159,7 +176,7 @@ async def check_binding(
         errors.add("scope", "a scope without location[...] or account[...] connects no location or account")
     owning_account = account
     if location is not None:
-        owning_account = await accounts.get(session, location.account_id)
+        owning_account = await account_by_id(session, location.account_id)
     if owning_account is not None and owning_account.owner_id != user.id:
         errors.add("location" if location is not None else "account", "the user does not own it")
 
@@ -283,3 +300,32 @@ async def revoke(session: AsyncSession, connection: Connection) -> bool:
     """The token stops working at once (spec 5.4 item 2, the back office's "Revoke");
     re-authorising the same connection later gives it a new token. False when it already was."""
     return await repository.revoke(session, connection.id, clock.now())
+
+
+# --- what the back office shows ---------------------------------------------------------
+
+
+async def listed_of_location(session: AsyncSession, location: Location) -> list[Listed]:
+    """The location's connections, active first, newest first."""
+    return await repository.listed_of_location(session, location.id)
+
+
+async def listed_of_account(session: AsyncSession, account: Account) -> list[Listed]:
+    """The account-level connections of the account, active first, newest first."""
+    return await repository.listed_of_account(session, account.id)
+
+
+async def listed_of_client(session: AsyncSession, client: OAuthClient, limit: int) -> list[Listed]:
+    """Up to `limit` connections of the application, active first, newest first."""
+    return await repository.listed_of_client(session, client.id, limit)
+
+
+async def listed_one(session: AsyncSession, connection: Connection) -> Listed:
+    return await repository.listed_one(session, connection.id)
+
+
+async def logged_requests(
+    session: AsyncSession, connection: Connection, before_id: int | None, limit: int
+) -> list[RequestLog]:
+    """The connection's request log, newest first: `limit` entries older than `before_id`."""
+    return await repository.logged_requests(session, connection.id, before_id, limit)

@@ -4,13 +4,12 @@ timezone, its account's currency), pages of lists, and the name rule's writes
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.core import levels, names
+from comptoir.core import levels
 from comptoir.core.levels import InReach
+from comptoir.core.repository import release_name
 from comptoir.db.pagination import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Customer, CustomerList, PrivateRef
@@ -18,10 +17,7 @@ from comptoir.models import Customer, CustomerList, PrivateRef
 KIND = "customer_list"
 
 
-ListInReach = InReach[CustomerList]
-
-
-async def find_list(session: AsyncSession, pk: int, *, for_update: bool = False) -> ListInReach | None:
+async def find_list(session: AsyncSession, pk: int, *, for_update: bool = False) -> InReach[CustomerList] | None:
     """The list `pk`, locked for the transaction with `for_update`; None when there is none."""
     return await levels.find(session, CustomerList, pk, for_update=for_update)
 
@@ -34,23 +30,13 @@ async def lists_page(
     location_id: int | None,
     every: bool,
     bound_id: int | None,
-) -> tuple[list[ListInReach], Page]:
+) -> tuple[list[InReach[CustomerList]], Page]:
     """A page of the lists of a location (its own and its account's account-level lists)
     or, with no `location_id`, of an account's account-level lists; oldest first. Only
     `bound_id` unless `every`."""
     stmt = levels.held_by(CustomerList, account_id=account_id, location_id=location_id, every=every, bound_id=bound_id)
     result = await paginate(session, stmt, [Key(CustomerList.id, int)], page)
     return [levels.found(row) for row in result.rows], result
-
-
-async def insert_list(session: AsyncSession, row: CustomerList, taken: Callable[[], Exception]) -> None:
-    """Insert `row` with its name claimed under the naming rule; `taken()` raised when the
-    database refuses the name."""
-    await names.insert_named(session, KIND, row, taken)
-
-
-async def rename_list(session: AsyncSession, row: CustomerList, name: str, taken: Callable[[], Exception]) -> None:
-    await names.rename(session, KIND, row, name, taken)
 
 
 async def delete_list(session: AsyncSession, row: CustomerList) -> None:
@@ -60,7 +46,7 @@ async def delete_list(session: AsyncSession, row: CustomerList) -> None:
     await session.execute(
         delete(PrivateRef).where(PrivateRef.resource_type == Customer.KIND, PrivateRef.resource_id.in_(customers))
     )
-    await names.release(session, KIND, row.account_id, row.name)
+    await release_name(session, KIND, row.account_id, row.name)
     await session.execute(delete(CustomerList).where(CustomerList.id == row.id))
 
 

@@ -18,9 +18,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir import events
 from comptoir.auth.access import WriteOn
 from comptoir.auth.context import Ctx
-from comptoir.core import levels
+from comptoir.core import levels, names
+from comptoir.core.levels import InReach
 from comptoir.customer_lists import repository
-from comptoir.customer_lists.repository import KIND, ListInReach
+from comptoir.customer_lists.repository import KIND
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, check_text
 from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Page, PageRequest
@@ -28,6 +29,8 @@ from comptoir.kit.times import render_datetime
 from comptoir.models import CustomerList
 from comptoir.models.accounts import AccountRef
 from comptoir.models.locations import LocationRef
+
+ListInReach = InReach[CustomerList]  # a list with what rendering it and its customers needs
 
 BOUND, ALL = "customer_list", "all_customer_lists"
 # What endpoints of a list and of its customers, cards and operations require (access.require);
@@ -121,7 +124,7 @@ async def insert_list(
     row = CustomerList(
         name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
     )
-    await repository.insert_list(session, row, lambda: _name_taken(name))
+    await names.insert_named(session, KIND, row, lambda: _name_taken(name))
     return levels.written(row, account, location)
 
 
@@ -142,7 +145,7 @@ async def rename_list(session: AsyncSession, ctx: Ctx, public_id: str, name: str
     if name == row.name:
         return render_list(found)
     previous = render_list(found)
-    await repository.rename_list(session, row, name, lambda: _name_taken(name))
+    await names.rename(session, KIND, row, name, lambda: _name_taken(name))
     new = render_list(found)
     await _record(session, ctx, found, "update", previous_state=previous, new_state=new)
     return new
@@ -156,3 +159,9 @@ async def delete_list(session: AsyncSession, ctx: Ctx, public_id: str) -> dict[s
     body = render_list(found)
     await repository.delete_list(session, found.row)
     return body
+
+
+async def lists_by_name(session: AsyncSession, account: AccountRef, location: LocationRef | None) -> list[CustomerList]:
+    """The customer lists of `location` (or, with None, the account's account-level ones),
+    by name (the back office, the demo)."""
+    return await repository.lists_by_name(session, account.id, location.id if location is not None else None)

@@ -12,7 +12,7 @@ from comptoir.auth.context import Ctx
 from comptoir.core.private_refs import refs_for
 from comptoir.customer_lists.service import ListInReach, list_in_reach
 from comptoir.customers import hooks, repository
-from comptoir.customers.repository import KIND, cards_of  # cards_of: orders and the back office read it here too
+from comptoir.customers.repository import KIND
 from comptoir.customers.schemas import ANONYMISED_FIELDS, CustomerFields, CustomerFilters, CustomerWrite
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable
 from comptoir.kit import clock, custom_fields, ids
@@ -27,6 +27,17 @@ PLAIN_FIELDS = tuple(CustomerFields.model_fields)  # the customer's own fields, 
 
 
 # --- reading ------------------------------------------------------------------------------
+
+
+async def customer_exists(session: AsyncSession, found: ListInReach, pk: int) -> bool:
+    """Whether customer `pk` is one of the list's."""
+    return await repository.customer_exists(session, found.id, pk)
+
+
+async def cards_of(session: AsyncSession, customer_ids: list[int]) -> dict[int, list[LoyaltyCard]]:
+    """The loyalty cards of each of these customers, oldest first (orders and the back office
+    read them here too)."""
+    return await repository.cards_of(session, customer_ids)
 
 
 def _decimal(value: Decimal | None) -> str | None:

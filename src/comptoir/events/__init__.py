@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.context import Ctx
-from comptoir.connections.cache import ConnectionCache
+from comptoir.db.connection_cache import ConnectionCache
 from comptoir.events import repository
 from comptoir.events.audience import receives
 from comptoir.events.repository import NewChange, Source

@@ -44,7 +44,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.expression import CTE, ColumnClause, ColumnElement
 
 from comptoir.auth.scopes import parse_scope
-from comptoir.connections.cache import AUDIENCES, ConnectionCache
+from comptoir.db.connection_cache import AUDIENCES, ConnectionCache
 from comptoir.db.direct import FastReader, Query
 from comptoir.db.engine import AnySelect, dialect_name, rowcount
 from comptoir.events import signals
@@ -178,7 +178,7 @@ async def subscribed(
 
     Read in `source` just before the change's events are written (a connection subscribing
     meanwhile gets the next change's events); with a `cache`, kept by it until a
-    subscription or a connection changes (`comptoir.connections.cache`). Only for a
+    subscription or a connection changes (`comptoir.db.connection_cache`). Only for a
     `source` outside the writer's transaction: a cache forgets at the commit of a change, so
     it would not show a transaction its own uncommitted subscriptions."""
     params = _params(change)

@@ -1,17 +1,25 @@
 """HTTP conventions of the API, in one pure ASGI middleware (cheap on every request).
 
-- `X-Request-Id` on every response (the caller's own when it sends a sane one);
-- `X-Http-Method-Override` on POST turns it into the named method; on GET it is a 400
-  (spec 4, docs/api/conventions.md "Methods");
-- a trailing slash is ignored (`GET /locations/` of spec 4.8 is `GET /locations`);
-- `/v1` answers browsers from any origin, exposing `X-Cursor-Next` (spec 5.4 item 3);
-  the authorisation server does not (spec 5.3 item 6);
-- every successful GET of `/v1` carries an `ETag`, and a matching `If-None-Match` gets a 304
-  without body (spec 7, docs/api/conventions.md "Responses");
-- the rate-limit headers the auth dependency computed are added to the response;
-- one access log line per request;
-- a request made with a connection's token goes to the request log (`requestlog.py`) with
-  the first 10 KB of each body.
+`HttpConventions` applies these steps, each a function or a small class of this module:
+
+- `request_id`, `tag_request`: `X-Request-Id` on every response (the caller's own when it
+  sends a sane one), and on every log line of the request;
+- `without_trailing_slash`: a trailing slash is ignored (`GET /locations/` of spec 4.8 is
+  `GET /locations`);
+- `overridden_method`: `X-Http-Method-Override` on POST turns it into the named method; on
+  GET it is a 400 (spec 4, docs/api/conventions.md "Methods");
+- `preflight`, `response_headers`: `/v1` answers browsers from any origin, exposing
+  `X-Cursor-Next` (spec 5.4 item 3); the authorisation server does not (spec 5.3 item 6).
+  The rate-limit headers the auth dependency computed are added to the response;
+- `tagged`: every successful GET of `/v1` carries an `ETag`, and a matching `If-None-Match`
+  gets a 304 without body (spec 7, docs/api/conventions.md "Responses");
+- `error_answer`: an unexpected error is spec 7's 500 `internal_error`, with the headers of
+  any other response;
+- `access_log`: one access log line per request;
+- `BodyTap`: a request made with a connection's token goes to the request log
+  (`http/request_log.py`) with the first 10 KB of each body.
+
+`Responder` is what the application sends through: it applies the response steps.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ import hashlib
 import os
 import re
 import time
+from datetime import datetime
 from typing import Any
 
 import structlog
@@ -27,14 +36,16 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from comptoir.errors import BadRequest, ComptoirError, InternalError
-from comptoir.http.request_log import MAX_BODY, Record, RequestLogBuffer
+from comptoir.http.request_log import MAX_BODY, Record
 from comptoir.kit import clock
 
 log = structlog.get_logger("comptoir.http")
 
+Headers = list[tuple[bytes, bytes]]
+
 _REQUEST_ID = re.compile(rb"[A-Za-z0-9._\-]{1,128}")
 _OVERRIDABLE = {"GET", "PUT", "PATCH", "DELETE", "POST"}
-_CORS = [
+CORS = [
     (b"access-control-allow-origin", b"*"),
     (
         b"access-control-expose-headers",
@@ -47,20 +58,239 @@ _PREFLIGHT = [
     (b"access-control-max-age", b"86400"),
 ]
 _DEFAULT_ALLOWED_HEADERS = b"X-Access-Token, Content-Type, X-Http-Method-Override, If-None-Match, Idempotency-Key"
+_NOT_KEPT_BY_304 = (b"content-length", b"content-type", b"etag")
 
 
-def _header(headers: list[tuple[bytes, bytes]], name: bytes) -> bytes | None:
+def header(headers: Headers, name: bytes) -> bytes | None:
     for key, value in headers:
         if key == name:
             return value
     return None
 
 
-def _etag_matches(if_none_match: bytes, etag: bytes) -> bool:
+# --- the request ------------------------------------------------------------------------------
+
+
+def request_id(headers: Headers) -> str:
+    """The caller's `X-Request-Id` when it is sane (1 to 128 of `A-Za-z0-9._-`), else a new one."""
+    given = header(headers, b"x-request-id")
+    return given.decode() if given and _REQUEST_ID.fullmatch(given) else os.urandom(8).hex()
+
+
+def tag_request(scope: Scope, request_id: str) -> dict[str, Any]:
+    """The request's state, holding its id; every log line of the request carries the id."""
+    state: dict[str, Any] = scope.setdefault("state", {})
+    state["request_id"] = request_id
+    structlog.contextvars.clear_contextvars()
+    structlog.contextvars.bind_contextvars(request_id=request_id)
+    return state
+
+
+def without_trailing_slash(scope: Scope) -> Scope:
+    path: str = scope["path"]
+    if len(path) > 1 and path.endswith("/"):
+        path = path.rstrip("/") or "/"
+        return dict(scope, path=path, raw_path=path.encode())
+    return scope
+
+
+def overridden_method(method: str, headers: Headers) -> str:
+    """The method an API request is made with: POST's `X-Http-Method-Override` names it;
+    BadRequest on GET, or for a method that cannot be named; other methods keep theirs."""
+    override = header(headers, b"x-http-method-override")
+    if override is None:
+        return method
+    wanted = override.decode("latin-1").strip().upper()
+    if method == "GET":
+        raise BadRequest("X-Http-Method-Override is not accepted on GET")
+    if method != "POST":
+        return method
+    if wanted not in _OVERRIDABLE:
+        raise BadRequest(f"X-Http-Method-Override cannot be {wanted!r}")
+    return wanted
+
+
+def preflight(method: str, headers: Headers, id_header: tuple[bytes, bytes]) -> tuple[Message, Message] | None:
+    """The answer to a CORS preflight, or None when the request is not one."""
+    if method != "OPTIONS" or header(headers, b"access-control-request-method") is None:
+        return None
+    requested = header(headers, b"access-control-request-headers") or _DEFAULT_ALLOWED_HEADERS
+    allowed = [*_PREFLIGHT, (b"access-control-allow-headers", requested), (b"content-length", b"0"), id_header]
+    start = {"type": "http.response.start", "status": 200, "headers": allowed}
+    return start, {"type": "http.response.body", "body": b""}
+
+
+# --- the response -----------------------------------------------------------------------------
+
+
+def response_headers(headers: Headers, id_header: tuple[bytes, bytes], api: bool, ratelimit: Any) -> Headers:
+    """The application's headers with the request id and, on the API, CORS and the rate-limit
+    decision's headers (`ratelimit`, None when none was made)."""
+    out = list(headers)
+    out.append(id_header)
+    if api:
+        out.extend(CORS)
+        if ratelimit is not None:
+            out.extend(ratelimit.headers())
+    return out
+
+
+def etag_of(body: bytes) -> bytes:
+    return b'"' + hashlib.blake2b(body, digest_size=12).hexdigest().encode() + b'"'
+
+
+def etag_matches(if_none_match: bytes, etag: bytes) -> bool:
     if if_none_match.strip() == b"*":
         return True
     bare = etag.removeprefix(b"W/")
     return any(tag.strip().removeprefix(b"W/") == bare for tag in if_none_match.split(b","))
+
+
+def tagged(start: Message, body: Message, if_none_match: bytes | None) -> tuple[Message, Message]:
+    """A successful GET's whole response with its `ETag` (the endpoint's own, where it knows its
+    version, else a hash of the body), or a 304 without body when `If-None-Match` matches it."""
+    given = header(start["headers"], b"etag")
+    etag = given or etag_of(body.get("body", b""))
+    if if_none_match is not None and etag_matches(if_none_match, etag):
+        kept = [(k, v) for k, v in start["headers"] if k not in _NOT_KEPT_BY_304]
+        return (
+            {"type": "http.response.start", "status": 304, "headers": [*kept, (b"etag", etag)]},
+            {"type": "http.response.body", "body": b""},
+        )
+    if given is None:
+        start = dict(start, headers=[*start["headers"], (b"etag", etag)])
+    return start, body
+
+
+def error_answer(error: ComptoirError, id_header: tuple[bytes, bytes], extra: Headers) -> tuple[Message, Message]:
+    """The error's body (`errors.py`) with the request id and the `extra` headers."""
+    body = error.render()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), id_header, *extra]
+    return (
+        {"type": "http.response.start", "status": error.status, "headers": headers},
+        {"type": "http.response.body", "body": body},
+    )
+
+
+class Responder:
+    """What the application sends through: `response_headers` on the start of the response
+    and, for a successful GET of the API (`etags`), `tagged` once the body is there (a
+    streamed body gets no ETag). Remembers the status sent and whether a response began."""
+
+    __slots__ = ("_api", "_etags", "_id_header", "_if_none_match", "_pending", "_send", "_state", "started", "status")
+
+    def __init__(
+        self,
+        send: Send,
+        id_header: tuple[bytes, bytes],
+        api: bool,
+        state: dict[str, Any],
+        headers: Headers,
+        method: str,
+    ) -> None:
+        self._send = send
+        self._id_header = id_header
+        self._api = api
+        self._state = state
+        self._etags = api and method == "GET"
+        self._if_none_match = header(headers, b"if-none-match") if self._etags else None
+        self._pending: Message | None = None
+        self.status = 0
+        self.started = False
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.started = True
+            self.status = message["status"]
+            ratelimit = self._state.get("ratelimit") if self._api else None
+            headers = response_headers(message.get("headers", []), self._id_header, self._api, ratelimit)
+            message = dict(message, headers=headers)
+            if self._etags and self.status == 200:
+                self._pending = message  # wait for the body: the ETag hashes it
+                return
+        elif self._pending is not None and message["type"] == "http.response.body":
+            start, self._pending = self._pending, None
+            if not message.get("more_body"):
+                start, message = tagged(start, message, self._if_none_match)
+                self.status = start["status"]
+            await self._send(start)
+        await self._send(message)
+
+
+async def answer(send: Send, start: Message, body: Message) -> int:
+    """Send a whole response; its status."""
+    await send(start)
+    await send(body)
+    return int(start["status"])
+
+
+# --- the logs ---------------------------------------------------------------------------------
+
+
+def access_log(method: str, path: str, status: int, started: float, connection_id: int | None = None) -> None:
+    log.info(
+        "request",
+        method=method,
+        path=path,
+        status=status,
+        duration_ms=round((time.perf_counter() - started) * 1000, 2),
+        connection_id=connection_id,
+    )
+
+
+class BodyTap:
+    """The request's and the response's first 10 KB and sizes, seen on their way through
+    (`receive`, `send`), for the request log; `record` makes the log's entry."""
+
+    __slots__ = ("_receive", "_send", "kept_in", "kept_out", "response_type", "size_in", "size_out")
+
+    def __init__(self, receive: Receive, send: Send) -> None:
+        self._receive, self._send = receive, send
+        self.kept_in, self.kept_out = bytearray(), bytearray()
+        self.size_in = self.size_out = 0
+        self.response_type = b""
+
+    async def receive(self) -> Message:
+        message = await self._receive()
+        if message["type"] == "http.request":
+            chunk = message.get("body", b"")
+            self.size_in += len(chunk)
+            if len(self.kept_in) < MAX_BODY:
+                self.kept_in.extend(chunk[: MAX_BODY - len(self.kept_in)])
+        return message
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.body":
+            chunk = message.get("body", b"")
+            self.size_out += len(chunk)
+            if len(self.kept_out) < MAX_BODY:
+                self.kept_out.extend(chunk[: MAX_BODY - len(self.kept_out)])
+        elif message["type"] == "http.response.start":
+            self.response_type = header(message.get("headers", []), b"content-type") or b""
+        await self._send(message)
+
+    def record(
+        self, scope: Scope, connection_id: int, at: datetime, method: str, path: str, status: int, started: float
+    ) -> Record:
+        query = scope.get("query_string", b"")
+        return Record(
+            connection_id=connection_id,
+            at=at,
+            request_id=scope["state"]["request_id"],  # `tag_request`
+            method=method,
+            path=f"{path}?{query.decode('latin-1')}" if query else path,
+            status=status,
+            duration_ms=round((time.perf_counter() - started) * 1000),
+            request_body=bytes(self.kept_in),
+            request_bytes=self.size_in,
+            request_type=(header(scope["headers"], b"content-type") or b"").decode("latin-1"),
+            response_body=bytes(self.kept_out),
+            response_bytes=self.size_out,
+            response_type=self.response_type.decode("latin-1"),
+        )
+
+
+# --- the steps, composed ----------------------------------------------------------------------
 
 
 class HttpConventions:
@@ -72,196 +302,49 @@ class HttpConventions:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        headers: list[tuple[bytes, bytes]] = scope["headers"]
-        given_id = _header(headers, b"x-request-id")
-        request_id = given_id.decode() if given_id and _REQUEST_ID.fullmatch(given_id) else os.urandom(8).hex()
-        state: dict[str, Any] = scope.setdefault("state", {})
-        state["request_id"] = request_id
-        structlog.contextvars.clear_contextvars()
-        structlog.contextvars.bind_contextvars(request_id=request_id)
-
+        headers: Headers = scope["headers"]
+        rid = request_id(headers)
+        id_header = (b"x-request-id", rid.encode())
+        state = tag_request(scope, rid)
+        scope = without_trailing_slash(scope)
         path: str = scope["path"]
-        if len(path) > 1 and path.endswith("/"):
-            path = path.rstrip("/") or "/"
-            scope = dict(scope, path=path, raw_path=path.encode())
         api = path == "/v1" or path.startswith("/v1/")
         method: str = scope["method"]
-        request_id_header = (b"x-request-id", request_id.encode())
-        status_seen = 0
-
-        async def reply_error(error: ComptoirError, extra: list[tuple[bytes, bytes]]) -> None:
-            nonlocal status_seen
-            body = error.render()
-            status_seen = error.status
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": error.status,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"content-length", str(len(body)).encode()),
-                        request_id_header,
-                        *extra,
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
-
         if api:
-            override = _header(headers, b"x-http-method-override")
-            if override is not None:
-                wanted = override.decode("latin-1").strip().upper()
-                if method == "GET":
-                    await reply_error(BadRequest("X-Http-Method-Override is not accepted on GET"), _CORS)
-                    self._log(method, path, status_seen, started)
-                    return
-                if method == "POST":
-                    if wanted not in _OVERRIDABLE:
-                        await reply_error(BadRequest(f"X-Http-Method-Override cannot be {wanted!r}"), _CORS)
-                        self._log(method, path, status_seen, started)
-                        return
-                    method = wanted
-                    scope = dict(scope, method=wanted)
-            if method == "OPTIONS" and _header(headers, b"access-control-request-method") is not None:
-                requested = _header(headers, b"access-control-request-headers") or _DEFAULT_ALLOWED_HEADERS
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 200,
-                        "headers": [
-                            *_PREFLIGHT,
-                            (b"access-control-allow-headers", requested),
-                            (b"content-length", b"0"),
-                            request_id_header,
-                        ],
-                    }
-                )
-                await send({"type": "http.response.body", "body": b""})
-                self._log(method, path, 200, started)
+            try:
+                method = overridden_method(method, headers)
+            except BadRequest as error:
+                access_log(method, path, await answer(send, *error_answer(error, id_header, CORS)), started)
+                return
+            if method != scope["method"]:
+                scope = dict(scope, method=method)
+            preflight_answer = preflight(method, headers, id_header)
+            if preflight_answer is not None:
+                access_log(method, path, await answer(send, *preflight_answer), started)
                 return
 
         # Only /v1 requests are made with tokens: the others skip the request log entirely.
-        request_log: RequestLogBuffer | None = scope["app"].state.comptoir.request_log if api else None
+        request_log = scope["app"].state.comptoir.request_log if api else None
         at = clock.now() if request_log is not None else None
-        logged = request_log is not None and request_log.enabled
-        if logged:  # keep the first 10 KB of each body; the rest only counts
-            kept_in, kept_out = bytearray(), bytearray()
-            size_in = size_out = 0
-            response_type = b""
-            upstream_receive, upstream_send = receive, send
-
-            async def receive() -> Message:
-                nonlocal size_in
-                message = await upstream_receive()
-                if message["type"] == "http.request":
-                    chunk = message.get("body", b"")
-                    size_in += len(chunk)
-                    if len(kept_in) < MAX_BODY:
-                        kept_in.extend(chunk[: MAX_BODY - len(kept_in)])
-                return message
-
-            async def send(message: Message) -> None:
-                nonlocal size_out, response_type
-                if message["type"] == "http.response.body":
-                    chunk = message.get("body", b"")
-                    size_out += len(chunk)
-                    if len(kept_out) < MAX_BODY:
-                        kept_out.extend(chunk[: MAX_BODY - len(kept_out)])
-                elif message["type"] == "http.response.start":
-                    response_type = _header(message.get("headers", []), b"content-type") or b""
-                await upstream_send(message)
-
-        conditional = _header(headers, b"if-none-match") if api and method == "GET" else None
-        pending_start: Message | None = None
-        started_response = False
-
-        async def send_wrapper(message: Message) -> None:
-            nonlocal pending_start, status_seen, started_response
-            if message["type"] == "http.response.start":
-                started_response = True
-                status_seen = message["status"]
-                out = list(message.get("headers", []))
-                out.append(request_id_header)
-                if api:
-                    out.extend(_CORS)
-                    decision = state.get("ratelimit")
-                    if decision is not None:
-                        out.extend(decision.headers())
-                message = dict(message, headers=out)
-                if api and method == "GET" and status_seen == 200:
-                    pending_start = message  # wait for the body: the ETag hashes it
-                    return
-                await send(message)
-                return
-            if pending_start is not None and message["type"] == "http.response.body":
-                start, pending_start = pending_start, None
-                body = message.get("body", b"")
-                if message.get("more_body"):  # streamed: no ETag
-                    await send(start)
-                    await send(message)
-                    return
-                given = _header(start["headers"], b"etag")  # an endpoint that knows its version
-                etag = given or b'"' + hashlib.blake2b(body, digest_size=12).hexdigest().encode() + b'"'
-                if conditional is not None and _etag_matches(conditional, etag):
-                    status_seen = 304
-                    kept = [
-                        (k, v) for k, v in start["headers"] if k not in (b"content-length", b"content-type", b"etag")
-                    ]
-                    await send({"type": "http.response.start", "status": 304, "headers": [*kept, (b"etag", etag)]})
-                    await send({"type": "http.response.body", "body": b""})
-                    return
-                if given is None:
-                    start = dict(start, headers=[*start["headers"], (b"etag", etag)])
-                await send(start)
-                await send(message)
-                return
-            await send(message)
-
+        tap = BodyTap(receive, send) if request_log is not None and request_log.enabled else None
+        if tap is not None:
+            receive, send = tap.receive, tap.send
+        responder = Responder(send, id_header, api, state, headers, method)
         try:
-            await self.app(scope, receive, send_wrapper)
+            await self.app(scope, receive, responder.send)
         except ClientDisconnect:
             # the client left, or was closed for sending its body too slowly (http/protocol.py):
             # no one to answer, nothing unexpected
             log.info("client_disconnected", method=method, path=path)
         except Exception:
-            # An unexpected error: log it with the request id, answer spec 7's internal_error
-            # with the same headers as any other response (request id, CORS).
             log.exception("internal_error", method=method, path=path)
-            if started_response:
+            if responder.started:
                 raise
-            await reply_error(InternalError(), _CORS if api else [])
+            responder.status = await answer(send, *error_answer(InternalError(), id_header, CORS if api else []))
         finally:
             connection_id = state.get("connection_id")
-            self._log(method, path, status_seen, started, connection_id)
+            access_log(method, path, responder.status, started, connection_id)
             if connection_id is not None and request_log is not None and at is not None:
                 request_log.used(connection_id, at)
-            if logged and connection_id is not None and request_log is not None and at is not None:
-                query = scope.get("query_string", b"")
-                request_log.add(
-                    Record(
-                        connection_id=connection_id,
-                        at=at,
-                        request_id=request_id,
-                        method=method,
-                        path=f"{path}?{query.decode('latin-1')}" if query else path,
-                        status=status_seen,
-                        duration_ms=round((time.perf_counter() - started) * 1000),
-                        request_body=bytes(kept_in),
-                        request_bytes=size_in,
-                        request_type=(_header(headers, b"content-type") or b"").decode("latin-1"),
-                        response_body=bytes(kept_out),
-                        response_bytes=size_out,
-                        response_type=response_type.decode("latin-1"),
-                    )
-                )
-
-    @staticmethod
-    def _log(method: str, path: str, status: int, started: float, connection_id: int | None = None) -> None:
-        log.info(
-            "request",
-            method=method,
-            path=path,
-            status=status,
-            duration_ms=round((time.perf_counter() - started) * 1000, 2),
-            connection_id=connection_id,
-        )
+                if tap is not None:
+                    request_log.add(tap.record(scope, connection_id, at, method, path, responder.status, started))

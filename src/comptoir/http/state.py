@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from comptoir.config import Settings
-from comptoir.connections.cache import ConnectionCache
+from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database
 from comptoir.http.request_log import RequestLogBuffer

@@ -4,19 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from comptoir.kit.wire import WireError, shown, wire_type
+from comptoir.kit.wire import WireError, shown
 
 
 def parse_dow(value: Any) -> str:
     if isinstance(value, str) and len(value) == 7 and all(c in (str(i + 1), "-") for i, c in enumerate(value)):
         return value
     raise WireError(f"{shown(value)} is not a valid DOW (7 characters, day digit or '-', e.g. \"12345--\")")
-
-
-def includes(dow: str, iso_weekday: int) -> bool:
-    return dow[iso_weekday - 1] != "-"
-
-
-Dow = wire_type(
-    str, parse_dow, None, {"type": "string", "pattern": "^[1-][2-][3-][4-][5-][6-][7-]$", "examples": ["12345--"]}
-)

@@ -32,11 +32,6 @@ def storable(value: str, max_length: int | None = None) -> str:
     return value.replace("\x00", REPLACEMENT) if "\x00" in value else value
 
 
-def storable_bytes(value: bytes, max_length: int | None = None) -> str:
-    """Bytes as storable text: invalid UTF-8 becomes U+FFFD."""
-    return storable(value.decode("utf-8", "replace"), max_length)
-
-
 def printable(value: str, max_length: int) -> str:
     """A text-only excerpt: non-printable characters replaced by U+FFFD, cut to
     `max_length` characters (an ellipsis marks a cut)."""

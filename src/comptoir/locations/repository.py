@@ -3,7 +3,7 @@ update, the account's page of locations, the timed reversion's claim, and the li
 office and the authorisation pages show. The rules are in `comptoir.locations.service`.
 
 A location-level connection's own location is not read here per request: it comes with the
-token, as a read-only snapshot (`comptoir.connections.repository.connection_by_token_hash`).
+token, as a read-only snapshot (`comptoir.auth.repository.connection_by_token_hash`).
 """
 
 from __future__ import annotations
@@ -110,7 +110,3 @@ async def owned_by(session: AsyncSession, user_id: int) -> list[tuple[Location, 
     """Every location of the user's accounts with its account, by account then number."""
     stmt = _with_account().where(Account.owner_id == user_id).order_by(Account.id, Location.number)
     return [(location, account) for location, account in (await session.execute(stmt)).all()]
-
-
-async def by_ids(session: AsyncSession, location_ids: Sequence[int]) -> list[Location]:
-    return list(await session.scalars(select(Location).where(Location.id.in_(list(location_ids)))))

@@ -9,7 +9,7 @@ from typing import Any, Literal, overload
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
-from comptoir.accounts import repository as accounts
+from comptoir.accounts.service import take_location_number
 from comptoir.auth.context import Ctx
 from comptoir.db.engine import Database
 from comptoir.db.unit import Unit
@@ -21,7 +21,7 @@ from comptoir.kit.times import hhmm_minutes, localize, parse_timezone_name, rend
 from comptoir.kit.wire import WireError
 from comptoir.locations import repository
 from comptoir.locations.schemas import DAYS, LocationUpdate, OrderAcceptanceUpdate
-from comptoir.models import Account, Location
+from comptoir.models import Account, Location, User
 from comptoir.models.accounts import AccountView
 from comptoir.models.locations import LocationView, parse_location_id
 
@@ -405,7 +405,7 @@ async def create_location(
     errors = FieldErrors()
     _check_texts(errors, name, address, postal_code, city)
     errors.raise_if_any()
-    number = await accounts.take_location_number(session, account.id)
+    number = await take_location_number(session, account)
     now = clock.now()
     location = Location(
         account_id=account.id,
@@ -449,11 +449,11 @@ async def first_location(session: AsyncSession, account: Account) -> Location | 
     return await repository.first_of_account(session, account.id)
 
 
-async def public_ids(session: AsyncSession, location_ids: set[int]) -> dict[int, str]:
-    """The public id of each of these locations (that exists)."""
-    return {location.id: location.public_id for location in await repository.by_ids(session, list(location_ids))}
-
-
 async def locations_of_accounts(session: AsyncSession, accounts: list[Account]) -> list[Location]:
     """The locations of these accounts, by account then number."""
     return await repository.of_accounts(session, [account.id for account in accounts])
+
+
+async def locations_owned_by(session: AsyncSession, user: User) -> list[tuple[Location, Account]]:
+    """Every location of the user's accounts with its account, by account then number."""
+    return await repository.owned_by(session, user.id)

@@ -18,18 +18,23 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir.auth.context import Ctx
 from comptoir.customer_lists.service import ListInReach, list_in_reach
 from comptoir.customers import hooks
-from comptoir.customers import repository as customers
+from comptoir.customers.service import customer_exists
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable
 from comptoir.kit import clock, ids
 from comptoir.kit.decimals import render_decimal
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import render_datetime
 from comptoir.loyalty import repository
-from comptoir.loyalty.repository import add_to_balance
 from comptoir.loyalty.schemas import LoyaltyCardCreate, LoyaltyCardUpdate, LoyaltyOperationCreate
 from comptoir.models import Customer, LoyaltyCard, LoyaltyOperation
 
 INITIAL_BALANCE = Decimal("0.0")  # spec 2.6
+
+
+async def add_to_balance(session: AsyncSession, card_id: int, delta: Decimal) -> Decimal:
+    """The card's balance after adding `delta`, atomically: two operations on one card at
+    once both count (an operation here, an order's loyalty payment in `orders.service`)."""
+    return await repository.add_to_balance(session, card_id, delta)
 
 
 # --- cards --------------------------------------------------------------------------------
@@ -95,7 +100,7 @@ async def create_card(session: AsyncSession, ctx: Ctx, list_id: str, body: Loyal
     otherwise, docs/api/loyalty.md "Cards"); balance "0.0"."""
     found = await list_in_reach(session, ctx, list_id)
     pk = ids.decode(Customer.KIND, body.customer_id)
-    if pk is None or not await customers.customer_exists(session, found.id, pk):
+    if pk is None or not await customer_exists(session, found, pk):
         raise Unprocessable(
             FieldError("customer_id", f"no customer with id {body.customer_id!r} in customer list {found.public_id!r}")
         )

@@ -11,15 +11,13 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.accounts import repository as accounts_repository
-from comptoir.accounts.service import find_account
+from comptoir.accounts.service import account_by_id, accounts_of, find_account
 from comptoir.auth.scopes import Scope
 from comptoir.catalogs.service import new_catalog
 from comptoir.connections.service import check_binding
 from comptoir.customer_lists.service import create_list
 from comptoir.errors import FieldError, Unprocessable
-from comptoir.locations import repository as locations_repository
-from comptoir.locations.service import find_location
+from comptoir.locations.service import find_location, locations_owned_by
 from comptoir.models import Account, Catalog, CustomerList, Location, User
 from comptoir.oauth2 import repository
 
@@ -56,7 +54,7 @@ async def choices(db: AsyncSession, user: User, scope: Scope, client_name: str) 
 
 
 async def _owned(db: AsyncSession, user: User) -> tuple[list[Account], list[tuple[Location, Account]]]:
-    return await accounts_repository.owned_by(db, user.id), await locations_repository.owned_by(db, user.id)
+    return await accounts_of(db, user), await locations_owned_by(db, user)
 
 
 def _target_options(level: str, accounts: list[Account], locations: list[tuple[Location, Account]]) -> Options:
@@ -187,7 +185,7 @@ async def _bound(
     if value != NEW:
         return await repository.binding_by_public_id(db, model, value) if value else None
     location = target if isinstance(target, Location) else None
-    account = target if isinstance(target, Account) else await accounts_repository.get(db, target.account_id)  # type: ignore[union-attr]
+    account = target if isinstance(target, Account) else await account_by_id(db, target.account_id)  # type: ignore[union-attr]
     assert account is not None  # a location's account
     try:
         if model is Catalog:

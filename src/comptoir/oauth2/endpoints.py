@@ -36,9 +36,9 @@ from comptoir.kit.jsonutil import dumps, loads
 from comptoir.models import OAuthClient, User
 from comptoir.oauth2 import consent, service
 from comptoir.oauth2.service import LoginRefused, OAuthError, Throttle, admit_login, check_login, login_throttle
+from comptoir.users import sessions
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
-from comptoir.web import session as web
 
 router = APIRouter(include_in_schema=False)
 
@@ -91,13 +91,13 @@ def _form_page(
     status: int,
     request: Request,
     req: AuthorizeRequest,
-    browser: web.WebSession,
+    browser: sessions.WebSession,
     errors: Sequence[str],
     **context: Any,
 ) -> Response:
     """A step's form (docs/api/oauth.md "Pages"): it names the application, posts to the
     request's action with the browser's CSRF token, and shows `errors`."""
-    csrf = web.csrf_token(app_state(request).key, browser)
+    csrf = sessions.csrf_token(app_state(request).key, browser)
     return _page(
         template, status, client_name=req.client.name, action=req.action, csrf=csrf, errors=list(errors), **context
     )
@@ -132,15 +132,15 @@ async def _checked_request(request: Request, db: AsyncSession) -> AuthorizeReque
     return AuthorizeRequest(request, client, scope)
 
 
-def _browser(request: Request) -> tuple[web.WebSession, bool]:
+def _browser(request: Request) -> tuple[sessions.WebSession, bool]:
     """The browser's session, or a new anonymous one (True: the cookie must be set)."""
-    found = web.current(request, app_state(request).key)
-    return (found, False) if found is not None else (web.WebSession.new(), True)
+    found = sessions.current(request, app_state(request).key)
+    return (found, False) if found is not None else (sessions.WebSession.new(), True)
 
 
-def _with_cookie(response: Response, request: Request, session: web.WebSession, fresh: bool) -> Response:
+def _with_cookie(response: Response, request: Request, session: sessions.WebSession, fresh: bool) -> Response:
     if fresh:
-        web.set_cookie(response, request, app_state(request).key, session)
+        sessions.set_cookie(response, request, app_state(request).key, session)
     return response
 
 
@@ -149,7 +149,7 @@ def _with_cookie(response: Response, request: Request, session: web.WebSession, 
 
 @router.get("/authorize")
 async def authorize(request: Request) -> Response:
-    return web.protect(await _authorize_page(request))
+    return sessions.protect(await _authorize_page(request))
 
 
 async def _authorize_page(request: Request) -> Response:
@@ -158,7 +158,7 @@ async def _authorize_page(request: Request) -> Response:
         if isinstance(checked, Response):
             return checked
         browser, fresh = _browser(request)
-        user = await web.user_of(db, browser)
+        user = await sessions.user_of(db, browser)
         if user is None:
             screen = request.query_params.get("screen")
             page = _signup_page if screen == "signup" else _login_page
@@ -169,7 +169,7 @@ async def _authorize_page(request: Request) -> Response:
 def _login_page(
     request: Request,
     req: AuthorizeRequest,
-    browser: web.WebSession,
+    browser: sessions.WebSession,
     errors: Sequence[str] = (),
     email: str = "",
     status: int = 200,
@@ -190,7 +190,7 @@ def _login_page(
 def _signup_page(
     request: Request,
     req: AuthorizeRequest,
-    browser: web.WebSession,
+    browser: sessions.WebSession,
     errors: Sequence[str] = (),
     form: dict[str, str] | None = None,
     status: int = 200,
@@ -216,7 +216,7 @@ async def _choice_page(
     request: Request,
     db: AsyncSession,
     req: AuthorizeRequest,
-    browser: web.WebSession,
+    browser: sessions.WebSession,
     user: User,
     errors: Sequence[str] = (),
     chosen: dict[str, str] | None = None,
@@ -251,21 +251,21 @@ async def _choice_page(
 
 @router.post("/authorize")
 async def authorize_step(request: Request) -> Response:
-    return web.protect(await _authorize_step(request))
+    return sessions.protect(await _authorize_step(request))
 
 
 async def _authorize_step(request: Request) -> Response:
     state = app_state(request)
     form = await request.form()
-    throttle = login_throttle(state.limiter, _email(form), web.client_ip(request))
+    throttle = login_throttle(state.limiter, _email(form), sessions.client_ip(request))
     # before the transaction: a slowed attempt holds no database connection
     refused = await admit_login(throttle) if _field(form, "step") in ("login", "signup") else None
     async with state.db.transaction() as db:
         checked = await _checked_request(request, db)
         if isinstance(checked, Response):
             return checked
-        browser = web.current(request, state.key)
-        if browser is None or not web.csrf_ok(state.key, browser, _field(form, "csrf")):
+        browser = sessions.current(request, state.key)
+        if browser is None or not sessions.csrf_ok(state.key, browser, _field(form, "csrf")):
             # RFC 6749 10.12: a post without this browser's token is refused outright
             return _error_page("This form has expired or was not sent from this page. Go back and try again.", 403)
         step = _field(form, "step")
@@ -273,7 +273,7 @@ async def _authorize_step(request: Request) -> Response:
             return await _log_in(request, db, checked, browser, form, throttle, refused)
         if step == "signup":
             return await _sign_up(request, db, checked, browser, form, throttle, refused)
-        user = await web.user_of(db, browser)
+        user = await sessions.user_of(db, browser)
         if user is None:
             return RedirectResponse(checked.url(), status_code=303)
         if step == "deny":
@@ -303,7 +303,7 @@ async def _log_in(
     request: Request,
     db: AsyncSession,
     req: AuthorizeRequest,
-    browser: web.WebSession,
+    browser: sessions.WebSession,
     form: FormData,
     throttle: Throttle,
     refused: LoginRefused | None,
@@ -317,7 +317,7 @@ async def _log_in(
     except LoginRefused as refusal:
         return _login_page(request, req, browser, [refusal.message], email, refusal.status)
     response = RedirectResponse(req.url(), status_code=303)
-    web.set_cookie(response, request, state.key, await web.sign_in(db, user))  # a new sid: no fixation
+    sessions.set_cookie(response, request, state.key, await sessions.sign_in(db, user))  # a new sid: no fixation
     return response
 
 
@@ -325,7 +325,7 @@ async def _sign_up(
     request: Request,
     db: AsyncSession,
     req: AuthorizeRequest,
-    browser: web.WebSession,
+    browser: sessions.WebSession,
     form: FormData,
     throttle: Throttle,
     refused: LoginRefused | None,
@@ -340,7 +340,7 @@ async def _sign_up(
     except SignupRefused as exc:
         return _signup_page(request, req, browser, exc.errors, values, 400)
     response = RedirectResponse(req.url(), status_code=303)
-    web.set_cookie(response, request, app_state(request).key, await web.sign_in(db, user))
+    sessions.set_cookie(response, request, app_state(request).key, await sessions.sign_in(db, user))
     return response
 
 
@@ -348,7 +348,7 @@ async def _allow(
     request: Request,
     db: AsyncSession,
     req: AuthorizeRequest,
-    browser: web.WebSession,
+    browser: sessions.WebSession,
     user: User,
     form: FormData,
 ) -> Response:
@@ -412,7 +412,7 @@ class _Credentials:
             credentials = (fields["client_id"], fields.get("client_secret", ""))
         if credentials is None:
             raise OAuthError(401, "invalid_client", "Client credentials are missing (HTTP Basic authentication)")
-        throttle = Throttle(app_state(request).limiter, "client", credentials[0], web.client_ip(request))
+        throttle = Throttle(app_state(request).limiter, "client", credentials[0], sessions.client_ip(request))
         wait = await throttle.admit()
         if wait is not None:
             raise OAuthError(429, "invalid_client", "Too many failed client authentications", retry_after=wait)

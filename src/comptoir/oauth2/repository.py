@@ -1,7 +1,6 @@
-"""Every statement on OAuth clients (the applications integrators register) and on
-authorisation codes (spec 5.2-5.3). The rules are in `comptoir.oauth2.service` and, for
-clients, `comptoir.connections.service`; a connection's token is looked up in
-`comptoir.connections.repository`."""
+"""Every statement on authorisation codes (spec 5.2-5.3) and on what the consent page
+offers to bind. The rules are in `comptoir.oauth2.service`; the OAuth clients and the
+connections are `comptoir.connections.repository`'s."""
 
 from __future__ import annotations
 
@@ -12,29 +11,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.engine import get_by_public_id, rowcount
-from comptoir.models import Account, AuthorizationCode, Catalog, CustomerList, Location, OAuthClient, User
-
-# --- clients ----------------------------------------------------------------------------
-
-
-async def add_client(session: AsyncSession, client: OAuthClient) -> None:
-    session.add(client)
-    await session.flush()
-
-
-async def client(session: AsyncSession, client_id: int) -> OAuthClient | None:
-    return await session.get(OAuthClient, client_id)
-
-
-async def client_by_public_id(session: AsyncSession, public_id: str) -> OAuthClient | None:
-    return await get_by_public_id(session, OAuthClient, public_id)
-
-
-async def clients_owned_by(session: AsyncSession, user_id: int) -> list[OAuthClient]:
-    """The user's applications, oldest first."""
-    stmt = select(OAuthClient).where(OAuthClient.owner_id == user_id).order_by(OAuthClient.id)
-    return list(await session.scalars(stmt))
-
+from comptoir.models import Account, AuthorizationCode, Catalog, CustomerList, Location, User
 
 # --- authorisation codes ----------------------------------------------------------------
 

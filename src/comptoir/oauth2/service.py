@@ -28,13 +28,13 @@ from typing import Any, ClassVar
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth.scopes import Scope, parse_scope
-from comptoir.connections import repository as connections
 from comptoir.connections.service import (
     OOB_REDIRECT_URI,
     authorise,
     client_secret,
     find_client,
     find_connection_by_token,
+    find_connection_by_token_hash,
 )
 from comptoir.connections.service import revoke as revoke_connection
 from comptoir.errors import ComptoirError, Unprocessable
@@ -163,7 +163,7 @@ async def revoke_replayed(session: AsyncSession, replayed: CodeReplayed) -> None
     issued to it later, after a revocation, was not that code's)."""
     if replayed.token_hash is None:
         return
-    connection = await connections.by_token_hash(session, replayed.token_hash)
+    connection = await find_connection_by_token_hash(session, replayed.token_hash)
     if connection is not None:
         await revoke_connection(session, connection)
 

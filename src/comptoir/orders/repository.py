@@ -27,8 +27,8 @@ from typing import Any
 from sqlalchemy import Select, bindparam, insert, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.connections.cache import ConnectionCache
 from comptoir.core.repository import private_ref_filter, private_ref_upsert, private_refs_of, upsert_private_ref
+from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.direct import Query, Write
 from comptoir.db.engine import get_by_public_id
 from comptoir.db.ids import allocate

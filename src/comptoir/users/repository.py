@@ -1,5 +1,5 @@
 """Every statement on users (spec 2.3 User) and on their browser sessions (the signed-in
-sessions of the OAuth pages and the back office, `comptoir.web.session`)."""
+sessions of the OAuth pages and the back office, `comptoir.users.sessions`)."""
 
 from __future__ import annotations
 

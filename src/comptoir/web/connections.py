@@ -16,14 +16,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
-from comptoir.accounts import repository as accounts
-from comptoir.callbacks import repository as callbacks
-from comptoir.connections import repository as connections
+from comptoir.accounts.service import account_by_id
+from comptoir.callbacks.service import recent_attempts
+from comptoir.connections import service as connections
 from comptoir.connections.repository import Listed
 from comptoir.connections.service import revoke, set_blocked
 from comptoir.http.state import app_state
 from comptoir.models import Connection
-from comptoir.oauth2 import repository as clients
 from comptoir.web.pages import owned_account, owned_location
 from comptoir.web.render import Visitor, not_found, page, redirect, visitor
 
@@ -57,7 +56,7 @@ async def location_connections(request: Request, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         location, _ = await owned_location(db, you.user, location_id)
-        rows = shown(await connections.listed_of_location(db, location.id))
+        rows = shown(await connections.listed_of_location(db, location))
     return _connections_page(you, rows, location.name, f"/locations/{location.public_id}")
 
 
@@ -66,18 +65,18 @@ async def account_connections(request: Request, account_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
-        rows = shown(await connections.listed_of_account(db, account.id))
+        rows = shown(await connections.listed_of_account(db, account))
     return _connections_page(you, rows, account.name, f"/accounts/{account.public_id}")
 
 
 async def _connection(db: AsyncSession, you: Visitor, public_id: str, *, manage: bool) -> tuple[Connection, bool]:
     """The connection and whether `you` may manage it (own what it connects); a 404 page
     when `you` neither own what it connects nor its application (or `manage` is asked)."""
-    connection = await connections.by_public_id(db, public_id)
+    connection = await connections.find_connection(db, public_id)
     if connection is not None:
-        account = await accounts.get(db, connection.account_id) if connection.account_id is not None else None
+        account = await account_by_id(db, connection.account_id) if connection.account_id is not None else None
         owner_id = account.owner_id if account is not None else connection.user_id
-        client = await clients.client(db, connection.client_id)
+        client = await connections.client_by_id(db, connection.client_id)
         manages = owner_id == you.user.id
         if manages or (not manage and client is not None and client.owner_id == you.user.id):
             return connection, manages
@@ -92,10 +91,10 @@ async def connection_page(request: Request, connection_id: str) -> Response:
     async with state.db.transaction(write=False) as db:
         you = await visitor(request, db)
         connection, manages = await _connection(db, you, connection_id, manage=False)
-        row = _shown(await connections.listed_one(db, connection.id))
+        row = _shown(await connections.listed_one(db, connection))
         before_id = int(before) if before.isdigit() else None
-        requests = await connections.logged_requests(db, connection.id, before_id, PAGE_SIZE + 1)
-        attempts = await callbacks.recent_attempts(db, connection.id, PAGE_SIZE)
+        requests = await connections.logged_requests(db, connection, before_id, PAGE_SIZE + 1)
+        attempts = await recent_attempts(db, connection.id, PAGE_SIZE)
     older = requests[PAGE_SIZE - 1].id if len(requests) > PAGE_SIZE else None
     return page(
         "bo_connection.html",

@@ -21,8 +21,8 @@ from starlette.responses import Response
 
 from comptoir.accounts import repository as accounts
 from comptoir.catalogs import repository as catalogs
+from comptoir.catalogs.content import EMPTY_DATA
 from comptoir.catalogs.inventory import read_inventory
-from comptoir.catalogs.service import EMPTY_DATA
 from comptoir.customer_lists import repository as customer_lists
 from comptoir.customer_lists.service import ListInReach
 from comptoir.customers import repository as customers

@@ -11,18 +11,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
-from comptoir.connections import repository as connections
 from comptoir.connections.service import (
     client_secret,
+    clients_owned_by,
     create_client,
     edit_client,
     find_client,
+    listed_of_client,
     regenerate_secret,
 )
 from comptoir.errors import FieldError, Unprocessable
 from comptoir.http.state import app_state
 from comptoir.models import OAuthClient
-from comptoir.oauth2 import repository as clients
 from comptoir.web.connections import shown
 from comptoir.web.render import Visitor, field_errors, not_found, page, redirect, text, visitor
 
@@ -46,11 +46,11 @@ def _errors(errors: list[FieldError]) -> list[str]:
 
 
 async def _clients(db: AsyncSession, you: Visitor) -> list[OAuthClient]:
-    return await clients.clients_owned_by(db, you.user.id)
+    return await clients_owned_by(db, you.user)
 
 
 async def _connections_of(db: AsyncSession, client: OAuthClient) -> list[dict[str, Any]]:
-    return shown(await connections.listed_of_client(db, client.id, limit=200))
+    return shown(await listed_of_client(db, client, limit=200))
 
 
 def _developers_page(you: Visitor, clients: list[OAuthClient], form: dict[str, str], **extra: Any) -> Response:

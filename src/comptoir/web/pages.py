@@ -17,8 +17,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.accounts.service import accounts_of, create_account, find_account
-from comptoir.catalogs import repository as catalog_rows
-from comptoir.customer_lists import repository as list_rows
+from comptoir.catalogs.service import catalogs_by_name
+from comptoir.customer_lists.service import lists_by_name
 from comptoir.errors import FieldError, Unprocessable, field_path, validation_message
 from comptoir.http.state import app_state
 from comptoir.kit.codes import countries, currencies, parse_country, parse_currency
@@ -36,9 +36,9 @@ from comptoir.locations.service import (
 )
 from comptoir.models import Account, Catalog, CustomerList, Location, User
 from comptoir.oauth2.service import LoginRefused, admit_login, check_login, login_throttle
+from comptoir.users import sessions
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
-from comptoir.web import session as web
 from comptoir.web.render import (
     PageAnswer,
     Visitor,
@@ -56,12 +56,12 @@ from comptoir.web.render import (
 router = APIRouter(include_in_schema=False)
 
 
-def _login_page(request: Request, session: web.WebSession, errors: list[str], email: str, status: int) -> Response:
+def _login_page(request: Request, session: sessions.WebSession, errors: list[str], email: str, status: int) -> Response:
     return page(
         "bo_login.html",
         status,
         title="Log in to Comptoir",
-        csrf=web.csrf_token(app_state(request).key, session),
+        csrf=sessions.csrf_token(app_state(request).key, session),
         email=email,
         errors=errors,
     )
@@ -78,7 +78,7 @@ async def log_in(request: Request) -> Response:
     form = await request.form()
     session = posted_by(request, form)
     email = text(form, "email").lower()
-    throttle = login_throttle(state.limiter, email, web.client_ip(request))
+    throttle = login_throttle(state.limiter, email, sessions.client_ip(request))
     refused = await admit_login(throttle)
     if refused is not None:
         return _login_page(request, session, [refused.message], email, refused.status)
@@ -87,9 +87,9 @@ async def log_in(request: Request) -> Response:
             user = await check_login(db, throttle, email, str(form.get("password") or ""))
         except LoginRefused as refusal:
             return _login_page(request, session, [refusal.message], email, refusal.status)
-        signed_in = await web.sign_in(db, user)  # a new sid: no fixation
+        signed_in = await sessions.sign_in(db, user)  # a new sid: no fixation
     response = redirect("/")
-    web.set_cookie(response, request, state.key, signed_in)
+    sessions.set_cookie(response, request, state.key, signed_in)
     return response
 
 
@@ -98,21 +98,21 @@ async def log_out(request: Request) -> Response:
     state = app_state(request)
     session = posted_by(request, await request.form())
     async with state.db.transaction() as db:
-        await web.sign_out(db, session)  # the cookie, even copied, no longer signs anyone in
+        await sessions.sign_out(db, session)  # the cookie, even copied, no longer signs anyone in
     response = redirect("/login")
-    web.set_cookie(response, request, state.key, web.WebSession.new())  # anonymous again
+    sessions.set_cookie(response, request, state.key, sessions.WebSession.new())  # anonymous again
     return response
 
 
 def _signup_page(
-    request: Request, session: web.WebSession, values: dict[str, str], errors: list[str], status: int = 400
+    request: Request, session: sessions.WebSession, values: dict[str, str], errors: list[str], status: int = 400
 ) -> Response:
     return page(
         "signup.html",
         status if errors else 200,
         title="Create your Comptoir account",
         action="/signup",
-        csrf=web.csrf_token(app_state(request).key, session),
+        csrf=sessions.csrf_token(app_state(request).key, session),
         login_url="/login",
         form=values,
         countries=countries(),
@@ -134,7 +134,7 @@ async def sign_up_page(request: Request) -> Response:
     form = await request.form()
     session = posted_by(request, form)
     values = {name: text(form, name) for name in SIGNUP_FIELDS}
-    throttle = login_throttle(state.limiter, values["email"], web.client_ip(request))
+    throttle = login_throttle(state.limiter, values["email"], sessions.client_ip(request))
     refused = await admit_login(throttle)  # docs/api/oauth.md "Emails": signups are throttled as logins
     if refused is not None:
         return _signup_page(request, session, values, [refused.message], refused.status)
@@ -143,9 +143,9 @@ async def sign_up_page(request: Request) -> Response:
             user = await sign_up(db, values, str(form.get("password") or ""), throttle)
         except SignupRefused as exc:
             return _signup_page(request, session, values, exc.errors)
-        signed_in = await web.sign_in(db, user)
+        signed_in = await sessions.sign_in(db, user)
     response = redirect("/")
-    web.set_cookie(response, request, state.key, signed_in)
+    sessions.set_cookie(response, request, state.key, signed_in)
     return response
 
 
@@ -231,11 +231,7 @@ async def _shared_with(
     db: AsyncSession, account: Account, location: Location | None
 ) -> tuple[list[Catalog], list[CustomerList]]:
     """The catalogs and customer lists of a location (or, without one, the account's own), by name."""
-    location_id = location.id if location is not None else None
-    return (
-        await catalog_rows.catalogs_by_name(db, account.id, location_id),
-        await list_rows.lists_by_name(db, account.id, location_id),
-    )
+    return await catalogs_by_name(db, account, location), await lists_by_name(db, account, location)
 
 
 def _new_location_form(

@@ -27,7 +27,7 @@ from comptoir.http.state import app_state
 from comptoir.kit import ids
 from comptoir.kit.safetext import printable
 from comptoir.models import User
-from comptoir.web import session as web
+from comptoir.users import sessions
 
 _here = Path(__file__).parent
 templates = Environment(
@@ -82,11 +82,11 @@ class PageAnswer(Exception):
 
 def page(template: str, status: int = 200, **context: Any) -> Response:
     context.setdefault("errors", [])
-    return web.protect(HTMLResponse(templates.get_template(template).render(**context), status_code=status))
+    return sessions.protect(HTMLResponse(templates.get_template(template).render(**context), status_code=status))
 
 
 def redirect(url: str) -> Response:
-    return web.protect(RedirectResponse(url, status_code=303))
+    return sessions.protect(RedirectResponse(url, status_code=303))
 
 
 def expired() -> PageAnswer:
@@ -107,7 +107,7 @@ class Visitor:
     """The signed-in user of a page request."""
 
     user: User
-    session: web.WebSession
+    session: sessions.WebSession
     csrf: str
     key: bytes
 
@@ -119,39 +119,39 @@ class Visitor:
 async def visitor(request: Request, db: AsyncSession) -> Visitor:
     """The signed-in user, or a redirect to /login."""
     key = app_state(request).key
-    session = web.current(request, key)
-    user = await web.user_of(db, session)
+    session = sessions.current(request, key)
+    user = await sessions.user_of(db, session)
     if user is None or session is None:
         raise PageAnswer(redirect("/login"))
-    return Visitor(user=user, session=session, csrf=web.csrf_token(key, session), key=key)
+    return Visitor(user=user, session=session, csrf=sessions.csrf_token(key, session), key=key)
 
 
-def posted_by(request: Request, form: FormData) -> web.WebSession:
+def posted_by(request: Request, form: FormData) -> sessions.WebSession:
     """The browser session that posted `form` from one of our pages (login, signup, logout:
     signed in or not), or 403."""
     key = app_state(request).key
-    session = web.current(request, key)
+    session = sessions.current(request, key)
     if session is None:
         raise expired()
     _check_csrf(key, session, form)
     return session
 
 
-def _check_csrf(key: bytes, session: web.WebSession, form: FormData) -> None:
+def _check_csrf(key: bytes, session: sessions.WebSession, form: FormData) -> None:
     given = form.get("csrf")
-    if not isinstance(given, str) or not web.csrf_ok(key, session, given):
+    if not isinstance(given, str) or not sessions.csrf_ok(key, session, given):
         raise expired()
 
 
-def with_session(request: Request, render: Callable[[web.WebSession], Response]) -> Response:
+def with_session(request: Request, render: Callable[[sessions.WebSession], Response]) -> Response:
     """A page rendered for the browser's session; a browser without one gets a new anonymous
     session (its cookie set), so that the page's form carries a CSRF token."""
     key = app_state(request).key
-    found = web.current(request, key)
-    session = found or web.WebSession.new()
+    found = sessions.current(request, key)
+    session = found or sessions.WebSession.new()
     response = render(session)
     if found is None:
-        web.set_cookie(response, request, key, session)
+        sessions.set_cookie(response, request, key, session)
     return response
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from comptoir.kit.codes import ServiceType, parse_country, parse_currency
-from comptoir.kit.dow import includes, parse_dow
+from comptoir.kit.dow import parse_dow
 from comptoir.kit.patterns import is_range
 from comptoir.kit.phone import parse_order_phone, parse_phone, phone_pattern
 from comptoir.kit.units import parse_volume, parse_weight
@@ -16,8 +16,6 @@ def test_dow() -> None:
     assert parse_dow("1234567") == "1234567"
     assert parse_dow("12345--") == "12345--"
     assert parse_dow("-------") == "-------"
-    assert includes("1-3----", 3)
-    assert not includes("1-3----", 2)
     for bad in ("123456", "12345678", "2234567", "1234576", "abcdefg", 1234567):
         with pytest.raises(WireError, match="DOW"):
             parse_dow(bad)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from comptoir.kit.safetext import printable, storable, storable_bytes
+from comptoir.kit.safetext import printable, storable
 
 
 @pytest.mark.parametrize(
@@ -24,10 +24,6 @@ def test_nul_and_lone_surrogates_are_replaced_and_the_rest_kept(sent: str, store
 
 def test_storable_text_is_cut_to_its_bound() -> None:
     assert storable("abc\x00def", 4) == "abc\ufffd"
-
-
-def test_invalid_utf8_bytes_become_replacement_characters() -> None:
-    assert storable_bytes(b"ok\x00\xff\xfe") == "ok\ufffd\ufffd\ufffd"
 
 
 def test_an_excerpt_shows_printable_text_only_and_marks_a_cut() -> None:

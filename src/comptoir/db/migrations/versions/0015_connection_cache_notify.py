@@ -7,7 +7,7 @@ Create Date: 2026-11-22 02:30:00.000000
 Every change to what the connection cache holds (a connection, its OAuth client, account
 and location; callback subscriptions) sends `NOTIFY comptoir_connections` at commit (once per
 transaction: PostgreSQL folds identical notifications), so each process's cache
-(`comptoir.connections.cache`) forgets what it holds. `connections.last_used_at`, written
+(`comptoir.db.connection_cache`) forgets what it holds. `connections.last_used_at`, written
 every second by each process, is not among the columns watched. SQLite has no cache.
 """
 
