@@ -19,7 +19,7 @@ from fastapi import FastAPI
 
 from comptoir.connections.service import OOB_REDIRECT_URI
 from comptoir.kit import crypto
-from comptoir.oauth2 import service
+from comptoir.users import logins
 from tests.api.conftest import Shop, app, client, shop, world  # noqa: F401 - fixtures
 from tests.api.oauth2.conftest import PASSWORD, Flow, flow  # noqa: F401 - fixture
 from tests.api.web.test_back_office_login import log_in as back_office_log_in
@@ -172,7 +172,7 @@ async def test_an_address_guessing_many_accounts_is_locked_out(
 ) -> None:
     async with from_address(ADDRESS_A) as a, from_address(ADDRESS_B) as b:
         attacker, owner = _on(flow, a), _on(flow, b)
-        for i in range(service.Throttle.ADDRESS_LIMIT):
+        for i in range(logins.Throttle.ADDRESS_LIMIT):
             await _refused(attacker, f"guess{i}@example.com")
         assert (await _login(attacker, OWNER, PASSWORD)).status_code == 429  # any account, from there
         assert (await _login(owner, OWNER, PASSWORD)).status_code == 303

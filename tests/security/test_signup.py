@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from comptoir.models import User
-from comptoir.oauth2 import service
+from comptoir.users import logins
 from tests.api.conftest import app, client, world  # noqa: F401 - fixtures
 from tests.api.oauth2.conftest import PASSWORD, Flow, flow, form_of  # noqa: F401 - fixture
 from tests.api.web.test_back_office_accounts import SIGNUP
@@ -240,8 +240,8 @@ async def test_signup_enumeration_from_one_address_is_throttled_as_failed_logins
     owners = [f"owner{i}@example.com" for i in range(3)]
     for email in owners:
         await world.user(email=email, password=PASSWORD)
-    per_owner = service.Throttle.ADDRESS_LIMIT // len(owners)
-    assert per_owner <= service.Throttle.PAIR_LIMIT
+    per_owner = logins.Throttle.ADDRESS_LIMIT // len(owners)
+    assert per_owner <= logins.Throttle.PAIR_LIMIT
     async with from_address(ADDRESS_A) as a, from_address(ADDRESS_B) as b:
         for email in owners:
             for _ in range(per_owner):
@@ -268,7 +268,7 @@ async def test_signup_enumeration_of_one_email_on_the_authorisation_page_is_thro
     address's signups and logins from the visitor's address."""
     await world.user(email=KATE, password=PASSWORD)
     spellings = ["KATE838@example.com", "kate838@example.com.", "ｋａｔｅ838@example.com"]
-    for i in range(service.Throttle.PAIR_LIMIT):
+    for i in range(logins.Throttle.PAIR_LIMIT):
         answer = await oauth_sign_up(flow, spellings[i % len(spellings)])
         assert (answer.status_code, error_of(answer)) == (400, [TAKEN])
     before = await world.snapshot()

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from comptoir.users.emails import EmailRefused, lookup_key, normalise
+from comptoir.kit.emails import EmailRefused, lookup_key, normalise
 
 
 @pytest.mark.parametrize(

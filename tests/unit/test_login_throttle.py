@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 
 from comptoir.kit import clock
-from comptoir.oauth2 import service
-from comptoir.oauth2.service import Throttle
 from comptoir.ratelimit import RateLimiter
+from comptoir.users import logins
+from comptoir.users.logins import Throttle
 from tests.unit.test_ratelimit import START, limiter  # noqa: F401 - fixture
 
 
@@ -22,7 +22,7 @@ def pauses(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     async def pause(seconds: float) -> None:
         slept.append(seconds)
 
-    monkeypatch.setattr(service, "_pause", pause)
+    monkeypatch.setattr(logins, "_pause", pause)
     return slept
 
 

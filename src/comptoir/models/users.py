@@ -18,7 +18,7 @@ class User(Base):
     KIND = "user"
 
     id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
-    email: Mapped[str] = mapped_column(String(254), unique=True)  # as users/emails.py normalises it
+    email: Mapped[str] = mapped_column(String(254), unique=True)  # as kit/emails.py normalises it
     password_hash: Mapped[str] = mapped_column(Text)
     first_name: Mapped[str | None] = mapped_column(String(255))
     last_name: Mapped[str | None] = mapped_column(String(255))

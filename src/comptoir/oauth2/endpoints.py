@@ -35,8 +35,9 @@ from comptoir.kit.codes import countries, currencies
 from comptoir.kit.jsonutil import dumps, loads
 from comptoir.models import OAuthClient, User
 from comptoir.oauth2 import consent, service
-from comptoir.oauth2.service import LoginRefused, OAuthError, Throttle, admit_login, check_login, login_throttle
+from comptoir.oauth2.service import OAuthError
 from comptoir.users import sessions
+from comptoir.users.logins import LoginRefused, Throttle, admit_login, check_login, login_throttle
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
 

@@ -10,11 +10,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.errors import FieldError, FieldErrors, Unprocessable, check_text
 from comptoir.kit import clock, crypto
+from comptoir.kit.emails import EmailRefused, lookup_key, normalise
 from comptoir.kit.times import parse_timezone_name, render_timezone
 from comptoir.kit.wire import WireError
 from comptoir.models import User
 from comptoir.users import repository
-from comptoir.users.emails import EmailRefused, lookup_key, normalise
 
 _LOCALE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")
 MIN_PASSWORD = 8

@@ -21,7 +21,7 @@ from comptoir.models import User
 from comptoir.users.service import EmailTaken, create_user
 
 if TYPE_CHECKING:
-    from comptoir.oauth2.service import Throttle
+    from comptoir.users.logins import Throttle
 
 FIELDS = ("first_name", "last_name", "email", "account_name", "location_name", "country", "currency")
 
@@ -41,7 +41,7 @@ def _label(field: str) -> str:
 async def sign_up(db: AsyncSession, values: dict[str, str], password: str, throttle: Throttle) -> User:
     """`values` holds FIELDS (stripped texts); nothing is created when it is refused. The
     caller has admitted the attempt with `throttle` (the login throttle of this email and
-    address, `oauth2.service.admit_login`); an address in use is counted as its failure."""
+    address, `users.logins.admit_login`); an address in use is counted as its failure."""
     errors: list[str] = []
     country = values["country"].upper()
     if pycountry.countries.get(alpha_2=country) is None:

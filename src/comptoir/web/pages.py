@@ -35,8 +35,8 @@ from comptoir.locations.service import (
     update_location,
 )
 from comptoir.models import Account, Catalog, CustomerList, Location, User
-from comptoir.oauth2.service import LoginRefused, admit_login, check_login, login_throttle
 from comptoir.users import sessions
+from comptoir.users.logins import LoginRefused, admit_login, check_login, login_throttle
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
 from comptoir.web.render import (

@@ -5,7 +5,7 @@ Revises: 0021
 Create Date: 2026-11-25 10:00:00.000000
 
 Emails used to be stored stripped and lower-cased; they are now stored as
-`comptoir.users.emails.normalise` spells them (docs/api/oauth.md "Emails": NFKC, lower case,
+`comptoir.kit.emails.normalise` spells them (docs/api/oauth.md "Emails": NFKC, lower case,
 no trailing dot on the domain, an `xn--` domain in letters). Each user's email is rewritten
 so. On both databases, in the upgrade's transaction:
 
@@ -26,7 +26,7 @@ import sqlalchemy as sa
 import structlog
 from alembic import op
 
-from comptoir.users.emails import EmailRefused, normalise
+from comptoir.kit.emails import EmailRefused, normalise
 
 revision: str = "0022"
 down_revision: str | None = "0021"
