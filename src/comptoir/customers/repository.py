@@ -9,7 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
-from comptoir.core.private_refs import has_ref, set_ref
+from comptoir.core.repository import delete_private_ref, private_ref_filter, upsert_private_ref
 from comptoir.customers.schemas import CustomerFilters
 from comptoir.db.pagination import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
@@ -63,7 +63,7 @@ async def customers_page(
     `email` case-insensitively, `phone` exactly; `*` wildcards), in the order of `_order`."""
     stmt = select(Customer).where(Customer.customer_list_id == list_id)
     if filters.private_ref is not None:
-        stmt = stmt.where(has_ref(KIND, Customer.id, client_id, filters.private_ref))
+        stmt = stmt.where(private_ref_filter(KIND, Customer.id, client_id, filters.private_ref))
     if filters.email is not None:
         stmt = stmt.where(matches(Customer.email_lower, filters.email.lower()))
     if filters.phone is not None:
@@ -111,11 +111,15 @@ async def insert_customer(session: AsyncSession, customer: Customer) -> None:
 
 
 async def set_private_ref(session: AsyncSession, customer: Customer, client_id: int, ref: str | None) -> bool:
-    """Set (or clear) `client_id`'s private ref on the customer; False, with nothing changed,
-    when another customer of its list holds it for that client (the database refuses it)."""
+    """Set (or clear, with None) `client_id`'s private ref on the customer, a ref the caller
+    checked (`kit.refs.parse_private_ref`); False, with nothing changed, when another customer
+    of its list holds it for that client (the database refuses it)."""
     try:
         async with session.begin_nested():
-            await set_ref(session, KIND, customer.id, client_id, ref, scope_id=customer.customer_list_id)
+            if ref is None:
+                await delete_private_ref(session, KIND, customer.id, client_id)
+            else:
+                await upsert_private_ref(session, KIND, customer.id, client_id, ref, customer.customer_list_id)
     except IntegrityError:
         return False
     return True

@@ -19,6 +19,7 @@ from comptoir.kit import clock, custom_fields, ids
 from comptoir.kit.decimals import render_decimal
 from comptoir.kit.money import Money
 from comptoir.kit.pagination import Page, PageRequest
+from comptoir.kit.refs import parse_private_ref
 from comptoir.kit.times import render_datetime
 from comptoir.kit.wire import WireError
 from comptoir.models import Customer, LoyaltyCard
@@ -140,7 +141,8 @@ def _apply(customer: Customer, body: CustomerWrite, errors: FieldErrors) -> None
 
 async def _set_private_ref(session: AsyncSession, ctx: Ctx, customer: Customer, ref: str | None) -> None:
     """docs/api/customers.md "Private refs": unique per (list, client), by the database."""
-    if not await repository.set_private_ref(session, customer, ctx.client_id, ref):
+    checked = None if ref is None else parse_private_ref(ref)
+    if not await repository.set_private_ref(session, customer, ctx.client_id, checked):
         raise Unprocessable(
             FieldError("private_ref", f"{ref!r} is already the private ref of another customer of this list")
         )
