@@ -17,6 +17,7 @@ replaces every item in the same transaction.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from typing import Any
 
@@ -171,8 +172,24 @@ async def insert_catalog(
     return row
 
 
-def _read_content(errors: FieldErrors, data: Any, currency: str, images: set[str]) -> catalog_content.Content | None:
+# An upload of more entities than this is checked in a worker thread, so that the checks across
+# entities of a large catalog (tens of milliseconds) never hold the event loop
+# (docs/architecture.md "Request bodies").
+THREADED_ENTITIES = 1000
+
+
+def _entities(data: Any) -> int:
+    if not isinstance(data, dict):
+        return 0
+    return sum(len(section) for section in data.values() if isinstance(section, list))
+
+
+async def _read_content(
+    errors: FieldErrors, data: Any, currency: str, images: set[str]
+) -> catalog_content.Content | None:
     try:
+        if _entities(data) > THREADED_ENTITIES:
+            return await asyncio.to_thread(catalog_content.read_upload, data, currency, images)
         return catalog_content.read_upload(data, currency, images)
     except catalog_content.Invalid as exc:
         errors.extend(exc.errors, exc.more)
@@ -224,7 +241,7 @@ async def create_catalog(
     errors = FieldErrors()
     _check_name(errors, name)
     with gcpause.paused():
-        content = _read_content(errors, data, account.currency, set()) if data is not None else None
+        content = await _read_content(errors, data, account.currency, set()) if data is not None else None
         errors.raise_if_any()
         row = await insert_catalog(session, account=account, location=location, name=name)
         data_text = await repository.store_content(session, row.id, content)
@@ -243,7 +260,7 @@ async def replace_catalog(session: AsyncSession, ctx: Ctx, public_id: str, *, na
         _check_name(errors, name)
     images = await repository.image_public_ids(session, row.id)  # what the content may point to
     with gcpause.paused():
-        content = _read_content(errors, data, found.currency, images) if data is not None else None
+        content = await _read_content(errors, data, found.currency, images) if data is not None else None
     errors.raise_if_any()
     renamed = name is not None and name != row.name
     if renamed:
