@@ -70,7 +70,11 @@ class Prober(threading.Thread):
 def test_refusing_huge_bodies_keeps_memory_flat_and_other_requests_fast(
     database: str, start_server: Callable[..., Server], tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    env = {"COMPTOIR_RATE_LIMITS": "off", "COMPTOIR_LOG_LEVEL": "warning"}
+    env = {
+        "COMPTOIR_RATE_LIMITS": "off",
+        "COMPTOIR_LOG_LEVEL": "warning",
+        "COMPTOIR_SECRET_KEY": "body-refusal-server-key-of-32-bytes-or-more",
+    }
     if database == "postgresql":
         env["COMPTOIR_DATABASE_URL"] = request.getfixturevalue("fresh_postgres")
     demo = run_cli("demo", env=env, cwd=tmp_path)
