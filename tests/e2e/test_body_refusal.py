@@ -128,5 +128,6 @@ def test_refusing_huge_bodies_keeps_memory_flat_and_other_requests_fast(
     assert prober.statuses == {200}
     assert prober.count > 20
     growth_mb = (peak - before) / 1024
+    print(f"{database}: peak growth {growth_mb:.1f} MB, slowest GET {prober.slowest * 1000:.0f} ms of {prober.count}")
     assert growth_mb < 50, f"resident memory grew by {growth_mb:.0f} MB ({before} kB before, peak {peak} kB)"
     assert prober.slowest < 0.1, f"GET /v1/location took {prober.slowest * 1000:.0f} ms during the attack"
