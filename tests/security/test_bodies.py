@@ -2,7 +2,7 @@
 limits. Each is refused with a 422 naming the first 50 errors, in order, and counting the
 rest, in a small answer, and changes nothing stored (docs/api/conventions.md "Errors",
 docs/architecture.md "Request bodies"). Their memory and the other requests' latency meanwhile
-are measured on a real server process: tests/e2e/test_body_refusal.py."""
+are measured on a real server process: tests/security/test_huge_invalid_bodies_memory.py."""
 
 from __future__ import annotations
 

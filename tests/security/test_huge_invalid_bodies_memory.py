@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.conftest import Server, run_cli
+from tests.e2e.conftest import Server, fresh_postgres, run_cli, start_server  # noqa: F401 - fixtures
 from tests.security.test_bodies import empty_objects, opening_hours_body, products_body
 
 pytestmark = pytest.mark.e2e
@@ -68,7 +68,10 @@ class Prober(threading.Thread):
 
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_refusing_huge_bodies_keeps_memory_flat_and_other_requests_fast(
-    database: str, start_server: Callable[..., Server], tmp_path: Path, request: pytest.FixtureRequest
+    database: str,
+    start_server: Callable[..., Server],  # noqa: F811 - the fixture imported above
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
 ) -> None:
     env = {
         "COMPTOIR_RATE_LIMITS": "off",
