@@ -112,7 +112,7 @@ def main() -> None:
     os.environ.update(
         {
             "COMPTOIR_DATABASE_URL": URL,
-            "COMPTOIR_SECRET_KEY": "benchmark-secret-key",
+            "COMPTOIR_SECRET_KEY": "benchmark-secret-key-at-least-32-bytes-long",
             "COMPTOIR_LOG_LEVEL": "warning",
             "COMPTOIR_RATE_LIMITS": "off",
             "COMPTOIR_REQUEST_LOGS": "off",
