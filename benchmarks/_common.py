@@ -3,11 +3,14 @@ PostgreSQL database."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import httpx
@@ -70,3 +73,26 @@ async def recreate_database(admin_url: str, name: str) -> None:
         await admin.execute(f"CREATE DATABASE {name}")
     finally:
         await admin.close()
+
+
+KEY = "benchmark-secret-key-at-least-32-bytes-long"
+
+
+def in_process_settings(database: str) -> dict[str, str]:
+    """The environment of the benchmarks that drive the app inside their own process: the
+    PostgreSQL database `database`, rate limits and the request log off."""
+    return {
+        "COMPTOIR_DATABASE_URL": f"postgresql://postgres@127.0.0.1:5432/{database}",
+        "COMPTOIR_SECRET_KEY": KEY,
+        "COMPTOIR_LOG_LEVEL": "warning",
+        "COMPTOIR_RATE_LIMITS": "off",
+        "COMPTOIR_REQUEST_LOGS": "off",
+    }
+
+
+def fresh_demo(comptoir: str, admin_url: str, database: str, env: dict[str, str]) -> dict[str, Any]:
+    """A new database `database` holding the demo data (`comptoir demo`, run with `env`), and
+    the demo's output."""
+    asyncio.run(recreate_database(admin_url, database))
+    done = subprocess.run([comptoir, "demo"], env=env, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout)  # type: ignore[no-any-return]

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from datetime import UTC, datetime
@@ -27,12 +25,11 @@ from typing import Any
 
 import httpx
 
-from _common import recreate_database
+from _common import fresh_demo, in_process_settings
 from orders import ADMIN_URL, realistic_order
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 NAME = "comptoir_bench_cursors"
-URL = f"postgresql://postgres@127.0.0.1:5432/{NAME}"
 PAGE = "/v1/location/orders"
 
 
@@ -108,17 +105,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
 
-    asyncio.run(recreate_database(ADMIN_URL, NAME))
-    os.environ.update(
-        {
-            "COMPTOIR_DATABASE_URL": URL,
-            "COMPTOIR_SECRET_KEY": "benchmark-secret-key-at-least-32-bytes-long",
-            "COMPTOIR_LOG_LEVEL": "warning",
-            "COMPTOIR_RATE_LIMITS": "off",
-            "COMPTOIR_REQUEST_LOGS": "off",
-        }
-    )
-    demo = json.loads(subprocess.run([COMPTOIR, "demo"], check=True, capture_output=True, text=True).stdout)
+    os.environ.update(in_process_settings(NAME))
+    demo = fresh_demo(COMPTOIR, ADMIN_URL, NAME, dict(os.environ))
     pages, cursors = asyncio.run(measure(demo["tokens"]["location"], args.orders, args.requests, args.runs))
     ratios = [cursor / page for page, cursor in zip(pages, cursors, strict=True)]
     print(f"\n{args.runs} rounds of {args.requests} page requests (wall time per request, client included)")

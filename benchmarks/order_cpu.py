@@ -18,22 +18,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import httpx
 
-from _common import recreate_database
+from _common import fresh_demo, in_process_settings
 from orders import ADMIN_URL, realistic_order
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 NAME = "comptoir_bench_order_cpu"
-URL = f"postgresql://postgres@127.0.0.1:5432/{NAME}"
 
 
 async def measure(token: str, requests: int, runs: int) -> dict[str, list[float]]:
@@ -72,17 +69,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
 
-    asyncio.run(recreate_database(ADMIN_URL, NAME))
-    os.environ.update(
-        {
-            "COMPTOIR_DATABASE_URL": URL,
-            "COMPTOIR_SECRET_KEY": "benchmark-secret-key-at-least-32-bytes-long",
-            "COMPTOIR_LOG_LEVEL": "warning",
-            "COMPTOIR_RATE_LIMITS": "off",
-            "COMPTOIR_REQUEST_LOGS": "off",
-        }
-    )
-    demo = json.loads(subprocess.run([COMPTOIR, "demo"], check=True, capture_output=True, text=True).stdout)
+    os.environ.update(in_process_settings(NAME))
+    demo = fresh_demo(COMPTOIR, ADMIN_URL, NAME, dict(os.environ))
     figures = asyncio.run(measure(demo["tokens"]["location"], args.requests, args.runs))
     print(f"\nCPU per request in one process (client included), {args.runs} rounds of {args.requests}")
     print(f"{'':<30}{'per round (us)':<30}{'median':>8}")

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import re
 import subprocess
@@ -30,21 +29,11 @@ from pathlib import Path
 
 import httpx
 
-from _common import recreate_database
+from _common import fresh_demo, in_process_settings
 from orders import ADMIN_URL, realistic_order
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 WARM_UP = 60
-
-
-def _settings(name: str) -> dict[str, str]:
-    return {
-        "COMPTOIR_DATABASE_URL": f"postgresql://postgres@127.0.0.1:5432/{name}",
-        "COMPTOIR_SECRET_KEY": "benchmark-secret-key-at-least-32-bytes-long",
-        "COMPTOIR_LOG_LEVEL": "warning",
-        "COMPTOIR_RATE_LIMITS": "off",
-        "COMPTOIR_REQUEST_LOGS": "off",
-    }
 
 
 async def drive(token: str, kind: str, requests: int) -> None:
@@ -92,14 +81,13 @@ def main() -> None:
     parser.add_argument("--drive", choices=["none", "post", "get"], help=argparse.SUPPRESS)
     parser.add_argument("--token", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    env = os.environ | _settings(args.database) | {"PYTHONHASHSEED": "0"}
+    env = os.environ | in_process_settings(args.database) | {"PYTHONHASHSEED": "0"}
     if args.drive:
         os.environ.update(env)
         asyncio.run(drive(args.token, args.drive, args.requests))
         return
 
-    asyncio.run(recreate_database(ADMIN_URL, args.database))
-    demo = json.loads(subprocess.run([COMPTOIR, "demo"], env=env, check=True, capture_output=True, text=True).stdout)
+    demo = fresh_demo(COMPTOIR, ADMIN_URL, args.database, env)
     token = demo["tokens"]["location"]
     base = counted(token, "none", 0, args.database, env)
     print(f"instructions per request (callgrind, {args.requests} requests after {WARM_UP} of warm-up)")

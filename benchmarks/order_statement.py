@@ -22,7 +22,6 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,7 +29,7 @@ from typing import Any
 
 import asyncpg
 
-from _common import recreate_database
+from _common import fresh_demo, in_process_settings
 from orders import ADMIN_URL, realistic_order
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
@@ -133,15 +132,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
 
-    asyncio.run(recreate_database(ADMIN_URL, NAME))
-    os.environ.update(
-        {
-            "COMPTOIR_DATABASE_URL": URL,
-            "COMPTOIR_SECRET_KEY": "benchmark-secret-key-at-least-32-bytes-long",
-            "COMPTOIR_LOG_LEVEL": "warning",
-        }
-    )
-    demo = json.loads(subprocess.run([COMPTOIR, "demo"], check=True, capture_output=True, text=True).stdout)
+    os.environ.update(in_process_settings(NAME))
+    demo = fresh_demo(COMPTOIR, ADMIN_URL, NAME, dict(os.environ))
     sql, values, id_index = asyncio.run(statement(demo["tokens"]["location"]))
     asyncio.run(run(args, sql, values, id_index))
 
