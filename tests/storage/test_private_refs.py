@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from comptoir.core.private_refs import has_ref, refs_for, set_ref
+from comptoir.core.private_refs import refs_for, set_ref
+from comptoir.core.repository import private_ref_filter
 from comptoir.db.engine import Database
 from comptoir.models import Location
 from tests.factories import World
@@ -47,11 +48,13 @@ async def test_refs_filter_lists_per_client(database: Database, world: World) ->
         await set_ref(session, "location", tagged.id, first.id, "shared-ref")
     async with database.transaction() as session:
         names = (
-            await session.scalars(select(Location.name).where(has_ref("location", Location.id, first.id, "shared-ref")))
+            await session.scalars(
+                select(Location.name).where(private_ref_filter("location", Location.id, first.id, "shared-ref"))
+            )
         ).all()
         assert names == ["Tagged"]
         assert (
             await session.scalars(
-                select(Location.name).where(has_ref("location", Location.id, second.id, "shared-ref"))
+                select(Location.name).where(private_ref_filter("location", Location.id, second.id, "shared-ref"))
             )
         ).all() == []

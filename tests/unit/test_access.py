@@ -128,25 +128,25 @@ def test_one_declaration_is_one_dependency_that_carries_it() -> None:
 )
 async def test_the_write_rule_reads_no_row_when_the_scope_decides(scope: str, level: str, catalog_id: int) -> None:
     ctx, reader = context(scope, level), Reader(ACCOUNT_LEVEL)
-    assert await authorize(request(ctx, reader, catalog_id), UPDATE) is ctx
+    assert await authorize(request(ctx, reader, catalog_id), UPDATE, "token") is ctx
     assert reader.reads == 0
 
 
 async def test_a_location_token_changing_a_location_level_catalog_reads_its_level_once() -> None:
     ctx, reader = context("location[all_catalogs.write]"), Reader(LOCATION_LEVEL)
-    assert await authorize(request(ctx, reader), UPDATE) is ctx
+    assert await authorize(request(ctx, reader), UPDATE, "token") is ctx
     assert reader.reads == 1
 
 
 async def test_a_location_token_changing_an_account_level_catalog_is_401() -> None:
     with pytest.raises(Unauthorized, match=r"^A location-level token cannot update an account-level catalog$"):
-        await authorize(request(context("location[all_catalogs.write]"), Reader(ACCOUNT_LEVEL)), UPDATE)
+        await authorize(request(context("location[all_catalogs.write]"), Reader(ACCOUNT_LEVEL)), UPDATE, "token")
 
 
 async def test_a_catalog_read_through_all_catalogs_without_its_write_scope_is_403() -> None:
     ctx = context("account[catalog.write,all_catalogs.read]", "account")
     with pytest.raises(Forbidden, match=r"does not allow this request: it needs catalog\.write$"):
-        await authorize(request(ctx, Reader(LOCATION_LEVEL)), UPDATE)
+        await authorize(request(ctx, Reader(LOCATION_LEVEL)), UPDATE, "token")
 
 
 @pytest.mark.parametrize(
@@ -159,4 +159,4 @@ async def test_a_catalog_read_through_all_catalogs_without_its_write_scope_is_40
 )
 async def test_a_catalog_out_of_reach_is_left_to_the_services_404(row: dict[str, Any] | None) -> None:
     ctx = context("location[catalog.write]")  # bound to another catalog
-    assert await authorize(request(ctx, Reader(row)), UPDATE) is ctx
+    assert await authorize(request(ctx, Reader(row)), UPDATE, "token") is ctx

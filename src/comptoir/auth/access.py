@@ -37,7 +37,7 @@ depends on the row (its level, whether it is in reach), the check reads it with
 `core.levels.held` and leaves a row the connection may not read to the service's 404, so
 nothing reveals what exists elsewhere. It reads it only when the scope alone does not decide.
 
-`authorize(request, permission)` applies a declaration; the dependency made by `require`
+`authorize(request, permission, token)` applies a declaration; the dependency made by `require`
 calls it, and so does `http.routing` for a route it serves itself (before reading a body,
 and for `DirectRoute`): one application for every path a request may take.
 """
@@ -205,12 +205,16 @@ async def _check_write_on(request: Request, reader: FastReader, ctx: Ctx, on: Wr
         raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow {refused}")
 
 
-async def authorize(request: Request, permission: Permission) -> Ctx:
-    """The request's Ctx once `permission` allows it: token (401), rate limit (429), level
-    and scope (403), then the `on` rule (401, 403). The token is the `X-Access-Token`
-    header, as `ACCESS_TOKEN` reads it (an empty one is no token)."""
+def token_of(request: Request) -> str | None:
+    """The `X-Access-Token` header as `ACCESS_TOKEN` reads it: an empty one is no token."""
+    return request.headers.get("x-access-token") or None
+
+
+async def authorize(request: Request, permission: Permission, token: str | None) -> Ctx:
+    """The request's Ctx once `permission` allows `token` (`token_of(request)`): token
+    (401), rate limit (429), level and scope (403), then the `on` rule (401, 403)."""
     state: Services = request.app.state.comptoir
-    ctx = await resolve(state.fast, state.cache, state.key, request.headers.get("x-access-token") or None)
+    ctx = await resolve(state.fast, state.cache, state.key, token)
     request.state.connection_id = ctx.connection_id
     kind = permission.kind if isinstance(permission.kind, str) else permission.kind.of(request)
     try:
@@ -255,11 +259,10 @@ def guard(permission: Permission) -> Callable[..., Awaitable[Ctx]]:
         assert allowed in _LEVEL_WORDS, permission.levels  # location, account, or both in that order
 
     async def dependency(request: Request, token: Annotated[str | None, Security(ACCESS_TOKEN)]) -> Ctx:
-        # `token` declares the header for the OpenAPI document; `authorize` reads it.
         checked = getattr(request.state, "authorized", None)
-        if checked is not None and checked[0] == permission:  # applied before the body was read
+        if checked is not None and checked[0] is permission:  # applied before the body was read
             return checked[1]
-        return await authorize(request, permission)
+        return await authorize(request, permission, token)
 
     dependency.__comptoir_permission__ = permission  # type: ignore[attr-defined]  # permission_of
     return dependency

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import InstrumentedAttribute
-from sqlalchemy.sql.elements import ColumnElement
 
 from comptoir.core import repository
 from comptoir.kit.refs import parse_private_ref
@@ -43,9 +41,3 @@ async def refs_for(
     if not wanted:
         return {}
     return await repository.private_refs_of(session, resource_type, wanted, client_id)
-
-
-def has_ref(resource_type: str, id_column: InstrumentedAttribute[int], client_id: int, ref: str) -> ColumnElement[bool]:
-    """Filter for a repository's list query: objects on which `client_id` set private ref
-    `ref` (index-backed)."""
-    return repository.private_ref_filter(resource_type, id_column, client_id, ref)

@@ -32,7 +32,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from comptoir.auth.access import Permission, authorize, guard, permission_of
+from comptoir.auth.access import Permission, authorize, guard, permission_of, token_of
 from comptoir.auth.context import Ctx
 from comptoir.errors import BadRequest, FieldErrors, PayloadTooLarge, UnsupportedMediaType, validation_error
 from comptoir.http.bodies import BodyShape, ShapeOf, shape_of
@@ -167,7 +167,7 @@ class ComptoirRoute(APIRoute):
                 # The token first, then the body (inputs.InputLimits): a request without a valid
                 # token is a 401 whatever its body, which is never read. The dependency
                 # keeps its Ctx for FastAPI's own call of it (auth.access.guard).
-                ctx = await authorize(request, permission)
+                ctx = await authorize(request, permission, token_of(request))
                 request.state.authorized = (permission, ctx)
             try:
                 await read_json_body(request, shape, ctx, model)
@@ -214,7 +214,7 @@ class DirectRoute(ComptoirRoute):
         shape = shape_of(model, body_field.field_info.metadata)
 
         async def handler(request: Request) -> Response:
-            ctx = await authorize(request, permission)
+            ctx = await authorize(request, permission, token_of(request))
             await read_json_body(request, shape, ctx, body_model)
             try:
                 body = body_model.model_validate(getattr(request, "_json", None))
