@@ -59,9 +59,10 @@ Deleter = Annotated[
 ]
 Creator = Annotated[Ctx, Depends(require("location,account", CREATE_NEED))]
 AccountCreator = Annotated[Ctx, Depends(require("account", CREATE_NEED))]
+HIDE_DATA = ("true", "1")  # the values of `hide_data` that leave the data out
 # docs/api/conventions.md "Rate limits": a catalog GET with its data is a heavy query.
 CatalogReader = Annotated[
-    Ctx, Depends(require("location,account", READ_NEED, KindByQuery("hide_data", ("true", "1"), GENERAL, HEAVY)))
+    Ctx, Depends(require("location,account", READ_NEED, KindByQuery("hide_data", HIDE_DATA, GENERAL, HEAVY)))
 ]
 MODIFY_ERRORS = {**WRITE_ERRORS, **error_responses(401)}
 CATALOG = "/catalogs/{catalog_id}"
@@ -86,7 +87,7 @@ Upload = Annotated[CatalogWrite, BodyShape(_upload_shape)]
 def _hide_data(raw: str | None) -> bool:
     if raw is None or raw in ("false", "0"):
         return False
-    if raw in ("true", "1"):
+    if raw in HIDE_DATA:
         return True
     raise BadRequest(f"hide_data must be true or false, not {raw!r}")
 

@@ -26,12 +26,12 @@ from starlette.responses import Response
 from comptoir.auth.context import Ctx
 from comptoir.errors import BadRequest, Conflict, FieldError, Unprocessable
 from comptoir.http import repository
-from comptoir.http.routing import JSON
+from comptoir.http.routing import IDEMPOTENCY_HEADER, JSON
 from comptoir.kit import clock
 from comptoir.kit.jsonutil import dumps
 from comptoir.models.idempotency import IdempotencyKey
 
-HEADER = "Idempotency-Key"
+HEADER = IDEMPOTENCY_HEADER
 LIFETIME = timedelta(hours=24)
 MAX_KEY = 255
 

@@ -42,6 +42,7 @@ from comptoir.kit.jsonstream import STEP, Stream, ValueTooLarge
 from comptoir.kit.jsonutil import dumps
 
 LARGE_BODY = 256 * 1024
+IDEMPOTENCY_HEADER = "Idempotency-Key"  # docs/api/conventions.md "Idempotency" (http/idempotency.py)
 E = TypeVar("E", bound=Callable[..., Awaitable[Response]])
 
 
@@ -85,15 +86,21 @@ async def read_json_body(
     declared = request.headers.get("content-length", "")
     # a catalog: a million objects (kit.gcpause), paused step by step, never across an await
     large = not declared.isdigit() or int(declared) >= LARGE_BODY
-    # the request's fingerprint, as http.idempotency compares it, taken as the body passes
-    seen = hashlib.sha256(b"%s %s\n" % (request.method.encode(), request.url.path.encode()))
+    # the request's fingerprint, as http.idempotency compares it, taken as the body passes: only
+    # a request with an Idempotency-Key is compared
+    seen = None
+    if IDEMPOTENCY_HEADER in request.headers:
+        seen = hashlib.sha256(b"%s %s\n" % (request.method.encode(), request.url.path.encode()))
     try:
-        seen.update(first)
+        if seen is not None:
+            seen.update(first)
         await _feed(stream, first, large)
         async for chunk in chunks:
-            seen.update(chunk)
+            if seen is not None:
+                seen.update(chunk)
             await _feed(stream, chunk, large)
-        request.state.fingerprint = seen.hexdigest()
+        if seen is not None:
+            request.state.fingerprint = seen.hexdigest()
         with gcpause.paused() if large else nullcontext():
             request._json = stream.close()
     except ValueTooLarge as exc:

@@ -38,6 +38,7 @@ from comptoir.kit import jsonutil
 STEP = 16 * 1024
 WHOLE = 64 * 1024  # a body this small is read whole once all of it has arrived
 REFUSED: Any = object()
+_NEVER = re.compile("(?!)")  # matches nothing
 Path = tuple[str | int, ...]
 Check = Callable[[Any, Path], Any]
 _DECODER = json.JSONDecoder(
@@ -104,7 +105,7 @@ class Stream:
         self.tally = tally
         self._memo: dict[str, int] = {}
         self._last, self._added = "", 0  # the last element counted from memory, its errors
-        self._run_of = re.compile("(?!)")  # a run of that element, each followed by a comma
+        self._run_of = _NEVER  # a run of that element, each followed by a comma
         self._start = 0
         self._memo_of: _Frame | None = None
         self.refused = False  # an `items` check refused an element

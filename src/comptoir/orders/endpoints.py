@@ -105,6 +105,8 @@ async def get_order(request: Request, location_id: str | None, order_id: str, ct
     state = app_state(request)
     async with Unit(state.db, state.fast, write=False) as unit:
         location, _account = await location_of(unit, ctx, location_id)
+    # the order itself in one statement on the direct driver, outside the location's transaction
+    async with Unit(state.db, state.fast, write=False) as unit:
         return JSON(await service.get_order(OrderRepository(unit), ctx, location, order_id))
 
 
