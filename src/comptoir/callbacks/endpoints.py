@@ -28,9 +28,13 @@ async def get_callback(session: Session, ctx: AnyToken) -> JSON:
 
 
 @router.post("/callback", response_model=Callback, responses=WRITE_ERRORS, summary="Create or replace the callback")
-async def set_callback(body: CallbackUpdate, session: Session, ctx: AnyToken, request: Request) -> JSON:
-    allowed = app_state(request).settings.callback_networks
-    return JSON(await service.set_callback(session, ctx, body.url, body.events, allowed))
+async def set_callback(body: CallbackUpdate, ctx: AnyToken, request: Request) -> JSON:
+    state = app_state(request)
+    # the URL's host is resolved before the transaction opens: on SQLite a write transaction
+    # holds the database's one write lock, which no lookup (up to seconds) may keep
+    url, subscribed = await service.check_subscription(body.url, body.events, state.settings.callback_networks)
+    async with state.db.transaction() as session:
+        return JSON(await service.save_subscription(session, ctx, url, subscribed))
 
 
 @router.delete("/callback", response_model=Callback, responses=READ_ERRORS, summary="Unregister the callback")

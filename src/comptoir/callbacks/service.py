@@ -165,7 +165,15 @@ async def set_callback(
 ) -> dict[str, Any]:
     """POST /callback: create the connection's callback or replace it (one per connection).
     Pending events stay; a callback that becomes active gets them delivered."""
-    url, subscribed = await check_subscription(url, events, allowed)
+    checked_url, subscribed = await check_subscription(url, events, allowed)
+    return await save_subscription(session, ctx, checked_url, subscribed)
+
+
+async def save_subscription(
+    session: AsyncSession, ctx: Ctx, url: str | None, subscribed: dict[str, list[str]]
+) -> dict[str, Any]:
+    """`set_callback` once its body is checked (`check_subscription`, which resolves the URL's
+    host: a caller may check before it opens the transaction, so that no lookup holds one)."""
     await repository.save_callback(session, ctx.connection_id, url, subscribed, clock.now())
     await repository.replace_subscriptions(session, ctx.connection_id, subscribed)
     await callback_changed(session, ctx.connection_id)
