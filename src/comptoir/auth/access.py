@@ -68,7 +68,7 @@ from comptoir.ratelimit.limiter import RateLimitedWithState
 ACCESS_TOKEN = APIKeyHeader(
     name="X-Access-Token",
     scheme_name="AccessToken",
-    description="The access token of a connection (spec 5.4), from the OAuth token endpoint.",
+    description="The access token of a connection, from the OAuth token endpoint (docs/api/oauth.md).",
     auto_error=False,
 )
 

@@ -332,7 +332,12 @@ def create_client_command(name: str, redirect_uris: tuple[str, ...]) -> None:
 @click.option("--account", "account_id")
 @click.option("--catalog", "catalog_id")
 @click.option("--customer-list", "customer_list_id")
-@click.option("--name", default="", help="Forces a distinct token per name (spec 5.5 item 3).")
+@click.option(
+    "--name",
+    default="",
+    help="Forces a distinct token per name: a new name gives a new token, a name used before "
+    "returns its earlier token (docs/api/oauth.md).",
+)
 def connect_command(
     client_id: str,
     email: str,

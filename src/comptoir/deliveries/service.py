@@ -36,13 +36,12 @@ POSITION = ("driver_latitude", "driver_longitude")
 
 
 def _only_for_delivery_orders(order: Order, what: str) -> None:
+    """docs/api/deliveries.md "Delivery orders only": creation is refused; reads answer as for
+    any order without quotes or delivery."""
     service_type = order.body.get("service_type")
     if service_type != "delivery":
-        raise Unprocessable(
-            FieldError(
-                "service_type", f"{what} only for delivery orders; this order's service_type is {service_type!r}"
-            )
-        )
+        has = " has no service_type" if service_type is None else f"'s service_type is {service_type}"
+        raise Unprocessable(FieldError("service_type", f"{what} only for delivery orders; this order{has}"))
 
 
 # --- quotes -------------------------------------------------------------------------------

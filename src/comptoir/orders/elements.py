@@ -123,7 +123,7 @@ def element_changes(
         else:
             errors.add(
                 path,
-                "elements cannot be modified (spec 2.5 rule 7): send only id and deleted true, only id and "
-                "private_ref, or a new element without id",
+                "elements cannot be modified: to change one, delete it and add a new one; "
+                "send only id and deleted true, only id and private_ref, or a new element without id",
             )
     return adds

@@ -73,10 +73,52 @@ async def test_quotes_and_deliveries_are_only_for_delivery_orders(
 ) -> None:
     collection = await created(client, shop, {"status": "accepted", "service_type": "collection"})
     before = await world.snapshot()
-    for tail, body in (("delivery_quotes", QUOTE), ("delivery", {"carrier": "Zoom", "status": "pending"})):
+    for tail, body, what in (
+        ("delivery_quotes", QUOTE, "delivery quotes are"),
+        ("delivery", {"carrier": "Zoom", "status": "pending"}, "deliveries are"),
+    ):
         response = await client.post(url(collection, tail), json=body, headers=shop.headers())
         assert response.status_code == 422
-        assert response.json()["errors"][0]["field"] == "service_type"
+        assert response.json()["errors"] == [
+            {
+                "field": "service_type",
+                "message": f"{what} only for delivery orders; this order's service_type is collection",
+            }
+        ]
+    assert await world.snapshot() == before
+
+
+async def test_an_order_without_service_type_is_named_so_when_a_quote_is_refused(
+    client: httpx.AsyncClient, shop: Shop
+) -> None:
+    plain = await created(client, shop, {"status": "accepted"})
+    response = await client.post(url(plain, "delivery_quotes"), json=QUOTE, headers=shop.headers())
+    assert response.status_code == 422
+    assert response.json()["errors"] == [
+        {
+            "field": "service_type",
+            "message": "delivery quotes are only for delivery orders; this order has no service_type",
+        }
+    ]
+
+
+async def test_reading_the_quotes_and_delivery_of_another_order_is_as_for_an_order_without_them(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    """docs/api/deliveries.md "Delivery orders only": only creation is refused; an order that is
+    not a delivery order has no quotes (`200 []`) and no delivery (404, as for any order)."""
+    collection = await created(client, shop, {"status": "accepted", "service_type": "collection"})
+    before = await world.snapshot()
+    quotes = await client.get(url(collection, "delivery_quotes"), headers=shop.headers())
+    assert (quotes.status_code, quotes.json()) == (200, [])
+    for method in ("GET", "PATCH", "PUT"):
+        response = await client.request(method, url(collection, "delivery"), json={}, headers=shop.headers())
+        assert (response.status_code, response.json()) == (
+            404,
+            {"error_type": "not_found", "message": "No such delivery"},
+        )
+    accept = await client.post(url(collection, "delivery_quotes/abcde/accept"), headers=shop.headers())
+    assert accept.status_code == 404
     assert await world.snapshot() == before
 
 
