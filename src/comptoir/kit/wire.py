@@ -23,7 +23,11 @@ def shown(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    text = str(value)  # a JSON number by its text (a Decimal's str, never its repr)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
