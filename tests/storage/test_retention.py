@@ -56,3 +56,32 @@ async def test_old_attempts_and_unneeded_changes_are_purged(database: Database, 
         assert await session.scalar(select(func.count()).select_from(Change)) == 1
         assert await session.scalar(select(func.count()).select_from(Event)) == 1
     assert await purge_history(database) == 0
+
+
+async def test_a_revoked_connections_pending_events_are_purged_and_a_blocked_ones_kept(
+    database: Database, world: World
+) -> None:
+    """docs/api/callbacks-events.md "How long events live": revoking ends a connection's
+    events (the hourly purge deletes those pending); blocking only pauses their delivery."""
+    from comptoir.connections.service import find_connection_by_token, revoke, set_blocked
+
+    location = await world.location()
+    revoked = await world.token("location[orders.read]", location=location, client=await world.client(name="A"))
+    blocked = await world.token("location[orders.read]", location=location, client=await world.client(name="B"))
+    for token in (revoked, blocked):
+        await world.subscribe(token, None, {"location": ["update"]})
+    async with database.transaction() as session:
+        await events.record(
+            session, resource_type="location", event_type="update", ids={},
+            account_id=location.account_id, location_id=location.id,
+        )  # fmt: skip
+    async with database.transaction() as session:
+        gone = await find_connection_by_token(session, world.key, revoked)
+        paused = await find_connection_by_token(session, world.key, blocked)
+        assert gone is not None
+        assert paused is not None
+        await revoke(session, gone)
+        await set_blocked(session, paused, True)
+    assert await purge_history(database) == 1
+    async with database.transaction(write=False) as session:
+        assert list(await session.scalars(select(Event.connection_id))) == [paused.id]
