@@ -1,6 +1,6 @@
 """Public ids: short lowercase base-32 strings derived from integer primary keys.
 
-docs/api/conventions.md "Ids": ids are 5-6 character base-32 strings, unique per resource type.
+docs/api/conventions.md "Ids": ids are 6-character base-32 strings (7+ beyond 2**30 rows), unique per resource type.
 Each table keeps an integer primary key; its public id is a keyed Feistel permutation of that
 integer over 30 bits (6 characters of a 32-letter alphabet without 0/o/1/l), so consecutive
 rows get unrelated-looking ids, ids never collide, and decoding an id gives the key back
