@@ -4,8 +4,9 @@ can show (error messages, help texts, page text) name a docs page or state the r
 "spec 4.2", "the specification" or "the integration API specification".
 
 Code comments and docstrings may keep section numbers: they are read by those who hold the
-reference. The route descriptions of the `endpoints.py` modules become OpenAPI text and are
-checked with the OpenAPI document (tests/api/test_openapi.py)."""
+reference. The route and parameter descriptions of the `endpoints.py` modules become OpenAPI
+text, left to the checks of the OpenAPI document; their other strings (error messages) are
+checked here."""
 
 from __future__ import annotations
 
@@ -70,6 +71,16 @@ def test_command_help_points_only_to_pages_a_reader_can_open(command: tuple[str,
     assert offending_lines(result.output) == []
 
 
+def openapi_text_nodes(tree: ast.AST) -> set[int]:
+    """The ids of the strings given as a route's or parameter's `description=` or `summary=`:
+    OpenAPI text, checked with the OpenAPI document."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg in {"description", "summary"}:
+            found.update(id(inner) for inner in ast.walk(node.value))
+    return found
+
+
 def docstring_nodes(tree: ast.AST) -> set[int]:
     """The ids of the string nodes that are docstrings (comments of the code, never shown),
     except those of click commands, whose docstrings are their help (checked above)."""
@@ -86,15 +97,30 @@ def shown_strings(path: Path) -> Iterator[tuple[int, str]]:
     """Every string literal of a module but its docstrings: error messages, help texts,
     descriptions, page text."""
     tree = ast.parse(path.read_text())
-    skip = docstring_nodes(tree)
+    skip = docstring_nodes(tree) | (openapi_text_nodes(tree) if path.name == "endpoints.py" else set())
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
             yield node.lineno, node.value
 
 
 def modules() -> list[Path]:
-    # the endpoints' route descriptions are OpenAPI text, checked with the OpenAPI document
-    return [path for path in sorted(SRC.rglob("*.py")) if path.name != "endpoints.py"]
+    return sorted(SRC.rglob("*.py"))
+
+
+def test_the_scan_finds_messages_and_leaves_docstrings_and_comments(tmp_path: Path) -> None:
+    module = tmp_path / "endpoints.py"
+    module.write_text(
+        '''"""Orders (spec 4.1)."""
+def update(body):
+    """spec 2.5 rule 7."""
+    # spec 2.5 rule 7
+    route("/orders", description="Orders (spec 4.1)")
+    raise Unprocessable(f"elements cannot be modified (spec 2.5 rule {7}): send ...")
+'''
+    )
+    assert [text for _, text in shown_strings(module) if UNOPENABLE.search(text)] == [
+        "elements cannot be modified (spec 2.5 rule "
+    ]
 
 
 def test_strings_of_the_code_point_only_to_pages_a_reader_can_open() -> None:
