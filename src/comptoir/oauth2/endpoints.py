@@ -75,7 +75,12 @@ class AuthorizeRequest:
 
 
 def _back(redirect_uri: str, state: str | None, **params: str) -> Response:
-    """303 to the client's redirect URI with `params` (and `state` unchanged, spec 5.2 item 3)."""
+    """303 to the client's redirect URI with `params` (and `state` unchanged, spec 5.2 item 3).
+    An error for the copy-paste flow's URI, which no browser can follow, is a page naming
+    the error code and its description instead (docs/api/oauth.md "Refused authorisation
+    requests")."""
+    if redirect_uri == OOB_REDIRECT_URI and "error" in params:
+        return _error_page(params.get("error_description", ""), error=params["error"])
     if state is not None:
         params["state"] = state
     separator = "&" if "?" in redirect_uri else "?"
@@ -104,8 +109,10 @@ def _form_page(
     )
 
 
-def _error_page(message: str, status: int = 400) -> Response:
-    return _page("message.html", status, title="This connection request cannot be used", message=message)
+def _error_page(message: str, status: int = 400, *, error: str = "invalid_request") -> Response:
+    """A refused authorisation request that goes back nowhere: the OAuth error code
+    (RFC 6749 4.1.2.1) and what is wrong, in words."""
+    return _page("error.html", status, title="This connection request cannot be used", message=message, error=error)
 
 
 async def _checked_request(request: Request, db: AsyncSession) -> AuthorizeRequest | Response:
@@ -122,6 +129,9 @@ async def _checked_request(request: Request, db: AsyncSession) -> AuthorizeReque
         return _error_page("The redirect_uri parameter is missing.")
     if not service.redirect_allowed(client, redirect_uri):
         return _error_page(f"The redirect_uri {redirect_uri!r} is not registered for {client.name}.")
+    refused = _response_type_refused(query.getlist("response_type"))
+    if refused is not None:
+        return _back(redirect_uri, query.get("state"), error=refused[0], error_description=refused[1])
     challenge, method = query.get("code_challenge"), query.get("code_challenge_method", "plain")
     if challenge is not None and (method != "S256" or not service.valid_challenge(challenge)):
         description = "code_challenge must be an S256 challenge (code_challenge_method=S256)"
@@ -131,6 +141,21 @@ async def _checked_request(request: Request, db: AsyncSession) -> AuthorizeReque
     except ScopeError as exc:
         return _back(redirect_uri, query.get("state"), error="invalid_scope", error_description=str(exc))
     return AuthorizeRequest(request, client, scope)
+
+
+def _response_type_refused(values: list[str]) -> tuple[str, str] | None:
+    """docs/api/oauth.md "Refused authorisation requests": `code`, or none (compatible: the
+    authorisation request names none), else the error and its description."""
+    if not values:
+        return None
+    if len(values) > 1:
+        return "invalid_request", "response_type was sent more than once"
+    if values[0] == "code":
+        return None
+    if not values[0]:
+        return "invalid_request", "response_type is empty: send code"
+    shown = values[0] if len(values[0]) <= 100 else values[0][:97] + "..."
+    return "unsupported_response_type", f"response_type “{shown}” is not supported: only code is"
 
 
 def _browser(request: Request) -> tuple[sessions.WebSession, bool]:
