@@ -255,7 +255,11 @@ async def _choice_page(
     offered = await consent.choices(db, user, scope, req.client.name)
     if offered.targets is not None and not offered.targets:
         return _page("message.html", title="Nothing to connect", message=f"You have no {scope.level} to connect yet.")
-    return _form_page(
+    chosen = chosen or {}
+    ids = offered.target_ids
+    # docs/api/oauth.md "The consent page": the choices shown are the chosen target's
+    selected = chosen.get("target") if chosen.get("target") in ids else (ids[0] if ids else None)
+    response = _form_page(
         "consent.html",
         status,
         request,
@@ -267,9 +271,14 @@ async def _choice_page(
         level_label=scope.level.capitalize() if scope.level else None,
         targets=offered.targets,
         selects=offered.selects,
+        blocked=offered.blocked,
+        selected=selected,
+        several=len(ids) > 1 and bool(offered.selects),
         allowances=service.describe(scope),
-        chosen=chosen or {},
+        chosen=dict(chosen, target=selected or ""),
+        narrow_script=consent.NARROW_SCRIPT,
     )
+    return sessions.protect(response, (consent.NARROW_SCRIPT,))
 
 
 # --- POST /authorize --------------------------------------------------------------------
@@ -306,6 +315,8 @@ async def _authorize_step(request: Request) -> Response:
             return _deny(checked)
         if step == "allow":
             return await _allow(request, db, checked, browser, user, form)
+        if step == "choose":  # without the page's script: the choices of the target chosen
+            return await _choice_page(request, db, checked, browser, user, chosen={"target": _field(form, "target")})
         return _error_page("Unknown step.")
 
 

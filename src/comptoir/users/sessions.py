@@ -116,12 +116,14 @@ def script_hash(source: str) -> str:
 
 
 def protect(response: Response, scripts: tuple[str, ...] = ()) -> Response:
-    """The security headers of every page; `scripts`: the page's inline scripts, the only
-    ones its CSP lets run (a page works without them: progressive enhancement)."""
-    response.headers.update(SECURITY_HEADERS)
+    """The security headers of every page, those it has not set already (a page protected
+    twice keeps the first); `scripts`: the page's inline scripts, the only ones its CSP
+    lets run (a page works without them: progressive enhancement)."""
     if scripts:
         allowed = " ".join(script_hash(source) for source in scripts)
-        response.headers["Content-Security-Policy"] = f"{_CSP}; script-src {allowed}"
+        response.headers.setdefault("Content-Security-Policy", f"{_CSP}; script-src {allowed}")
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
     return response
 
 
