@@ -55,6 +55,8 @@ async def test_a_location_that_cannot_be_connected_says_why_and_what_would_allow
     action, hidden = form_of(page.text)
     chosen = await flow.http.post(action, data={**hidden, "step": "choose", "target": lyon})
     assert f'<p class="error" data-blocked-for="{lyon}">{CANNOT_LYON}</p>' in chosen.text
+    assert '<button type="submit" name="step" value="allow" disabled>Allow</button>' in chosen.text
+    assert '<button type="submit" name="step" value="allow">Allow</button>' in page.text  # Paris has one
     before = await world.snapshot()
     refused = await flow.http.post(action, data={**hidden, "step": "allow", "target": lyon, "customer_list": ""})
     assert refused.status_code == 400

@@ -19,8 +19,11 @@
         select.value = first ? first.value : "";
       }
     });
+    var blocked = false;
     document.querySelectorAll("[data-blocked-for]").forEach(function (note) {
       note.hidden = note.dataset.blockedFor !== chosen;
+      blocked = blocked || !note.hidden;
     });
+    document.querySelector("button[value=allow]").disabled = blocked;
   });
 })();
