@@ -109,6 +109,11 @@ def _form_page(
     )
 
 
+def _message_page(message: str, status: int = 400) -> Response:
+    """A refused form of the pages (not of the authorisation request): no OAuth error code."""
+    return _page("message.html", status, title="This connection request cannot be used", message=message)
+
+
 def _error_page(message: str, status: int = 400, *, error: str = "invalid_request") -> Response:
     """A refused authorisation request that goes back nowhere: the OAuth error code
     (RFC 6749 4.1.2.1) and what is wrong, in words."""
@@ -302,7 +307,7 @@ async def _authorize_step(request: Request) -> Response:
         browser = sessions.current(request, state.key)
         if browser is None or not sessions.csrf_ok(state.key, browser, _field(form, "csrf")):
             # RFC 6749 10.12: a post without this browser's token is refused outright
-            return _error_page("This form has expired or was not sent from this page. Go back and try again.", 403)
+            return _message_page("This form has expired or was not sent from this page. Go back and try again.", 403)
         step = _field(form, "step")
         if step == "login":
             return await _log_in(request, db, checked, browser, form, throttle, refused)
@@ -317,7 +322,7 @@ async def _authorize_step(request: Request) -> Response:
             return await _allow(request, db, checked, browser, user, form)
         if step == "choose":  # without the page's script: the choices of the target chosen
             return await _choice_page(request, db, checked, browser, user, chosen={"target": _field(form, "target")})
-        return _error_page("Unknown step.")
+        return _message_page("Unknown step.")
 
 
 def _field(form: FormData, name: str) -> str:
