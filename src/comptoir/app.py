@@ -38,6 +38,7 @@ from comptoir.kit import gcpause
 from comptoir.locations.endpoints import router as locations_router
 from comptoir.loyalty.endpoints import router as loyalty_router
 from comptoir.oauth2.endpoints import router as oauth2_router
+from comptoir.oauth2.metadata import router as oauth2_metadata_router
 from comptoir.orders.endpoints import router as orders_router
 from comptoir.ratelimit import RateLimiter
 from comptoir.ratelimit.memory import MemoryBackend
@@ -141,6 +142,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         app.include_router(router, prefix="/v1")
 
     app.include_router(oauth2_router, prefix="/oauth2/v1")
+    app.include_router(oauth2_metadata_router)
 
     app.include_router(back_office_router)
     app.include_router(data_views_router)

@@ -2,8 +2,11 @@
 
     ComptoirError                      {"error_type", "message"} with its HTTP status
     ├── BadRequest              400    bad_request: malformed JSON, query parameter or cursor
+    │   └── BadBearer           400    a token that cannot be read (with WWW-Authenticate)
     ├── Unauthorized            401    unauthorized: token missing, unknown, revoked, blocked...
+    │                                  (with WWW-Authenticate)
     ├── Forbidden               403    forbidden: scope or token level lacks the permission
+    │                                  (with WWW-Authenticate)
     ├── NotFound                404    not_found: unknown or inaccessible id
     ├── RoutingError            404    routing_error: unknown URL
     ├── RequestTimeout          408    request_timeout: headers or body too slow to arrive
@@ -64,22 +67,56 @@ class ComptoirError(Exception):
         return dumps(self.body())
 
 
+def bearer_challenge(error: str | None, description: str = "") -> str:
+    """The `WWW-Authenticate` value of a refused API request (RFC 6750 3; docs/api/oauth.md
+    "Bearer tokens"): the realm, and the error code with its description unless `error` is
+    None (a request without a token). The description keeps only the characters RFC 6750
+    3 allows in it (printable ASCII but `"` and `\\`)."""
+    if error is None:
+        return 'Bearer realm="comptoir"'
+    text = "".join(c if " " <= c <= "~" and c not in '"\\' else "'" if c == '"' else "?" for c in description)
+    return f'Bearer realm="comptoir", error="{error}", error_description="{_cut(text)}"'
+
+
 class BadRequest(ComptoirError):
     status = 400
     error_type = "bad_request"
     default_message = "Bad request"
 
 
+class BadBearer(BadRequest):
+    """A request whose token cannot be read: a malformed `Authorization: Bearer`, or two
+    different tokens (RFC 6750 3.1 `invalid_request`)."""
+
+    def headers(self) -> dict[str, str]:
+        return {"WWW-Authenticate": bearer_challenge("invalid_request", self.message)}
+
+
 class Unauthorized(ComptoirError):
+    """`challenge`: the RFC 6750 error code of its `WWW-Authenticate`; None for a request
+    that sent no token."""
+
     status = 401
     error_type = "unauthorized"
     default_message = "The access token is invalid or the connection has been revoked"
 
+    def __init__(self, message: str | None = None, *, challenge: str | None = "invalid_token") -> None:
+        super().__init__(message)
+        self.challenge = challenge
+
+    def headers(self) -> dict[str, str]:
+        return {"WWW-Authenticate": bearer_challenge(self.challenge, self.message)}
+
 
 class Forbidden(ComptoirError):
+    """Refused by the token's level or scope: `insufficient_scope` (RFC 6750 3.1)."""
+
     status = 403
     error_type = "forbidden"
     default_message = "The connection's scope does not allow this request"
+
+    def headers(self) -> dict[str, str]:
+        return {"WWW-Authenticate": bearer_challenge("insufficient_scope", self.message)}
 
 
 class NotFound(ComptoirError):

@@ -219,7 +219,12 @@ async def test_the_access_token_is_a_documented_security_scheme(document: dict[s
     }
     for path, item in document["paths"].items():
         for method, operation in item.items():
-            assert operation["security"] == [{"AccessToken": []}], (path, method)
+            assert operation["security"] == [{"AccessToken": []}, {"Bearer": []}], (path, method)
+    assert document["components"]["securitySchemes"]["Bearer"] == {
+        "type": "http",
+        "description": "The same access token in `Authorization: Bearer <token>` (RFC 6750).",
+        "scheme": "bearer",
+    }
 
 
 async def test_lists_document_the_cursor_header_and_parameters(document: dict[str, Any]) -> None:

@@ -100,13 +100,11 @@ def test_a_refused_choice_shows_the_reason_on_the_page(hub: Hub, phone: Phone) -
     page = phone.page
     page.goto(hub.authorize_url(client, "location[catalog.read]"))
     log_in(phone, demo["user"]["email"], demo["user"]["password"])  # type: ignore[index]
-    page.get_by_label("Location").select_option(label="Demo Bistro Lyon")
-    page.get_by_label("Catalog").select_option(label="Demo menu")  # a catalog of Paris
-    page.get_by_role("button", name="Allow").click()
+    expect(page.get_by_role("button", name="Allow")).to_be_enabled()
+    page.get_by_label("Location").select_option(label="Demo Bistro Lyon")  # Lyon has no catalog
     phone.shot("consent-refused")
-    expect(page.get_by_role("alert")).to_have_text(
-        "Catalog: “Demo menu” is not a catalog of Demo Bistro Lyon or of its account."
-    )
+    expect(page.get_by_text("Demo Bistro Lyon cannot be connected: it has no catalog")).to_be_visible()
+    expect(page.get_by_role("button", name="Allow")).to_be_disabled()
     assert phone.returned == []
 
 

@@ -110,6 +110,7 @@ def test_connect_prints_the_token_response(cli: Cli, setup: dict[str, Any]) -> N
     assert body == {
         "access_token": body["access_token"],
         "token_type": "Bearer",
+        "scope": "location[orders.write,catalog.read,customer_list.read]",
         "account_id": setup["account"]["id"],
         "location_id": setup["location"]["id"],
         "catalog_id": setup["catalog"],
@@ -254,4 +255,5 @@ def test_profile_only_connections(cli: Cli, setup: dict[str, Any]) -> None:
     )
     body = result.json
     assert body["token_type"] == "Bearer"
-    assert all(body[k] is None for k in body if k not in ("access_token", "token_type"))
+    assert body["scope"] == "profile"
+    assert all(body[k] is None for k in body if k not in ("access_token", "token_type", "scope"))

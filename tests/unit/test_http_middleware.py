@@ -101,7 +101,7 @@ def test_preflight_answers_an_options_request_with_a_requested_method() -> None:
             (b"access-control-max-age", b"86400"),
             (
                 b"access-control-allow-headers",
-                b"X-Access-Token, Content-Type, X-Http-Method-Override, If-None-Match, Idempotency-Key",
+                b"X-Access-Token, Authorization, Content-Type, X-Http-Method-Override, If-None-Match, Idempotency-Key",
             ),
             (b"content-length", b"0"),
             ID,

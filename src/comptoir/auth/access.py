@@ -44,13 +44,14 @@ and for `DirectRoute`): one application for every path a request may take.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Annotated, Literal, Protocol
 
 from fastapi import Security
-from fastapi.security import APIKeyHeader
+from fastapi.security import APIKeyHeader, HTTPBearer
 from starlette.requests import Request
 
 from comptoir.auth.context import Ctx
@@ -59,7 +60,7 @@ from comptoir.auth.tokens import resolve
 from comptoir.core.levels import held
 from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.direct import FastReader
-from comptoir.errors import Forbidden, Unauthorized
+from comptoir.errors import BadBearer, Forbidden, Unauthorized
 from comptoir.kit import ids
 from comptoir.ratelimit import GENERAL, RateLimiter
 from comptoir.ratelimit.limiter import RateLimitedWithState
@@ -71,6 +72,14 @@ ACCESS_TOKEN = APIKeyHeader(
     description="The access token of a connection, from the OAuth token endpoint (docs/api/oauth.md).",
     auto_error=False,
 )
+# docs/api/oauth.md "Bearer tokens": the same token in `Authorization: Bearer` (RFC 6750 2.1).
+# Both are declared, as alternatives, for the OpenAPI document; `token_of` reads them.
+BEARER = HTTPBearer(
+    scheme_name="Bearer",
+    description="The same access token in `Authorization: Bearer <token>` (RFC 6750).",
+    auto_error=False,
+)
+_B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")  # RFC 6750 2.1 b64token
 
 
 class Services(Protocol):
@@ -199,15 +208,36 @@ async def _check_write_on(request: Request, reader: FastReader, ctx: Ctx, on: Wr
         return  # out of reach: the service's 404, whatever the scope
     if not row_level_free and row.location_id is None and not (on.bound_change and bound_write):
         noun = on.resource.replace("_", " ")
-        raise Unauthorized(f"A location-level token cannot {on.change} an account-level {noun}")
+        raise Unauthorized(
+            f"A location-level token cannot {on.change} an account-level {noun}", challenge="insufficient_scope"
+        )
     if not (bound_write or all_write):
         refused = on.refused.format(resource=on.resource, id=public_id)
         raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow {refused}")
 
 
 def token_of(request: Request) -> str | None:
-    """The `X-Access-Token` header as `ACCESS_TOKEN` reads it: an empty one is no token."""
-    return request.headers.get("x-access-token") or None
+    """The request's token, the one every path reads (permissions, rate limits, logs):
+    `X-Access-Token`, or `Authorization: Bearer <token>` (the scheme in any case; another
+    scheme is no token), an empty one being no token (docs/api/oauth.md "Bearer tokens").
+    BadBearer (400) for a Bearer credential that is not one b64token (RFC 6750 2.1), or
+    two different tokens (RFC 6750 3.1)."""
+    headers = request.headers
+    token = headers.get("x-access-token") or None
+    authorization = headers.get("authorization")
+    if authorization is None:
+        return token
+    scheme, _, credential = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return token
+    credential = credential.strip(" ")
+    if not credential:
+        return token
+    if _B64TOKEN.fullmatch(credential) is None:
+        raise BadBearer("The Authorization header must be 'Bearer' and the token, with nothing else")
+    if token is not None and token != credential:
+        raise BadBearer("X-Access-Token and Authorization: Bearer hold different tokens; send one")
+    return credential
 
 
 async def authorize(request: Request, permission: Permission, token: str | None) -> Ctx:
@@ -258,11 +288,15 @@ def guard(permission: Permission) -> Callable[..., Awaitable[Ctx]]:
     if allowed is not None:
         assert allowed in _LEVEL_WORDS, permission.levels  # location, account, or both in that order
 
-    async def dependency(request: Request, token: Annotated[str | None, Security(ACCESS_TOKEN)]) -> Ctx:
+    async def dependency(
+        request: Request,
+        _header: Annotated[str | None, Security(ACCESS_TOKEN)],
+        _bearer: Annotated[object, Security(BEARER)],
+    ) -> Ctx:
         checked = getattr(request.state, "authorized", None)
         if checked is not None and checked[0] is permission:  # applied before the body was read
             return checked[1]
-        return await authorize(request, permission, token)
+        return await authorize(request, permission, token_of(request))
 
     dependency.__comptoir_permission__ = permission  # type: ignore[attr-defined]  # permission_of
     return dependency

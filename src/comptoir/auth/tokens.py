@@ -31,7 +31,7 @@ _MAX_TOKEN_LENGTH = 256
 async def resolve(reader: FastReader, cache: ConnectionCache, key: bytes, token: str | None) -> Ctx:
     """The context of a valid token, or Unauthorized with the message of spec 5.6."""
     if not token:
-        raise Unauthorized(MISSING)
+        raise Unauthorized(MISSING, challenge=None)  # RFC 6750 3.1: no error code
     if len(token) > _MAX_TOKEN_LENGTH:
         raise Unauthorized(REVOKED)
     # Kept by the token itself: the process holds it while serving the request anyway, and

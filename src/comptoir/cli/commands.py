@@ -314,12 +314,18 @@ def create_location_command(
 @admin.command("create-client")
 @click.option("--name", required=True)
 @click.option("--redirect-uri", "redirect_uris", multiple=True, help="Repeatable.")
-def create_client_command(name: str, redirect_uris: tuple[str, ...]) -> None:
-    """Register an OAuth client; prints its id and secret."""
+@click.option("--owner", help="Email of the user whose Developers page shows and edits the client.")
+def create_client_command(name: str, redirect_uris: tuple[str, ...], owner: str | None) -> None:
+    """Register an OAuth client; prints its id and secret (and its owner's email with --owner)."""
     from comptoir.connections.service import create_client, render_client
+    from comptoir.users.service import find_user_by_email
 
     async def work(session: AsyncSession, key: bytes, _sqlite: bool) -> dict[str, Any]:
-        return render_client(key, await create_client(session, name=name, redirect_uris=list(redirect_uris)))
+        user = await find_user_by_email(session, owner) if owner is not None else None
+        if owner is not None and user is None:
+            raise CommandError(f"no user with email {owner}")
+        client = await create_client(session, name=name, redirect_uris=list(redirect_uris), owner=user)
+        return render_client(key, client) | ({"owner": user.email} if user is not None else {})
 
     _emit(_run_in_transaction(work))
 

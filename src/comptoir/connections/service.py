@@ -243,6 +243,7 @@ async def authorise(
     return {
         "access_token": access_token(key, connection),
         "token_type": "Bearer",
+        "scope": str(scope),  # docs/api/oauth.md "Token endpoint": the granted scope (RFC 6749 5.1)
         "account_id": owning_account.public_id if owning_account else None,
         "location_id": location.public_id if location else None,
         "catalog_id": catalog.public_id if catalog else None,

@@ -49,7 +49,8 @@ CORS = [
     (b"access-control-allow-origin", b"*"),
     (
         b"access-control-expose-headers",
-        b"X-Cursor-Next, X-Request-Id, ETag, Retry-After, RateLimit, RateLimit-Policy, Idempotent-Replayed",
+        b"X-Cursor-Next, X-Request-Id, ETag, Retry-After, RateLimit, RateLimit-Policy, Idempotent-Replayed, "
+        b"WWW-Authenticate",
     ),
 ]
 _PREFLIGHT = [
@@ -57,7 +58,9 @@ _PREFLIGHT = [
     (b"access-control-allow-methods", b"GET, POST, PUT, PATCH, DELETE, OPTIONS"),
     (b"access-control-max-age", b"86400"),
 ]
-_DEFAULT_ALLOWED_HEADERS = b"X-Access-Token, Content-Type, X-Http-Method-Override, If-None-Match, Idempotency-Key"
+_DEFAULT_ALLOWED_HEADERS = (
+    b"X-Access-Token, Authorization, Content-Type, X-Http-Method-Override, If-None-Match, Idempotency-Key"
+)
 _NOT_KEPT_BY_304 = (b"content-length", b"content-type", b"etag")
 
 

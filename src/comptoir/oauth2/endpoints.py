@@ -75,7 +75,12 @@ class AuthorizeRequest:
 
 
 def _back(redirect_uri: str, state: str | None, **params: str) -> Response:
-    """303 to the client's redirect URI with `params` (and `state` unchanged, spec 5.2 item 3)."""
+    """303 to the client's redirect URI with `params` (and `state` unchanged, spec 5.2 item 3).
+    An error for the copy-paste flow's URI, which no browser can follow, is a page naming
+    the error code and its description instead (docs/api/oauth.md "Refused authorisation
+    requests")."""
+    if redirect_uri == OOB_REDIRECT_URI and "error" in params:
+        return _error_page(params.get("error_description", ""), error=params["error"])
     if state is not None:
         params["state"] = state
     separator = "&" if "?" in redirect_uri else "?"
@@ -104,8 +109,15 @@ def _form_page(
     )
 
 
-def _error_page(message: str, status: int = 400) -> Response:
+def _message_page(message: str, status: int = 400) -> Response:
+    """A refused form of the pages (not of the authorisation request): no OAuth error code."""
     return _page("message.html", status, title="This connection request cannot be used", message=message)
+
+
+def _error_page(message: str, status: int = 400, *, error: str = "invalid_request") -> Response:
+    """A refused authorisation request that goes back nowhere: the OAuth error code
+    (RFC 6749 4.1.2.1) and what is wrong, in words."""
+    return _page("error.html", status, title="This connection request cannot be used", message=message, error=error)
 
 
 async def _checked_request(request: Request, db: AsyncSession) -> AuthorizeRequest | Response:
@@ -122,6 +134,9 @@ async def _checked_request(request: Request, db: AsyncSession) -> AuthorizeReque
         return _error_page("The redirect_uri parameter is missing.")
     if not service.redirect_allowed(client, redirect_uri):
         return _error_page(f"The redirect_uri {redirect_uri!r} is not registered for {client.name}.")
+    refused = _response_type_refused(query.getlist("response_type"))
+    if refused is not None:
+        return _back(redirect_uri, query.get("state"), error=refused[0], error_description=refused[1])
     challenge, method = query.get("code_challenge"), query.get("code_challenge_method", "plain")
     if challenge is not None and (method != "S256" or not service.valid_challenge(challenge)):
         description = "code_challenge must be an S256 challenge (code_challenge_method=S256)"
@@ -131,6 +146,21 @@ async def _checked_request(request: Request, db: AsyncSession) -> AuthorizeReque
     except ScopeError as exc:
         return _back(redirect_uri, query.get("state"), error="invalid_scope", error_description=str(exc))
     return AuthorizeRequest(request, client, scope)
+
+
+def _response_type_refused(values: list[str]) -> tuple[str, str] | None:
+    """docs/api/oauth.md "Refused authorisation requests": `code`, or none (compatible: the
+    authorisation request names none), else the error and its description."""
+    if not values:
+        return None
+    if len(values) > 1:
+        return "invalid_request", "response_type was sent more than once"
+    if values[0] == "code":
+        return None
+    if not values[0]:
+        return "invalid_request", "response_type is empty: send code"
+    shown = values[0] if len(values[0]) <= 100 else values[0][:97] + "..."
+    return "unsupported_response_type", f"response_type “{shown}” is not supported: only code is"
 
 
 def _browser(request: Request) -> tuple[sessions.WebSession, bool]:
@@ -230,7 +260,11 @@ async def _choice_page(
     offered = await consent.choices(db, user, scope, req.client.name)
     if offered.targets is not None and not offered.targets:
         return _page("message.html", title="Nothing to connect", message=f"You have no {scope.level} to connect yet.")
-    return _form_page(
+    chosen = chosen or {}
+    ids = offered.target_ids
+    # docs/api/oauth.md "The consent page": the choices shown are the chosen target's
+    selected = chosen.get("target") if chosen.get("target") in ids else (ids[0] if ids else None)
+    response = _form_page(
         "consent.html",
         status,
         request,
@@ -242,9 +276,14 @@ async def _choice_page(
         level_label=scope.level.capitalize() if scope.level else None,
         targets=offered.targets,
         selects=offered.selects,
+        blocked=offered.blocked,
+        selected=selected,
+        several=len(ids) > 1 and bool(offered.selects),
         allowances=service.describe(scope),
-        chosen=chosen or {},
+        chosen=dict(chosen, target=selected or ""),
+        narrow_script=consent.NARROW_SCRIPT,
     )
+    return sessions.protect(response, (consent.NARROW_SCRIPT,))
 
 
 # --- POST /authorize --------------------------------------------------------------------
@@ -268,7 +307,7 @@ async def _authorize_step(request: Request) -> Response:
         browser = sessions.current(request, state.key)
         if browser is None or not sessions.csrf_ok(state.key, browser, _field(form, "csrf")):
             # RFC 6749 10.12: a post without this browser's token is refused outright
-            return _error_page("This form has expired or was not sent from this page. Go back and try again.", 403)
+            return _message_page("This form has expired or was not sent from this page. Go back and try again.", 403)
         step = _field(form, "step")
         if step == "login":
             return await _log_in(request, db, checked, browser, form, throttle, refused)
@@ -281,7 +320,9 @@ async def _authorize_step(request: Request) -> Response:
             return _deny(checked)
         if step == "allow":
             return await _allow(request, db, checked, browser, user, form)
-        return _error_page("Unknown step.")
+        if step == "choose":  # without the page's script: the choices of the target chosen
+            return await _choice_page(request, db, checked, browser, user, chosen={"target": _field(form, "target")})
+        return _message_page("Unknown step.")
 
 
 def _field(form: FormData, name: str) -> str:

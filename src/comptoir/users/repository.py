@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -47,6 +47,21 @@ async def add_browser_session(session: AsyncSession, browser_session: BrowserSes
 
 async def browser_session(session: AsyncSession, sid_hash: str) -> BrowserSession | None:
     return await session.get(BrowserSession, sid_hash)
+
+
+async def set_flash(session: AsyncSession, sid_hash: str, flash: str) -> None:
+    await session.execute(update(BrowserSession).where(BrowserSession.sid_hash == sid_hash).values(flash=flash))
+
+
+async def take_flash(session: AsyncSession, sid_hash: str, flash: str) -> bool:
+    """Clears the session's flash if it is `flash`: True for the one caller that cleared it
+    (a compare-and-clear, so two reloads at once cannot both show it)."""
+    result = await session.execute(
+        update(BrowserSession)
+        .where(BrowserSession.sid_hash == sid_hash, BrowserSession.flash == flash)
+        .values(flash=None)
+    )
+    return rowcount(result) == 1
 
 
 async def delete_browser_session(session: AsyncSession, sid_hash: str) -> None:

@@ -30,11 +30,12 @@ from comptoir.users import repository as users
 COOKIE = "comptoir_session"
 LIFETIME = 14 * 86400  # seconds
 
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"
 SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
-    # No script at all; inline styles of our own pages; forms may post here only.
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; "
-    "frame-ancestors 'none'; base-uri 'none'",
+    # No script but the page's own inline ones, named by hash (`protect`); inline styles of
+    # our own pages; forms may post here only.
+    "Content-Security-Policy": _CSP,
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
@@ -109,9 +110,31 @@ def set_cookie(response: Response, request: Request, key: bytes, session: WebSes
     )
 
 
-def protect(response: Response) -> Response:
-    response.headers.update(SECURITY_HEADERS)
+def script_hash(source: str) -> str:
+    """The CSP source allowing exactly the inline script `source` (its SHA-256)."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(source.encode()).digest()).decode() + "'"
+
+
+def protect(response: Response, scripts: tuple[str, ...] = ()) -> Response:
+    """The security headers of every page, those it has not set already (a page protected
+    twice keeps the first); `scripts`: the page's inline scripts, the only ones its CSP
+    lets run (a page works without them: progressive enhancement)."""
+    if scripts:
+        allowed = " ".join(script_hash(source) for source in scripts)
+        response.headers.setdefault("Content-Security-Policy", f"{_CSP}; script-src {allowed}")
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
     return response
+
+
+async def flash(db: AsyncSession, session: WebSession, value: str) -> None:
+    """What the browser's next page shows once (`take_flash`), held in its session's row."""
+    await users.set_flash(db, _sid_hash(session), value)
+
+
+async def take_flash(db: AsyncSession, session: WebSession, value: str) -> bool:
+    """True once after `flash(value)`, then False: a reload no longer shows it."""
+    return await users.take_flash(db, _sid_hash(session), value)
 
 
 def _sid_hash(session: WebSession) -> str:

@@ -1,9 +1,17 @@
 """The back office's developer area: register OAuth clients (name,
 redirect URIs), see the client id, see the secret once, at registration or when
-regenerating it, and reach each connection of the application (its request log)."""
+regenerating it, and reach each connection of the application (its request log).
+
+Registering and regenerating post, then redirect (303) to `/developers/{id}/secret`, which
+shows the secret only once: the post leaves a flash in the browser's session
+(`users.sessions.flash`, the client's id, never the secret) that the page takes; a reload
+finds none and goes to the application's page. Copy buttons are a small inline script
+(`copy.js`), allowed by the page's CSP alone (docs/api/oauth.md "Registering an application").
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter
@@ -23,10 +31,13 @@ from comptoir.connections.service import (
 from comptoir.errors import FieldError, Unprocessable
 from comptoir.http.state import app_state
 from comptoir.models import OAuthClient
+from comptoir.users import sessions
 from comptoir.web.connections import shown
 from comptoir.web.render import Visitor, field_errors, not_found, page, redirect, text, visitor
 
 router = APIRouter(include_in_schema=False)
+
+COPY_SCRIPT = (Path(__file__).parent / "templates" / "copy.js").read_text()
 
 
 def _uris(value: str) -> list[str]:
@@ -64,15 +75,8 @@ async def developers(request: Request) -> Response:
         return _developers_page(you, await _clients(db, you), {"name": "", "redirect_uris": ""})
 
 
-def _secret_page(request: Request, you: Visitor, client: OAuthClient, *, fresh: bool) -> Response:
-    return page(
-        "bo_client_secret.html",
-        title=f"{client.name}: its secret",
-        you=you,
-        client=client,
-        secret=client_secret(app_state(request).key, client),
-        fresh=fresh,
-    )
+def _secret_flash(client: OAuthClient, fresh: bool) -> str:
+    return f"secret:{client.public_id}:{'registered' if fresh else 'regenerated'}"
 
 
 @router.post("/developers")
@@ -89,7 +93,29 @@ async def register(request: Request) -> Response:
         except Unprocessable as exc:
             clients = await _clients(db, you)
             return _developers_page(you, clients, values, errors=_errors(exc.errors), status=400)
-        return _secret_page(request, you, client, fresh=True)
+        await sessions.flash(db, you.session, _secret_flash(client, fresh=True))
+    return redirect(f"/developers/{client.public_id}/secret")
+
+
+@router.get("/developers/{client_id}/secret")
+async def secret_page(request: Request, client_id: str) -> Response:
+    """The secret, once after the post that made it (see the module's docstring)."""
+    async with app_state(request).db.transaction() as db:
+        you = await visitor(request, db)
+        client = await _owned_client(db, you, client_id)
+        for fresh in (True, False):
+            if await sessions.take_flash(db, you.session, _secret_flash(client, fresh)):
+                return page(
+                    "bo_client_secret.html",
+                    title=f"{client.name}: its secret",
+                    scripts=(COPY_SCRIPT,),
+                    copy_script=COPY_SCRIPT,
+                    you=you,
+                    client=client,
+                    secret=client_secret(app_state(request).key, client),
+                    fresh=fresh,
+                )
+    return redirect(f"/developers/{client_id}")
 
 
 async def _owned_client(db: AsyncSession, you: Visitor, public_id: str) -> OAuthClient:
@@ -148,4 +174,5 @@ async def new_secret(request: Request, client_id: str) -> Response:
         you.check(form)
         client = await _owned_client(db, you, client_id)
         await regenerate_secret(db, client)
-        return _secret_page(request, you, client, fresh=False)
+        await sessions.flash(db, you.session, _secret_flash(client, fresh=False))
+    return redirect(f"/developers/{client_id}/secret")

@@ -80,9 +80,11 @@ class PageAnswer(Exception):
         self.response = response
 
 
-def page(template: str, status: int = 200, **context: Any) -> Response:
+def page(template: str, status: int = 200, *, scripts: tuple[str, ...] = (), **context: Any) -> Response:
+    """`template` rendered; `scripts`: the inline scripts it holds, allowed by its CSP."""
     context.setdefault("errors", [])
-    return sessions.protect(HTMLResponse(templates.get_template(template).render(**context), status_code=status))
+    body = templates.get_template(template).render(**context)
+    return sessions.protect(HTMLResponse(body, status_code=status), scripts)
 
 
 def redirect(url: str) -> Response:

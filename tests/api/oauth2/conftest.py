@@ -33,6 +33,26 @@ def options(page: str, select: str) -> list[str]:
     return re.findall(r'<option value="([^"]*)"', block)
 
 
+def offered(page: str, select: str, target: str | None = None) -> list[str]:
+    """The options of `select` a browser offers: none of a hidden group; with `target`, those
+    whose group fits it, as the page's script leaves them when `target` is chosen."""
+    block = re.search(rf'<select id="{select}"[^>]*>(.*?)</select>', page, re.S).group(1)  # type: ignore[union-attr]
+    values, group = [], ""
+    for opening, closing, value in re.findall(r'<optgroup([^>]*)>|(</optgroup>)|<option value="([^"]*)"', block):
+        if opening:
+            group = opening
+        elif closing:
+            group = ""
+        else:
+            fits = re.search(r'data-targets="([^"]*)"', group)
+            if target is not None and fits is not None:
+                if target in fits.group(1).split():
+                    values.append(value)
+            elif target is not None or " hidden" not in group:
+                values.append(value)
+    return values
+
+
 def query_of(location: str) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
 
@@ -66,7 +86,7 @@ class Flow:
         action, hidden = form_of(page.text)
         for select in ("target", "catalog", "customer_list"):
             if f'<select id="{select}"' in page.text and select not in choices:
-                choices[select] = options(page.text, select)[0]
+                choices[select] = offered(page.text, select, choices.get("target"))[0]
         return await self.http.post(action, data={**hidden, **choices, "step": "allow"})
 
     async def code(self, url: str, email: str, **choices: str) -> str:

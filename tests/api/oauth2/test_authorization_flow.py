@@ -68,7 +68,7 @@ async def test_login_choice_and_allow_give_a_code_whose_token_reads_the_api(
     assert "access-control-allow-origin" not in answer.headers
     body = answer.json()
     assert set(body) == {
-        "access_token", "token_type", "account_id", "location_id", "catalog_id", "customer_list_id",
+        "access_token", "token_type", "scope", "account_id", "location_id", "catalog_id", "customer_list_id",
         "account_name", "location_name", "catalog_name", "customer_list_name",
     }  # fmt: skip
     assert body["token_type"] == "Bearer"

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from comptoir.models import Catalog, Change, CustomerList
 from tests.api.conftest import Shop
-from tests.api.oauth2.conftest import Flow, options, query_of
+from tests.api.oauth2.conftest import Flow, offered, options, query_of
 from tests.factories import World
 
 SCOPE = "location[catalog.write,customer_list.read]"
@@ -47,8 +47,12 @@ async def test_catalogs_offered_are_those_of_the_users_locations_and_accounts(
     async with world.db.transaction(write=False) as session:
         menu = await session.scalar(select(Catalog).where(Catalog.name == "Menu"))
     assert options(page.text, "catalog") == [menu.public_id, lyon.public_id, shared.public_id, "new"]
-    assert re.search(r'<optgroup label="Chez Ada Paris">\s*<option value="', page.text)
-    assert '<optgroup label="Chez Ada (whole account)">' in page.text
+    paris, lyon_id = shop.location.public_id, shop.other_location.public_id
+    assert f'<optgroup label="Chez Ada Paris" data-targets="{paris}">' in page.text
+    assert f'<optgroup label="Chez Ada Lyon" data-targets="{lyon_id}" hidden disabled>' in page.text
+    assert f'<optgroup label="Chez Ada (whole account)" data-targets="{paris} {lyon_id}">' in page.text
+    assert offered(page.text, "catalog") == [menu.public_id, shared.public_id, "new"]  # Paris, the first
+    assert offered(page.text, "catalog", lyon_id) == [lyon.public_id, shared.public_id, "new"]
     assert "Foreign menu" not in page.text
 
 

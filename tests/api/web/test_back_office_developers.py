@@ -4,6 +4,7 @@ regenerate it."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import re
 
 import httpx
@@ -22,8 +23,12 @@ def output(page: str, label: str) -> str:
 
 
 async def register(client: httpx.AsyncClient, name: str, uris: str) -> httpx.Response:
+    """Post the form; a registration's 303 is followed to the page that shows the secret."""
     page = await client.get("/developers")
-    return await client.post("/developers", data={"csrf": csrf_of(page.text), "name": name, "redirect_uris": uris})
+    posted = await client.post("/developers", data={"csrf": csrf_of(page.text), "name": name, "redirect_uris": uris})
+    if posted.status_code != 303:
+        return posted
+    return await client.get(posted.headers["location"])
 
 
 async def secret_works(client: httpx.AsyncClient, client_id: str, secret: str) -> bool:
@@ -63,8 +68,11 @@ async def test_regenerating_the_secret_replaces_it_at_once(client: httpx.AsyncCl
     created = await register(client, "Till", "https://till.example/cb")
     client_id, first = output(created.text, "Client id"), output(created.text, "Client secret")
     page = await client.get(f"/developers/{client_id}")
-    renewed = await client.post(f"/developers/{client_id}/secret", data={"csrf": csrf_of(page.text)})
+    posted = await client.post(f"/developers/{client_id}/secret", data={"csrf": csrf_of(page.text)})
+    assert (posted.status_code, posted.headers["location"]) == (303, f"/developers/{client_id}/secret")
+    renewed = await client.get(posted.headers["location"])
     assert renewed.status_code == 200
+    assert "A new secret replaces the former one" in renewed.text
     second = output(renewed.text, "Client secret")
     assert second != first
     assert not await secret_works(client, client_id, first)
@@ -118,3 +126,44 @@ async def test_a_refused_edit_changes_nothing(client: httpx.AsyncClient, shop: S
     assert "Name: must be 1 to 255 characters" in refused.text
     assert "Redirect URIs, line 1: &#39;nope&#39; is not an absolute URI without fragment" in refused.text
     assert await world.snapshot() == before
+
+
+async def _clients(world: World) -> list[str]:
+    """The names of the clients registered on the Developers page (those with an owner)."""
+    async with world.db.transaction(write=False) as session:
+        rows = await session.scalars(select(OAuthClient.name).where(OAuthClient.owner_id.is_not(None)))
+        return list(rows)
+
+
+async def test_registering_redirects_to_the_secret_shown_once_and_a_reload_registers_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    await log_in(client, "owner@example.com")
+    page = await client.get("/developers")
+    posted = await client.post(
+        "/developers", data={"csrf": csrf_of(page.text), "name": "Till", "redirect_uris": "https://till.example/cb"}
+    )
+    assert posted.status_code == 303
+    secret_url = posted.headers["location"]
+    client_id = secret_url.removeprefix("/developers/").removesuffix("/secret")
+    shown = await client.get(secret_url)
+    assert shown.status_code == 200
+    assert output(shown.text, "Client id") == client_id
+    secret = output(shown.text, "Client secret")
+    assert await secret_works(client, client_id, secret)
+    assert '<button type="button" class="secondary" data-copy="client-secret"' in shown.text
+    reloaded = await client.get(secret_url)
+    assert (reloaded.status_code, reloaded.headers["location"]) == (303, f"/developers/{client_id}")
+    assert secret not in (await client.get(reloaded.headers["location"])).text
+    assert await _clients(world) == ["Till"]
+
+
+async def test_the_secret_page_runs_its_copy_script_and_no_other(client: httpx.AsyncClient, shop: Shop) -> None:
+    await log_in(client, "owner@example.com")
+    shown = await register(client, "Till", "https://till.example/cb")
+    script = shown.text.split("<script>")[1].split("</script>")[0]
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    policy = shown.headers["content-security-policy"]
+    assert policy.endswith(f"; script-src 'sha256-{digest}'")
+    assert "navigator.clipboard.writeText" in script
+    assert "script-src" not in (await client.get("/developers")).headers["content-security-policy"]
