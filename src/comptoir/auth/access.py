@@ -64,11 +64,11 @@ from comptoir.kit import ids
 from comptoir.ratelimit import GENERAL, RateLimiter
 from comptoir.ratelimit.limiter import RateLimitedWithState
 
-# spec 5.4 item 1; declared as a security scheme so the OpenAPI document shows it.
+# docs/api/conventions.md "Requests"; declared as a security scheme so the OpenAPI document shows it.
 ACCESS_TOKEN = APIKeyHeader(
     name="X-Access-Token",
     scheme_name="AccessToken",
-    description="The access token of a connection (spec 5.4), from the OAuth token endpoint.",
+    description="The access token of a connection, as `POST /oauth2/v1/token` gave it.",
     auto_error=False,
 )
 
