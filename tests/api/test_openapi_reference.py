@@ -158,6 +158,8 @@ async def test_the_idempotency_key_is_declared_on_the_creations_that_honour_it(d
         if parameter == {**parameter, "name": "Idempotency-Key", "in": "header", "required": False}
     }
     assert declared == IDEMPOTENT
+    for method, path in IDEMPOTENT:
+        assert "Idempotent-Replayed" in document["paths"][path][method]["responses"]["200"]["headers"]
 
 
 async def test_every_answer_declares_the_request_id_and_rate_limit_headers(document: dict[str, Any]) -> None:

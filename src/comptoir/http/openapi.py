@@ -137,6 +137,12 @@ _REQUEST_ID = {
     }
 }
 _RETRY_AFTER = {"Retry-After": {"description": "Seconds left in the window that refused the request.", **_STRING}}
+_REPLAYED = {
+    "Idempotent-Replayed": {
+        "description": "`true` when the answer is the replay of an earlier request with the same `Idempotency-Key`.",
+        "schema": {"type": "string", "const": "true"},
+    }
+}
 _ETAG = {"ETag": {"description": "The answer's version: send it back in `If-None-Match`.", **_STRING}}
 IF_NONE_MATCH = {
     "name": "If-None-Match",
@@ -202,6 +208,8 @@ def _complete_operation(operation: dict[str, Any], method: str, access: str | No
             headers.update(_RETRY_AFTER)
         if status in ("200", "304") and method == "get":
             headers.update(_ETAG)
+        if status == "200" and IDEMPOTENCY_KEY in parameters:
+            headers.update(_REPLAYED)
     if not parameters:
         del operation["parameters"]
 
