@@ -144,6 +144,13 @@ _REPLAYED = {
     }
 }
 _ETAG = {"ETag": {"description": "The answer's version: send it back in `If-None-Match`.", **_STRING}}
+# Declared once in `components.headers`; each answer refers to them.
+HEADERS = {**_RATE_LIMIT_HEADERS, **_REQUEST_ID, **_RETRY_AFTER, **_REPLAYED, **_ETAG}
+
+
+def _refs(*names: str) -> dict[str, Any]:
+    return {name: {"$ref": f"#/components/headers/{name}"} for name in names}
+
 IF_NONE_MATCH = {
     "name": "If-None-Match",
     "in": "header",
@@ -201,15 +208,15 @@ def _complete_operation(operation: dict[str, Any], method: str, access: str | No
         responses["304"] = {**NOT_MODIFIED, "headers": {}}
     for status, response in responses.items():
         headers = response.setdefault("headers", {})
-        headers.update(_REQUEST_ID)
+        headers.update(_refs("X-Request-Id"))
         if status != "401":  # no valid token: no rate-limit window
-            headers.update(_RATE_LIMIT_HEADERS)
+            headers.update(_refs("RateLimit-Policy", "RateLimit"))
         if status == "429":
-            headers.update(_RETRY_AFTER)
+            headers.update(_refs("Retry-After"))
         if status in ("200", "304") and method == "get":
-            headers.update(_ETAG)
+            headers.update(_refs("ETag"))
         if status == "200" and IDEMPOTENCY_KEY in parameters:
-            headers.update(_REPLAYED)
+            headers.update(_refs("Idempotent-Replayed"))
     if not parameters:
         del operation["parameters"]
 
@@ -255,6 +262,7 @@ def complete(
     document["paths"].update(paths)
     document["webhooks"] = webhooks
     document["components"]["schemas"].update(schemas)
+    document["components"]["headers"] = HEADERS
     schemes = document["components"].setdefault("securitySchemes", {})
     schemes["Bearer"] = BEARER
     schemes["ClientBasic"] = {
