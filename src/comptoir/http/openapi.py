@@ -151,6 +151,7 @@ HEADERS = {**_RATE_LIMIT_HEADERS, **_REQUEST_ID, **_RETRY_AFTER, **_REPLAYED, **
 def _refs(*names: str) -> dict[str, Any]:
     return {name: {"$ref": f"#/components/headers/{name}"} for name in names}
 
+
 IF_NONE_MATCH = {
     "name": "If-None-Match",
     "in": "header",
