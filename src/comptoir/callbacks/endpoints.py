@@ -105,7 +105,10 @@ async def get_event(event_id: str, session: Session, ctx: AnyToken) -> JSON:
 
 
 @router.delete(
-    "/callback/events/{event_id}", response_model=Event, responses=READ_ERRORS, summary="Acknowledge an event"
+    "/callback/events/{event_id}",
+    response_model=Event,
+    responses=answer_example(READ_ERRORS, EVENT_EXAMPLE),
+    summary="Acknowledge an event",
 )
 async def acknowledge_event(event_id: str, session: Session, ctx: AnyToken) -> JSON:
     """Marks the event as handled: it is deleted, never delivered again, and answered as it

@@ -33,7 +33,14 @@ from comptoir.catalogs.service import CREATE_NEED, READ_NEED, WRITE_NEED
 from comptoir.errors import BadRequest, FieldErrors, NotFound
 from comptoir.http.bodies import BodyShape
 from comptoir.http.dependencies import Session
-from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, body_example, error_responses
+from comptoir.http.openapi import (
+    PAGE_RESPONSES,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    answer_example,
+    body_example,
+    error_responses,
+)
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, ComptoirRoute, route
 from comptoir.http.state import app_state
@@ -73,6 +80,8 @@ MENU = {
         {"ref": "burger", "category_ref": "mains", "name": "Burger", "skus": [{"ref": "burger", "price": "12.50 EUR"}]}
     ],
 }
+LISTED = {"id": "r8dms9", "name": "Carte", "created_at": "2026-06-24T10:00:00+02:00", "location_id": "4k3jxr-1"}
+LISTED_CATALOG = {**LISTED, "account_id": None}
 INVENTORY_EXAMPLE = body_example([{"sku_ref": "burger", "stock": "0", "expires_at": "2030-01-01T12:00:00+01:00"}])
 
 
@@ -131,7 +140,7 @@ async def get_catalog(
     "GET",
     LOCATION + "/catalogs",
     response_model=list[Catalog],
-    responses=READ_ERRORS,
+    responses=answer_example(READ_ERRORS, [LISTED_CATALOG]),
     summary="List a location's catalogs (account-level ones included), without data",
     own_summary="List the connection's location's catalogs (account-level ones included), without data",
 )
@@ -147,7 +156,9 @@ async def list_location_catalogs(location_id: str | None, session: Session, ctx:
     "GET",
     ACCOUNT + "/catalogs",
     response_model=list[Catalog],
-    responses=READ_ERRORS,
+    responses=answer_example(
+        READ_ERRORS, [{**LISTED, "name": "Group menu", "location_id": None, "account_id": "4k3jxr"}]
+    ),
     summary="List an account's account-level catalogs, without data",
     own_summary="List the connection's account's account-level catalogs, without data",
 )
@@ -213,7 +224,12 @@ async def replace_catalog(catalog_id: str, body: Upload, session: Session, ctx: 
     return _raw(await service.replace_catalog(session, ctx, catalog_id, name=body.name, data=body.data))
 
 
-@router.delete(CATALOG, response_model=Catalog, responses=MODIFY_ERRORS, summary="Delete a catalog and its content")
+@router.delete(
+    CATALOG,
+    response_model=Catalog,
+    responses=answer_example(MODIFY_ERRORS, LISTED_CATALOG),
+    summary="Delete a catalog and its content",
+)
 async def delete_catalog(catalog_id: str, session: Session, ctx: Deleter) -> Response:
     """Deletes the catalog and its content; answers the catalog as it
     was. Records a `catalog.delete` event."""
@@ -366,7 +382,10 @@ AT, OWN = "at a location", "at the connection's location"
     "GET",
     INVENTORY,
     response_model=ENTRIES,
-    responses=READ_ERRORS,
+    responses=answer_example(
+        READ_ERRORS,
+        [{"sku_ref": "burger", "option_ref": None, "stock": "0", "expires_at": "2030-01-01T12:00:00+01:00"}],
+    ),
     summary=f"Get a catalog's inventory {AT}",
     own_summary=f"Get a catalog's inventory {OWN}",
 )
@@ -470,7 +489,22 @@ async def upload_image(
     return JSON(await images.upload(session, ctx, catalog_id, content_type, body, private_ref))
 
 
-@router.get(IMAGES, response_model=list[Image], responses=READ_ERRORS, summary="List a catalog's images")
+IMAGE_EXAMPLE = {
+    "id": "i6t1pm",
+    "type": "image/png",
+    "size": 48213,
+    "md5": "9e107d9d372bb6826bd81d3542a419d6",
+    "seconds_before_removal": None,
+    "private_ref": "burger-photo",
+}
+
+
+@router.get(
+    IMAGES,
+    response_model=list[Image],
+    responses=answer_example(READ_ERRORS, [IMAGE_EXAMPLE]),
+    summary="List a catalog's images",
+)
 async def list_images(catalog_id: str, session: Session, ctx: ImageReader) -> JSON:
     """The catalog's images, their metadata only (type, size, MD5, your private ref)."""
     return JSON(await images.list_images(session, ctx, catalog_id))

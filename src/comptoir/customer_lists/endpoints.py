@@ -13,7 +13,14 @@ from comptoir.customer_lists import service
 from comptoir.customer_lists.schemas import CustomerList, CustomerListWrite
 from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
 from comptoir.http.dependencies import Session
-from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, body_example, error_responses
+from comptoir.http.openapi import (
+    PAGE_RESPONSES,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    answer_example,
+    body_example,
+    error_responses,
+)
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, UPDATE, ComptoirRoute, route
 from comptoir.locations.service import location_of
@@ -41,13 +48,15 @@ Creator = Annotated[Ctx, Depends(require("location,account", CREATE))]
 AccountCreator = Annotated[Ctx, Depends(require("account", CREATE))]
 MODIFY_ERRORS = {**WRITE_ERRORS, **error_responses(401)}
 NAME_EXAMPLE = body_example({"name": "Paris regulars"})
+LIST_EXAMPLE = {"id": "rqs3g7", "name": "Paris regulars", "created_at": "2026-06-24T10:12:00+02:00"}
 
 
 @router.get(
     "/customer_lists/{customer_list_id}", response_model=CustomerList, responses=READ_ERRORS, summary="Get a list"
 )
 async def get_list(customer_list_id: str, session: Session, ctx: Reader) -> JSON:
-    """The customer list: its name, its location (`null` at account level) and `created_at`."""
+    """The customer list: its id, name and `created_at` (in its location's time zone; UTC for an
+    account-level list)."""
     return JSON(service.render_list(await service.list_in_reach(session, ctx, customer_list_id)))
 
 
@@ -56,7 +65,7 @@ async def get_list(customer_list_id: str, session: Session, ctx: Reader) -> JSON
     "GET",
     LOCATION + "/customer_lists",
     response_model=list[CustomerList],
-    responses=PAGE_RESPONSES,
+    responses=answer_example(PAGE_RESPONSES, [LIST_EXAMPLE]),
     summary="List a location's customer lists (account-level ones included)",
     own_summary="List the connection's location's customer lists (account-level ones included)",
 )
@@ -73,7 +82,7 @@ async def list_location_lists(location_id: str | None, session: Session, ctx: Re
     "GET",
     ACCOUNT + "/customer_lists",
     response_model=list[CustomerList],
-    responses=PAGE_RESPONSES,
+    responses=answer_example(PAGE_RESPONSES, [{**LIST_EXAMPLE, "created_at": "2026-06-24T08:12:00Z"}]),
     summary="List an account's account-level customer lists",
     own_summary="List the connection's account's account-level customer lists",
 )
@@ -142,7 +151,7 @@ async def rename_list(customer_list_id: str, body: CustomerListWrite, session: S
 @router.delete(
     "/customer_lists/{customer_list_id}",
     response_model=CustomerList,
-    responses={**READ_ERRORS, **error_responses(401)},
+    responses=answer_example({**READ_ERRORS, **error_responses(401)}, LIST_EXAMPLE),
     summary="Delete a customer list with its customers, loyalty cards and operations",
 )
 async def delete_list(customer_list_id: str, session: Session, ctx: Deleter) -> JSON:

@@ -17,7 +17,7 @@ from comptoir.deliveries import service
 from comptoir.deliveries.schemas import Delivery, DeliveryCreate, DeliveryUpdate, Quote, QuoteCreate
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import idempotent
-from comptoir.http.openapi import IDEMPOTENT, READ_ERRORS, WRITE_ERRORS, body_example
+from comptoir.http.openapi import IDEMPOTENT, READ_ERRORS, WRITE_ERRORS, answer_example, body_example
 from comptoir.http.routing import JSON, LOCATION, UPDATE, ComptoirRoute, route
 from comptoir.locations.service import location_of
 from comptoir.models import Order
@@ -35,6 +35,14 @@ QUOTE_EXAMPLE = {
     "fee": "4.50 EUR",
     "estimated_pickup_at": "2026-06-24T19:20:00+02:00",
     "estimated_dropoff_at": "2026-06-24T19:45:00+02:00",
+}
+QUOTE_READ = {
+    "id": "q8r3tz",
+    "order_id": "4k3jxr-1-7qm2",
+    "location_id": "4k3jxr-1",
+    "carrier_ref": None,
+    **QUOTE_EXAMPLE,
+    "accepted_at": None,
 }
 DELIVERY_EXAMPLE = {
     "carrier": "Coursiers Express",
@@ -76,7 +84,7 @@ async def create_quote(
     "POST",
     ORDER + "/delivery_quotes/{quote_id}/accept",
     response_model=Quote,
-    responses=READ_ERRORS,
+    responses=answer_example(READ_ERRORS, {**QUOTE_READ, "accepted_at": "2026-06-24T19:03:40+02:00"}),
     summary="Accept a quote",
 )
 async def accept_quote(location_id: str | None, order_id: str, quote_id: str, session: Session, ctx: Writer) -> JSON:
@@ -105,7 +113,7 @@ async def get_quote(location_id: str | None, order_id: str, quote_id: str, sessi
     "GET",
     ORDER + "/delivery_quotes",
     response_model=list[Quote],
-    responses=READ_ERRORS,
+    responses=answer_example(READ_ERRORS, [QUOTE_READ]),
     summary="List an order's quotes",
 )
 async def list_quotes(location_id: str | None, order_id: str, session: Session, ctx: Reader) -> JSON:

@@ -13,7 +13,7 @@ from comptoir.auth.context import Ctx
 from comptoir.customer_lists.service import READ_NEED, WRITE_NEED, WRITES_CUSTOMERS
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import idempotent
-from comptoir.http.openapi import IDEMPOTENT, PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, body_example
+from comptoir.http.openapi import IDEMPOTENT, PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, answer_example, body_example
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, UPDATE, ComptoirRoute, route
 from comptoir.loyalty import service
@@ -32,9 +32,25 @@ Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED, on=WRITE
 CARDS = "/customer_lists/{customer_list_id}/loyalty_cards"
 CARD = CARDS + "/{loyalty_card_id}"
 OPERATIONS = CARD + "/operations"
+CARD_EXAMPLE = {"id": "y7d2hs", "customer_id": "c4n8vd", "name": "Points", "ref": "CARD-0042", "balance": "42.5"}
+OPERATION_EXAMPLE = {
+    "id": "z3m9ka",
+    "customer_id": "c4n8vd",
+    "created_at": "2026-06-24T19:05:00+02:00",
+    "order_location_id": "4k3jxr-1",
+    "order_id": "4k3jxr-1-7qm2",
+    "reason": None,
+    "delta": "-10.5",
+    "new_balance": "32.0",
+}
 
 
-@router.get(CARDS, response_model=list[LoyaltyCard], responses=PAGE_RESPONSES, summary="List loyalty cards")
+@router.get(
+    CARDS,
+    response_model=list[LoyaltyCard],
+    responses=answer_example(PAGE_RESPONSES, [CARD_EXAMPLE]),
+    summary="List loyalty cards",
+)
 async def list_cards(
     customer_list_id: str,
     session: Session,
@@ -92,7 +108,7 @@ async def update_card(
 @router.get(
     OPERATIONS,
     response_model=list[LoyaltyOperation],
-    responses=PAGE_RESPONSES,
+    responses=answer_example(PAGE_RESPONSES, [OPERATION_EXAMPLE]),
     summary="List a card's operations, newest first",
 )
 async def list_operations(
