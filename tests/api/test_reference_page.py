@@ -14,7 +14,7 @@ from tests.api.conftest import Shop
 from tests.api.web.test_back_office_login import log_in
 
 CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 )
 PACKAGE_FILES = Path(fastapi_offline.__file__).parent / "static"

@@ -55,6 +55,13 @@ def test_the_reference_lists_every_operation_from_the_server_alone(hub: Hub, des
                 .getAttribute('data-path'),
         ])"""
     )
+    # One operation opened: its description (with its access rule) and its example body.
+    desk.locator('.opblock-summary-path[data-path="/v1/location/orders"]').first.click()
+    opened = desk.locator(".opblock.is-open").first
+    description = opened.locator(".opblock-description-wrapper").first
+    description.wait_for()
+    assert "Access: token level location; scope: orders.write; rate limit: general." in description.inner_text()
+    opened.get_by_text('"product_name": "Margherita"', exact=False).first.wait_for()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     desk.screenshot(path=SCREENSHOTS / "api-reference.png")
 

@@ -2,7 +2,7 @@
 
 Swagger UI's files come from the `fastapi-offline` package and are served from here
 (/docs/assets/...): the page loads nothing from another host, and its Content-Security-Policy
-says so (scripts, styles, images and requests from this origin only; no inline script: the
+says so (scripts, styles, images and requests from this origin only; no inline script or style: the
 page's own start-up script is /docs/assets/start.js). `/redoc` and `/v1/docs` lead to
 /docs, and `GET /v1` (the API's root) names it."""
 
@@ -58,7 +58,7 @@ PAGE = f"""<!doctype html>
 </html>
 """
 HEADERS = {
-    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
     "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
