@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.accounts.endpoints import router as accounts_router
+from comptoir.callbacks import openapi as callbacks_openapi
 from comptoir.callbacks.endpoints import router as callbacks_router
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.catalogs.endpoints import router as catalogs_router
@@ -28,8 +29,10 @@ from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database, create_database
 from comptoir.deliveries.endpoints import router as deliveries_router
 from comptoir.errors import BadRequest, ComptoirError, RoutingError, validation_error
+from comptoir.http import openapi
 from comptoir.http.inputs import InputLimits
 from comptoir.http.middleware import HttpConventions
+from comptoir.http.reference import router as reference_router
 from comptoir.http.request_log import RequestLogBuffer
 from comptoir.http.routing import JSON, ComptoirRoute, operation_id
 from comptoir.http.state import AppState
@@ -37,6 +40,7 @@ from comptoir.jobs.timed import TimedJobs
 from comptoir.kit import gcpause
 from comptoir.locations.endpoints import router as locations_router
 from comptoir.loyalty.endpoints import router as loyalty_router
+from comptoir.oauth2 import openapi as oauth2_openapi
 from comptoir.oauth2.endpoints import router as oauth2_router
 from comptoir.oauth2.metadata import router as oauth2_metadata_router
 from comptoir.orders.endpoints import router as orders_router
@@ -52,8 +56,10 @@ from comptoir.web.render import PageAnswer
 log = structlog.get_logger("comptoir.app")
 
 API_DESCRIPTION = """Comptoir's integration API: orders, catalogs, customers, loyalty, deliveries and
-locations shared by the applications of restaurants and shops. Every request carries the
-`X-Access-Token` header obtained through OAuth 2.0 at `/oauth2/v1`."""
+locations shared by the applications of restaurants and shops. Every request carries the access
+token obtained through OAuth 2.0 at `/oauth2/v1`, in `X-Access-Token` (or `Authorization: Bearer`).
+The rules behind each operation are in the repository's docs/api pages; changes reach an
+application as the callbacks listed under Webhooks."""
 
 
 def build_limiter(settings: Settings) -> RateLimiter:
@@ -143,6 +149,10 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
     app.include_router(oauth2_router, prefix="/oauth2/v1")
     app.include_router(oauth2_metadata_router)
+    app.include_router(reference_router)
+    openapi.install(
+        app, paths=oauth2_openapi.PATHS, schemas=oauth2_openapi.SCHEMAS, webhooks=callbacks_openapi.webhooks()
+    )
 
     app.include_router(back_office_router)
     app.include_router(data_views_router)

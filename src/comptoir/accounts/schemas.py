@@ -4,7 +4,7 @@ from pydantic import BaseModel, ConfigDict
 
 
 class Account(BaseModel):
-    """spec 2.3 Account."""
+    """An account: the business that owns locations (docs/api/locations-accounts.md)."""
 
     model_config = ConfigDict(extra="forbid")
 

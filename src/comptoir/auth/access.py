@@ -51,7 +51,7 @@ from functools import cache
 from typing import Annotated, Literal, Protocol
 
 from fastapi import Security
-from fastapi.security import APIKeyHeader, HTTPBearer
+from fastapi.security import APIKeyHeader
 from starlette.requests import Request
 
 from comptoir.auth.context import Ctx
@@ -65,20 +65,15 @@ from comptoir.kit import ids
 from comptoir.ratelimit import GENERAL, RateLimiter
 from comptoir.ratelimit.limiter import RateLimitedWithState
 
-# spec 5.4 item 1; declared as a security scheme so the OpenAPI document shows it.
+# docs/api/conventions.md "Requests"; declared as a security scheme so the OpenAPI document shows it.
 ACCESS_TOKEN = APIKeyHeader(
     name="X-Access-Token",
     scheme_name="AccessToken",
-    description="The access token of a connection, from the OAuth token endpoint (docs/api/oauth.md).",
+    description="The access token of a connection, as `POST /oauth2/v1/token` gave it.",
     auto_error=False,
 )
-# docs/api/oauth.md "Bearer tokens": the same token in `Authorization: Bearer` (RFC 6750 2.1).
-# Both are declared, as alternatives, for the OpenAPI document; `token_of` reads them.
-BEARER = HTTPBearer(
-    scheme_name="Bearer",
-    description="The same access token in `Authorization: Bearer <token>` (RFC 6750).",
-    auto_error=False,
-)
+# docs/api/oauth.md "Bearer tokens": the same token in `Authorization: Bearer` (RFC 6750 2.1);
+# `token_of` reads both. The OpenAPI document declares the Bearer scheme (`http.openapi`).
 _B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")  # RFC 6750 2.1 b64token
 
 
@@ -291,7 +286,6 @@ def guard(permission: Permission) -> Callable[..., Awaitable[Ctx]]:
     async def dependency(
         request: Request,
         _header: Annotated[str | None, Security(ACCESS_TOKEN)],
-        _bearer: Annotated[object, Security(BEARER)],
     ) -> Ctx:
         checked = getattr(request.state, "authorized", None)
         if checked is not None and checked[0] is permission:  # applied before the body was read

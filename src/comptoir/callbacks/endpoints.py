@@ -1,4 +1,5 @@
-"""spec 4.9: GET/POST/DELETE /callback, GET /callback/events, GET/DELETE /callback/events/:id."""
+"""GET/POST/DELETE /callback, GET /callback/events, GET/DELETE /callback/events/:id
+(docs/api/callbacks-events.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from comptoir.auth.context import Ctx
 from comptoir.callbacks import service
 from comptoir.callbacks.schemas import Callback, CallbackUpdate, Event, EventSummary
 from comptoir.http.dependencies import Session
-from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, answer_example, body_example
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, ComptoirRoute
 from comptoir.http.state import app_state
@@ -20,15 +21,48 @@ router = APIRouter(route_class=ComptoirRoute, tags=["Callbacks"])
 
 # docs/api/conventions.md "Access": /callback endpoints need any token.
 AnyToken = Annotated[Ctx, Depends(require("*", TOKEN))]
+CALLBACK_EXAMPLE = {
+    "url": "https://app.example/comptoir/events",
+    "events": {"order": ["create", "update"], "location": ["update"]},
+}
+EVENT_EXAMPLE = {
+    "id": "e5w1rq",
+    "resource_type": "order",
+    "event_type": "create",
+    "created_at": "2026-06-24T19:02:11+02:00",
+    "order_id": "4k3jxr-1-7qm2",
+    "location_id": "4k3jxr-1",
+}
 
 
-@router.get("/callback", response_model=Callback, responses=READ_ERRORS, summary="Get the connection's callback")
+@router.get(
+    "/callback",
+    response_model=Callback,
+    responses=answer_example(READ_ERRORS, CALLBACK_EXAMPLE),
+    summary="Get the connection's callback",
+)
 async def get_callback(session: Session, ctx: AnyToken) -> JSON:
+    """The connection's callback: the URL events are POSTed to (`null`: passive, the events
+    wait in `GET /v1/callback/events`) and the events it subscribes to. Without a callback:
+    `{"url": null, "events": {}}`."""
     return JSON(await service.get_callback(session, ctx))
 
 
-@router.post("/callback", response_model=Callback, responses=WRITE_ERRORS, summary="Create or replace the callback")
+@router.post(
+    "/callback",
+    response_model=Callback,
+    responses=WRITE_ERRORS,
+    summary="Create or replace the callback",
+    openapi_extra=body_example(CALLBACK_EXAMPLE),
+)
 async def set_callback(body: CallbackUpdate, ctx: AnyToken, request: Request) -> JSON:
+    """Subscribes the connection to events: `events` maps each resource type to its event
+    types (`order`: create, update; `own_order`: update; `delivery` and `own_order_delivery`:
+    create, update; `catalog` and `customer_list`: create, update, delete; `customer`: create,
+    update; `inventory`: patch, update; `location`: update). `url` is where they are POSTed (an
+    `http` or `https` URL whose host resolves to public addresses only), or `null` to poll
+    them. Replacing the callback keeps the pending events. Each POST is signed (see
+    Webhooks)."""
     state = app_state(request)
     # the URL's host is resolved before the transaction opens: on SQLite a write transaction
     # holds the database's one write lock, which no lookup (up to seconds) may keep
@@ -37,29 +71,46 @@ async def set_callback(body: CallbackUpdate, ctx: AnyToken, request: Request) ->
         return JSON(await service.save_subscription(session, ctx, url, subscribed))
 
 
-@router.delete("/callback", response_model=Callback, responses=READ_ERRORS, summary="Unregister the callback")
+@router.delete(
+    "/callback",
+    response_model=Callback,
+    responses=answer_example(READ_ERRORS, CALLBACK_EXAMPLE),
+    summary="Unregister the callback",
+)
 async def delete_callback(session: Session, ctx: AnyToken) -> JSON:
+    """Removes the callback and drops its pending events; answers the callback as it was."""
     return JSON(await service.delete_callback(session, ctx))
 
 
 @router.get(
     "/callback/events",
     response_model=list[EventSummary],
-    responses=PAGE_RESPONSES,
+    responses=answer_example(PAGE_RESPONSES, [EVENT_EXAMPLE]),
     summary="List unacknowledged events, oldest first",
 )
 async def list_events(session: Session, ctx: AnyToken, page: Pagination) -> JSON:
+    """The connection's pending events, oldest first, without their states: an event stays
+    until it is acknowledged (`DELETE /v1/callback/events/{event_id}`) or, with a callback URL,
+    delivered. Poll at most every 30 seconds or so, or the daily rate limit may run out."""
     body, result = await service.list_events(session, ctx, page)
     return JSON(body, headers=result.headers())
 
 
 @router.get("/callback/events/{event_id}", response_model=Event, responses=READ_ERRORS, summary="Get an event")
 async def get_event(event_id: str, session: Session, ctx: AnyToken) -> JSON:
+    """One pending event with its states: `new_state` after a creation or update,
+    `previous_state` before an update or deletion, `state_change` for an inventory patch; a
+    catalog event has none (read the catalog). The same body a callback receives."""
     return JSON(await service.get_event(session, ctx, event_id))
 
 
 @router.delete(
-    "/callback/events/{event_id}", response_model=Event, responses=READ_ERRORS, summary="Acknowledge an event"
+    "/callback/events/{event_id}",
+    response_model=Event,
+    responses=answer_example(READ_ERRORS, EVENT_EXAMPLE),
+    summary="Acknowledge an event",
 )
 async def acknowledge_event(event_id: str, session: Session, ctx: AnyToken) -> JSON:
+    """Marks the event as handled: it is deleted, never delivered again, and answered as it
+    was."""
     return JSON(await service.acknowledge_event(session, ctx, event_id))

@@ -28,7 +28,7 @@ class Callback(BaseModel):
 
 
 class EventSummary(BaseModel):
-    """An event as listed: without states (spec 6.3 item 6). The id fields present depend on
+    """An event as listed: without its states. The id fields present depend on
     the resource type (docs/api/callbacks-events.md "Event payloads")."""
 
     model_config = ConfigDict(extra="forbid")
@@ -47,7 +47,7 @@ class EventSummary(BaseModel):
 
 
 class Event(EventSummary):
-    """A full event (spec 6.3): new_state for create and update, previous_state for update
+    """A full event: new_state for create and update, previous_state for update
     and delete, state_change for inventory patch, no state for catalog events."""
 
     new_state: dict[str, Any] | None = None

@@ -1,5 +1,6 @@
-"""spec 4.3: catalogs, at long and short forms (`http.routing.route`), and the reads of their
-categories, products, skus, option lists, options, deals, discounts and charges."""
+"""Catalogs, at long and short forms (`http.routing.route`), and the reads of their
+categories, products, skus, option lists, options, deals, discounts and charges
+(docs/api/catalogs.md, docs/api/inventory.md)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,14 @@ from comptoir.catalogs.service import CREATE_NEED, READ_NEED, WRITE_NEED
 from comptoir.errors import BadRequest, FieldErrors, NotFound
 from comptoir.http.bodies import BodyShape
 from comptoir.http.dependencies import Session
-from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, error_responses
+from comptoir.http.openapi import (
+    PAGE_RESPONSES,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    answer_example,
+    body_example,
+    error_responses,
+)
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, ComptoirRoute, route
 from comptoir.http.state import app_state
@@ -66,6 +74,15 @@ CatalogReader = Annotated[
 ]
 MODIFY_ERRORS = {**WRITE_ERRORS, **error_responses(401)}
 CATALOG = "/catalogs/{catalog_id}"
+MENU = {
+    "categories": [{"ref": "mains", "name": "Mains"}],
+    "products": [
+        {"ref": "burger", "category_ref": "mains", "name": "Burger", "skus": [{"ref": "burger", "price": "12.50 EUR"}]}
+    ],
+}
+LISTED = {"id": "r8dms9", "name": "Carte", "created_at": "2026-06-24T10:00:00+02:00", "location_id": "4k3jxr-1"}
+LISTED_CATALOG = {**LISTED, "account_id": None}
+INVENTORY_EXAMPLE = body_example([{"sku_ref": "burger", "stock": "0", "expires_at": "2030-01-01T12:00:00+01:00"}])
 
 
 def _upload_shape(_request: Request, ctx: Ctx | None) -> tuple[Shape, Tally]:
@@ -111,6 +128,9 @@ async def get_catalog(
     ctx: CatalogReader,
     hide_data: Annotated[str | None, Query(description="true: omit `data`.")] = None,
 ) -> Response:
+    """The whole catalog: its name, level and every item of its content, each with its id and
+    the upload's refs. `hide_data=true` leaves `data` out. With its data it is a heavy query
+    for the rate limits; its `ETag` changes only with the catalog."""
     body, headers = await service.get_catalog(session, ctx, catalog_id, hide_data=_hide_data(hide_data))
     return _raw(body, headers)
 
@@ -120,11 +140,13 @@ async def get_catalog(
     "GET",
     LOCATION + "/catalogs",
     response_model=list[Catalog],
-    responses=READ_ERRORS,
+    responses=answer_example(READ_ERRORS, [LISTED_CATALOG]),
     summary="List a location's catalogs (account-level ones included), without data",
     own_summary="List the connection's location's catalogs (account-level ones included), without data",
 )
 async def list_location_catalogs(location_id: str | None, session: Session, ctx: Reader) -> JSON:
+    """The location's catalogs and its account's account-level ones, without their content,
+    all at once. A connection bound to one catalog sees only that one."""
     location, account = await location_of(session, ctx, location_id)
     return JSON(await service.list_catalogs(session, ctx, account=account, location=location))
 
@@ -134,11 +156,14 @@ async def list_location_catalogs(location_id: str | None, session: Session, ctx:
     "GET",
     ACCOUNT + "/catalogs",
     response_model=list[Catalog],
-    responses=READ_ERRORS,
+    responses=answer_example(
+        READ_ERRORS, [{**LISTED, "name": "Group menu", "location_id": None, "account_id": "4k3jxr"}]
+    ),
     summary="List an account's account-level catalogs, without data",
     own_summary="List the connection's account's account-level catalogs, without data",
 )
 async def list_account_catalogs(account_id: str | None, session: Session, ctx: AccountReader) -> JSON:
+    """The account's account-level catalogs (not its locations'), without their content."""
     return JSON(await service.list_catalogs(session, ctx, account=account_of(ctx, account_id), location=None))
 
 
@@ -150,8 +175,13 @@ async def list_account_catalogs(account_id: str | None, session: Session, ctx: A
     responses=WRITE_ERRORS,
     summary="Create a location-level catalog",
     own_summary="Create a catalog in the connection's location",
+    openapi_extra=body_example({"name": "Carte", "data": MENU}),
 )
 async def create_location_catalog(location_id: str | None, body: Upload, session: Session, ctx: Creator) -> Response:
+    """Creates a catalog at the location with its `name` (unique among the location's catalogs,
+    and no account-level catalog's) and, optionally, its content in `data`. An invalid upload
+    is a 422 listing every error with its path; prices are in the account's currency. Records
+    a `catalog.create` event."""
     location, account = await location_of(session, ctx, location_id)
     return _raw(
         await service.create_catalog(session, ctx, account=account, location=location, name=body.name, data=body.data)
@@ -166,10 +196,14 @@ async def create_location_catalog(location_id: str | None, body: Upload, session
     responses=WRITE_ERRORS,
     summary="Create an account-level catalog",
     own_summary="Create an account-level catalog in the connection's account",
+    openapi_extra=body_example({"name": "Group menu", "data": MENU}),
 )
 async def create_account_catalog(
     account_id: str | None, body: Upload, session: Session, ctx: AccountCreator
 ) -> Response:
+    """Creates an account-level catalog, serving every location of the account; its `name` is
+    used by no other catalog of the account or its locations. Records a `catalog.create`
+    event."""
     account = account_of(ctx, account_id)
     return _raw(
         await service.create_catalog(session, ctx, account=account, location=None, name=body.name, data=body.data)
@@ -177,14 +211,28 @@ async def create_account_catalog(
 
 
 @router.put(
-    CATALOG, response_model=Catalog, responses=MODIFY_ERRORS, summary="Rename a catalog and/or replace its data"
+    CATALOG,
+    response_model=Catalog,
+    responses=MODIFY_ERRORS,
+    summary="Rename a catalog and/or replace its data",
+    openapi_extra=body_example({"data": MENU}),
 )
 async def replace_catalog(catalog_id: str, body: Upload, session: Session, ctx: Updater) -> Response:
+    """Renames the catalog (`name`) and, with `data`, replaces its whole content: every item is
+    new, with new ids; there is no change of a single item. Without `data` the content stays.
+    Records a `catalog.update` event."""
     return _raw(await service.replace_catalog(session, ctx, catalog_id, name=body.name, data=body.data))
 
 
-@router.delete(CATALOG, response_model=Catalog, responses=MODIFY_ERRORS, summary="Delete a catalog and its content")
+@router.delete(
+    CATALOG,
+    response_model=Catalog,
+    responses=answer_example(MODIFY_ERRORS, LISTED_CATALOG),
+    summary="Delete a catalog and its content",
+)
 async def delete_catalog(catalog_id: str, session: Session, ctx: Deleter) -> Response:
+    """Deletes the catalog and its content; answers the catalog as it
+    was. Records a `catalog.delete` event."""
     return _raw(await service.delete_catalog(session, ctx, catalog_id))
 
 
@@ -215,7 +263,7 @@ def _child(parent: str, key: str, kind: str, child_id: str) -> dict[str, Any]:
 
 def _item_routes(section: str, kind: str, summary: str, model: Any, *, paginated: bool) -> None:
     """`GET /catalogs/:id/<section>` and `GET /catalogs/:id/<section>/:item_id`, for each kind
-    of item stored as its own row (spec 4.3, docs/api/catalogs.md "Read shapes")."""
+    of item stored as its own row (docs/api/catalogs.md "Read shapes")."""
     if paginated:
 
         async def list_all(catalog_id: str, session: Session, ctx: Reader, page: Pagination) -> Response:
@@ -231,13 +279,16 @@ def _item_routes(section: str, kind: str, summary: str, model: Any, *, paginated
 
     path = f"{CATALOG}/{section}"
     errors = PAGE_RESPONSES if paginated else READ_ERRORS
+    pages = "a page at a time" if paginated else "all at once (not paginated)"
     router.add_api_route(
         path, list_all, methods=["GET"], response_model=list[model], responses=errors, summary=f"List {summary}",
         name=f"list_{section}",
+        description=f"The catalog's {summary}, {pages}, each with its id beside the upload's refs.",
     )  # fmt: skip
     router.add_api_route(
         path + "/{item_id}", get_one, methods=["GET"], response_model=model, responses=READ_ERRORS,
         summary=f"Get one of the {summary}", name=f"get_{kind}",
+        description=f"One {kind.replace('_', ' ')} of the catalog, by its id, as the list shows it.",
     )  # fmt: skip
 
 
@@ -256,6 +307,7 @@ _item_routes("charges", "charge", "catalog charges", Charge, paginated=False)
     summary="List a product's skus",
 )
 async def list_skus(request: Request, catalog_id: str, product_id: str, ctx: Reader, page: Pagination) -> JSON:
+    """The product's skus, in upload order, a page at a time."""
     product = await service.fast_item(app_state(request).fast, ctx, catalog_id, "product", product_id)
     result = page_of(loads(product)["skus"], page)
     return JSON(result.rows, headers=result.headers())
@@ -265,6 +317,7 @@ async def list_skus(request: Request, catalog_id: str, product_id: str, ctx: Rea
     CATALOG + "/products/{product_id}/skus/{sku_id}", response_model=Sku, responses=READ_ERRORS, summary="Get a sku"
 )
 async def get_sku(request: Request, catalog_id: str, product_id: str, sku_id: str, ctx: Reader) -> JSON:
+    """One sku of the product, with its price and option lists."""
     product = await service.fast_item(app_state(request).fast, ctx, catalog_id, "product", product_id)
     return JSON(_child(product, "skus", "sku", sku_id))
 
@@ -276,6 +329,7 @@ async def get_sku(request: Request, catalog_id: str, product_id: str, sku_id: st
     summary="List an option list's options",
 )
 async def list_options(request: Request, catalog_id: str, option_list_id: str, ctx: Reader) -> JSON:
+    """The option list's options, all at once."""
     option_list = await service.fast_item(app_state(request).fast, ctx, catalog_id, "option_list", option_list_id)
     return JSON(loads(option_list)["options"])
 
@@ -287,6 +341,7 @@ async def list_options(request: Request, catalog_id: str, option_list_id: str, c
     summary="Get an option",
 )
 async def get_option(request: Request, catalog_id: str, option_list_id: str, option_id: str, ctx: Reader) -> JSON:
+    """One option of the option list, with its price."""
     option_list = await service.fast_item(app_state(request).fast, ctx, catalog_id, "option_list", option_list_id)
     return JSON(_child(option_list, "options", "option", option_id))
 
@@ -327,11 +382,17 @@ AT, OWN = "at a location", "at the connection's location"
     "GET",
     INVENTORY,
     response_model=ENTRIES,
-    responses=READ_ERRORS,
+    responses=answer_example(
+        READ_ERRORS,
+        [{"sku_ref": "burger", "option_ref": None, "stock": "0", "expires_at": "2030-01-01T12:00:00+01:00"}],
+    ),
     summary=f"Get a catalog's inventory {AT}",
     own_summary=f"Get a catalog's inventory {OWN}",
 )
 async def get_inventory(catalog_id: str, location_id: str | None, session: Session, ctx: InventoryReader) -> JSON:
+    """The catalog's stock at the location: one entry per sku or option whose stock is
+    limited (`sku_ref` or `option_ref`, `stock`, `expires_at`). No entry means unlimited
+    stock."""
     return await _inventory(session, ctx, catalog_id, location_id, "read")
 
 
@@ -343,10 +404,15 @@ async def get_inventory(catalog_id: str, location_id: str | None, session: Sessi
     responses=WRITE_ERRORS,
     summary=f"Replace a catalog's inventory {AT}",
     own_summary=f"Replace a catalog's inventory {OWN}",
+    openapi_extra=INVENTORY_EXAMPLE,
 )
 async def put_inventory(
     catalog_id: str, location_id: str | None, body: InventoryBody, session: Session, ctx: InventoryWriter
 ) -> JSON:
+    """Replaces every entry of the catalog at the location and answers the whole inventory.
+    Refs must be in the catalog; `stock` is a decimal >= 0 with at most 3 decimals;
+    `expires_at`, with stock 0 only, is when the item comes back. Records an
+    `inventory.update` event."""
     return await _inventory(session, ctx, catalog_id, location_id, "replace", body)
 
 
@@ -358,10 +424,13 @@ async def put_inventory(
     responses=WRITE_ERRORS,
     summary=f"Change inventory entries {AT}",
     own_summary=f"Change inventory entries {OWN}",
+    openapi_extra=INVENTORY_EXAMPLE,
 )
 async def patch_inventory(
     catalog_id: str, location_id: str | None, body: InventoryBody, session: Session, ctx: InventoryWriter
 ) -> JSON:
+    """Changes only the entries sent (`"stock": null` deletes one) and answers them. Records
+    an `inventory.patch` event listing the changed entries."""
     return await _inventory(session, ctx, catalog_id, location_id, "patch", body)
 
 
@@ -412,18 +481,38 @@ async def upload_image(
     ctx: ImageWriter,
     private_ref: Annotated[str | None, Query(description="Your private ref of the image.")] = None,
 ) -> JSON:
+    """Stores an image for the catalog's items: the body is the image's bytes (JPEG, PNG,
+    WebP, GIF or BMP, at most 1 MB) with its `Content-Type`. Images have their own rate
+    limits."""
     body = await _limited_body(request)
     content_type = request.headers.get("content-type")
     return JSON(await images.upload(session, ctx, catalog_id, content_type, body, private_ref))
 
 
-@router.get(IMAGES, response_model=list[Image], responses=READ_ERRORS, summary="List a catalog's images")
+IMAGE_EXAMPLE = {
+    "id": "i6t1pm",
+    "type": "image/png",
+    "size": 48213,
+    "md5": "9e107d9d372bb6826bd81d3542a419d6",
+    "seconds_before_removal": None,
+    "private_ref": "burger-photo",
+}
+
+
+@router.get(
+    IMAGES,
+    response_model=list[Image],
+    responses=answer_example(READ_ERRORS, [IMAGE_EXAMPLE]),
+    summary="List a catalog's images",
+)
 async def list_images(catalog_id: str, session: Session, ctx: ImageReader) -> JSON:
+    """The catalog's images, their metadata only (type, size, MD5, your private ref)."""
     return JSON(await images.list_images(session, ctx, catalog_id))
 
 
 @router.get(IMAGES + "/{image_id}", response_model=Image, responses=READ_ERRORS, summary="Get an image's metadata")
 async def get_image(catalog_id: str, image_id: str, session: Session, ctx: ImageReader) -> JSON:
+    """One image's metadata."""
     return JSON(await images.get_image(session, ctx, catalog_id, image_id))
 
 
@@ -434,5 +523,6 @@ async def get_image(catalog_id: str, image_id: str, session: Session, ctx: Image
     summary="Get an image's bytes",
 )
 async def get_image_data(catalog_id: str, image_id: str, session: Session, ctx: ImageReader) -> Response:
+    """The image's bytes, with its media type."""
     data, media_type = await images.image_data(session, ctx, catalog_id, image_id)
     return Response(data, media_type=media_type)

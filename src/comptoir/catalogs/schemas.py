@@ -9,8 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class CatalogWrite(BaseModel):
-    """POST and PUT body (spec 4.3): `name` (required on POST), and `data`, whose presence
-    replaces all the content (spec 2.4 rule 3). Other keys are ignored."""
+    """POST and PUT body: `name` (required on POST), and `data`, whose presence replaces all
+    the content (docs/api/catalogs.md). Other keys are ignored."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -25,7 +25,7 @@ class CatalogWrite(BaseModel):
 
 
 class Catalog(BaseModel):
-    """spec 2.4 Catalog; `data` is omitted by lists and by `hide_data=true`."""
+    """A catalog; `data` is omitted by lists and by `hide_data=true`."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -173,7 +173,7 @@ class Variant(_Read):
 
 
 class CatalogData(_Read):
-    """A catalog's whole content, each section in its read order (spec 2.4)."""
+    """A catalog's whole content, each section in its read order (docs/api/catalogs.md)."""
 
     variants: list[Variant]
     categories: list[Category]

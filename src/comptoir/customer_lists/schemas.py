@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, StrictStr
 
 
 class CustomerListWrite(BaseModel):
-    """POST and PATCH/PUT body (spec 4.4): `name` only; other keys are ignored."""
+    """POST and PATCH/PUT body: `name` only; other keys are ignored."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -14,7 +14,7 @@ class CustomerListWrite(BaseModel):
 
 
 class CustomerList(BaseModel):
-    """spec 2.6 CustomerList; `created_at` in the list's location timezone (UTC at account level)."""
+    """A customer list; `created_at` in the list's location timezone (UTC at account level)."""
 
     model_config = ConfigDict(extra="forbid")
 

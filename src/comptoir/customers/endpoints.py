@@ -1,4 +1,4 @@
-"""spec 4.5 and 4.6: customers of a list, and their anonymisation."""
+"""Customers of a list, and their anonymisation (docs/api/customers.md)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from comptoir.customers import service
 from comptoir.customers.schemas import Customer, CustomerWrite
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import idempotent
-from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.openapi import IDEMPOTENT, PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, body_example
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, UPDATE, ComptoirRoute, plus_literal, route
 from comptoir.kit.phone import phone_pattern
@@ -28,6 +28,16 @@ Reader = Annotated[Ctx, Depends(require("location,account", READ_NEED))]
 HeavyReader = Annotated[Ctx, Depends(require("location,account", READ_NEED, HEAVY))]
 Writer = Annotated[Ctx, Depends(require("location,account", WRITE_NEED, on=WRITES_CUSTOMERS))]
 PATH = "/customer_lists/{customer_list_id}/customers"
+CUSTOMER_EXAMPLE = {
+    "first_name": "Ann",
+    "last_name": "Lee",
+    "email": "ann@example.com",
+    "phone": "+33612345678",
+    "city": "Paris",
+    "country": "FR",
+    "email_marketing": True,
+    "private_ref": "crm-7781",
+}
 
 
 def customer_filters(
@@ -57,19 +67,35 @@ async def list_customers(
     page: Pagination,
     filters: Annotated[service.CustomerFilters, Depends(customer_filters)],
 ) -> JSON:
+    """The list's customers, oldest first, a page at a time, filtered by `email` (any case),
+    `phone` or your `private_ref`. In `email` and `phone`, `*` matches any characters: a
+    trailing one (`john*`, `+4477*`) is fast in a list of any size, and the results are then
+    ordered by that field. A heavy query for the rate limits."""
     body, result = await service.list_customers(session, ctx, customer_list_id, page, filters)
     return JSON(body, headers=result.headers())
 
 
 @router.get(PATH + "/{customer_id}", response_model=Customer, responses=READ_ERRORS, summary="Get a customer")
 async def get_customer(customer_list_id: str, customer_id: str, session: Session, ctx: Reader) -> JSON:
+    """The customer, with the counters of its orders (`nb_orders`, `order_total`, first and
+    last order dates), its loyalty cards and your own `private_ref` (another client's reads
+    `null`)."""
     return JSON(await service.get_customer(session, ctx, customer_list_id, customer_id))
 
 
-@router.post(PATH, response_model=Customer, responses=WRITE_ERRORS, summary="Create a customer")
+@router.post(
+    PATH,
+    response_model=Customer,
+    responses=WRITE_ERRORS,
+    summary="Create a customer",
+    openapi_extra={**IDEMPOTENT, **body_example(CUSTOMER_EXAMPLE)},
+)
 async def create_customer(
     request: Request, customer_list_id: str, body: CustomerWrite, session: Session, ctx: Writer
 ) -> Response:
+    """Adds a customer to the list. Every field is optional; read-only fields are ignored.
+    Your `private_ref` is unique among your refs in the list. Send an `Idempotency-Key` to
+    retry safely. Records a `customer.create` event."""
     return await idempotent(
         request, session, ctx, lambda: service.create_customer(session, ctx, customer_list_id, body)
     )
@@ -82,10 +108,14 @@ async def create_customer(
     response_model=Customer,
     responses=WRITE_ERRORS,
     summary="Update a customer (only the fields present)",
+    openapi_extra=body_example({"phone": "+33698765432", "sms_marketing": False, "custom_fields": {"vip": True}}),
 )
 async def update_customer(
     customer_list_id: str, customer_id: str, body: CustomerWrite, session: Session, ctx: Writer
 ) -> JSON:
+    """Changes only the fields sent; `private_ref: null` removes your ref. An anonymised
+    customer's personal fields stay cleared. Records a `customer.update` event when something
+    other clients can see changed."""
     return JSON(await service.update_customer(session, ctx, customer_list_id, customer_id, body))
 
 
@@ -96,4 +126,7 @@ async def update_customer(
     summary="Anonymise a customer, irreversibly",
 )
 async def anonymise_customer(customer_list_id: str, customer_id: str, session: Session, ctx: Writer) -> JSON:
+    """Clears the customer's personal fields for good and sets `anonymised`; later writes of
+    those fields are ignored. The customer's orders show the anonymised customer and each
+    records an `order.update`. Takes no body; anonymising again changes nothing."""
     return JSON(await service.anonymise_customer(session, ctx, customer_list_id, customer_id))

@@ -24,7 +24,7 @@ ANONYMISED_FIELDS = (
 
 
 class CustomerWrite(BaseModel):
-    """POST, PATCH and PUT body (spec 2.6, 4.5): every field optional; on update only the
+    """POST, PATCH and PUT body (docs/api/customers.md): every field optional; on update only the
     fields present change. Read-only fields and unknown keys are ignored
     (docs/api/conventions.md "Requests")."""
 
@@ -89,7 +89,7 @@ class CustomerFields(BaseModel):
 
 
 class Customer(CustomerFields):
-    """spec 2.6 Customer (read shape). `private_ref` is the reading client's own."""
+    """A customer (read shape). `private_ref` is the reading client's own."""
 
     id: str
     customer_list_id: str

@@ -45,7 +45,7 @@ class Quote(BaseModel):
 
 
 class _DeliveryFields(_In):
-    """The fields of spec 2.7 Delivery a request may send (all optional here)."""
+    """The fields of a delivery a request may send (all optional here)."""
 
     ref: Text255 | None = None
     estimated_pickup_at: DateTimeStr | None = None
@@ -72,7 +72,7 @@ class DeliveryCreate(_DeliveryFields):
 
 
 class DeliveryUpdate(_DeliveryFields):
-    """PATCH/PUT (spec 4.2): any field but `carrier`, `carrier_ref` and `fee` (ignored)."""
+    """PATCH/PUT: any field but `carrier`, `carrier_ref` and `fee` (ignored)."""
 
     status: DeliveryStatus = None  # type: ignore[assignment]
 

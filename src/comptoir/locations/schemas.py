@@ -50,7 +50,7 @@ class OpeningHoursUpdate(BaseModel):
 
 class OrderAcceptanceUpdate(BaseModel):
     """One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,
-    `{mode: paused, resume_at?, reason?}` (spec 2.3)."""
+    `{mode: paused, resume_at?, reason?}` (docs/api/locations-accounts.md)."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -61,7 +61,7 @@ class OrderAcceptanceUpdate(BaseModel):
 
 
 class LocationUpdate(BaseModel):
-    """PATCH/PUT /locations/:id (spec 4.8): only these fields; others are ignored. An absent
+    """PATCH/PUT /locations/:id: only these fields; others are ignored. An absent
     field is unchanged; `opening_hours: null` unsets the opening hours."""
 
     model_config = ConfigDict(extra="ignore")
@@ -103,7 +103,7 @@ class OrderAcceptance(BaseModel):
 
 
 class Location(BaseModel):
-    """spec 2.3 Location (read shape)."""
+    """A location (read shape)."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -9,7 +9,7 @@ from comptoir.kit.text import Text255, Text1000
 
 
 class LoyaltyCardCreate(BaseModel):
-    """POST body (spec 4.7): `customer_id` required (a customer of the list)."""
+    """POST body: `customer_id` required (a customer of the list)."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -19,7 +19,7 @@ class LoyaltyCardCreate(BaseModel):
 
 
 class LoyaltyCardUpdate(BaseModel):
-    """PATCH/PUT body (spec 4.7): `name` and `ref` only; `customer_id` and `balance` are
+    """PATCH/PUT body: `name` and `ref` only; `customer_id` and `balance` are
     read-only and ignored."""
 
     model_config = ConfigDict(extra="ignore")
@@ -39,7 +39,7 @@ class LoyaltyCard(BaseModel):
 
 
 class LoyaltyOperationCreate(BaseModel):
-    """POST body (spec 4.7): `delta` required, an exact decimal (string or JSON number)."""
+    """POST body: `delta` required, an exact decimal (string or JSON number)."""
 
     model_config = ConfigDict(extra="ignore")
 

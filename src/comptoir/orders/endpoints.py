@@ -1,4 +1,5 @@
-"""spec 4.1: orders of a location and of an account, each also at its short form (`http.routing.route`)."""
+"""Orders of a location and of an account, each also at its short form (`http.routing.route`;
+docs/api/orders.md)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from comptoir.auth.context import Ctx
 from comptoir.db.unit import Unit
 from comptoir.http.dependencies import Session
 from comptoir.http.idempotency import HEADER, idempotent
-from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS
+from comptoir.http.openapi import IDEMPOTENT, PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, body_example
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, UPDATE, ComptoirRoute, plus_literal, route
 from comptoir.http.state import app_state
@@ -36,7 +37,7 @@ AccountHeavyReader = Annotated[Ctx, Depends(require("account", "orders.read", HE
 def order_filters(
     request: Request,
     private_ref: Annotated[str | None, Query(description="Your private ref of the order.")] = None,
-    status: Annotated[str | None, Query(description="One of the order statuses (spec 3.1).")] = None,
+    status: Annotated[str | None, Query(description="One of the order statuses (docs/api/orders.md).")] = None,
     created_by: Annotated[str | None, Query(description="The creating client's name.")] = None,
     after: Annotated[str | None, Query(description="Created at or after this time (inclusive).")] = None,
     before: Annotated[str | None, Query(description="Created before this time (exclusive).")] = None,
@@ -61,6 +62,17 @@ Filters = Annotated[dict[str, Any], Depends(order_filters)]
 
 
 ORDERS = LOCATION + "/orders"
+ORDER_EXAMPLE = {
+    "status": "new",
+    "service_type": "collection",
+    "private_ref": "web-1042",
+    "items": [
+        {"product_name": "Margherita", "price": "10.50 EUR", "quantity": 2},
+        {"product_name": "Tiramisu", "price": "6.00 EUR", "quantity": 1, "tax_rate": "10"},
+    ],
+    "charges": [{"name": "Service", "price": "1.50 EUR"}],
+    "payments": [{"amount": "28.50 EUR", "type": "online"}],
+}
 
 
 @route(
@@ -70,10 +82,16 @@ ORDERS = LOCATION + "/orders"
     response_model=Order,
     responses=WRITE_ERRORS,
     direct=True,
+    openapi_extra={**IDEMPOTENT, **body_example(ORDER_EXAMPLE)},
     summary="Create an order",
     own_summary="Create an order in the connection's location",
 )
 async def create_order(request: Request, location_id: str | None, body: OrderCreate, ctx: Writer) -> Response:
+    """Creates an order at the location: only `status` is required; items, options,
+    discounts, charges and payments are priced in the account's currency (another currency is
+    a 422), and the totals are computed exactly. Attach a customer with `customer_id`, or with
+    `customer_list_id` and your private ref; with neither, `customer` holds a guest's fields.
+    Send an `Idempotency-Key` to retry safely. Records an `order.create` event."""
     # The creation's unit of work opens a transaction only when the creation needs one (an
     # Idempotency-Key to keep, a customer to lock, SQLite, an account token); it commits
     # before the response is sent, as the `Session` dependency does.
@@ -100,6 +118,8 @@ async def create_order(request: Request, location_id: str | None, body: OrderCre
     own_summary="Get an order of the connection's location",
 )
 async def get_order(request: Request, location_id: str | None, order_id: str, ctx: Reader) -> JSON:
+    """The order with its elements (deleted ones included, marked `deleted`), totals, customer
+    and your own private refs; every reader sees the same order, except for private refs."""
     # A location-level connection's own location needs no read: then one statement, no
     # session, the hot read of a point of sale (benchmarks/orders.py).
     state = app_state(request)
@@ -122,6 +142,9 @@ async def get_order(request: Request, location_id: str | None, order_id: str, ct
 async def list_orders(
     location_id: str | None, session: Session, ctx: HeavyReader, page: Pagination, filters: Filters
 ) -> JSON:
+    """The location's orders, newest first, a page at a time, filtered by `private_ref`,
+    `status`, `created_by`, `after`, `before` (without an offset: in the location's time zone)
+    and `customer_id`. A heavy query for the rate limits."""
     location, _account = await location_of(session, ctx, location_id)
     body, result = await service.list_orders(
         OrderRepository(Unit.of(session)), ctx.client_id, page, filters, locations={location.id: location}
@@ -141,6 +164,8 @@ async def list_orders(
 async def list_account_orders(
     account_id: str | None, session: Session, ctx: AccountHeavyReader, page: Pagination, filters: Filters
 ) -> JSON:
+    """The orders of every location of the account, newest first, with the same filters as a
+    location's list (`after` and `before` without an offset read in UTC). A heavy query."""
     account = account_of(ctx, account_id)
     orders = OrderRepository(Unit.of(session))
     locations = await orders.locations_of(account.id)
@@ -158,10 +183,16 @@ async def list_account_orders(
     responses=WRITE_ERRORS,
     summary="Update an order",
     own_summary="Update an order of the connection's location",
+    openapi_extra=body_example({"status": "accepted", "items": [{"id": "4k3jxr-1-7qm2-i1", "private_ref": "line-1"}]}),
 )
 async def update_order(
     location_id: str | None, order_id: str, body: OrderUpdate, session: Session, ctx: Writer
 ) -> JSON:
+    """Changes `status` (any status may follow any other), `confirmed_time`,
+    `driver_pickup_url`, `seller_notes`, `collection_code`, `private_ref` and `custom_fields`.
+    In `items`, `discounts`, `charges` and `payments`, an element is added in full, deleted with
+    `{"id": ..., "deleted": true}`, or given your private ref with `{"id": ..., "private_ref":
+    ...}`; elements are never modified otherwise. Records an `order.update` event."""
     location, _account = await location_of(session, ctx, location_id)
     orders = OrderRepository(Unit.of(session))
     order = await service.order_for_update(orders, location.id, order_id)

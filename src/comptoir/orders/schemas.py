@@ -122,7 +122,7 @@ class LoyaltyOperationIn(_In):
 
 
 class GuestCustomer(CustomerWrite):
-    """A guest order's customer data (spec 2.5 rule 5): the customer fields, no private ref.
+    """A guest order's customer data (docs/api/orders.md): the customer fields, no private ref.
     Its phone never makes the order fail: one that is not E.164 is kept as given."""
 
     phone: OrderPhone | None = None
@@ -137,7 +137,7 @@ ELEMENT_MODELS: dict[str, type[_In]] = {
 
 
 class OrderCreate(_In):
-    """POST /locations/:id/orders (spec 2.5): only `status` is required."""
+    """POST /locations/:id/orders: only `status` is required."""
 
     channel: Name | None = None
     ref: Name | None = None
@@ -168,8 +168,8 @@ class OrderCreate(_In):
 
 
 class OrderUpdate(_In):
-    """PATCH/PUT (spec 4.1): these fields only; each element collection takes the three
-    forms of spec 4.1 (add, delete, set private ref), told apart by the service."""
+    """PATCH/PUT: these fields only; each element collection takes three forms (add, delete,
+    set private ref; docs/api/orders.md), told apart by the service."""
 
     status: Status = None  # type: ignore[assignment]
     confirmed_time: DateTimeStr | None = None
@@ -263,7 +263,7 @@ class DealOut(_Out):
 
 
 class OrderCustomer(CustomerFields):
-    """The customer when it was attached to the order (spec 2.5 rule 6): the spec 2.6
+    """The customer when it was attached to the order (docs/api/orders.md): the
     Customer read shape, read-only fields included. Its ids and private ref only while the
     customer exists; a guest's has null (or empty) for what it was not given."""
 
@@ -289,7 +289,7 @@ class LoyaltyOperationOut(_Out):
 
 
 class Order(_Out):
-    """spec 2.5 Order (read shape)."""
+    """An order (read shape)."""
 
     id: str
     location_id: str

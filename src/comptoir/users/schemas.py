@@ -6,7 +6,7 @@ from comptoir.locations.schemas import Timezone
 
 
 class User(BaseModel):
-    """spec 2.3 User; `email` only with the profile_with_email scope."""
+    """The user who connected the application; `email` only with the profile_with_email scope."""
 
     model_config = ConfigDict(extra="forbid")
 
