@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def _generator() -> ModuleType:
     spec = importlib.util.spec_from_file_location("generate_client_models", ROOT / "scripts/generate_client_models.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
