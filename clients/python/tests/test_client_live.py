@@ -3,9 +3,13 @@ a create retried after a dropped answer, and a real callback delivery verified."
 
 from __future__ import annotations
 
+import os
 import struct
+import subprocess
+import sys
 import uuid
 import zlib
+from pathlib import Path
 
 import httpx
 import pytest
@@ -188,3 +192,27 @@ async def test_the_async_client_reads_the_same_server(live: Live) -> None:
         orders = [order async for order in client.orders.list(live.location_id, count=3)]
     assert location.id == live.location_id
     assert len(orders) >= 3
+
+
+def test_the_orders_example_runs(live: Live) -> None:
+    root = Path(__file__).resolve().parents[3]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")}
+    env |= {
+        "COMPTOIR_URL": live.base_url,
+        "COMPTOIR_TOKEN": live.demo["tokens"]["location"],
+        "LOCATION_ID": live.location_id,
+    }
+    result = subprocess.run(
+        [sys.executable, str(root / "examples" / "orders.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("created ")
+    assert lines[0].endswith(": 2.20 EUR")
+    assert lines[1].startswith("refused: status: ")
+    assert lines[2].endswith("accepted orders at " + live.client().locations.get(live.location_id).name)
