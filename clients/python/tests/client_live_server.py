@@ -8,6 +8,7 @@ import signal
 import subprocess
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,12 +59,10 @@ class Live:
         return client_id, secret, str(token)
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    cwd = tmp_path_factory.mktemp("client-live")
-    database = f"comptoir_client_{uuid.uuid4().hex[:10]}"
-    url = create_postgres_database(database) if request.param == "postgres" else f"sqlite:///{cwd}/comptoir.db"
-    env = {"COMPTOIR_DATABASE_URL": url, "COMPTOIR_SECRET_KEY": KEY, "COMPTOIR_RATE_LIMITS": "off"} | LOOPBACK
+@contextmanager
+def serving(cwd: Path, url: str, **extra: str) -> Iterator[Live]:
+    """`comptoir serve` on the database at `url` with `comptoir demo` data, until the block ends."""
+    env = {"COMPTOIR_DATABASE_URL": url, "COMPTOIR_SECRET_KEY": KEY, "COMPTOIR_RATE_LIMITS": "off"} | LOOPBACK | extra
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | env
     port = free_port()
     log = (cwd / "server.log").open("w")
@@ -82,5 +81,18 @@ def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
             process.kill()
             process.wait()
         log.close()
-        if request.param == "postgres":
-            drop_postgres_database(database)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    cwd = tmp_path_factory.mktemp("client-live")
+    if request.param == "sqlite":
+        with serving(cwd, f"sqlite:///{cwd}/comptoir.db") as running:
+            yield running
+        return
+    database = f"comptoir_client_{uuid.uuid4().hex[:10]}"
+    try:
+        with serving(cwd, create_postgres_database(database)) as running:
+            yield running
+    finally:
+        drop_postgres_database(database)

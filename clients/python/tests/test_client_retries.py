@@ -134,3 +134,10 @@ async def test_the_async_client_follows_the_same_rules() -> None:
     ) as c:
         names = [account.name async for account in c.accounts.list()]
     assert (names, len(seen)) == (["A", "A"], 3)
+
+
+def test_an_id_stays_in_its_path_segment() -> None:
+    seen: list[httpx.Request] = []
+    with pytest.raises(NotFound):
+        client([error(404, "not_found")], seen).orders.get("4k3jxr-1", "../../accounts/h3sfgk?x=1")
+    assert seen[0].url.raw_path == b"/v1/locations/4k3jxr-1/orders/..%2F..%2Faccounts%2Fh3sfgk%3Fx%3D1"
