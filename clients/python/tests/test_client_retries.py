@@ -141,3 +141,38 @@ def test_an_id_stays_in_its_path_segment() -> None:
     with pytest.raises(NotFound):
         client([error(404, "not_found")], seen).orders.get("4k3jxr-1", "../../accounts/h3sfgk?x=1")
     assert seen[0].url.raw_path == b"/v1/locations/4k3jxr-1/orders/..%2F..%2Faccounts%2Fh3sfgk%3Fx%3D1"
+
+
+def paged(seen: list[httpx.Request], pages: int) -> Comptoir:
+    account = {"id": "h3sfgk", "name": "A", "currency": "EUR"}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        n = int(request.url.params.get("cursor", "0"))
+        headers = {"X-Cursor-Next": str(n + 1)} if n + 1 < pages else {}
+        return httpx.Response(200, json=[account | {"name": f"page {n}"}], headers=headers)
+
+    return client([answer], seen)
+
+
+def test_a_walk_stopped_after_its_first_page_asks_for_no_other() -> None:
+    seen: list[httpx.Request] = []
+    walk = paged(seen, 5).accounts.list().pages()
+    assert next(walk).items[0].name == "page 0"
+    walk.close()
+    assert len(seen) == 1
+
+
+def test_from_the_second_page_on_the_next_is_read_ahead_at_most_one() -> None:
+    seen: list[httpx.Request] = []
+    walk = paged(seen, 5).accounts.list().pages()
+    assert [next(walk).items[0].name for _ in range(2)] == ["page 0", "page 1"]
+    walk.close()
+    assert [request.url.params.get("cursor") for request in seen] == [None, "1", "2"]
+
+
+def test_a_full_walk_reads_every_page_once_in_order_with_or_without_read_ahead() -> None:
+    for read_ahead in (True, False):
+        seen: list[httpx.Request] = []
+        pages = list(paged(seen, 5).accounts.list().pages(read_ahead=read_ahead))
+        assert [page.items[0].name for page in pages] == [f"page {n}" for n in range(5)]
+        assert [request.url.params.get("cursor") for request in seen] == [None, "1", "2", "3", "4"]

@@ -18,7 +18,8 @@ from comptoir_client._sync import Transport
 
 class Comptoir:
     """The synchronous client. `retries` bounds its retries and 429 waits; `transport` or
-    `http_client` replace httpx's defaults (proxies, tests)."""
+    `http_client` replace httpx's defaults (proxies, tests): an `http_client` is used as given,
+    its own `base_url` and timeout included, and is not closed by `close()`."""
 
     def __init__(
         self,
