@@ -65,6 +65,12 @@ def client_walk(base: str, token: str, location: str) -> int:
         return sum(1 for _ in client.orders.list(location, count=100))
 
 
+def sequential_walk(base: str, token: str, location: str) -> int:
+    """The client without read-ahead: one page at a time, as raw httpx."""
+    with Comptoir(token, base) as client:
+        return sum(len(page.items) for page in client.orders.list(location, count=100).pages(read_ahead=False))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--orders", type=int, default=10_000)
@@ -85,17 +91,19 @@ def main() -> None:
         wait_until_up(base)
         raw_walk(base, token, location)  # warm-up: plans, caches, connections
         client_walk(base, token, location)
-        raw, typed = [], []
+        walks = {"raw httpx": raw_walk, "client": client_walk, "client without read-ahead": sequential_walk}
+        times: dict[str, list[float]] = {name: [] for name in walks}
         for run in range(args.runs):
-            pair = ((raw_walk, raw), (client_walk, typed))
-            for walk, times in pair if run % 2 == 0 else pair[::-1]:  # each goes first half the time
+            order = list(walks)[run % 3 :] + list(walks)[: run % 3]  # each goes first in turn
+            for name in order:
                 start = time.perf_counter()
-                assert walk(base, token, location) == args.orders
-                times.append(time.perf_counter() - start)
-            print(f"run {run + 1}: raw httpx {raw[-1]:.2f} s, client {typed[-1]:.2f} s", flush=True)
-        ratio = statistics.median(typed) / statistics.median(raw)
-        medians = f"raw httpx {statistics.median(raw):.2f} s, client {statistics.median(typed):.2f} s"
-        print(f"median: {medians}, ratio {ratio:.3f}")
+                assert walks[name](base, token, location) == args.orders
+                times[name].append(time.perf_counter() - start)
+            print(f"run {run + 1}: " + ", ".join(f"{name} {times[name][-1]:.2f} s" for name in walks), flush=True)
+        medians = {name: statistics.median(values) for name, values in times.items()}
+        print("median: " + ", ".join(f"{name} {value:.2f} s" for name, value in medians.items()))
+        for name in list(walks)[1:]:
+            print(f"ratio {name} / raw httpx: {medians[name] / medians['raw httpx']:.3f}")
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=15)
