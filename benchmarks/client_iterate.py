@@ -23,14 +23,23 @@ import sys
 import time
 from pathlib import Path
 
+import asyncpg
 import httpx
 
-from _common import free_port, fresh_demo, in_process_settings, recreate_database, wait_until_up
+from _common import free_port, fresh_demo, in_process_settings, wait_until_up
 from comptoir_client import Comptoir
 from orders import ADMIN_URL, realistic_order
 
 NAME = "comptoir_bench_client"
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
+
+
+async def drop_database(admin_url: str, name: str) -> None:
+    admin = await asyncpg.connect(admin_url)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        await admin.close()
 
 
 async def seed(token: str, location: str, orders: int) -> None:
@@ -107,7 +116,7 @@ def main() -> None:
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=15)
-        asyncio.run(recreate_database(ADMIN_URL, NAME))
+        asyncio.run(drop_database(ADMIN_URL, NAME))
 
 
 if __name__ == "__main__":

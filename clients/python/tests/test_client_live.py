@@ -215,4 +215,5 @@ def test_the_orders_example_runs(live: Live) -> None:
     assert lines[0].startswith("created ")
     assert lines[0].endswith(": 2.20 EUR")
     assert lines[1].startswith("refused: status: ")
-    assert lines[2].endswith("accepted orders at " + live.client().locations.get(live.location_id).name)
+    with live.client() as client:
+        assert lines[2].endswith("accepted orders at " + client.locations.get(live.location_id).name)
