@@ -15,6 +15,10 @@ Checked: answers with a JSON body (`Content-Type: application/json`) to a docume
 and method whose status the operation declares with a schema, errors included. Not checked:
 paths outside the document (OAuth pages, the back office, `/v1/health`), statuses the
 operation does not declare, and bodies of other types (images).
+
+Each answer that passes is then read with the Python client's model of the same schema
+(`comptoir_client.models`, generated from the document by scripts/generate_client_models.py),
+so every answer the suite sees proves the client can read it.
 """
 
 from __future__ import annotations
@@ -29,6 +33,10 @@ import httpx
 from fastapi import FastAPI
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import best_match
+from pydantic import TypeAdapter
+from pydantic import ValidationError as ModelError
+
+from comptoir_client import models as client_models
 
 _PARAMETER = re.compile(r"\\{[^/{}]+\\}")
 
@@ -67,6 +75,7 @@ class ResponseSchemas:
         # before "/v1/locations/{location_id}" cannot both match one path, but be safe).
         self._routes = [(template, pattern) for _, template, pattern in sorted(routes)]
         self._validators: dict[tuple[str, str, str], Draft202012Validator | None] = {}
+        self._client_models: dict[tuple[str, str, str], TypeAdapter[Any] | None] = {}
         self._lock = threading.Lock()  # the end-to-end tests send from threads
 
     def template_of(self, path: str) -> str | None:
@@ -82,13 +91,35 @@ class ResponseSchemas:
                 self._validators[key] = self._compile(*key)
             return self._validators[key]
 
-    def _compile(self, template: str, method: str, status: str) -> Draft202012Validator | None:
+    def _schema(self, template: str, method: str, status: str) -> dict[str, Any] | None:
         operation = self.document["paths"][template].get(method.lower())
         if operation is None:
             return None
         responses = operation.get("responses", {})
         declared = responses.get(status) or responses.get(f"{status[0]}XX")
-        schema = ((declared or {}).get("content", {}).get("application/json") or {}).get("schema")
+        return ((declared or {}).get("content", {}).get("application/json") or {}).get("schema")
+
+    def client_model(self, template: str, method: str, status: int) -> TypeAdapter[Any] | None:
+        """The client's model of the answer: the generated class named by the schema's `$ref`,
+        or a list of it. None where the schema names no component."""
+        key = (template, method, str(status))
+        with self._lock:
+            if key not in self._client_models:
+                schema = self._schema(*key) or {}
+                many = schema.get("type") == "array"
+                ref = (schema.get("items", {}) if many else schema).get("$ref", "")
+                adapter = None
+                if ref.startswith("#/components/schemas/"):
+                    name = ref.rsplit("/", 1)[1]
+                    # a model the client lacks is the drift that clients/python/tests/test_client_models.py
+                    # reports (and a test's own app names models of its own)
+                    model = getattr(client_models, name, None)
+                    adapter = None if model is None else TypeAdapter(list[model] if many else model)
+                self._client_models[key] = adapter
+            return self._client_models[key]
+
+    def _compile(self, template: str, method: str, status: str) -> Draft202012Validator | None:
+        schema = self._schema(template, method, status)
         if schema is None:
             return None
         # The operation's schema, with the document's components beside it for its `$ref`s
@@ -119,6 +150,12 @@ class ResponseSchemas:
                 f"{where} with a body that breaks its documented schema at {place}: {error.message}\n"
                 f"schema path: {'/'.join(map(str, error.absolute_schema_path))}\nbody: {body[:2000]!r}"
             )
+        model = self.client_model(template, method, status)
+        if model is not None:
+            try:
+                model.validate_json(body)
+            except ModelError as failure:
+                raise SchemaDrift(f"{where}: the client's model refuses the answer: {failure}") from None
 
     def check_response(self, request: httpx.Request, status: int, headers: httpx.Headers, body: bytes) -> None:
         method = request.method

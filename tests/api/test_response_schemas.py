@@ -125,3 +125,18 @@ def test_no_test_builds_an_unchecked_client_of_the_app() -> None:
         if path.name != "response_schemas.py" and re.search(r"httpx\.ASGITransport\(", path.read_text())
     ]
     assert unchecked == []
+
+
+def test_an_answer_the_client_model_cannot_read_fails_too() -> None:
+    # a document looser than the client's `Account` model (generated from the real document)
+    document = {
+        "openapi": "3.1.0",
+        "components": {"schemas": {"Account": {"type": "object"}}},
+        "paths": {"/v1/accounts/{account_id}": {"get": {"responses": {"200": {"content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/Account"},
+        }}}}}}},
+    }  # fmt: skip
+    schemas = ResponseSchemas(document)
+    _check(schemas, "/v1/accounts/h3sfgk", 200, {"id": "h3sfgk", "name": "Shop", "currency": "EUR"})
+    with pytest.raises(SchemaDrift, match=r"GET /v1/accounts/h3sfgk .* the client's model refuses the answer"):
+        _check(schemas, "/v1/accounts/h3sfgk", 200, {"id": "h3sfgk"})

@@ -1,0 +1,69 @@
+"""A typed client for Comptoir's API (clients/python/README.md)."""
+
+from comptoir_client import models
+from comptoir_client._async import AsyncPaginator
+from comptoir_client._core import Retries, __version__
+from comptoir_client._sync import Page, Paginator
+from comptoir_client.client import AsyncComptoir, Comptoir
+from comptoir_client.errors import (
+    APIError,
+    BadRequest,
+    ComptoirError,
+    Conflict,
+    FieldError,
+    Forbidden,
+    InternalError,
+    NotFound,
+    OAuthError,
+    PayloadTooLarge,
+    RateLimited,
+    RequestTimeout,
+    RoutingError,
+    ServiceUnavailable,
+    TransportError,
+    Unauthorized,
+    UnsupportedMediaType,
+    ValidationError,
+    WebhookVerificationError,
+)
+from comptoir_client.oauth import AuthorizationRequest, OAuthClient, TokenResponse, authorization_request
+from comptoir_client.webhooks import Delivery, SigningSecret, verify, verify_hmac, verify_standard
+
+__all__ = [
+    "APIError",
+    "AsyncComptoir",
+    "AsyncPaginator",
+    "AuthorizationRequest",
+    "BadRequest",
+    "Comptoir",
+    "ComptoirError",
+    "Conflict",
+    "Delivery",
+    "FieldError",
+    "Forbidden",
+    "InternalError",
+    "NotFound",
+    "OAuthClient",
+    "OAuthError",
+    "Page",
+    "Paginator",
+    "PayloadTooLarge",
+    "RateLimited",
+    "RequestTimeout",
+    "Retries",
+    "RoutingError",
+    "ServiceUnavailable",
+    "SigningSecret",
+    "TokenResponse",
+    "TransportError",
+    "Unauthorized",
+    "UnsupportedMediaType",
+    "ValidationError",
+    "WebhookVerificationError",
+    "__version__",
+    "authorization_request",
+    "models",
+    "verify",
+    "verify_hmac",
+    "verify_standard",
+]

@@ -1,0 +1,3 @@
+from client_live_server import live
+
+__all__ = ["live"]
