@@ -15,6 +15,10 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from comptoir.db.migrations.rebuild import keeping_referring_rows
+
+_EVENTS = {"sqlite_autoincrement": True}  # SQLite rebuilds the table to change a column: ids never reused
+
 revision: str = "0023"
 down_revision: str | None = "0022"
 branch_labels: str | Sequence[str] | None = None
@@ -29,8 +33,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("failing_since", sa.DateTime(timezone=True), nullable=True))
         batch_op.add_column(sa.Column("disabled_at", sa.DateTime(timezone=True), nullable=True))
         batch_op.add_column(sa.Column("disabled_reason", sa.Text(), nullable=True))
-    # SQLite rebuilds the table to change a column: it keeps AUTOINCREMENT (ids never reused)
-    with op.batch_alter_table("events", schema=None, table_kwargs={"sqlite_autoincrement": True}) as batch_op:
+    with keeping_referring_rows("events"), op.batch_alter_table("events", table_kwargs=_EVENTS) as batch_op:
         batch_op.add_column(sa.Column("done_at", sa.DateTime(timezone=True), nullable=True))
         batch_op.add_column(sa.Column("redelivery", sa.Boolean(), server_default=sa.false(), nullable=False))
         batch_op.alter_column("next_attempt_at", existing_type=sa.DateTime(timezone=True), nullable=True)
@@ -58,11 +61,11 @@ def downgrade() -> None:
     op.drop_index("ix_notices_account", table_name="notices")
     op.drop_table("notices")
     op.execute("DELETE FROM events WHERE next_attempt_at IS NULL")
-    with op.batch_alter_table("events", schema=None, table_kwargs={"sqlite_autoincrement": True}) as batch_op:
+    with keeping_referring_rows("events"), op.batch_alter_table("events", table_kwargs=_EVENTS) as batch_op:
         batch_op.alter_column("next_attempt_at", existing_type=sa.DateTime(timezone=True), nullable=False)
         batch_op.drop_column("redelivery")
         batch_op.drop_column("done_at")
-    with op.batch_alter_table("callbacks", schema=None) as batch_op:
+    with keeping_referring_rows("callbacks"), op.batch_alter_table("callbacks") as batch_op:
         for name in (
             "disabled_reason",
             "disabled_at",
