@@ -157,7 +157,12 @@ def _valid_host(host: str) -> bool:
 
 
 async def get_callback(session: AsyncSession, ctx: Ctx) -> dict[str, Any]:
-    return render_callback(await repository.callback_of(session, ctx.connection_id))
+    return await callback_of(session, ctx.connection_id)
+
+
+async def callback_of(session: AsyncSession, connection_id: int) -> dict[str, Any]:
+    """The connection's callback as GET /callback reads it (the back office too)."""
+    return render_callback(await repository.callback_of(session, connection_id))
 
 
 def render_callback(callback: Callback | None) -> dict[str, Any]:
