@@ -81,9 +81,11 @@ async def test_a_bad_replay_range_is_shown_and_changes_nothing(
     await subscribe(client, shop.location_token, {"location": ["update"]}, receiver.url("/hook"))
     await log_in(client, "owner@example.com")
     connection = await connection_of(world, shop.location_token)
+    page = await client.get(f"/connections/{connection.public_id}")  # the request log is written now
     before = await world.snapshot()
-    answer = await tool(
-        client, connection.public_id, "replay", **{"from": "2026-01-02T00:00:00Z", "to": "2026-01-01T00:00:00Z"}
+    answer = await client.post(
+        f"/connections/{connection.public_id}/callback/replay",
+        data={"csrf": csrf_of(page.text), "from": "2026-01-02T00:00:00Z", "to": "2026-01-01T00:00:00Z"},
     )
     assert answer.status_code == 200
     assert "to: &#39;2026-01-01T00:00:00Z&#39; must be after from (&#39;2026-01-02T00:00:00Z&#39;)" in answer.text
