@@ -263,3 +263,19 @@ async def test_a_bad_replay_range_is_422_naming_the_field(
     response = await client.post("/v1/callback/replay", json=body, headers=listener.headers())
     assert response.status_code == 422, response.text
     assert [e["field"] for e in response.json()["errors"]] == [field]
+
+
+async def test_an_automatic_retry_of_a_resent_event_is_not_marked_as_a_redelivery(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    receiver.answer("/hook", lambda n: Answer(status=503 if n == 1 else 200))
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await touch_location(client, shop, 75)
+    [first] = await received(receiver, "/hook", 1)
+    await wait_until_listed(client, listener, 0)
+    resend = f"/v1/callback/events/{first.headers['X-Event-Id']}/resend"
+    assert (await client.post(resend, headers=listener.headers())).status_code == 202
+    [_, resent, retried] = await received(receiver, "/hook", 3)
+    assert resent.headers["comptoir-redelivery"] == "true"
+    assert "comptoir-redelivery" not in retried.headers
+    assert retried.body == first.body
