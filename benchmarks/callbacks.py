@@ -12,6 +12,13 @@ loop. Run by hand, not in CI:
 
     uv run python benchmarks/callbacks.py --database postgresql://postgres@127.0.0.1:5432/comptoir_cb_bench
 
+With `--compare-signatures N`, only part 1 runs, 2 x N times in one run, alternating a worker
+that sends the Standard Webhooks headers and one that does not (`callbacks.signing.
+STANDARD_WEBHOOKS`, switched off in that worker process only): the cost of those headers, as
+the ratio of the medians. `--header-cost` only times, in this process, the headers of one
+POST (`callbacks.signing.headers`, a 1 KB body, one signing secret) with and without the
+Standard Webhooks ones: the CPU each delivery spends on them, free of the machine's noise.
+
 The database must exist (it is migrated and filled by the script; use an empty one).
 """
 
@@ -147,11 +154,41 @@ async def produce(
     return committed
 
 
-def start_worker(database_url: str, log: Path) -> subprocess.Popen[bytes]:
+# `comptoir worker` without the Standard Webhooks headers (--compare-signatures)
+UNSIGNED_WORKER = (
+    "import sys; import comptoir.callbacks.signing as signing; signing.STANDARD_WEBHOOKS = False; "
+    "from comptoir.cli import main; main(['worker'])"
+)
+
+
+def start_worker(database_url: str, log: Path, *, standard_webhooks: bool = True) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")}
     env |= {"COMPTOIR_DATABASE_URL": database_url, "COMPTOIR_SECRET_KEY": KEY, "COMPTOIR_LOG_LEVEL": "warning"}
     env["COMPTOIR_CALLBACK_ALLOWED_NETWORKS"] = "127.0.0.0/8"  # the receiver runs on this machine
-    return subprocess.Popen([COMPTOIR, "worker"], env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    command = [COMPTOIR, "worker"] if standard_webhooks else [sys.executable, "-c", UNSIGNED_WORKER]
+    return subprocess.Popen(command, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+
+
+def compare_signatures(args: argparse.Namespace, ids: tuple[int, int, int, int], stats_url: str, workdir: Path) -> None:
+    """Part 1, 2 x `args.compare_signatures` times, alternating headers on and off."""
+    rates: dict[bool, list[float]] = {True: [], False: []}
+    done = 0
+    for n in range(2 * args.compare_signatures):
+        on = n % 2 == 0
+        asyncio.run(produce(args.database, ids, args.events, None))
+        worker = start_worker(args.database, workdir / f"worker-{n}.log", standard_webhooks=on)
+        try:
+            got = wait_for(stats_url, done + args.events, 600)
+        finally:
+            worker.send_signal(signal.SIGTERM)
+            worker.wait(timeout=30)
+        times = sorted(t for _, t in got[done : done + args.events])
+        done += args.events
+        rates[on].append(args.events / (times[-1] - times[0]))
+        print(f"  round {n + 1}: headers {'on ' if on else 'off'} {rates[on][-1]:.0f} deliveries/s", flush=True)
+    on, off = statistics.median(rates[True]), statistics.median(rates[False])
+    print(f"Standard Webhooks headers, {args.compare_signatures} rounds each of {args.events} events: median "
+          f"{on:.0f}/s on, {off:.0f}/s off; cost {100 * (off - on) / off:+.1f}% of throughput")  # fmt: skip
 
 
 def received(stats_url: str) -> list[tuple[str, float]]:
@@ -168,14 +205,41 @@ def wait_for(stats_url: str, count: int, timeout: float) -> list[tuple[str, floa
     raise SystemExit(f"only {len(received(stats_url))} of {count} events arrived")
 
 
+def header_cost() -> None:
+    import timeit
+
+    from comptoir.callbacks import signing
+
+    body, keys = b"x" * 1024, [signing.new_secret()]
+
+    def one() -> None:
+        signing.headers(b"0" * 32, keys, "abcdef", 1_700_000_000, body, redelivery=False)
+
+    per_call: dict[bool, float] = {}
+    for on in (True, False, True, False):
+        signing.STANDARD_WEBHOOKS = on
+        runs = timeit.repeat(one, number=20_000, repeat=7)
+        per_call[on] = min(per_call.get(on, float("inf")), statistics.median(runs) / 20_000)
+    signing.STANDARD_WEBHOOKS = True
+    on, off = per_call[True] * 1e6, per_call[False] * 1e6
+    print(f"headers of one POST: {on:.2f} us with Standard Webhooks, {off:.2f} us without: +{on - off:.2f} us each")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--database", required=True, help="an empty PostgreSQL database URL")
+    parser.add_argument("--database", help="an empty PostgreSQL database URL")
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--rate", type=float, default=100.0, help="events per second in part 2")
     parser.add_argument("--seconds", type=float, default=30.0, help="duration of part 2")
+    parser.add_argument("--compare-signatures", type=int, default=0, metavar="N", help="see above")
+    parser.add_argument("--header-cost", action="store_true", help="see above")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    if args.header_cost:
+        header_cost()
+        return
+    if not args.database:
+        parser.error("--database is required")
 
     workdir = Path(tempfile.mkdtemp(prefix="comptoir-cb-bench-"))
     port = free_port()
@@ -190,6 +254,9 @@ def main() -> None:
             except httpx.TransportError:
                 time.sleep(0.1)
         ids = asyncio.run(prepare(args.database, f"http://127.0.0.1:{port}/hook"))
+        if args.compare_signatures:
+            compare_signatures(args, ids, stats_url, workdir)
+            return
 
         # 1. throughput: a backlog of events, then one worker process
         asyncio.run(produce(args.database, ids, args.events, None))

@@ -143,7 +143,7 @@ class World:
                 connection.id, connection.name, connection.client_id, "", connection.user_id, connection.level,
                 connection.account_id, connection.location_id, None, None, parse_scope(connection.scope),
             )  # fmt: skip
-            await set_callback(session, ctx, url, events, parse_networks(TEST_ALLOWED_NETWORKS))
+            await set_callback(session, self.key, ctx, url, events, parse_networks(TEST_ALLOWED_NETWORKS))
             return connection.id
 
     async def changes(self) -> list[Change]:

@@ -55,6 +55,8 @@ class Settings(BaseSettings):
     secret_key: str | None = Field(default=None, repr=False)
     callback_retry_base_seconds: float = 60
     callback_timeout_seconds: float = 20
+    # a callback whose every attempt failed for this long is disabled (docs/operations.md)
+    callback_disable_after_seconds: float = Field(default=5 * 24 * 3600, gt=0)
     # Networks callback URLs may reach although not public, e.g. "127.0.0.0/8,::1/128".
     callback_allowed_networks: str = ""
     rate_limits: Literal["on", "off"] = "on"

@@ -82,6 +82,8 @@ SSRF_URLS = [
     "https://user:pw@127.0.0.1:8443/hook",
 ]
 
+ENABLED = {"disabled_at": None, "disabled_reason": None}
+
 
 RETRY_BASE = 3.0
 
@@ -158,7 +160,9 @@ async def pending_events(world: World, listener: Listener) -> list[tuple[int, da
     connection_id = await connection_of(world, listener)
     async with world.db.transaction(write=False) as session:
         rows = await session.execute(
-            select(Event.attempts, Event.next_attempt_at).where(Event.connection_id == connection_id)
+            select(Event.attempts, Event.next_attempt_at).where(
+                Event.connection_id == connection_id, Event.done_at.is_(None)
+            )
         )
         return [(attempts, next_at) for attempts, next_at in rows]
 
@@ -256,7 +260,7 @@ async def test_ssrf_callback_url_aimed_inside_the_network_is_refused_with_422_na
     assert [error["field"] for error in body["errors"]] == ["url"]
     assert "callbacks reach only public addresses" in body["errors"][0]["message"]
     stored = await client.get("/v1/callback", headers=listener.headers())
-    assert stored.json() == {"url": None, "events": {}}
+    assert stored.json() == {"url": None, "events": {}, **ENABLED}
 
 
 async def test_ssrf_refused_url_leaves_the_callback_before_it_unchanged(
@@ -266,7 +270,7 @@ async def test_ssrf_refused_url_leaves_the_callback_before_it_unchanged(
     assert (await post_callback(client, listener, "https://pos.example/hook")).status_code == 200
     assert (await post_callback(client, listener, "http://[::ffff:169.254.169.254]/")).status_code == 422
     stored = await client.get("/v1/callback", headers=listener.headers())
-    assert stored.json() == {"url": "https://pos.example/hook", "events": {"location": ["update"]}}
+    assert stored.json() == {"url": "https://pos.example/hook", "events": {"location": ["update"]}, **ENABLED}
 
 
 @pytest.mark.parametrize("url", ["https://pos.example/hook", "http://8.8.8.8/", "http://[2606:4700:4700::1111]/"])
@@ -339,7 +343,7 @@ async def test_callback_url_hiding_characters_is_refused_with_422_naming_url(
         "errors": [{"field": "url", "message": message}],
     }
     stored = await client.get("/v1/callback", headers=listener.headers())
-    assert stored.json() == {"url": "http://8.8.8.8/hook", "events": {"location": ["update"]}}
+    assert stored.json() == {"url": "http://8.8.8.8/hook", "events": {"location": ["update"]}, **ENABLED}
 
 
 async def test_ssrf_via_dns_a_name_resolving_to_a_loopback_address_is_refused_at_registration(
@@ -360,7 +364,7 @@ async def test_ssrf_via_dns_a_name_resolving_to_a_loopback_address_is_refused_at
         "errors": [{"field": "url", "message": message}],
     }
     stored = await client.get("/v1/callback", headers=listener.headers())
-    assert stored.json() == {"url": "https://pos.example/hook", "events": {"location": ["update"]}}
+    assert stored.json() == {"url": "https://pos.example/hook", "events": {"location": ["update"]}, **ENABLED}
 
 
 async def test_ssrf_via_dns_any_refused_address_of_a_name_refuses_it_at_registration(
@@ -519,10 +523,10 @@ async def test_a_log_line_that_cannot_be_written_never_skips_the_count_or_the_ba
 ) -> None:
     write = DeliveryWorker._write
 
-    async def failing_log(self: DeliveryWorker, lane: Any, gone: Any, retries: Any, log_rows: Any) -> bool:
+    async def failing_log(self: DeliveryWorker, lane: Any, done: Any, retries: Any, log_rows: Any, health: Any) -> bool:
         if log_rows:
             raise RuntimeError("the delivery log cannot be written")
-        return await write(self, lane, gone, retries, log_rows)
+        return await write(self, lane, done, retries, log_rows, health)
 
     monkeypatch.setattr(DeliveryWorker, "_write", failing_log)
     delivery.receiver.answer("/hook", Answer(status=503, body=b"busy"))

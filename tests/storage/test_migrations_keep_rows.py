@@ -24,7 +24,7 @@ from tests.storage.migrating import migrate
 Rows = dict[str, list[tuple[Any, ...]]]
 
 # Revisions just before a migration that rebuilds a table on SQLite.
-BEFORE_REBUILDS = ["0003", "0008", "0016", "0017"]
+BEFORE_REBUILDS = ["0003", "0008", "0016", "0017", "0023"]
 
 
 @pytest.fixture(autouse=True)

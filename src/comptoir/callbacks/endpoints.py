@@ -1,4 +1,5 @@
-"""GET/POST/DELETE /callback, GET /callback/events, GET/DELETE /callback/events/:id
+"""GET/POST/DELETE /callback, GET /callback/events, GET/DELETE /callback/events/:id, and the
+webhook tools: the signing secret, test events, resends, replays, enabling
 (docs/api/callbacks-events.md)."""
 
 from __future__ import annotations
@@ -10,7 +11,16 @@ from fastapi import APIRouter, Depends, Request
 from comptoir.auth.access import TOKEN, require
 from comptoir.auth.context import Ctx
 from comptoir.callbacks import service
-from comptoir.callbacks.schemas import Callback, CallbackUpdate, Event, EventSummary
+from comptoir.callbacks.schemas import (
+    Callback,
+    CallbackUpdate,
+    Event,
+    EventSummary,
+    Queued,
+    ReplayRange,
+    SigningSecret,
+    TestEvent,
+)
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, answer_example, body_example
 from comptoir.http.pagination import Pagination
@@ -68,7 +78,7 @@ async def set_callback(body: CallbackUpdate, ctx: AnyToken, request: Request) ->
     # holds the database's one write lock, which no lookup (up to seconds) may keep
     url, subscribed = await service.check_subscription(body.url, body.events, state.settings.callback_networks)
     async with state.db.transaction() as session:
-        return JSON(await service.save_subscription(session, ctx, url, subscribed))
+        return JSON(await service.save_subscription(session, state.key, ctx, url, subscribed))
 
 
 @router.delete(
@@ -114,3 +124,72 @@ async def acknowledge_event(event_id: str, session: Session, ctx: AnyToken) -> J
     """Marks the event as handled: it is deleted, never delivered again, and answered as it
     was."""
     return JSON(await service.acknowledge_event(session, ctx, event_id))
+
+
+@router.get(
+    "/callback/signing_secret",
+    response_model=SigningSecret,
+    responses=READ_ERRORS,
+    summary="Get the callback's signing secret",
+)
+async def get_signing_secret(session: Session, ctx: AnyToken, request: Request) -> JSON:
+    """The secret that signs the callback's `webhook-signature` header (Standard Webhooks), and
+    until when the previous one signs too after a rotation. 404 without a callback."""
+    return JSON(await service.signing_secret(session, app_state(request).key, ctx.connection_id))
+
+
+@router.post(
+    "/callback/signing_secret/rotate",
+    response_model=SigningSecret,
+    responses=WRITE_ERRORS,
+    summary="Rotate the signing secret (the previous one signs too for 24 hours)",
+)
+async def rotate_signing_secret(session: Session, ctx: AnyToken, request: Request) -> JSON:
+    """Makes a new signing secret. For 24 hours both the new and the previous secret sign each
+    POST (newest first), so receivers can switch without losing an event."""
+    return JSON(await service.rotate_signing_secret(session, app_state(request).key, ctx.connection_id))
+
+
+@router.post(
+    "/callback/test", response_model=TestEvent, responses=WRITE_ERRORS, summary="Send a test event to the callback URL"
+)
+async def send_test_event(ctx: AnyToken, request: Request) -> JSON:
+    """POSTs one test event (`resource_type` "callback", `event_type` "test") to the callback URL
+    now, signed under both schemes, and answers what the receiver said. Nothing is queued or
+    retried. A passive callback (no URL) is a 422."""
+    state = app_state(request)
+    return JSON(await service.send_test(state.db, state.key, state.settings, ctx.connection_id))
+
+
+@router.post(
+    "/callback/events/{event_id}/resend",
+    status_code=202,
+    response_model=Queued,
+    responses=WRITE_ERRORS,
+    summary="Send an event again",
+)
+async def resend_event(event_id: str, session: Session, ctx: AnyToken) -> JSON:
+    """Queues the event for one more delivery, marked `comptoir-redelivery: true`, whether it is
+    pending or was already delivered (delivered events are kept for resends)."""
+    return JSON(await service.resend(session, ctx.connection_id, event_id), status_code=202)
+
+
+@router.post(
+    "/callback/replay",
+    status_code=202,
+    response_model=Queued,
+    responses=WRITE_ERRORS,
+    summary="Send again the events of a time range",
+)
+async def replay_events(body: ReplayRange, session: Session, ctx: AnyToken) -> JSON:
+    """Queues again every event of the connection created from `from` (included) to `to`
+    (excluded), at most 31 days and 10,000 events, delivered oldest first and marked
+    `comptoir-redelivery: true`."""
+    return JSON(await service.replay(session, ctx.connection_id, body.start, body.end), status_code=202)
+
+
+@router.post("/callback/enable", response_model=Callback, responses=WRITE_ERRORS, summary="Enable a disabled callback")
+async def enable_callback(session: Session, ctx: AnyToken) -> JSON:
+    """Re-enables a callback disabled after failing every attempt for too long; its pending
+    events are sent again at once, oldest first."""
+    return JSON(await service.enable(session, ctx.connection_id))

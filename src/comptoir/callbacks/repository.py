@@ -18,6 +18,7 @@ from sqlalchemy import (
     bindparam,
     delete,
     exists,
+    func,
     insert,
     or_,
     select,
@@ -32,8 +33,20 @@ from comptoir.db.direct import FastReader, Query
 from comptoir.db.engine import rowcount
 from comptoir.db.pagination import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
-from comptoir.models import Account, Callback, Change, Connection, DeliveryAttempt, Event, OAuthClient, Subscription
+from comptoir.models import (
+    Account,
+    Callback,
+    Change,
+    Connection,
+    DeliveryAttempt,
+    Event,
+    Notice,
+    OAuthClient,
+    Subscription,
+)
 
+# A lane as `claimable` selects it (connection id, client secret seed, signing secrets, failing since)
+Lanes = Select[int, str, bytes | None, bytes | None, datetime | None, datetime | None]
 # Core tables for the worker's executemany statements (one UPDATE or INSERT per batch)
 _EVENTS = cast(Table, Event.__table__)
 _ATTEMPTS = cast(Table, DeliveryAttempt.__table__)
@@ -42,23 +55,72 @@ _ATTEMPTS = cast(Table, DeliveryAttempt.__table__)
 # --- the callback and its subscriptions (spec 4.9, 6.1) -------------------------------------
 
 
-async def callback_of(session: AsyncSession, connection_id: int, *, lock: bool = False) -> Callback | None:
-    return await session.get(Callback, connection_id, with_for_update=lock)
+async def callback_of(
+    session: AsyncSession, connection_id: int, *, lock: bool = False, fresh: bool = False
+) -> Callback | None:
+    """`fresh`: read again, after an update statement changed the row."""
+    return await session.get(Callback, connection_id, with_for_update=lock, populate_existing=fresh)
 
 
 async def save_callback(
-    session: AsyncSession, connection_id: int, url: str | None, events: dict[str, list[str]], now: datetime
+    session: AsyncSession,
+    connection_id: int,
+    url: str | None,
+    events: dict[str, list[str]],
+    now: datetime,
+    signing_secret: bytes,
 ) -> None:
-    """Create the connection's callback or replace its url and events (one per connection)."""
+    """Create the connection's callback or replace its url and events (one per connection),
+    enabled; a new callback gets `signing_secret` (sealed), a replaced one keeps its own."""
     bind = session.bind
     assert bind is not None  # sessions come from Database.transaction(), bound to its engine
     upsert = pg_insert if bind.dialect.name == "postgresql" else sqlite_insert
-    stmt = upsert(Callback).values(connection_id=connection_id, url=url, events=events, created_at=now, updated_at=now)
+    stmt = upsert(Callback).values(
+        connection_id=connection_id,
+        url=url,
+        events=events,
+        created_at=now,
+        updated_at=now,
+        signing_secret=signing_secret,
+    )
+    enabled = {"disabled_at": None, "disabled_reason": None, "failing_since": None}
     await session.execute(
         stmt.on_conflict_do_update(
-            index_elements=[Callback.connection_id], set_={"url": url, "events": events, "updated_at": now}
+            index_elements=[Callback.connection_id], set_={"url": url, "events": events, "updated_at": now, **enabled}
         )
     )
+
+
+async def set_signing_secret(session: AsyncSession, connection_id: int, sealed: bytes) -> None:
+    """A first signing secret (a callback made before there were any)."""
+    await session.execute(update(Callback).where(Callback.connection_id == connection_id).values(signing_secret=sealed))
+
+
+async def rotate_signing_secret(
+    session: AsyncSession, callback: Callback, sealed: bytes, overlap_until: datetime
+) -> None:
+    """`sealed` signs from now on; the current secret signs too until `overlap_until`."""
+    callback.previous_secret = callback.signing_secret
+    callback.previous_secret_expires_at = overlap_until
+    callback.signing_secret = sealed
+    await session.flush()
+
+
+async def enable(session: AsyncSession, connection_id: int, now: datetime) -> bool:
+    """Enable a disabled callback; its pending events are due at once. Whether it was disabled."""
+    result = await session.execute(
+        update(Callback)
+        .where(Callback.connection_id == connection_id, Callback.disabled_at.is_not(None))
+        .values(disabled_at=None, disabled_reason=None, failing_since=None)
+    )
+    if not rowcount(result):
+        return False
+    await session.execute(
+        update(Event)
+        .where(Event.connection_id == connection_id, Event.next_attempt_at.is_not(None))
+        .values(next_attempt_at=now)
+    )
+    return True
 
 
 async def replace_subscriptions(session: AsyncSession, connection_id: int, events: dict[str, list[str]]) -> None:
@@ -85,17 +147,18 @@ async def delete_events_of(session: AsyncSession, connection_id: int) -> None:
 
 
 async def events_page(session: AsyncSession, connection_id: int, page: PageRequest) -> Page:
-    """A page of the connection's events, oldest first; rows are (Event, Change)."""
-    stmt = select(Event, Change).join(Change, Change.id == Event.change_id).where(Event.connection_id == connection_id)
+    """A page of the connection's pending events, oldest first; rows are (Event, Change)."""
+    stmt = select(Event, Change).join(Change, Change.id == Event.change_id)
+    stmt = stmt.where(Event.connection_id == connection_id, Event.done_at.is_(None))
     return await paginate(session, stmt, [Key(Event.id, int)], page)
 
 
 async def event_of(
     session: AsyncSession, connection_id: int, event_pk: int, *, lock: bool = False
 ) -> tuple[Event, Change] | None:
-    """One of the connection's events with its change (locked: the event row only)."""
+    """One of the connection's pending events with its change (locked: the event row only)."""
     stmt = select(Event, Change).join(Change, Change.id == Event.change_id)
-    stmt = stmt.where(Event.id == event_pk, Event.connection_id == connection_id)
+    stmt = stmt.where(Event.id == event_pk, Event.connection_id == connection_id, Event.done_at.is_(None))
     if lock:
         stmt = stmt.with_for_update(of=Event)
     row = (await session.execute(stmt)).first()
@@ -104,6 +167,32 @@ async def event_of(
 
 async def delete_event(session: AsyncSession, event_pk: int) -> None:
     await session.execute(delete(Event).where(Event.id == event_pk))
+
+
+_REDELIVER = {"attempts": 0, "done_at": None, "redelivery": True}
+
+
+async def redeliver(session: AsyncSession, connection_id: int, event_pk: int, now: datetime) -> bool:
+    """Queue one of the connection's kept events (pending or done) for a redelivery now;
+    False when the connection has no such event."""
+    result = await session.execute(
+        update(Event)
+        .where(Event.id == event_pk, Event.connection_id == connection_id)
+        .values(next_attempt_at=now, **_REDELIVER)
+    )
+    return bool(rowcount(result))
+
+
+async def redeliver_range(
+    session: AsyncSession, connection_id: int, start: datetime, end: datetime, now: datetime
+) -> int:
+    """Queue the connection's kept events created in [start, end) for a redelivery now; how many."""
+    result = await session.execute(
+        update(Event)
+        .where(Event.connection_id == connection_id, Event.created_at >= start, Event.created_at < end)
+        .values(next_attempt_at=now, **_REDELIVER)
+    )
+    return rowcount(result)
 
 
 # --- the delivery log -----------------------------------------------------------------------
@@ -127,24 +216,34 @@ STILL_DUE = Query(
     .join(Callback, Callback.connection_id == Event.connection_id)
     .where(
         Event.id == bindparam("event_id"),
+        Event.next_attempt_at.is_not(None),
         Callback.lease_owner == bindparam("token"),
         Callback.url == bindparam("url"),
     )
 )
 
 
-def claimable(now: datetime, busy: list[int]) -> Select[int, str]:
-    """Lanes another worker does not hold: an active callback of a working connection (not
-    revoked, blocked or suspended) with a due event, least recently served first, so no
-    connection starves when lanes are scarce. `busy`: connections this worker already serves."""
+def claimable(now: datetime, busy: list[int]) -> Lanes:
+    """Lanes another worker does not hold: an active, enabled callback of a working
+    connection (not revoked, blocked or suspended) with a due event, least recently served
+    first, so no connection starves when lanes are scarce. `busy`: connections this worker
+    already serves."""
     due = exists().where(Event.connection_id == Callback.connection_id, Event.next_attempt_at <= now)
     return (
-        select(Callback.connection_id, OAuthClient.secret_seed)
+        select(
+            Callback.connection_id,
+            OAuthClient.secret_seed,
+            Callback.signing_secret,
+            Callback.previous_secret,
+            Callback.previous_secret_expires_at,
+            Callback.failing_since,
+        )
         .join(Connection, Connection.id == Callback.connection_id)
         .join(OAuthClient, OAuthClient.id == Connection.client_id)
         .outerjoin(Account, Account.id == Connection.account_id)
         .where(
             Callback.url.is_not(None),
+            Callback.disabled_at.is_(None),
             or_(Callback.leased_until.is_(None), Callback.leased_until < now),
             Connection.revoked_at.is_(None),
             Connection.blocked.is_(False),
@@ -156,14 +255,16 @@ def claimable(now: datetime, busy: list[int]) -> Select[int, str]:
     )
 
 
-async def any_claimable(session: AsyncSession, lanes: Select[int, str]) -> bool:
+async def any_claimable(session: AsyncSession, lanes: Lanes) -> bool:
     """A cheap probe (no write lock) before claiming."""
     return (await session.execute(lanes.order_by(None).limit(1))).first() is not None
 
 
-async def lock_lanes(session: AsyncSession, lanes: Select[int, str], limit: int) -> Sequence[Row[int, str]]:
+async def lock_lanes(
+    session: AsyncSession, lanes: Lanes, limit: int
+) -> Sequence[Row[int, str, bytes | None, bytes | None, datetime | None, datetime | None]]:
     """Up to `limit` claimable lanes, locked (`FOR UPDATE SKIP LOCKED` on PostgreSQL: rows
-    another worker is claiming are skipped); rows have `connection_id` and `secret_seed`."""
+    another worker is claiming are skipped); rows have the columns `claimable` selects."""
     return (await session.execute(lanes.limit(limit).with_for_update(of=Callback, skip_locked=True))).all()
 
 
@@ -194,7 +295,7 @@ async def due_events(
             Callback.lease_owner == token,
             Callback.url.is_not(None),
         )
-        .order_by(Event.id)
+        .order_by(Event.created_at, Event.id)
         .limit(limit)
     )
     # the url is not null (filtered above)
@@ -226,17 +327,19 @@ class AttemptRow(TypedDict):
 
 
 async def write_outcomes(
-    session: AsyncSession, gone: list[int], retries: list[Retry], log_rows: list[AttemptRow]
+    session: AsyncSession, done: list[int], retries: list[Retry], log_rows: list[AttemptRow], now: datetime
 ) -> None:
-    """A batch's outcomes: events acknowledged or dropped are deleted, the others get their
-    count and next attempt; one delivery log row per attempt."""
-    if gone:
-        await session.execute(delete(Event).where(Event.id.in_(gone)))
+    """A batch's outcomes: events acknowledged or given up are done (kept, no longer due or
+    listed), the others get their count and next attempt; one delivery log row per attempt."""
+    if done:
+        await session.execute(
+            update(Event).where(Event.id.in_(done)).values(next_attempt_at=None, done_at=now, redelivery=False)
+        )
     if retries:
         await session.execute(
             update(_EVENTS)
             .where(_EVENTS.c.id == bindparam("b_id"))
-            .values(attempts=bindparam("b_attempts"), next_attempt_at=bindparam("b_next")),
+            .values(attempts=bindparam("b_attempts"), next_attempt_at=bindparam("b_next"), redelivery=False),
             retries,
         )
     if log_rows:
@@ -262,6 +365,47 @@ async def release(session: AsyncSession, connection_id: int, token: str, until: 
     )
 
 
+async def set_failing_since(session: AsyncSession, connection_id: int, since: datetime | None) -> None:
+    await session.execute(update(Callback).where(Callback.connection_id == connection_id).values(failing_since=since))
+
+
+async def disable(session: AsyncSession, connection_id: int, now: datetime, reason: str) -> bool:
+    """Disable an enabled callback; False when it already was (or is gone)."""
+    result = await session.execute(
+        update(Callback)
+        .where(Callback.connection_id == connection_id, Callback.disabled_at.is_(None))
+        .values(disabled_at=now, disabled_reason=reason)
+    )
+    return bool(rowcount(result))
+
+
+async def add_notice(session: AsyncSession, connection_id: int, now: datetime, text: str) -> None:
+    """A notice to the users of the account the connection reaches (none for a user's own)."""
+    account = select(Connection.account_id).where(Connection.id == connection_id).scalar_subquery()
+    exists_account = select(Connection.id).where(Connection.id == connection_id, Connection.account_id.is_not(None))
+    if (await session.execute(exists_account)).first() is not None:
+        await session.execute(
+            insert(Notice).values(account_id=account, connection_id=connection_id, created_at=now, text=text)
+        )
+
+
+async def notices_of(session: AsyncSession, account_id: int, limit: int = 20) -> list[Notice]:
+    """The account's notices not dismissed, newest first (the back office's banner)."""
+    rows = await session.scalars(
+        select(Notice)
+        .where(Notice.account_id == account_id, Notice.dismissed_at.is_(None))
+        .order_by(Notice.id.desc())
+        .limit(limit)
+    )
+    return list(rows)
+
+
+async def dismiss_notice(session: AsyncSession, account_id: int, notice_pk: int, now: datetime) -> None:
+    await session.execute(
+        update(Notice).where(Notice.id == notice_pk, Notice.account_id == account_id).values(dismissed_at=now)
+    )
+
+
 # --- retention ------------------------------------------------------------------------------
 
 
@@ -278,3 +422,17 @@ async def purge_attempts(session: AsyncSession, before: datetime, limit: int) ->
     batch = select(DeliveryAttempt.id).where(DeliveryAttempt.attempted_at < before).limit(limit).scalar_subquery()
     result = await session.execute(delete(DeliveryAttempt).where(DeliveryAttempt.id.in_(batch)))
     return rowcount(result)
+
+
+async def client_seed_of(session: AsyncSession, connection_id: int) -> str:
+    """The secret seed of the connection's client (its callbacks' X-Service-Hmac-SHA256 key)."""
+    stmt = select(OAuthClient.secret_seed).join(Connection, Connection.client_id == OAuthClient.id)
+    return (await session.execute(stmt.where(Connection.id == connection_id))).scalar_one()
+
+
+async def count_range(session: AsyncSession, connection_id: int, start: datetime, end: datetime) -> int:
+    """How many kept events of the connection were created in [start, end)."""
+    stmt = select(func.count()).where(
+        Event.connection_id == connection_id, Event.created_at >= start, Event.created_at < end
+    )
+    return (await session.execute(stmt)).scalar_one()

@@ -25,6 +25,45 @@ class Callback(BaseModel):
 
     url: str | None
     events: dict[str, list[str]]
+    disabled_at: str | None = Field(description="When deliveries were disabled after failing; null while enabled")
+    disabled_reason: str | None = Field(description="Why deliveries were disabled; null while enabled")
+
+
+class SigningSecret(BaseModel):
+    """The secret of the `webhook-signature` header (docs/api/callbacks-events.md "Verifying a callback")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    secret: str = Field(description="`whsec_` and the standard base64 of the key's bytes")
+    previous_secret_expires_at: str | None = Field(
+        description="Until when the previous secret signs too, after a rotation; null when it no longer does"
+    )
+
+
+class TestEvent(BaseModel):
+    """The outcome of one POST of a test event to the callback URL."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    delivered: bool = Field(description="Whether the receiver answered 200-499 in time")
+    status: int | None = Field(description="The receiver's status, null without an answer")
+    error: str | None = Field(description="Why no answer came (timeout, connect_error, refused: ...), or null")
+    event: dict[str, Any] = Field(description="The test event's body, as sent")
+
+
+class Queued(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    count: int = Field(description="How many events were queued for redelivery")
+
+
+class ReplayRange(BaseModel):
+    """POST /callback/replay: the events created from `from` (included) to `to` (excluded)."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    start: Any = Field(default=None, alias="from", description="ISO 8601 time; UTC when it has no offset")
+    end: Any = Field(default=None, alias="to", description="ISO 8601 time, at most 31 days after from")
 
 
 class EventSummary(BaseModel):

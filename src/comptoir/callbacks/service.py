@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -11,21 +13,25 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from yarl import URL
 
 from comptoir.auth.context import Ctx
-from comptoir.callbacks import repository
+from comptoir.callbacks import repository, signing
 from comptoir.callbacks.addresses import NO_ADDRESS, host_refusal, name_refusal, needs_resolution
-from comptoir.config import IPNetwork
-from comptoir.errors import FieldErrors, NotFound
+from comptoir.callbacks.sending import http_client, post
+from comptoir.config import IPNetwork, Settings
+from comptoir.connections.service import secret_from_seed
+from comptoir.db.engine import Database
+from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable
 from comptoir.events import RESOURCE_EVENTS
 from comptoir.events.payload import render_event
-from comptoir.events.repository import callback_changed
+from comptoir.events.repository import callback_changed, wake_workers
 from comptoir.kit import clock, ids
+from comptoir.kit.jsonutil import dumps
 from comptoir.kit.pagination import Page, PageRequest
-from comptoir.kit.times import render_datetime
-from comptoir.kit.wire import shown
-from comptoir.models import Callback, Change, DeliveryAttempt, Event
+from comptoir.kit.times import localize, parse_datetime, render_datetime
+from comptoir.kit.wire import WireError, shown
+from comptoir.models import Callback, Change, DeliveryAttempt, Event, Notice
 
 MAX_URL = 2048
-NO_CALLBACK: dict[str, Any] = {"url": None, "events": {}}
+NO_CALLBACK: dict[str, Any] = {"url": None, "events": {}, "disabled_at": None, "disabled_reason": None}
 
 
 async def check_subscription(
@@ -151,33 +157,50 @@ def _valid_host(host: str) -> bool:
 
 
 async def get_callback(session: AsyncSession, ctx: Ctx) -> dict[str, Any]:
-    return render_callback(await repository.callback_of(session, ctx.connection_id))
+    return await callback_of(session, ctx.connection_id)
+
+
+async def callback_of(session: AsyncSession, connection_id: int) -> dict[str, Any]:
+    """The connection's callback as GET /callback reads it (the back office too)."""
+    return render_callback(await repository.callback_of(session, connection_id))
 
 
 def render_callback(callback: Callback | None) -> dict[str, Any]:
     if callback is None:
         return dict(NO_CALLBACK)
-    return {"url": callback.url, "events": callback.events}
+    return {
+        "url": callback.url,
+        "events": callback.events,
+        "disabled_at": render_datetime(callback.disabled_at),
+        "disabled_reason": callback.disabled_reason,
+    }
 
 
 async def set_callback(
-    session: AsyncSession, ctx: Ctx, url: Any, events: Any, allowed: Sequence[IPNetwork] = ()
+    session: AsyncSession, key: bytes, ctx: Ctx, url: Any, events: Any, allowed: Sequence[IPNetwork] = ()
 ) -> dict[str, Any]:
     """POST /callback: create the connection's callback or replace it (one per connection).
     Pending events stay; a callback that becomes active gets them delivered."""
     checked_url, subscribed = await check_subscription(url, events, allowed)
-    return await save_subscription(session, ctx, checked_url, subscribed)
+    return await save_subscription(session, key, ctx, checked_url, subscribed)
 
 
 async def save_subscription(
-    session: AsyncSession, ctx: Ctx, url: str | None, subscribed: dict[str, list[str]]
+    session: AsyncSession, key: bytes, ctx: Ctx, url: str | None, subscribed: dict[str, list[str]]
 ) -> dict[str, Any]:
     """`set_callback` once its body is checked (`check_subscription`, which resolves the URL's
-    host: a caller may check before it opens the transaction, so that no lookup holds one)."""
-    await repository.save_callback(session, ctx.connection_id, url, subscribed, clock.now())
+    host: a caller may check before it opens the transaction, so that no lookup holds one).
+    A new callback gets its signing secret; a disabled one is enabled again and resumes from
+    its oldest pending event (docs/api/callbacks-events.md "Automatic disable")."""
+    now = clock.now()
+    was_disabled = await repository.enable(session, ctx.connection_id, now)
+    sealed = signing.seal(key, ctx.connection_id, signing.new_secret())
+    await repository.save_callback(session, ctx.connection_id, url, subscribed, now, sealed)
     await repository.replace_subscriptions(session, ctx.connection_id, subscribed)
     await callback_changed(session, ctx.connection_id)
-    return {"url": url, "events": subscribed}
+    if was_disabled:
+        await wake_workers(session)
+    return {"url": url, "events": subscribed, "disabled_at": None, "disabled_reason": None}
 
 
 async def delete_callback(session: AsyncSession, ctx: Ctx) -> dict[str, Any]:
@@ -243,3 +266,159 @@ async def acknowledge_event(session: AsyncSession, ctx: Ctx, public_id: str) -> 
     await repository.delete_event(session, event.id)
     await callback_changed(session, ctx.connection_id)
     return body
+
+
+# --- signing secrets, tests, resends, replays, enabling ---------------------------------------
+# docs/api/callbacks-events.md "Verifying a callback", "Testing, resending and replaying",
+# "Automatic disable". Each takes the connection's id: the API, the back office and the CLI
+# call them alike.
+
+MAX_REPLAY = timedelta(days=31)  # the longest range one replay may cover
+MAX_REPLAYED = 10_000  # the most events one replay may queue
+
+
+async def _callback(session: AsyncSession, connection_id: int) -> Callback:
+    callback = await repository.callback_of(session, connection_id, lock=True)
+    if callback is None:
+        raise NotFound("callback")
+    return callback
+
+
+async def _active(session: AsyncSession, connection_id: int, what: str) -> Callback:
+    callback = await _callback(session, connection_id)
+    if callback.url is None:
+        raise Unprocessable(FieldError("url", f"is null (a passive callback): {what} needs a callback URL"))
+    return callback
+
+
+async def _signing_keys(session: AsyncSession, key: bytes, callback: Callback) -> list[bytes]:
+    """The live signing secrets, newest first; a callback made before there were any gets one."""
+    keys = signing.live_keys(
+        key,
+        callback.connection_id,
+        callback.signing_secret,
+        callback.previous_secret,
+        callback.previous_secret_expires_at,
+        clock.now(),
+    )
+    if not keys:
+        keys = [signing.new_secret()]
+        await repository.set_signing_secret(
+            session, callback.connection_id, signing.seal(key, callback.connection_id, keys[0])
+        )
+    return keys
+
+
+def _secret_body(callback: Callback, current: bytes) -> dict[str, Any]:
+    expires = callback.previous_secret_expires_at
+    live = expires is not None and expires > clock.now()
+    return {"secret": signing.shown(current), "previous_secret_expires_at": render_datetime(expires) if live else None}
+
+
+async def signing_secret(session: AsyncSession, key: bytes, connection_id: int) -> dict[str, Any]:
+    """GET /callback/signing_secret: the secret that signs now, and when the previous one stops."""
+    callback = await _callback(session, connection_id)
+    keys = await _signing_keys(session, key, callback)
+    return _secret_body(callback, keys[0])
+
+
+async def rotate_signing_secret(session: AsyncSession, key: bytes, connection_id: int) -> dict[str, Any]:
+    """POST /callback/signing_secret/rotate: a new secret signs from now on, and the one it
+    replaces signs too for 24 hours (a secret older than that stops at once)."""
+    callback = await _callback(session, connection_id)
+    await _signing_keys(session, key, callback)
+    await session.refresh(callback)
+    secret = signing.new_secret()
+    overlap = clock.now() + signing.ROTATION_OVERLAP
+    await repository.rotate_signing_secret(session, callback, signing.seal(key, connection_id, secret), overlap)
+    return _secret_body(callback, secret)
+
+
+async def send_test(db: Database, key: bytes, settings: Settings, connection_id: int) -> dict[str, Any]:
+    """POST /callback/test: one POST of a test event to the callback URL now, signed as any
+    delivery, under the same address rules and timeout; nothing is recorded. The POST runs
+    outside any transaction."""
+    async with db.transaction() as session:
+        callback = await _active(session, connection_id, "a test event")
+        keys = await _signing_keys(session, key, callback)
+        url = callback.url
+        client_secret = secret_from_seed(key, await repository.client_seed_of(session, connection_id)).encode()
+    assert url is not None  # _active
+    event_id = f"test_{secrets.token_hex(8)}"  # never an event's id: a receiver's deduplication keeps its events
+    event = {
+        "id": event_id,
+        "resource_type": "callback",
+        "event_type": "test",
+        "created_at": render_datetime(clock.now()),
+    }
+    body = dumps(event)
+    headers = signing.headers(client_secret, keys, event_id, int(clock.now().timestamp()), body, redelivery=False)
+    async with http_client(settings.callback_timeout_seconds, settings.callback_networks, 1) as http:
+        outcome = await post(http, url, body, headers, settings.callback_networks)
+    return {"delivered": outcome.acknowledged, "status": outcome.status_code, "error": outcome.error, "event": event}
+
+
+async def resend(session: AsyncSession, connection_id: int, public_id: str) -> dict[str, Any]:
+    """POST /callback/events/:event_id/resend: the event (pending or already delivered, while
+    kept) is due again now, as a redelivery."""
+    await _active(session, connection_id, "a resend")
+    pk = ids.decode(Event.KIND, public_id)
+    if pk is None or not await repository.redeliver(session, connection_id, pk, clock.now()):
+        raise NotFound("event", public_id)
+    await wake_workers(session)
+    return {"count": 1}
+
+
+def _range_bound(errors: FieldErrors, name: str, value: Any) -> datetime | None:
+    if value is None:
+        errors.add(name, "is required")
+        return None
+    try:
+        return localize(parse_datetime(value), "UTC")
+    except WireError as exc:
+        errors.add(name, str(exc))
+        return None
+
+
+async def replay(session: AsyncSession, connection_id: int, start_raw: Any, end_raw: Any) -> dict[str, Any]:
+    """POST /callback/replay: every kept event created in [from, to) is due again now, as a
+    redelivery, delivered oldest first (created_at, then id)."""
+    errors = FieldErrors()
+    start = _range_bound(errors, "from", start_raw)
+    end = _range_bound(errors, "to", end_raw)
+    if start is not None and end is not None:
+        if end <= start:
+            errors.add("to", f"{shown(end_raw)} must be after from ({shown(start_raw)})")
+        elif end - start > MAX_REPLAY:
+            errors.add("to", f"the range must cover at most {MAX_REPLAY.days} days")
+    errors.raise_if_any()
+    assert start is not None
+    assert end is not None
+    await _active(session, connection_id, "a replay")
+    count = await repository.count_range(session, connection_id, start, end)
+    if count > MAX_REPLAYED:
+        raise Unprocessable(
+            FieldError("to", f"the range holds {count} events, more than {MAX_REPLAYED}: replay a shorter one")
+        )
+    count = await repository.redeliver_range(session, connection_id, start, end, clock.now())
+    if count:
+        await wake_workers(session)
+    return {"count": count}
+
+
+async def enable(session: AsyncSession, connection_id: int) -> dict[str, Any]:
+    """POST /callback/enable: a disabled callback is enabled and resumes from its oldest pending
+    event; an enabled one stays as it is. Answers the callback."""
+    await _callback(session, connection_id)
+    if await repository.enable(session, connection_id, clock.now()):
+        await wake_workers(session)
+    return render_callback(await repository.callback_of(session, connection_id, fresh=True))
+
+
+async def notices(session: AsyncSession, account_id: int) -> list[Notice]:
+    """The notices the account's users have not dismissed, newest first (the back office)."""
+    return await repository.notices_of(session, account_id)
+
+
+async def dismiss_notice(session: AsyncSession, account_id: int, notice_pk: int) -> None:
+    await repository.dismiss_notice(session, account_id, notice_pk, clock.now())

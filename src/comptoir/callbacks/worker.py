@@ -9,15 +9,19 @@ and none sends an event another is sending. Different lanes run concurrently, up
 
 Each POST carries exactly the body of `GET /callback/events/:id`, `Content-Type:
 application/json`, `X-Service-Hmac-SHA256` (lowercase hex HMAC-SHA-256 of those bytes keyed
-with the client secret) and `X-Event-Id`. Redirects are not followed. A callback reaches only public addresses, unless
-COMPTOIR_CALLBACK_ALLOWED_NETWORKS allows the network: an address literal is checked before
-the POST, a name's addresses when resolved (`callbacks/addresses.py`), and a refused address
-is a failed attempt like any other. An answer 200-499
-received whole (its body read up to 1 MB) within `COMPTOIR_CALLBACK_TIMEOUT_SECONDS`
-acknowledges: the event is deleted (a reply whose body stalls past the timeout, or breaks
-off, is a failed attempt). Anything else
+with the client secret), `X-Event-Id`, the Standard Webhooks headers (`callbacks/signing.py`)
+and, for a resend or replay the client asked for, `comptoir-redelivery: true`. The POST
+itself is `callbacks/sending.py`'s, which a test event uses too. Redirects are not followed.
+A callback reaches only public addresses, unless COMPTOIR_CALLBACK_ALLOWED_NETWORKS allows
+the network: an address literal is checked before the POST, a name's addresses when
+resolved (`callbacks/addresses.py`), and a refused address is a failed attempt like any
+other. An answer 200-499 received whole (its body read up to 1 MB) within `COMPTOIR_CALLBACK_TIMEOUT_SECONDS`
+acknowledges: the event is done, kept but no longer listed (a reply whose body stalls past
+the timeout, or breaks off, is a failed attempt). Anything else
 schedules a resend after base, 2 x base, ... capped at 32 x base (`COMPTOIR_CALLBACK_RETRY_
-BASE_SECONDS`); after the sixth failed resend the event is deleted. A failing event waits
+BASE_SECONDS`); after the sixth failed resend the event is done too. A callback whose every
+attempt failed for COMPTOIR_CALLBACK_DISABLE_AFTER_SECONDS is disabled (its events stay
+pending) and its account's users get a notice. A failing event waits
 for its time while later ones go out. Outcomes are written per batch with the delivery log;
 a worker that dies leaves its lane leased until the lease ends, then another worker resends
 what was not acknowledged (at least once, with the same `X-Event-Id`). The statements that
@@ -31,13 +35,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import itertools
 import os
 import secrets
 import socket
-import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -45,11 +46,10 @@ from typing import Any
 import aiohttp
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
-from yarl import URL
 
-from comptoir.callbacks import repository
-from comptoir.callbacks.addresses import GuardedResolver, RefusedAddress, literal_address, refusal
+from comptoir.callbacks import repository, signing
 from comptoir.callbacks.repository import AttemptRow, Retry
+from comptoir.callbacks.sending import MAX_ERROR, Outcome, http_client, post
 from comptoir.config import Settings
 from comptoir.connections.service import secret_from_seed
 from comptoir.db.direct import FastReader
@@ -59,40 +59,14 @@ from comptoir.events.payload import render_event
 from comptoir.events.repository import CALLBACK_CHANNEL, NOTIFY_CHANNEL
 from comptoir.kit import clock, ids
 from comptoir.kit.jsonutil import dumps
-from comptoir.kit.safetext import printable, storable
+from comptoir.kit.safetext import storable
+from comptoir.kit.times import render_datetime
 from comptoir.models import Event
 
 log = structlog.get_logger("comptoir.callbacks")
 
 MAX_RESENDS = 6  # spec 6.4 item 3
 MAX_WAIT_FACTOR = 32  # the wait doubles up to 32 x base
-EXCERPT_CHARS = 200  # of a reply kept, as text only (what the back office shows)
-EXCERPT_BYTES = 4 * EXCERPT_CHARS
-MAX_COUNTED = 1 << 20  # a reply's size is counted up to 1 MB when it has no Content-Length
-MAX_ERROR = 80  # delivery_attempts.error
-USER_AGENT = "Comptoir-Callbacks/1"
-
-
-async def _read_start(content: aiohttp.StreamReader, limit: int) -> bytes:
-    """The first `limit` bytes of a body, however it arrives in chunks."""
-    data = b""
-    while len(data) < limit:
-        chunk = await content.read(limit - len(data))
-        if not chunk:
-            break
-        data += chunk
-    return data
-
-
-async def _count_rest(content: aiohttp.StreamReader, limit: int) -> int:
-    """How many more bytes the body has, counted up to `limit`."""
-    counted = 0
-    while counted < limit:
-        chunk = await content.read(min(65536, limit - counted))
-        if not chunk:
-            break
-        counted += len(chunk)
-    return counted
 
 
 def resend_wait(base: float, failures: int) -> float:
@@ -103,8 +77,18 @@ def resend_wait(base: float, failures: int) -> float:
 @dataclass(slots=True)
 class Lane:
     connection_id: int
-    secret: bytes
+    secret: bytes  # the client secret (X-Service-Hmac-SHA256)
     token: str  # this lane's lease: another lane of the same connection never shares it
+    keys: list[bytes]  # the signing secrets (webhook-signature), newest first
+    failing_since: datetime | None  # every attempt failed since then (automatic disable)
+
+
+@dataclass(slots=True)
+class Health:
+    """A lane's failures after a batch: since when every attempt failed, and why to disable it."""
+
+    failing_since: datetime | None
+    disable_reason: str | None
 
 
 @dataclass(slots=True)
@@ -113,24 +97,7 @@ class Due:
     attempts: int
     url: str
     body: bytes
-
-
-@dataclass(slots=True)
-class Outcome:
-    attempted_at: datetime
-    finished_at: datetime
-    duration_ms: int
-    status_code: int | None
-    error: str | None
-    excerpt: str | None
-    size: int | None = None
-
-    @property
-    def acknowledged(self) -> bool:
-        # spec 6.4 item 2: any status 200-499 acknowledges, even a 4xx (and a 3xx), when the
-        # whole answer arrives within the timeout: a reply whose body stalls or breaks off
-        # after its status line is a failed attempt (docs/api/callbacks-events.md "Delivery")
-        return self.error is None and self.status_code is not None and 200 <= self.status_code <= 499
+    redelivery: bool
 
 
 class DeliveryWorker:
@@ -152,6 +119,7 @@ class DeliveryWorker:
         self.timeout = settings.callback_timeout_seconds
         self.base = settings.callback_retry_base_seconds
         self.allowed = settings.callback_networks
+        self.disable_after = settings.callback_disable_after_seconds
         # A lease outlives the longest wait between renewals: one POST (<= timeout) after
         # the last renewal, which happens at least every `renew_every` seconds.
         self.renew_every = 5.0
@@ -180,14 +148,7 @@ class DeliveryWorker:
     async def run(self) -> None:
         """Deliver until stopped (or cancelled)."""
         self._loop = asyncio.get_running_loop()
-        self._http = aiohttp.ClientSession(
-            timeout=aiohttp.ClientTimeout(total=self.timeout),
-            # every name is resolved by the guard, and the connection goes to the checked address
-            connector=aiohttp.TCPConnector(
-                limit=self.concurrency * 2, ttl_dns_cache=60, resolver=GuardedResolver(self.allowed)
-            ),
-            headers={"User-Agent": USER_AGENT},
-        )
+        self._http = http_client(self.timeout, self.allowed, self.concurrency * 2)
         unsubscribe = signals.on_new_events(self.poke)
         listener = await self._listen()
         log.info("callback_worker_started", owner=self.owner)
@@ -264,14 +225,29 @@ class DeliveryWorker:
                 return []
         async with self.db.transaction() as session:
             rows = await repository.lock_lanes(session, claimable, limit)
-            lanes = [
-                Lane(
+            lanes = []
+            for row in rows:
+                keys = signing.live_keys(
+                    self.key,
                     row.connection_id,
-                    secret_from_seed(self.key, row.secret_seed).encode(),
-                    f"{self.owner}:{next(self._claims)}",
+                    row.signing_secret,
+                    row.previous_secret,
+                    row.previous_secret_expires_at,
+                    now,
                 )
-                for row in rows
-            ]
+                if not keys:  # a callback made before signing secrets (or under another server key)
+                    keys = [signing.new_secret()]
+                    sealed = signing.seal(self.key, row.connection_id, keys[0])
+                    await repository.set_signing_secret(session, row.connection_id, sealed)
+                lanes.append(
+                    Lane(
+                        row.connection_id,
+                        secret_from_seed(self.key, row.secret_seed).encode(),
+                        f"{self.owner}:{next(self._claims)}",
+                        keys,
+                        row.failing_since,
+                    )
+                )
             for lane in lanes:
                 await repository.lease(session, lane.connection_id, lane.token, now + self.lease)
         return lanes
@@ -334,89 +310,54 @@ class DeliveryWorker:
         async with self.db.transaction(write=False) as session:
             rows = await repository.due_events(session, lane.connection_id, lane.token, clock.now(), self.batch)
         return [
-            Due(event.id, event.attempts, url, dumps(render_event(event, change, full=True)))
+            Due(event.id, event.attempts, url, dumps(render_event(event, change, full=True)), event.redelivery)
             for event, change, url in rows
         ]
 
     async def _send(self, lane: Lane, item: Due) -> Outcome:
         assert self._http is not None
-        headers = {
-            "Content-Type": "application/json",
-            "X-Service-Hmac-SHA256": hmac.new(lane.secret, item.body, hashlib.sha256).hexdigest(),
-            "X-Event-Id": ids.encode(Event.KIND, item.event_id),
-        }
-        attempted_at = clock.now()
-        started = time.perf_counter()
-        status: int | None = None
-        error: str | None = None
-        excerpt: str | None = None
-        size: int | None = None
-        try:
-            refused = self._literal_refusal(item.url)
-            if refused is not None:  # an address literal: no resolver sees it
-                raise RefusedAddress(refused)
-            async with self._http.post(item.url, data=item.body, headers=headers, allow_redirects=False) as response:
-                status = response.status
-                start = await _read_start(response.content, EXCERPT_BYTES)
-                excerpt = printable(start.decode("utf-8", "replace"), EXCERPT_CHARS)
-                # the body (its first MB) must arrive within the timeout too, announced size or not
-                counted = len(start) + await _count_rest(response.content, MAX_COUNTED)
-                size = response.content_length
-                if size is None or size < 0:
-                    size = counted
-        except RefusedAddress as exc:
-            error = f"refused: {exc.reason}"
-        except TimeoutError:
-            error = "timeout"
-        except aiohttp.ClientConnectorError as exc:
-            os_error = getattr(exc, "os_error", None)
-            error = f"refused: {os_error.reason}" if isinstance(os_error, RefusedAddress) else "connect_error"
-        except Exception as exc:  # any other failure is a failed attempt, never a crashed lane
-            error = type(exc).__name__
-        duration_ms = round((time.perf_counter() - started) * 1000)
-        error = None if error is None else storable(error, MAX_ERROR)
-        outcome = Outcome(attempted_at, clock.now(), duration_ms, status, error, excerpt, size)
+        event_id = ids.encode(Event.KIND, item.event_id)
+        timestamp = int(clock.now().timestamp())
+        headers = signing.headers(lane.secret, lane.keys, event_id, timestamp, item.body, redelivery=item.redelivery)
+        outcome = await post(self._http, item.url, item.body, headers, self.allowed)
         event = "callback_attempt" if outcome.acknowledged else "callback_attempt_failed"
         (log.debug if outcome.acknowledged else log.info)(
             event,
             connection_id=lane.connection_id,
-            event_id=headers["X-Event-Id"],
+            event_id=event_id,
             attempt=item.attempts + 1,
-            status=status,
-            error=error,
-            duration_ms=duration_ms,
+            status=outcome.status_code,
+            error=outcome.error,
+            duration_ms=outcome.duration_ms,
         )
         return outcome
 
-    def _literal_refusal(self, url: str) -> str | None:
-        """Why a URL whose host is an address literal may not be reached (None for a name)."""
-        try:
-            host = URL(url).raw_host or ""
-        except ValueError:
-            return None
-        ip = literal_address(host)
-        return None if ip is None else refusal(ip, self.allowed)
-
     async def _record(self, lane: Lane, batch: list[Due], outcomes: list[Outcome | None]) -> bool:
         """Write the batch's outcomes and the delivery log, and renew the lease; False when
-        the lane is no longer ours."""
-        gone: list[int] = []
+        the lane is no longer ours, or the callback was just disabled."""
+        done: list[int] = []
         retries: list[Retry] = []
         log_rows: list[AttemptRow] = []
+        failing_since = lane.failing_since
+        last_failed: Outcome | None = None
         for item, outcome in zip(batch, outcomes, strict=True):
             if outcome is None:
                 continue
             failures = item.attempts + 1
             if outcome.acknowledged:
                 verdict = "acknowledged"
-                gone.append(item.event_id)
-            elif item.attempts >= MAX_RESENDS:  # spec 6.4 item 4: the final attempt failed
-                verdict = "dropped"
-                gone.append(item.event_id)
+                done.append(item.event_id)
+                failing_since, last_failed = None, None
             else:
-                verdict = "retry"
-                next_at = outcome.finished_at + timedelta(seconds=resend_wait(self.base, failures))
-                retries.append({"b_id": item.event_id, "b_attempts": failures, "b_next": next_at})
+                failing_since = failing_since or outcome.attempted_at
+                last_failed = outcome
+                if item.attempts >= MAX_RESENDS:  # the final attempt failed: given up
+                    verdict = "dropped"
+                    done.append(item.event_id)
+                else:
+                    verdict = "retry"
+                    next_at = outcome.finished_at + timedelta(seconds=resend_wait(self.base, failures))
+                    retries.append({"b_id": item.event_id, "b_attempts": failures, "b_next": next_at})
             log_rows.append(
                 {
                     "connection_id": lane.connection_id,
@@ -432,20 +373,47 @@ class DeliveryWorker:
                     "outcome": verdict,
                 }
             )
+        health = Health(failing_since, self._disable_reason(failing_since, last_failed))
         try:
-            return await self._write(lane, gone, retries, log_rows)
+            return await self._write(lane, done, retries, log_rows, health)
         except Exception:
             if not log_rows:
                 raise
             # The delivery log is the one part a receiver's reply shapes: whatever went wrong
             # there, the attempts are counted and their resends scheduled without it.
             log.exception("callback_log_write_failed", connection_id=lane.connection_id)
-            return await self._write(lane, gone, retries, [])
+            return await self._write(lane, done, retries, [], health)
 
-    async def _write(self, lane: Lane, gone: list[int], retries: list[Retry], log_rows: list[AttemptRow]) -> bool:
+    def _disable_reason(self, failing_since: datetime | None, last_failed: Outcome | None) -> str | None:
+        """Why the callback is disabled after this batch: every attempt failed for
+        COMPTOIR_CALLBACK_DISABLE_AFTER_SECONDS (docs/api/callbacks-events.md "Automatic
+        disable"); None while it is not."""
+        if failing_since is None or last_failed is None:
+            return None
+        if (last_failed.attempted_at - failing_since).total_seconds() < self.disable_after:
+            return None
+        last = last_failed.error or f"status {last_failed.status_code}"
+        return f"every delivery attempt failed since {render_datetime(failing_since)} (last: {last})"
+
+    async def _write(
+        self, lane: Lane, done: list[int], retries: list[Retry], log_rows: list[AttemptRow], health: Health
+    ) -> bool:
+        now = clock.now()
         async with self.db.transaction() as session:
-            await repository.write_outcomes(session, gone, retries, log_rows)
-            return await self._extend(session, lane)
+            await repository.write_outcomes(session, done, retries, log_rows, now)
+            if health.failing_since != lane.failing_since:
+                await repository.set_failing_since(session, lane.connection_id, health.failing_since)
+            if health.disable_reason is not None:
+                if await repository.disable(session, lane.connection_id, now, health.disable_reason):
+                    log.warning("callback_disabled", connection_id=lane.connection_id, reason=health.disable_reason)
+                    await repository.add_notice(
+                        session, lane.connection_id, now, f"A callback was disabled: {health.disable_reason}."
+                    )
+                await self._extend(session, lane)
+                return False  # no more attempts
+            kept = await self._extend(session, lane)
+        lane.failing_since = health.failing_since
+        return kept
 
     async def _renew(self, lane: Lane) -> bool:
         async with self.db.transaction() as session:

@@ -2,7 +2,7 @@
 
 from comptoir.models.accounts import Account
 from comptoir.models.base import Base
-from comptoir.models.callbacks import Callback, DeliveryAttempt, Event, Subscription
+from comptoir.models.callbacks import Callback, DeliveryAttempt, Event, Notice, Subscription
 from comptoir.models.catalog_content import CATALOG_ITEM_IDS, CatalogContent, CatalogItem
 from comptoir.models.catalogs import Catalog
 from comptoir.models.changes import Change
@@ -52,6 +52,7 @@ __all__ = [
     "LoyaltyCard",
     "LoyaltyOperation",
     "NameClaim",
+    "Notice",
     "OAuthClient",
     "Order",
     "PrivateRef",

@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, Integer, String, Text
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, LargeBinary, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
@@ -16,6 +16,11 @@ class Callback(Base):
     The row is also the connection's delivery lane: a worker that holds the lease
     (`lease_owner` until `leased_until`) is the only one sending this connection's events,
     one after the other, oldest first.
+
+    Its signing secrets (docs/api/callbacks-events.md "Verifying a callback") are sealed under
+    the server key (`callbacks/signing.py`); after a rotation the previous one signs too until
+    `previous_secret_expires_at`. A callback whose every attempt failed since `failing_since`
+    for COMPTOIR_CALLBACK_DISABLE_AFTER_SECONDS is disabled (`disabled_at`, `disabled_reason`).
     """
 
     __tablename__ = "callbacks"
@@ -27,6 +32,12 @@ class Callback(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     lease_owner: Mapped[str | None] = mapped_column(String(80))
     leased_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    signing_secret: Mapped[bytes | None] = mapped_column(LargeBinary)
+    previous_secret: Mapped[bytes | None] = mapped_column(LargeBinary)
+    previous_secret_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    failing_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    disabled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    disabled_reason: Mapped[str | None] = mapped_column(Text)
 
 
 class Subscription(Base):
@@ -44,9 +55,12 @@ class Subscription(Base):
 
 
 class Event(Base):
-    """One event for one connection (spec 6): a recorded change seen through one
-    subscription. It lives until acknowledged (DELETE, or a 200-499 answer to its POST) or
-    until its last resend fails (spec 6.4); the payload comes from the change."""
+    """One event for one connection: a recorded change seen through one subscription; the
+    payload comes from the change. It is pending (listed, `next_attempt_at` set) until
+    acknowledged by DELETE (then deleted), or by a 200-499 answer to its POST, or until its
+    last resend fails: then it is kept, done (`done_at` set, `next_attempt_at` null), hidden
+    from the list, so that it can be resent (docs/api/callbacks-events.md "Testing, resending
+    and replaying"). `redelivery`: its next POST is a resend asked for by the client."""
 
     __tablename__ = "events"
     __table_args__ = (
@@ -63,7 +77,9 @@ class Event(Base):
     event_type: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     attempts: Mapped[int] = mapped_column(Integer, default=0)  # failed POSTs so far
-    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    redelivery: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
     @property
     def public_id(self) -> str:
@@ -89,3 +105,18 @@ class DeliveryAttempt(Base):
     response_bytes: Mapped[int | None] = mapped_column(Integer)
     response_excerpt: Mapped[str | None] = mapped_column(Text)
     outcome: Mapped[str] = mapped_column(String(16))  # acknowledged | retry | dropped
+
+
+class Notice(Base):
+    """A notice to the users of an account, shown on its back office pages until dismissed
+    (an automatically disabled callback: docs/api/callbacks-events.md "Automatic disable")."""
+
+    __tablename__ = "notices"
+    __table_args__ = (Index("ix_notices_account", "account_id", "id"), NEVER_REUSE_IDS)
+
+    id: Mapped[int] = mapped_column(PK, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    connection_id: Mapped[int | None] = mapped_column(ForeignKey("connections.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    text: Mapped[str] = mapped_column(Text)
+    dismissed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

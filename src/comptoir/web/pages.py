@@ -17,6 +17,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.accounts.service import accounts_of, create_account, find_account
+from comptoir.callbacks.service import dismiss_notice
+from comptoir.callbacks.service import notices as callback_notices
 from comptoir.catalogs.service import catalogs_by_name
 from comptoir.customer_lists.service import lists_by_name
 from comptoir.errors import FieldError, Unprocessable, field_path, validation_message
@@ -216,6 +218,7 @@ async def account_page(request: Request, account_id: str) -> Response:
         account = await owned_account(db, you.user, account_id)
         locations = await locations_of_account(db, account)
         catalogs, lists = await _shared_with(db, account, None)
+        notices = await callback_notices(db, account.id)
     return page(
         "bo_account.html",
         title=account.name,
@@ -224,7 +227,20 @@ async def account_page(request: Request, account_id: str) -> Response:
         locations=locations,
         catalogs=catalogs,
         customer_lists=lists,
+        notices=notices,
     )
+
+
+@router.post("/accounts/{account_id}/notices/{notice_id}/dismiss")
+async def dismiss_notice_page(request: Request, account_id: str, notice_id: int) -> Response:
+    """docs/api/callbacks-events.md "Automatic disable": a notice stays until dismissed."""
+    form = await request.form()
+    async with app_state(request).db.transaction() as db:
+        you = await visitor(request, db)
+        you.check(form)
+        account = await owned_account(db, you.user, account_id)
+        await dismiss_notice(db, account.id, notice_id)
+    return redirect(f"/accounts/{account.public_id}")
 
 
 async def _shared_with(

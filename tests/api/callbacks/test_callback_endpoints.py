@@ -11,6 +11,8 @@ from tests.api.callbacks.conftest import PUBLIC, Listener, fake_dns, subscribe, 
 from tests.api.conftest import Shop
 from tests.factories import World
 
+ENABLED = {"disabled_at": None, "disabled_reason": None}
+
 
 @pytest.fixture(autouse=True)
 def public_names(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -21,7 +23,7 @@ def public_names(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_no_callback_reads_as_null_url_and_empty_events(client: httpx.AsyncClient, listener: Listener) -> None:
     response = await client.get("/v1/callback", headers=listener.headers())
     assert response.status_code == 200
-    assert response.json() == {"url": None, "events": {}}
+    assert response.json() == {"url": None, "events": {}, **ENABLED}
 
 
 async def test_post_creates_then_replaces_the_one_callback(client: httpx.AsyncClient, listener: Listener) -> None:
@@ -31,16 +33,16 @@ async def test_post_creates_then_replaces_the_one_callback(client: httpx.AsyncCl
     }
     response = await client.post("/v1/callback", json=body, headers=listener.headers())
     assert response.status_code == 200
-    assert response.json() == body
-    assert (await client.get("/v1/callback", headers=listener.headers())).json() == body
-    replaced = {"url": None, "events": {"location": ["update"]}}
+    assert response.json() == {**body, **ENABLED}
+    assert (await client.get("/v1/callback", headers=listener.headers())).json() == {**body, **ENABLED}
+    replaced = {"url": None, "events": {"location": ["update"]}, **ENABLED}
     assert (await client.post("/v1/callback", json=replaced, headers=listener.headers())).json() == replaced
     assert (await client.get("/v1/callback", headers=listener.headers())).json() == replaced
 
 
 async def test_an_absent_url_is_a_passive_callback(client: httpx.AsyncClient, listener: Listener) -> None:
     response = await client.post("/v1/callback", json={"events": {"location": ["update"]}}, headers=listener.headers())
-    assert response.json() == {"url": None, "events": {"location": ["update"]}}
+    assert response.json() == {"url": None, "events": {"location": ["update"]}, **ENABLED}
 
 
 async def test_repeated_event_types_are_kept_once(client: httpx.AsyncClient, listener: Listener) -> None:
@@ -206,12 +208,20 @@ async def test_delete_callback_stops_events_and_drops_pending_ones(
     await touch_location(client, shop, 44)
     response = await client.delete("/v1/callback", headers=listener.headers())
     assert response.status_code == 200
-    assert response.json() == {"url": "https://pos.example/hook", "events": {"location": ["update"]}}
-    assert (await client.get("/v1/callback", headers=listener.headers())).json() == {"url": None, "events": {}}
+    assert response.json() == {"url": "https://pos.example/hook", "events": {"location": ["update"]}, **ENABLED}
+    assert (await client.get("/v1/callback", headers=listener.headers())).json() == {
+        "url": None,
+        "events": {},
+        **ENABLED,
+    }
     assert (await client.get("/v1/callback/events", headers=listener.headers())).json() == []
     await touch_location(client, shop, 45)
     assert (await client.get("/v1/callback/events", headers=listener.headers())).json() == []
-    assert (await client.delete("/v1/callback", headers=listener.headers())).json() == {"url": None, "events": {}}
+    assert (await client.delete("/v1/callback", headers=listener.headers())).json() == {
+        "url": None,
+        "events": {},
+        **ENABLED,
+    }
 
 
 async def test_any_token_may_manage_its_callback(client: httpx.AsyncClient, world: World) -> None:
