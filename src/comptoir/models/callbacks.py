@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, ForeignKey, Index, Integer, LargeBinary, String, Text, false
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, LargeBinary, String, Text, false, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
@@ -66,6 +66,14 @@ class Event(Base):
     __table_args__ = (
         Index("ix_events_connection", "connection_id", "id"),
         Index("ix_events_due", "connection_id", "next_attempt_at"),
+        # the pending list (GET /callback/events) reads past no done event
+        Index(
+            "ix_events_pending",
+            "connection_id",
+            "id",
+            postgresql_where=text("done_at IS NULL"),
+            sqlite_where=text("done_at IS NULL"),
+        ),
         NEVER_REUSE_IDS,
     )
     KIND = "event"

@@ -17,6 +17,7 @@ from alembic import op
 
 from comptoir.db.migrations.rebuild import keeping_referring_rows
 
+_PENDING = {"postgresql_where": sa.text("done_at IS NULL"), "sqlite_where": sa.text("done_at IS NULL")}
 _EVENTS = {"sqlite_autoincrement": True}  # SQLite rebuilds the table to change a column: ids never reused
 
 revision: str = "0024"
@@ -37,6 +38,8 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("done_at", sa.DateTime(timezone=True), nullable=True))
         batch_op.add_column(sa.Column("redelivery", sa.Boolean(), server_default=sa.false(), nullable=False))
         batch_op.alter_column("next_attempt_at", existing_type=sa.DateTime(timezone=True), nullable=True)
+    # the pending list reads past no done event, however many are kept
+    op.create_index("ix_events_pending", "events", ["connection_id", "id"], unique=False, **_PENDING)
     op.create_table(
         "notices",
         sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), autoincrement=True, nullable=False),
@@ -60,6 +63,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_notices_account", table_name="notices")
     op.drop_table("notices")
+    op.drop_index("ix_events_pending", table_name="events")
     op.execute("DELETE FROM events WHERE next_attempt_at IS NULL")
     with keeping_referring_rows("events"), op.batch_alter_table("events", table_kwargs=_EVENTS) as batch_op:
         batch_op.alter_column("next_attempt_at", existing_type=sa.DateTime(timezone=True), nullable=False)
