@@ -9,6 +9,7 @@ import subprocess
 import sys
 import uuid
 import zlib
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -17,7 +18,8 @@ from client_live_server import Live
 from tests.receiver import running_receiver
 from tests.response_schemas import CheckedHTTPTransport
 
-from comptoir_client import AsyncComptoir, NotFound, Unauthorized, ValidationError, verify_hmac
+from comptoir_client import AsyncComptoir, NotFound, Unauthorized, ValidationError, verify_hmac, verify_standard
+from comptoir_client.errors import WebhookVerificationError
 from comptoir_client.models import OrderCreate
 from comptoir_client.oauth import OAuthClient
 
@@ -175,6 +177,52 @@ def test_a_real_delivery_verifies_under_the_hmac_scheme(live: Live) -> None:
         [received] = receiver.wait_for("/hook", 1, timeout=20)
         delivery = verify_hmac(received.body, received.headers, secret)
         assert (delivery.event.order_id, delivery.event.event_type, delivery.redelivery) == (order.id, "create", False)
+        listener.callback.delete()
+
+
+def test_a_real_delivery_verifies_under_the_standard_webhooks_scheme(live: Live) -> None:
+    _, _, token = live.connection(f"Standard {uuid.uuid4().hex[:6]}")
+    with running_receiver() as receiver, live.client(token) as listener, live.client() as writer:
+        listener.callback.set(receiver.url("/hook"), {"order": ["create"]})
+        secret = listener.callback.signing_secret().secret
+        order = writer.orders.create(live.location_id, {"status": "new"})
+        [received] = receiver.wait_for("/hook", 1, timeout=20)
+        delivery = verify_standard(received.body, received.headers, secret)
+        assert (delivery.event.order_id, delivery.event.event_type, delivery.redelivery) == (order.id, "create", False)
+        with pytest.raises(WebhookVerificationError):
+            verify_standard(received.body + b" ", received.headers, secret)
+        listener.callback.delete()
+
+
+def test_test_events_resends_and_replays_arrive_signed_and_marked(live: Live) -> None:
+    _, _, token = live.connection(f"Tools {uuid.uuid4().hex[:6]}")
+    with running_receiver() as receiver, live.client(token) as listener, live.client() as writer:
+        listener.callback.set(receiver.url("/hook"), {"order": ["create"]})
+        secret = listener.callback.signing_secret().secret
+        tested = listener.callback.send_test()
+        assert (tested.delivered, tested.status, tested.error) == (True, 200, None)
+        [test] = receiver.wait_for("/hook", 1, timeout=20)
+        assert verify_standard(test.body, test.headers, secret).event.event_type == "test"
+
+        start = datetime.now(UTC) - timedelta(seconds=1)
+        first = writer.orders.create(live.location_id, {"status": "new"})
+        second = writer.orders.create(live.location_id, {"status": "new"})
+        delivered = receiver.wait_for("/hook", 3, timeout=20)[1:]
+        [first_event, second_event] = [verify_standard(r.body, r.headers, secret) for r in delivered]
+        assert [d.event.order_id for d in (first_event, second_event)] == [first.id, second.id]
+
+        assert listener.callback.resend(first_event.event_id).count == 1
+        [resent] = receiver.wait_for("/hook", 4, timeout=20)[3:]
+        again = verify_standard(resent.body, resent.headers, secret)
+        assert (again.event_id, again.redelivery) == (first_event.event_id, True)
+
+        assert listener.callback.replay(start, datetime.now(UTC) + timedelta(seconds=1)).count == 2
+        replayed = [verify_standard(r.body, r.headers, secret) for r in receiver.wait_for("/hook", 6, timeout=20)[4:]]
+        assert [(d.event_id, d.redelivery) for d in replayed] == [
+            (first_event.event_id, True),
+            (second_event.event_id, True),
+        ]
+        assert listener.callback.enable().disabled_at is None
         listener.callback.delete()
 
 

@@ -302,10 +302,18 @@ async def due_events(
     return cast("list[tuple[Event, Change, str]]", (await session.execute(stmt)).all())
 
 
+class Done(TypedDict):
+    """An event acknowledged, or given up after its last resend."""
+
+    b_id: int
+    b_due: datetime  # its `next_attempt_at` as the batch read it
+
+
 class Retry(TypedDict):
     """An event whose POST failed and that will be sent again."""
 
     b_id: int
+    b_due: datetime  # its `next_attempt_at` as the batch read it
     b_attempts: int  # failed POSTs so far
     b_next: datetime
 
@@ -326,19 +334,24 @@ class AttemptRow(TypedDict):
     outcome: str
 
 
+# An outcome applies to the event as the batch read it: one queued again meanwhile (a resend
+# or replay sets a new `next_attempt_at`) keeps its new due time and is sent again.
+_AS_READ = (_EVENTS.c.id == bindparam("b_id")) & (_EVENTS.c.next_attempt_at == bindparam("b_due"))
+
+
 async def write_outcomes(
-    session: AsyncSession, done: list[int], retries: list[Retry], log_rows: list[AttemptRow], now: datetime
+    session: AsyncSession, done: list[Done], retries: list[Retry], log_rows: list[AttemptRow], now: datetime
 ) -> None:
     """A batch's outcomes: events acknowledged or given up are done (kept, no longer due or
     listed), the others get their count and next attempt; one delivery log row per attempt."""
     if done:
         await session.execute(
-            update(Event).where(Event.id.in_(done)).values(next_attempt_at=None, done_at=now, redelivery=False)
+            update(_EVENTS).where(_AS_READ).values(next_attempt_at=None, done_at=now, redelivery=False), done
         )
     if retries:
         await session.execute(
             update(_EVENTS)
-            .where(_EVENTS.c.id == bindparam("b_id"))
+            .where(_AS_READ)
             .values(attempts=bindparam("b_attempts"), next_attempt_at=bindparam("b_next"), redelivery=False),
             retries,
         )

@@ -41,14 +41,14 @@ import secrets
 import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.callbacks import repository, signing
-from comptoir.callbacks.repository import AttemptRow, Retry
+from comptoir.callbacks.repository import AttemptRow, Done, Retry
 from comptoir.callbacks.sending import MAX_ERROR, Outcome, http_client, post
 from comptoir.config import Settings
 from comptoir.connections.service import secret_from_seed
@@ -98,6 +98,7 @@ class Due:
     url: str
     body: bytes
     redelivery: bool
+    due: datetime  # `next_attempt_at` as read: an outcome applies only to the event as it was
 
 
 class DeliveryWorker:
@@ -310,7 +311,14 @@ class DeliveryWorker:
         async with self.db.transaction(write=False) as session:
             rows = await repository.due_events(session, lane.connection_id, lane.token, clock.now(), self.batch)
         return [
-            Due(event.id, event.attempts, url, dumps(render_event(event, change, full=True)), event.redelivery)
+            Due(
+                event.id,
+                event.attempts,
+                url,
+                dumps(render_event(event, change, full=True)),
+                event.redelivery,
+                cast("datetime", event.next_attempt_at),  # due: not null
+            )
             for event, change, url in rows
         ]
 
@@ -335,7 +343,7 @@ class DeliveryWorker:
     async def _record(self, lane: Lane, batch: list[Due], outcomes: list[Outcome | None]) -> bool:
         """Write the batch's outcomes and the delivery log, and renew the lease; False when
         the lane is no longer ours, or the callback was just disabled."""
-        done: list[int] = []
+        done: list[Done] = []
         retries: list[Retry] = []
         log_rows: list[AttemptRow] = []
         failing_since = lane.failing_since
@@ -346,18 +354,20 @@ class DeliveryWorker:
             failures = item.attempts + 1
             if outcome.acknowledged:
                 verdict = "acknowledged"
-                done.append(item.event_id)
+                done.append({"b_id": item.event_id, "b_due": item.due})
                 failing_since, last_failed = None, None
             else:
                 failing_since = failing_since or outcome.attempted_at
                 last_failed = outcome
                 if item.attempts >= MAX_RESENDS:  # the final attempt failed: given up
                     verdict = "dropped"
-                    done.append(item.event_id)
+                    done.append({"b_id": item.event_id, "b_due": item.due})
                 else:
                     verdict = "retry"
                     next_at = outcome.finished_at + timedelta(seconds=resend_wait(self.base, failures))
-                    retries.append({"b_id": item.event_id, "b_attempts": failures, "b_next": next_at})
+                    retries.append(
+                        {"b_id": item.event_id, "b_due": item.due, "b_attempts": failures, "b_next": next_at}
+                    )
             log_rows.append(
                 {
                     "connection_id": lane.connection_id,
@@ -396,7 +406,7 @@ class DeliveryWorker:
         return f"every delivery attempt failed since {render_datetime(failing_since)} (last: {last})"
 
     async def _write(
-        self, lane: Lane, done: list[int], retries: list[Retry], log_rows: list[AttemptRow], health: Health
+        self, lane: Lane, done: list[Done], retries: list[Retry], log_rows: list[AttemptRow], health: Health
     ) -> bool:
         now = clock.now()
         async with self.db.transaction() as session:

@@ -26,8 +26,9 @@ from comptoir_client.errors import (
     ValidationError,
     WebhookVerificationError,
 )
+from comptoir_client.models import SigningSecret
 from comptoir_client.oauth import AuthorizationRequest, OAuthClient, TokenResponse, authorization_request
-from comptoir_client.webhooks import Delivery, SigningSecret, verify, verify_hmac, verify_standard
+from comptoir_client.webhooks import Delivery, verify, verify_hmac, verify_standard
 
 __all__ = [
     "APIError",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 from urllib.parse import quote
 
@@ -13,7 +14,6 @@ from pydantic import BaseModel
 from comptoir_client import models as m
 from comptoir_client._async import AsyncPaginator, AsyncTransport
 from comptoir_client._core import RAW, Op, many, one
-from comptoir_client.webhooks import SigningSecret
 
 T = TypeVar("T")
 Body = BaseModel | Mapping[str, Any]
@@ -332,13 +332,36 @@ class Callback(_Resource):
     async def acknowledge(self, event_id: str) -> m.Event:
         return await self._run(Op("DELETE", _p("/v1/callback/events/{}", event_id), one(m.Event)))
 
-    async def signing_secret(self) -> SigningSecret:
+    async def signing_secret(self) -> m.SigningSecret:
         """The secret of the Standard Webhooks signature (`webhook-signature`)."""
-        return await self._run(Op("GET", "/v1/callback/signing_secret", one(SigningSecret)))
+        return await self._run(Op("GET", "/v1/callback/signing_secret", one(m.SigningSecret)))
 
-    async def rotate_signing_secret(self) -> SigningSecret:
+    async def rotate_signing_secret(self) -> m.SigningSecret:
         """A new secret; the previous one keeps signing until `previous_secret_expires_at`."""
-        return await self._run(Op("POST", "/v1/callback/signing_secret/rotate", one(SigningSecret)))
+        return await self._run(Op("POST", "/v1/callback/signing_secret/rotate", one(m.SigningSecret)))
+
+    async def send_test(self) -> m.TestEvent:
+        """POST one test event to the callback URL now; answers what the receiver said."""
+        return await self._run(Op("POST", "/v1/callback/test", one(m.TestEvent)))
+
+    async def resend(self, event_id: str) -> m.Queued:
+        """Queue one event (pending or already delivered) for one more delivery, marked as a
+        redelivery."""
+        return await self._run(Op("POST", _p("/v1/callback/events/{}/resend", event_id), one(m.Queued)))
+
+    async def replay(self, start: datetime | str, end: datetime | str) -> m.Queued:
+        """Queue again the events created from `start` (included) to `end` (excluded), oldest
+        first, marked as redeliveries."""
+        body = {"from": _time(start), "to": _time(end)}
+        return await self._run(Op("POST", "/v1/callback/replay", one(m.Queued), body))
+
+    async def enable(self) -> m.Callback:
+        """Re-enable a callback disabled after failing too long; pending events go out at once."""
+        return await self._run(Op("POST", "/v1/callback/enable", one(m.Callback)))
+
+
+def _time(value: datetime | str) -> str:
+    return value.isoformat() if isinstance(value, datetime) else value
 
 
 def _owner(location_id: str | None, account_id: str | None, collection: str) -> str:

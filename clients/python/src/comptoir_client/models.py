@@ -14,7 +14,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
 
 class Account(BaseModel):
     """
-    spec 2.3 Account.
+    An account: the business that owns locations (docs/api/locations-accounts.md).
     """
 
     model_config = ConfigDict(
@@ -29,6 +29,20 @@ class Callback(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
+    disabled_at: Annotated[
+        str | None,
+        Field(
+            description="When deliveries were disabled after failing; null while enabled",
+            title="Disabled At",
+        ),
+    ]
+    disabled_reason: Annotated[
+        str | None,
+        Field(
+            description="Why deliveries were disabled; null while enabled",
+            title="Disabled Reason",
+        ),
+    ]
     events: Annotated[dict[str, list[str]], Field(title="Events")]
     url: Annotated[str | None, Field(title="Url")]
 
@@ -59,8 +73,8 @@ class CallbackUpdate(BaseModel):
 
 class CatalogWrite(BaseModel):
     """
-    POST and PUT body (spec 4.3): `name` (required on POST), and `data`, whose presence
-    replaces all the content (spec 2.4 rule 3). Other keys are ignored.
+    POST and PUT body: `name` (required on POST), and `data`, whose presence replaces all
+    the content (docs/api/catalogs.md). Other keys are ignored.
     """
 
     model_config = ConfigDict(
@@ -164,7 +178,7 @@ class ChargeOut(BaseModel):
 
 class CustomerList(BaseModel):
     """
-    spec 2.6 CustomerList; `created_at` in the list's location timezone (UTC at account level).
+    A customer list; `created_at` in the list's location timezone (UTC at account level).
     """
 
     model_config = ConfigDict(
@@ -177,7 +191,7 @@ class CustomerList(BaseModel):
 
 class CustomerListWrite(BaseModel):
     """
-    POST and PATCH/PUT body (spec 4.4): `name` only; other keys are ignored.
+    POST and PATCH/PUT body: `name` only; other keys are ignored.
     """
 
     model_config = ConfigDict(
@@ -244,7 +258,7 @@ class State(RootModel[str]):
 
 class CustomerWrite(BaseModel):
     """
-    POST, PATCH and PUT body (spec 2.6, 4.5): every field optional; on update only the
+    POST, PATCH and PUT body (docs/api/customers.md): every field optional; on update only the
     fields present change. Read-only fields and unknown keys are ignored
     (docs/api/conventions.md "Requests").
     """
@@ -453,7 +467,7 @@ class DeliveryCreate(BaseModel):
 
 class DeliveryUpdate(BaseModel):
     """
-    PATCH/PUT (spec 4.2): any field but `carrier`, `carrier_ref` and `fee` (ignored).
+    PATCH/PUT: any field but `carrier`, `carrier_ref` and `fee` (ignored).
     """
 
     model_config = ConfigDict(
@@ -550,7 +564,7 @@ class ErrorBody(BaseModel):
 
 class Event(BaseModel):
     """
-    A full event (spec 6.3): new_state for create and update, previous_state for update
+    A full event: new_state for create and update, previous_state for update
     and delete, state_change for inventory patch, no state for catalog events.
     """
 
@@ -575,7 +589,7 @@ class Event(BaseModel):
 
 class EventSummary(BaseModel):
     """
-    An event as listed: without states (spec 6.3 item 6). The id fields present depend on
+    An event as listed: without its states. The id fields present depend on
     the resource type (docs/api/callbacks-events.md "Event payloads").
     """
 
@@ -605,7 +619,7 @@ class FieldErrorBody(BaseModel):
 
 class GuestCustomer(BaseModel):
     """
-    A guest order's customer data (spec 2.5 rule 5): the customer fields, no private ref.
+    A guest order's customer data (docs/api/orders.md): the customer fields, no private ref.
     Its phone never makes the order fail: one that is not E.164 is kept as given.
     """
 
@@ -728,7 +742,7 @@ class Name(RootModel[str]):
 
 class LoyaltyCardCreate(BaseModel):
     """
-    POST body (spec 4.7): `customer_id` required (a customer of the list).
+    POST body: `customer_id` required (a customer of the list).
     """
 
     model_config = ConfigDict(
@@ -751,7 +765,7 @@ class LoyaltyCardSummary(BaseModel):
 
 class LoyaltyCardUpdate(BaseModel):
     """
-    PATCH/PUT body (spec 4.7): `name` and `ref` only; `customer_id` and `balance` are
+    PATCH/PUT body: `name` and `ref` only; `customer_id` and `balance` are
     read-only and ignored.
     """
 
@@ -794,7 +808,7 @@ class Reason(RootModel[str]):
 
 class LoyaltyOperationCreate(BaseModel):
     """
-    POST body (spec 4.7): `delta` required, an exact decimal (string or JSON number).
+    POST body: `delta` required, an exact decimal (string or JSON number).
     """
 
     model_config = ConfigDict(
@@ -930,7 +944,7 @@ class OrderAcceptance(BaseModel):
 class OrderAcceptanceUpdate(BaseModel):
     """
     One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,
-    `{mode: paused, resume_at?, reason?}` (spec 2.3).
+    `{mode: paused, resume_at?, reason?}` (docs/api/locations-accounts.md).
     """
 
     model_config = ConfigDict(
@@ -964,7 +978,7 @@ class ServiceTypeRef(RootModel[str]):
 
 class OrderCustomer(BaseModel):
     """
-    The customer when it was attached to the order (spec 2.5 rule 6): the spec 2.6
+    The customer when it was attached to the order (docs/api/orders.md): the
     Customer read shape, read-only fields included. Its ids and private ref only while the
     customer exists; a guest's has null (or empty) for what it was not given.
     """
@@ -1006,8 +1020,8 @@ class OrderCustomer(BaseModel):
 
 class OrderUpdate(BaseModel):
     """
-    PATCH/PUT (spec 4.1): these fields only; each element collection takes the three
-    forms of spec 4.1 (add, delete, set private ref), told apart by the service.
+    PATCH/PUT: these fields only; each element collection takes three forms (add, delete,
+    set private ref; docs/api/orders.md), told apart by the service.
     """
 
     model_config = ConfigDict(
@@ -1082,6 +1096,16 @@ class PaymentOut(BaseModel):
     type: Annotated[str, Field(title="Type")]
 
 
+class Queued(BaseModel):
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    count: Annotated[
+        int,
+        Field(description="How many events were queued for redelivery", title="Count"),
+    ]
+
+
 class Quote(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
@@ -1110,8 +1134,54 @@ class QuoteCreate(BaseModel):
     ref: Annotated[Ref | None, Field(title="Ref")] = None
 
 
+class ReplayRange(BaseModel):
+    """
+    POST /callback/replay: the events created from `from` (included) to `to` (excluded).
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    from_: Annotated[
+        Any | None,
+        Field(
+            alias="from",
+            description="ISO 8601 time; UTC when it has no offset",
+            title="From",
+        ),
+    ] = None
+    to: Annotated[
+        Any | None,
+        Field(description="ISO 8601 time, at most 31 days after from", title="To"),
+    ] = None
+
+
 class ServiceType(RootModel[Literal["delivery", "collection", "eat_in"]]):
     root: Annotated[Literal["delivery", "collection", "eat_in"], Field(title="ServiceType")]
+
+
+class SigningSecret(BaseModel):
+    """
+    The secret of the `webhook-signature` header (docs/api/callbacks-events.md "Verifying a callback").
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    previous_secret_expires_at: Annotated[
+        str | None,
+        Field(
+            description="Until when the previous secret signs too, after a rotation; null when it no longer does",
+            title="Previous Secret Expires At",
+        ),
+    ]
+    secret: Annotated[
+        str,
+        Field(
+            description="`whsec_` and the standard base64 of the key's bytes",
+            title="Secret",
+        ),
+    ]
 
 
 class Sku(BaseModel):
@@ -1162,6 +1232,38 @@ class SlotOut(BaseModel):
     to: Annotated[str, Field(title="To")]
 
 
+class TestEvent(BaseModel):
+    """
+    The outcome of one POST of a test event to the callback URL.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    delivered: Annotated[
+        bool,
+        Field(
+            description="Whether the receiver answered 200-499 in time",
+            title="Delivered",
+        ),
+    ]
+    error: Annotated[
+        str | None,
+        Field(
+            description="Why no answer came (timeout, connect_error, refused: ...), or null",
+            title="Error",
+        ),
+    ]
+    event: Annotated[
+        dict[str, Any],
+        Field(description="The test event's body, as sent", title="Event"),
+    ]
+    status: Annotated[
+        int | None,
+        Field(description="The receiver's status, null without an answer", title="Status"),
+    ]
+
+
 class Timezone(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
@@ -1176,9 +1278,38 @@ class Timezone(BaseModel):
     ]
 
 
+class TokenResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    access_token: Annotated[str, Field(description="Send it in `X-Access-Token` (or as a Bearer token).")]
+    account_id: Annotated[str | None, Field(description="The account the token is bound to.")] = None
+    account_name: str | None = None
+    catalog_id: Annotated[
+        str | None,
+        Field(description="The catalog the token is bound to, if its scope names one."),
+    ] = None
+    catalog_name: str | None = None
+    customer_list_id: Annotated[
+        str | None,
+        Field(description="The customer list the token is bound to, if any."),
+    ] = None
+    customer_list_name: str | None = None
+    location_id: Annotated[
+        str | None,
+        Field(description="The location the token is bound to (location level)."),
+    ] = None
+    location_name: str | None = None
+    scope: Annotated[
+        str | None,
+        Field(description="The scope the user granted, e.g. `location[orders.read],profile`."),
+    ] = None
+    token_type: Literal["Bearer"]
+
+
 class User(BaseModel):
     """
-    spec 2.3 User; `email` only with the profile_with_email scope.
+    The user who connected the application; `email` only with the profile_with_email scope.
     """
 
     model_config = ConfigDict(
@@ -1214,7 +1345,7 @@ class Variant(BaseModel):
 
 class Customer(BaseModel):
     """
-    spec 2.6 Customer (read shape). `private_ref` is the reading client's own.
+    A customer (read shape). `private_ref` is the reading client's own.
     """
 
     model_config = ConfigDict(
@@ -1339,7 +1470,7 @@ class OpeningHoursUpdate(BaseModel):
 
 class Order(BaseModel):
     """
-    spec 2.5 Order (read shape).
+    An order (read shape).
     """
 
     model_config = ConfigDict(
@@ -1398,7 +1529,7 @@ class Order(BaseModel):
 
 class OrderCreate(BaseModel):
     """
-    POST /locations/:id/orders (spec 2.5): only `status` is required.
+    POST /locations/:id/orders: only `status` is required.
     """
 
     model_config = ConfigDict(
@@ -1475,7 +1606,7 @@ class Product(BaseModel):
 
 class CatalogData(BaseModel):
     """
-    A catalog's whole content, each section in its read order (spec 2.4).
+    A catalog's whole content, each section in its read order (docs/api/catalogs.md).
     """
 
     model_config = ConfigDict(
@@ -1492,7 +1623,7 @@ class CatalogData(BaseModel):
 
 class Location(BaseModel):
     """
-    spec 2.3 Location (read shape).
+    A location (read shape).
     """
 
     model_config = ConfigDict(
@@ -1515,7 +1646,7 @@ class Location(BaseModel):
 
 class LocationUpdate(BaseModel):
     """
-    PATCH/PUT /locations/:id (spec 4.8): only these fields; others are ignored. An absent
+    PATCH/PUT /locations/:id: only these fields; others are ignored. An absent
     field is unchanged; `opening_hours: null` unsets the opening hours.
     """
 
@@ -1544,7 +1675,7 @@ class LocationUpdate(BaseModel):
 
 class Catalog(BaseModel):
     """
-    spec 2.4 Catalog; `data` is omitted by lists and by `hide_data=true`.
+    A catalog; `data` is omitted by lists and by `hide_data=true`.
     """
 
     model_config = ConfigDict(

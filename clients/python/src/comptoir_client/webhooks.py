@@ -25,20 +25,10 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict
-
 from comptoir_client.errors import WebhookVerificationError
 from comptoir_client.models import Event
 
 DEFAULT_TOLERANCE = 300  # seconds either side of now
-
-
-class SigningSecret(BaseModel):
-    """`GET /callback/signing_secret` and its rotation: the Standard Webhooks secret."""
-
-    model_config = ConfigDict(extra="ignore")
-    secret: str
-    previous_secret_expires_at: AwareDatetime | None = None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from alembic import op
 
 from comptoir.db.migrations.rebuild import keeping_referring_rows
 
-_PENDING = {"postgresql_where": sa.text("done_at IS NULL"), "sqlite_where": sa.text("done_at IS NULL")}
 _EVENTS = {"sqlite_autoincrement": True}  # SQLite rebuilds the table to change a column: ids never reused
 
 revision: str = "0024"
@@ -39,7 +38,10 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("redelivery", sa.Boolean(), server_default=sa.false(), nullable=False))
         batch_op.alter_column("next_attempt_at", existing_type=sa.DateTime(timezone=True), nullable=True)
     # the pending list reads past no done event, however many are kept
-    op.create_index("ix_events_pending", "events", ["connection_id", "id"], unique=False, **_PENDING)
+    pending = sa.text("done_at IS NULL")
+    op.create_index(
+        "ix_events_pending", "events", ["connection_id", "id"], postgresql_where=pending, sqlite_where=pending
+    )
     op.create_table(
         "notices",
         sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), autoincrement=True, nullable=False),
