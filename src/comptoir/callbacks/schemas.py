@@ -6,18 +6,41 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from comptoir.events import RESOURCE_EVENTS
+from comptoir.kit.text import KEYS_WITHOUT_NUL
+
+# docs/api/callbacks-events.md "Callbacks": the resource types and, for each, its event types
+_EVENTS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        resource: {"type": "array", "items": {"type": "string", "enum": list(event_types)}}
+        for resource, event_types in RESOURCE_EVENTS.items()
+    },
+    "additionalProperties": False,
+}
+MAX_URL = 2048
+
 
 class CallbackUpdate(BaseModel):
     """POST /callback: `url` (null or absent: passive, polling) and the `events` map."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
     url: Any = Field(
         default=None,
+        json_schema_extra={
+            "anyOf": [
+                {"type": "string", "maxLength": MAX_URL, "pattern": "^https?://[^\\s#\\u0000]+$", "format": "uri"},
+                {"type": "null"},
+            ]
+        },
         description="HTTP(S) URL to POST events to, on a public address (unless the operator allows its network); "
         "null for a passive callback",
     )
-    events: Any = Field(description='Resource type -> event types, e.g. {"order": ["create", "update"]}')
+    events: Any = Field(
+        json_schema_extra=_EVENTS_SCHEMA,
+        description='Resource type -> event types, e.g. {"order": ["create", "update"]}',
+    )
 
 
 class Callback(BaseModel):

@@ -13,6 +13,7 @@ from yarl import URL
 from comptoir.auth.context import Ctx
 from comptoir.callbacks import repository
 from comptoir.callbacks.addresses import NO_ADDRESS, host_refusal, name_refusal, needs_resolution
+from comptoir.callbacks.schemas import MAX_URL
 from comptoir.config import IPNetwork
 from comptoir.errors import FieldErrors, NotFound
 from comptoir.events import RESOURCE_EVENTS
@@ -24,7 +25,6 @@ from comptoir.kit.times import render_datetime
 from comptoir.kit.wire import shown
 from comptoir.models import Callback, Change, DeliveryAttempt, Event
 
-MAX_URL = 2048
 NO_CALLBACK: dict[str, Any] = {"url": None, "events": {}}
 
 

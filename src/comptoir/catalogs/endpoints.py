@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query
+from pydantic import WithJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
@@ -16,6 +17,7 @@ from comptoir.auth.context import Ctx
 from comptoir.catalogs import content, images, inventory, service
 from comptoir.catalogs.schemas import (
     Catalog,
+    CatalogCreate,
     CatalogWrite,
     Category,
     Charge,
@@ -23,6 +25,8 @@ from comptoir.catalogs.schemas import (
     Discount,
     Image,
     InventoryEntry,
+    InventoryPatch,
+    InventoryReplace,
     Option,
     OptionList,
     Product,
@@ -39,6 +43,7 @@ from comptoir.http.state import app_state
 from comptoir.kit.jsonstream import Shape, Tally
 from comptoir.kit.jsonutil import loads
 from comptoir.kit.pagination import page_of
+from comptoir.kit.wire import shown
 from comptoir.locations.service import location_of
 from comptoir.ratelimit import GENERAL, HEAVY, IMAGE
 
@@ -82,6 +87,7 @@ def _inventory_shape(request: Request, _ctx: Ctx | None) -> tuple[Shape, Tally]:
 
 
 Upload = Annotated[CatalogWrite, BodyShape(_upload_shape)]
+Creation = Annotated[CatalogCreate, BodyShape(_upload_shape)]
 
 
 def _hide_data(raw: str | None) -> bool:
@@ -89,7 +95,7 @@ def _hide_data(raw: str | None) -> bool:
         return False
     if raw in HIDE_DATA:
         return True
-    raise BadRequest(f"hide_data must be true or false, not {raw!r}")
+    raise BadRequest(f"hide_data must be true or false, not {shown(raw)}")
 
 
 def _raw(body: bytes | str, headers: dict[str, str] | None = None) -> Response:
@@ -109,7 +115,9 @@ async def get_catalog(
     catalog_id: str,
     session: Session,
     ctx: CatalogReader,
-    hide_data: Annotated[str | None, Query(description="true: omit `data`.")] = None,
+    hide_data: Annotated[
+        str | None, WithJsonSchema({"type": "boolean"}), Query(description="true: omit `data`.")
+    ] = None,
 ) -> Response:
     body, headers = await service.get_catalog(session, ctx, catalog_id, hide_data=_hide_data(hide_data))
     return _raw(body, headers)
@@ -151,7 +159,7 @@ async def list_account_catalogs(account_id: str | None, session: Session, ctx: A
     summary="Create a location-level catalog",
     own_summary="Create a catalog in the connection's location",
 )
-async def create_location_catalog(location_id: str | None, body: Upload, session: Session, ctx: Creator) -> Response:
+async def create_location_catalog(location_id: str | None, body: Creation, session: Session, ctx: Creator) -> Response:
     location, account = await location_of(session, ctx, location_id)
     return _raw(
         await service.create_catalog(session, ctx, account=account, location=location, name=body.name, data=body.data)
@@ -168,7 +176,7 @@ async def create_location_catalog(location_id: str | None, body: Upload, session
     own_summary="Create an account-level catalog in the connection's account",
 )
 async def create_account_catalog(
-    account_id: str | None, body: Upload, session: Session, ctx: AccountCreator
+    account_id: str | None, body: Creation, session: Session, ctx: AccountCreator
 ) -> Response:
     account = account_of(ctx, account_id)
     return _raw(
@@ -299,9 +307,9 @@ INVENTORY_WRITE = PerLevel(location="inventory.write|catalog.write", account="in
 InventoryReader = Annotated[Ctx, Depends(require("location,account", INVENTORY_READ))]
 InventoryWriter = Annotated[Ctx, Depends(require("location,account", INVENTORY_WRITE))]
 INVENTORY = CATALOG + LOCATION + "/inventory"
-InventoryBody = Annotated[
-    Any, Body(description="An array of {sku_ref or option_ref, stock, expires_at}."), BodyShape(_inventory_shape)
-]
+# typed for the document only: the entries are read by `catalogs.inventory` as they stream in
+InventoryBody = Annotated[InventoryReplace, Body(), BodyShape(_inventory_shape)]
+InventoryChanges = Annotated[InventoryPatch, Body(), BodyShape(_inventory_shape)]
 
 
 async def _inventory(
@@ -360,7 +368,7 @@ async def put_inventory(
     own_summary=f"Change inventory entries {OWN}",
 )
 async def patch_inventory(
-    catalog_id: str, location_id: str | None, body: InventoryBody, session: Session, ctx: InventoryWriter
+    catalog_id: str, location_id: str | None, body: InventoryChanges, session: Session, ctx: InventoryWriter
 ) -> JSON:
     return await _inventory(session, ctx, catalog_id, location_id, "patch", body)
 
@@ -375,7 +383,7 @@ ImageWriter = Annotated[
             "location,account",
             WRITE_NEED,
             IMAGE,
-            on=WriteOn("catalog", "catalog_id", "adding images to catalog {id!r}"),
+            on=WriteOn("catalog", "catalog_id", "adding images to catalog '{id}'"),
         )
     ),
 ]

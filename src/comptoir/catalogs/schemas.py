@@ -3,18 +3,21 @@ checked by `catalogs.content` (every error named with its path), not by these mo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+
+from comptoir.kit.text import KEYS_WITHOUT_NUL, NO_NUL, text_json_schema
+from comptoir.kit.times import DATETIME_SCHEMA
 
 
 class CatalogWrite(BaseModel):
     """POST and PUT body (spec 4.3): `name` (required on POST), and `data`, whose presence
     replaces all the content (spec 2.4 rule 3). Other keys are ignored."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
-    name: Any = Field(default=None, json_schema_extra={"type": "string", "maxLength": 255})
+    name: Any = Field(default=None, json_schema_extra=text_json_schema(255, blank=False))
     data: Any = Field(
         default=None,
         json_schema_extra={
@@ -22,6 +25,12 @@ class CatalogWrite(BaseModel):
             "description": "Arrays variants, categories, products, option_lists, deals, discounts, charges.",
         },
     )
+
+
+class CatalogCreate(CatalogWrite):
+    """POST body: `name` is required (checked by the service, with the content's errors)."""
+
+    model_config = ConfigDict(extra="ignore", json_schema_extra={**KEYS_WITHOUT_NUL, "required": ["name"]})
 
 
 class Catalog(BaseModel):
@@ -185,3 +194,54 @@ class CatalogData(_Read):
 
 
 Catalog.model_rebuild()  # its `data` is declared below it
+
+
+# --- inventory bodies (docs/api/inventory.md "Entries") ------------------------------------
+# Read as they stream in by `catalogs.inventory` (its own checks, every error named); these
+# schemas only tell the document what those checks accept.
+
+
+def inventory_schema(*, patch: bool) -> dict[str, Any]:
+    """An array of entries: exactly one of `sku_ref` and `option_ref` (the other absent or
+    null), `stock` a decimal >= 0 with at most 3 decimals (required on PUT; null deletes on
+    PATCH), `expires_at` only with a stock of 0. Each ref once, and one of the catalog's."""
+    ref = {"type": "string", "maxLength": 255, "pattern": NO_NUL}
+    stock: dict[str, Any] = {
+        "anyOf": [
+            {"type": "string", "pattern": "^[0-9]{1,30}(\\.[0-9]{1,3})?$"},
+            {"type": "number", "minimum": 0, "maximum": 10**30, "multipleOf": 0.001},
+        ]
+    }
+    if patch:
+        stock["anyOf"].append({"type": "null"})
+    zero = {"anyOf": [{"type": "string", "pattern": "^0{1,30}(\\.0{1,3})?$"}, {"const": 0}]}
+    entry = {
+        "type": "object",
+        "properties": {
+            "sku_ref": {"anyOf": [ref, {"type": "null"}]},
+            "option_ref": {"anyOf": [ref, {"type": "null"}]},
+            "stock": stock,
+            "expires_at": {"anyOf": [DATETIME_SCHEMA, {"type": "null"}]},
+        },
+        "required": [] if patch else ["stock"],
+        "oneOf": [
+            {"required": ["sku_ref"], "properties": {"sku_ref": ref, "option_ref": {"type": "null"}}},
+            {"required": ["option_ref"], "properties": {"option_ref": ref, "sku_ref": {"type": "null"}}},
+        ],
+        # expires_at: only with a stock of 0
+        "anyOf": [
+            {"properties": {"expires_at": {"type": "null"}}},
+            {"required": ["stock"], "properties": {"stock": zero}},
+        ],
+    }
+    return {
+        "type": "array",
+        "items": entry,
+        "description": "Entries {sku_ref or option_ref, stock, expires_at}; "
+        + ("those not listed are unchanged, a null stock deletes its entry." if patch else "they replace all."),
+        "examples": [[{"sku_ref": "cola-33", "stock": "12"}, {"option_ref": "extra-cheese", "stock": "0"}]],
+    }
+
+
+InventoryReplace = Annotated[Any, WithJsonSchema(inventory_schema(patch=False))]
+InventoryPatch = Annotated[Any, WithJsonSchema(inventory_schema(patch=True))]

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, StrictStr
+from pydantic import BaseModel, ConfigDict
+
+from comptoir.kit.text import KEYS_WITHOUT_NUL, Label
 
 
 class CustomerListWrite(BaseModel):
     """POST and PATCH/PUT body (spec 4.4): `name` only; other keys are ignored."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
-    name: StrictStr
+    name: Label
 
 
 class CustomerList(BaseModel):

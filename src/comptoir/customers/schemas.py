@@ -13,7 +13,7 @@ from comptoir.kit.custom_fields import CustomFields
 from comptoir.kit.patterns import MAX_PATTERN
 from comptoir.kit.phone import Phone
 from comptoir.kit.refs import PrivateRef
-from comptoir.kit.text import Email, Latitude, Longitude, Text32, Text64, Text255, Text1000, Text5000
+from comptoir.kit.text import KEYS_WITHOUT_NUL, Email, Latitude, Longitude, Text32, Text64, Text255, Text1000, Text5000
 from comptoir.kit.times import DateStr
 
 # spec 4.6 item 1: the fields anonymisation sets to null, and whose later writes are ignored
@@ -28,7 +28,7 @@ class CustomerWrite(BaseModel):
     fields present change. Read-only fields and unknown keys are ignored
     (docs/api/conventions.md "Requests")."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
     private_ref: PrivateRef | None = None
     email: Email | None = None

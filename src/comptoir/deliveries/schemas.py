@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from comptoir.kit.phone import Phone
-from comptoir.kit.text import Latitude, Longitude, Text64, Text255, Text2000
+from comptoir.kit.text import KEYS_WITHOUT_NUL, Latitude, Longitude, Text64, Text255, Text2000
 from comptoir.kit.times import DateTimeStr
 
 DeliveryStatus = Literal[
@@ -17,7 +17,7 @@ DeliveryStatus = Literal[
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
 
 class QuoteCreate(_In):

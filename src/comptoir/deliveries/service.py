@@ -20,6 +20,7 @@ from comptoir.deliveries.schemas import DeliveryCreate, DeliveryUpdate, QuoteCre
 from comptoir.errors import FieldError, NotFound, Unprocessable
 from comptoir.kit import clock, ids
 from comptoir.kit.times import localize
+from comptoir.kit.wire import shown
 from comptoir.models import Delivery, DeliveryQuote, Order
 from comptoir.models.locations import LocationRef
 from comptoir.orders import service as orders
@@ -40,7 +41,7 @@ def _only_for_delivery_orders(order: Order, what: str) -> None:
     if service_type != "delivery":
         raise Unprocessable(
             FieldError(
-                "service_type", f"{what} only for delivery orders; this order's service_type is {service_type!r}"
+                "service_type", f"{what} only for delivery orders; this order's service_type is {shown(service_type)}"
             )
         )
 

@@ -38,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from comptoir.errors import BadRequest, ComptoirError, InternalError
 from comptoir.http.request_log import MAX_BODY, Record
 from comptoir.kit import clock
+from comptoir.kit.wire import shown
 
 log = structlog.get_logger("comptoir.http")
 
@@ -106,7 +107,7 @@ def overridden_method(method: str, headers: Headers) -> str:
     if method != "POST":
         return method
     if wanted not in _OVERRIDABLE:
-        raise BadRequest(f"X-Http-Method-Override cannot be {wanted!r}")
+        raise BadRequest(f"X-Http-Method-Override cannot be {shown(wanted)}")
     return wanted
 
 

@@ -15,7 +15,8 @@ class WireError(ValueError):
 
 
 def shown(value: Any) -> str:
-    """How a rejected value is quoted in an error message (bounded, JSON-like)."""
+    """How a rejected value is quoted in an error message: as the user sent it, in JSON's
+    words, bounded; never a Python representation (`10.5`, not `Decimal('10.5')`)."""
     if isinstance(value, str):
         text = value if len(value) <= 60 else value[:57] + "..."
         return "'" + text + "'"
@@ -23,7 +24,11 @@ def shown(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    text = str(value)  # a number (int, Decimal, float) as its text
     return text if len(text) <= 60 else text[:57] + "..."
 
 

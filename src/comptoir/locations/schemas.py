@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from comptoir.accounts.schemas import Account
 from comptoir.kit.custom_fields import CustomFields
+from comptoir.kit.decimals import WholeNumber
+from comptoir.kit.text import KEYS_WITHOUT_NUL, NO_NUL
 from comptoir.kit.times import DateTimeStr, HourMinute
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MAX_MINUTES = 7 * 24 * 60  # a preparation time, extra or not
+MAX_REASON = 1000
+_MINUTES: dict[str, Any] = {"minimum": 0, "maximum": MAX_MINUTES}
 
 
 class Timezone(BaseModel):
@@ -21,16 +26,24 @@ class Timezone(BaseModel):
 
 
 class Slot(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, json_schema_extra=KEYS_WITHOUT_NUL)
 
     from_: HourMinute = Field(alias="from")
     to: HourMinute
 
 
 class OpeningHoursUpdate(BaseModel):
-    """Keys `monday` to `sunday`; a missing day or an empty array means closed."""
+    """Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
+    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
+    a slot's `to` follows its `from`, and the slots of a day do not overlap."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra={
+            **KEYS_WITHOUT_NUL,
+            "anyOf": [{"required": [day], "properties": {day: {"type": "array", "minItems": 1}}} for day in DAYS],
+        },
+    )
 
     monday: list[Slot] | None = None
     tuesday: list[Slot] | None = None
@@ -52,24 +65,45 @@ class OrderAcceptanceUpdate(BaseModel):
     """One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,
     `{mode: paused, resume_at?, reason?}` (spec 2.3)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=lambda schema: _one_shape(schema))
 
     mode: Literal["normal", "busy", "paused"]
-    resume_at: DateTimeStr | None = None
-    extra_preparation_time: StrictInt | None = None
-    reason: StrictStr | None = None
+    resume_at: DateTimeStr | None = Field(default=None, description="In the future")
+    extra_preparation_time: WholeNumber | None = Field(default=None, json_schema_extra=_MINUTES)
+    reason: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": MAX_REASON, "pattern": NO_NUL})
+
+
+_SHAPES = {"normal": (), "busy": ("resume_at", "extra_preparation_time"), "paused": ("resume_at", "reason")}
+
+
+def _one_shape(schema: dict[str, Any]) -> None:
+    """docs/api/locations-accounts.md "Order acceptance": each mode takes its own keys (those of
+    another mode only as null), and `busy` requires `extra_preparation_time`."""
+    shapes = []
+    for mode, keys in _SHAPES.items():
+        properties: dict[str, Any] = {"mode": {"const": mode}}
+        properties |= {
+            key: {"type": "null"} for key in ("resume_at", "extra_preparation_time", "reason") if key not in keys
+        }
+        required = ["mode"]
+        if mode == "busy":
+            properties["extra_preparation_time"] = {"type": "integer"}
+            required.append("extra_preparation_time")
+        shapes.append({"properties": properties, "required": required})
+    schema["oneOf"] = shapes
+    schema |= KEYS_WITHOUT_NUL
 
 
 class LocationUpdate(BaseModel):
     """PATCH/PUT /locations/:id (spec 4.8): only these fields; others are ignored. An absent
     field is unchanged; `opening_hours: null` unsets the opening hours."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
     cutoff_time: HourMinute = None
     opening_hours: OpeningHoursUpdate | None = None
     # Not nullable: an explicit null is refused (absent means unchanged).
-    preparation_time: StrictInt = None  # type: ignore[assignment]
+    preparation_time: WholeNumber = Field(default=None, json_schema_extra=_MINUTES)
     order_acceptance: OrderAcceptanceUpdate = None  # type: ignore[assignment]
     custom_fields: CustomFields = None
 

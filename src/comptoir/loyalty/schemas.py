@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, StrictStr
+from pydantic import BaseModel, ConfigDict
 
 from comptoir.kit.decimals import DecimalStr
-from comptoir.kit.text import Text255, Text1000
+from comptoir.kit.ids import IdIn
+from comptoir.kit.text import KEYS_WITHOUT_NUL, Text255, Text1000
 
 
 class LoyaltyCardCreate(BaseModel):
     """POST body (spec 4.7): `customer_id` required (a customer of the list)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
-    customer_id: StrictStr
+    customer_id: IdIn
     name: Text255 | None = None
     ref: Text255 | None = None
 
@@ -22,7 +23,7 @@ class LoyaltyCardUpdate(BaseModel):
     """PATCH/PUT body (spec 4.7): `name` and `ref` only; `customer_id` and `balance` are
     read-only and ignored."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
     name: Text255 | None = None
     ref: Text255 | None = None
@@ -41,11 +42,11 @@ class LoyaltyCard(BaseModel):
 class LoyaltyOperationCreate(BaseModel):
     """POST body (spec 4.7): `delta` required, an exact decimal (string or JSON number)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
     delta: DecimalStr
     reason: Text1000 | None = None
-    order_id: StrictStr | None = None
+    order_id: IdIn | None = None
 
 
 class LoyaltyOperation(BaseModel):

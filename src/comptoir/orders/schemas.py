@@ -10,7 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from comptoir.customers.schemas import CustomerFields, CustomerWrite, LoyaltyCardSummary
@@ -18,10 +18,11 @@ from comptoir.kit.codes import ServiceType
 from comptoir.kit.custom_fields import CustomFields
 from comptoir.kit.decimals import DecimalStr
 from comptoir.kit.freeform import FreeObject
+from comptoir.kit.ids import ID_PATTERN, IdIn
 from comptoir.kit.money import MoneyStr
 from comptoir.kit.phone import OrderPhone
-from comptoir.kit.refs import PrivateRef
-from comptoir.kit.text import Text64, Text255, Text1000, Text2000, Text5000
+from comptoir.kit.refs import PRIVATE_REF_SCHEMA, PrivateRef
+from comptoir.kit.text import KEYS_WITHOUT_NUL, NO_NUL, Str, Text64, Text255, Text1000, Text2000, Text5000
 from comptoir.kit.times import DateTimeStr
 
 Status = Literal[
@@ -33,7 +34,7 @@ Name = Text255
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
 
 class OptionIn(_In):
@@ -46,7 +47,7 @@ class OptionIn(_In):
 
 
 class DealLineIn(_In):
-    deal_key: StrictStr
+    deal_key: Str = Field(description="A key of the order's `deals`")
     label: Name | None = None
     position: StrictInt | None = None
     pricing_effect: Name | None = None
@@ -64,13 +65,26 @@ def _quantity(value: Decimal) -> Decimal:
     return value
 
 
+# above 0, at most MAX_QUANTITY: a decimal string or a JSON number
+_QUANTITY = {
+    "anyOf": [
+        {
+            "type": "string",
+            "pattern": "^([1-9][0-9]{0,5}(\\.[0-9]{1,30})?|1000000(\\.0{1,30})?|0?\\.[0-9]{0,29}[1-9])$",
+        },
+        {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_QUANTITY},
+    ],
+    "examples": ["2"],
+}
+
+
 class ItemIn(_In):
     private_ref: PrivateRef | None = None
     product_name: Name
     sku_name: Name | None = None
     sku_ref: Name | None = None
     price: MoneyStr
-    quantity: Annotated[DecimalStr, AfterValidator(_quantity)]
+    quantity: Annotated[DecimalStr, AfterValidator(_quantity), WithJsonSchema(_QUANTITY)]
     options: list[OptionIn] = Field(default_factory=list, max_length=1000)
     points_earned: DecimalStr | None = None
     points_used: DecimalStr | None = None
@@ -139,6 +153,17 @@ ELEMENT_MODELS: dict[str, type[_In]] = {
 class OrderCreate(_In):
     """POST /locations/:id/orders (spec 2.5): only `status` is required."""
 
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra={
+            **KEYS_WITHOUT_NUL,
+            "dependentRequired": {
+                "customer_private_ref": ["customer_list_id"],
+                "customer_list_id": ["customer_private_ref"],
+            },
+        },
+    )
+
     channel: Name | None = None
     ref: Name | None = None
     private_ref: PrivateRef | None = None
@@ -155,16 +180,32 @@ class OrderCreate(_In):
     collection_code: Text64 | None = None
     coupon_codes: list[Name] = Field(default_factory=list, max_length=100)
     items: list[ItemIn] = Field(default_factory=list, max_length=1000)
-    deals: dict[str, DealIn] = Field(default_factory=dict)
+    deals: dict[str, DealIn] = Field(default_factory=dict, json_schema_extra={"propertyNames": {"pattern": NO_NUL}})
     discounts: list[DiscountIn] = Field(default_factory=list, max_length=1000)
     charges: list[ChargeIn] = Field(default_factory=list, max_length=1000)
     payments: list[PaymentIn] = Field(default_factory=list, max_length=1000)
-    customer_id: StrictStr | None = None
-    customer_list_id: StrictStr | None = None
-    customer_private_ref: StrictStr | None = None
+    customer_id: IdIn | None = None
+    customer_list_id: IdIn | None = None
+    customer_private_ref: Str | None = Field(default=None, description="Given with `customer_list_id`, and only then")
     customer: GuestCustomer | None = None
     loyalty_operations: list[LoyaltyOperationIn] = Field(default_factory=list, max_length=100)
     custom_fields: CustomFields = Field(default_factory=dict)
+
+
+def _forms(model: type[_In]) -> dict[str, Any]:
+    """docs/api/orders.md "Updating an order": an element of an update is a new element
+    (without `id`), `{id, deleted: true}` or `{id, private_ref}`, `id` one of the order's."""
+    ref = {"$ref": f"#/components/schemas/{model.__name__}"}
+    id_schema = {"type": "string", "pattern": ID_PATTERN}
+    delete: dict[str, Any] = {"type": "object", "properties": {"id": id_schema, "deleted": {"const": True}}}
+    set_ref: dict[str, Any] = {
+        "type": "object",
+        "properties": {"id": id_schema, "private_ref": {"anyOf": [PRIVATE_REF_SCHEMA, {"type": "null"}]}},
+    }
+    for form in (delete, set_ref):
+        form |= {"required": list(form["properties"]), "additionalProperties": False}
+    new = {"allOf": [ref], "not": {"required": ["id"]}}
+    return {"items": {"anyOf": [new, delete, set_ref]}}
 
 
 class OrderUpdate(_In):
@@ -178,10 +219,10 @@ class OrderUpdate(_In):
     collection_code: Text64 | None = None
     private_ref: PrivateRef | None = None
     custom_fields: CustomFields = None
-    items: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
-    discounts: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
-    charges: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
-    payments: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
+    items: list[dict[str, Any]] = Field(default_factory=list, max_length=1000, json_schema_extra=_forms(ItemIn))
+    discounts: list[dict[str, Any]] = Field(default_factory=list, max_length=1000, json_schema_extra=_forms(DiscountIn))
+    charges: list[dict[str, Any]] = Field(default_factory=list, max_length=1000, json_schema_extra=_forms(ChargeIn))
+    payments: list[dict[str, Any]] = Field(default_factory=list, max_length=1000, json_schema_extra=_forms(PaymentIn))
 
 
 # --- read shapes (spec 2.5) ---------------------------------------------------------------

@@ -150,7 +150,7 @@ async def test_a_body_that_is_not_an_array_is_422(
     before = await world.snapshot()
     answer = await put(client, shop, catalog, {"sku_ref": "cola"})
     assert answer.status_code == 422
-    assert answer.json()["errors"] == [{"field": "inventory", "message": "must be an array of entries, not dict"}]
+    assert answer.json()["errors"] == [{"field": "inventory", "message": "must be an array of entries, not an object"}]
     assert await world.snapshot() == before
 
 

@@ -74,10 +74,10 @@ async def test_every_error_is_listed_with_its_path(refused) -> None:  # type: ig
 
 
 async def test_data_and_sections_must_have_their_types(refused) -> None:  # type: ignore[no-untyped-def]
-    assert await refused([]) == [{"field": "data", "message": "must be an object, not list"}]
+    assert await refused([]) == [{"field": "data", "message": "must be an object, not an array"}]
     assert await refused({"products": {}, "variants": ["x"]}) == [
         {"field": "data.variants[0]", "message": "must be an object, not 'x'"},
-        {"field": "data.products", "message": "must be an array, not dict"},
+        {"field": "data.products", "message": "must be an array, not an object"},
     ]
 
 

@@ -93,7 +93,7 @@ async def test_elements_are_added_deleted_and_given_private_refs(
         ({"items": [{"id": "zzzzzz", "deleted": True}]}, "items[0].id", "no item with id 'zzzzzz' in this order"),
         ({"items": [{"id": "{item}", "deleted": False}]}, "items[0].deleted", "can only be true: a deleted element stays deleted"),
         ({"items": [{"id": "{item}", "quantity": 3}]}, "items[0]",
-         "elements cannot be modified (spec 2.5 rule 7): send only id and deleted true, only id and private_ref, "
+         "elements cannot be modified: send only id and deleted true, only id and private_ref, "
          "or a new element without id"),
         ({"items": [{"product_name": "X", "price": "1 USD", "quantity": 1}]}, "items[0].price",
          "must be in EUR, the account's currency (not USD)"),
