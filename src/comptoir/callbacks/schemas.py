@@ -7,7 +7,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from comptoir.events import RESOURCE_EVENTS
-from comptoir.kit.text import KEYS_WITHOUT_NUL
+from comptoir.kit.ids import Id
+from comptoir.kit.text import body_schema
+from comptoir.kit.times import TimeOut
 
 # docs/api/callbacks-events.md "Callbacks": the resource types and, for each, its event types
 _EVENTS_SCHEMA: dict[str, Any] = {
@@ -24,7 +26,13 @@ MAX_URL = 2048
 class CallbackUpdate(BaseModel):
     """POST /callback: `url` (null or absent: passive, polling) and the `events` map."""
 
-    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra=body_schema(
+            {"url": "https://pos.example.com/comptoir/events", "events": {"order": ["create", "update"]}},
+            {"url": None, "events": {"catalog": ["update"], "inventory": ["patch"]}},
+        ),
+    )
 
     url: Any = Field(
         default=None,
@@ -44,22 +52,41 @@ class CallbackUpdate(BaseModel):
 
 
 class Callback(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"url": "https://pos.example.com/comptoir/events", "events": {"order": ["create", "update"]}}]
+        },
+    )
 
     url: str | None
     events: dict[str, list[str]]
 
 
 class EventSummary(BaseModel):
-    """An event as listed: without states (spec 6.3 item 6). The id fields present depend on
+    """An event as listed: without states. The id fields present depend on
     the resource type (docs/api/callbacks-events.md "Event payloads")."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "8cq2wn",
+                    "resource_type": "order",
+                    "event_type": "create",
+                    "created_at": "2026-06-24T17:07:53+00:00",
+                    "location_id": "4k3jxr-1",
+                    "order_id": "a7d9kp",
+                }
+            ]
+        },
+    )
 
-    id: str
+    id: Id
     resource_type: str
     event_type: str
-    created_at: str
+    created_at: TimeOut
     account_id: str | None = None
     location_id: str | None = None
     order_id: str | None = None
@@ -70,7 +97,7 @@ class EventSummary(BaseModel):
 
 
 class Event(EventSummary):
-    """A full event (spec 6.3): new_state for create and update, previous_state for update
+    """A full event: new_state for create and update, previous_state for update
     and delete, state_change for inventory patch, no state for catalog events."""
 
     new_state: dict[str, Any] | None = None

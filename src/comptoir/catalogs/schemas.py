@@ -7,15 +7,16 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from comptoir.kit.text import KEYS_WITHOUT_NUL, NO_NUL, text_json_schema
-from comptoir.kit.times import DATETIME_SCHEMA
+from comptoir.kit.ids import Id, LocationId
+from comptoir.kit.text import NO_NUL, body_schema, text_json_schema
+from comptoir.kit.times import DATETIME_SCHEMA, TimeOut
 
 
 class CatalogWrite(BaseModel):
-    """POST and PUT body (spec 4.3): `name` (required on POST), and `data`, whose presence
-    replaces all the content (spec 2.4 rule 3). Other keys are ignored."""
+    """POST and PUT body: `name` (required on POST), and `data`, whose presence
+    replaces all the content. Other keys are ignored."""
 
-    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
+    model_config = ConfigDict(extra="ignore", json_schema_extra=body_schema({"name": "Summer menu"}))
 
     name: Any = Field(default=None, json_schema_extra=text_json_schema(255, blank=False))
     data: Any = Field(
@@ -30,19 +31,26 @@ class CatalogWrite(BaseModel):
 class CatalogCreate(CatalogWrite):
     """POST body: `name` is required (checked by the service, with the content's errors)."""
 
-    model_config = ConfigDict(extra="ignore", json_schema_extra={**KEYS_WITHOUT_NUL, "required": ["name"]})
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra=body_schema(
+            {"name": "Summer menu"},
+            {"name": "Lunch", "data": {"categories": [{"ref": "mains", "name": "Mains"}]}},
+            required=["name"],
+        ),
+    )
 
 
 class Catalog(BaseModel):
-    """spec 2.4 Catalog; `data` is omitted by lists and by `hide_data=true`."""
+    """A catalog; `data` is omitted by lists and by `hide_data=true`."""
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str
+    id: Id
     name: str
-    created_at: str
-    location_id: str | None
-    account_id: str | None
+    created_at: TimeOut
+    location_id: LocationId | None
+    account_id: Id | None
     data: CatalogData | None = None
 
 
@@ -56,14 +64,14 @@ class _Read(BaseModel):
 
 
 class Sku(_Read):
-    id: str
+    id: Id
     ref: str | None
     name: str | None
-    product_id: str
+    product_id: Id
     restrictions: JSONObject | None
     price: str
     price_overrides: list[JSONObject]
-    option_list_ids: list[str]
+    option_list_ids: list[Id]
     option_list_refs: list[str]
     tags: list[str]
     barcodes: list[str]
@@ -74,34 +82,34 @@ class Sku(_Read):
 
 
 class Category(_Read):
-    id: str
+    id: Id
     ref: str
-    parent_id: str | None
+    parent_id: Id | None
     parent_ref: str | None
     name: str
     description: str | None
     tags: list[str]
-    image_ids: list[str]
+    image_ids: list[Id]
 
 
 class Product(_Read):
-    id: str
+    id: Id
     ref: str | None
-    category_id: str
+    category_id: Id
     category_ref: str
     name: str
     description: str | None
     tags: list[str]
     nutrition: JSONObject | None
     tax_rate: dict[str, str] | None
-    image_ids: list[str]
+    image_ids: list[Id]
     skus: list[Sku]
 
 
 class Option(_Read):
-    id: str
+    id: Id
     ref: str | None
-    option_list_id: str
+    option_list_id: Id
     name: str
     restrictions: JSONObject | None
     price: str
@@ -111,7 +119,7 @@ class Option(_Read):
 
 
 class OptionList(_Read):
-    id: str
+    id: Id
     ref: str
     name: str
     min_selections: int
@@ -122,21 +130,21 @@ class OptionList(_Read):
 
 
 class Deal(_Read):
-    id: str
+    id: Id
     ref: str | None
-    category_id: str | None
+    category_id: Id | None
     category_ref: str | None
     name: str
     description: str | None
     coupon_codes: list[str]
     restrictions: JSONObject | None
     tags: list[str]
-    image_ids: list[str]
+    image_ids: list[Id]
     lines: list[JSONObject]
 
 
 class Discount(_Read):
-    id: str
+    id: Id
     ref: str | None
     name: str
     description: str | None
@@ -144,11 +152,11 @@ class Discount(_Read):
     coupon_codes: list[str]
     pricing_effect: str
     pricing_value: str
-    image_ids: list[str]
+    image_ids: list[Id]
 
 
 class Charge(_Read):
-    id: str
+    id: Id
     ref: str | None
     name: str
     type: str
@@ -157,18 +165,45 @@ class Charge(_Read):
 
 
 class InventoryEntry(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"sku_ref": "cola-33", "option_ref": None, "stock": "12.0", "expires_at": None},
+                {
+                    "sku_ref": None,
+                    "option_ref": "extra-cheese",
+                    "stock": "0.0",
+                    "expires_at": "2026-06-24T17:07:53+02:00",
+                },
+            ]
+        },
+    )
 
     sku_ref: str | None
     option_ref: str | None
     stock: str | None
-    expires_at: str | None
+    expires_at: TimeOut | None
 
 
 class Image(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "m3xq7t",
+                    "type": "image/png",
+                    "size": 48213,
+                    "md5": "9e107d9d372bb6826bd81d3542a419d6",
+                    "seconds_before_removal": None,
+                    "private_ref": None,
+                }
+            ]
+        },
+    )
 
-    id: str
+    id: Id
     type: str
     size: int
     md5: str
@@ -182,7 +217,7 @@ class Variant(_Read):
 
 
 class CatalogData(_Read):
-    """A catalog's whole content, each section in its read order (spec 2.4)."""
+    """A catalog's whole content, each section in its read order."""
 
     variants: list[Variant]
     categories: list[Category]
@@ -223,7 +258,7 @@ def inventory_schema(*, patch: bool) -> dict[str, Any]:
             "stock": stock,
             "expires_at": {"anyOf": [DATETIME_SCHEMA, {"type": "null"}]},
         },
-        "required": [] if patch else ["stock"],
+        **({} if patch else {"required": ["stock"]}),
         "oneOf": [
             {"required": ["sku_ref"], "properties": {"sku_ref": ref, "option_ref": {"type": "null"}}},
             {"required": ["option_ref"], "properties": {"option_ref": ref, "sku_ref": {"type": "null"}}},

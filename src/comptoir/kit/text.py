@@ -43,6 +43,13 @@ def Text(max_length: int) -> Any:
 NO_NUL = "^[^\\u0000]*$"
 # A request body's object, whose unknown keys are ignored: no key may hold a NUL either.
 KEYS_WITHOUT_NUL: dict[str, Any] = {"propertyNames": {"pattern": NO_NUL}}
+
+
+def body_schema(*examples: dict[str, Any], **schema: Any) -> dict[str, Any]:
+    """A request body's `json_schema_extra`: keys without NUL, `schema`, its `examples`."""
+    return {**KEYS_WITHOUT_NUL, **schema, "examples": list(examples)}
+
+
 NOT_BLANK = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$"  # and not only spaces (`errors.check_text`)
 
 

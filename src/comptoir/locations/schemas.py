@@ -9,8 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from comptoir.accounts.schemas import Account
 from comptoir.kit.custom_fields import CustomFields
 from comptoir.kit.decimals import WholeNumber
-from comptoir.kit.text import KEYS_WITHOUT_NUL, NO_NUL
-from comptoir.kit.times import DateTimeStr, HourMinute
+from comptoir.kit.ids import LocationId
+from comptoir.kit.text import KEYS_WITHOUT_NUL, NO_NUL, body_schema
+from comptoir.kit.times import DateTimeStr, HourMinute, TimeOut
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MAX_MINUTES = 7 * 24 * 60  # a preparation time, extra or not
@@ -63,7 +64,7 @@ class OpeningHoursUpdate(BaseModel):
 
 class OrderAcceptanceUpdate(BaseModel):
     """One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,
-    `{mode: paused, resume_at?, reason?}` (spec 2.3)."""
+    `{mode: paused, resume_at?, reason?}`."""
 
     model_config = ConfigDict(extra="ignore", json_schema_extra=lambda schema: _one_shape(schema))
 
@@ -95,10 +96,26 @@ def _one_shape(schema: dict[str, Any]) -> None:
 
 
 class LocationUpdate(BaseModel):
-    """PATCH/PUT /locations/:id (spec 4.8): only these fields; others are ignored. An absent
+    """PATCH/PUT /locations/:id: only these fields; others are ignored. An absent
     field is unchanged; `opening_hours: null` unsets the opening hours."""
 
-    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra=body_schema(
+            {"preparation_time": 25, "order_acceptance": {"mode": "busy", "extra_preparation_time": 15}},
+            {
+                "cutoff_time": "06:00",
+                "opening_hours": {"monday": [{"from": "11:30", "to": "14:30"}, {"from": "18:30", "to": "01:00"}]},
+            },
+            {
+                "order_acceptance": {
+                    "mode": "paused",
+                    "resume_at": "2026-06-24T21:00:00+02:00",
+                    "reason": "Kitchen fire",
+                }
+            },
+        ),
+    )
 
     cutoff_time: HourMinute = None
     opening_hours: OpeningHoursUpdate | None = None
@@ -131,17 +148,46 @@ class OrderAcceptance(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     mode: Literal["normal", "busy", "paused"]
-    resume_at: str | None = Field(description="Time at which the mode reverts to normal")
+    resume_at: TimeOut | None = Field(description="Time at which the mode reverts to normal")
     extra_preparation_time: int | None
     reason: str | None
 
 
 class Location(BaseModel):
-    """spec 2.3 Location (read shape)."""
+    """A location (read shape)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "4k3jxr-1",
+                    "name": "Chez Ann, Bastille",
+                    "account": {"id": "4k3jxr", "name": "Chez Ann", "currency": "EUR"},
+                    "address": "12 rue de la Roquette",
+                    "postal_code": "75011",
+                    "city": "Paris",
+                    "country": "FR",
+                    "timezone": {"name": "Europe/Paris", "offset": 3600},
+                    "cutoff_time": "06:00",
+                    "opening_hours": {
+                        "monday": [{"from": "11:30", "to": "14:30"}, {"from": "18:30", "to": "23:00"}],
+                        "tuesday": [{"from": "11:30", "to": "14:30"}],
+                    },
+                    "preparation_time": 20,
+                    "order_acceptance": {
+                        "mode": "busy",
+                        "resume_at": "2026-06-24T21:00:00+02:00",
+                        "extra_preparation_time": 15,
+                        "reason": None,
+                    },
+                    "custom_fields": {"pos_id": "B-11"},
+                }
+            ]
+        },
+    )
 
-    id: str
+    id: LocationId
     name: str
     account: Account
     address: str | None

@@ -8,9 +8,9 @@ every malformed field.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainValidator, StrictBool, StrictInt, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from comptoir.customers.schemas import CustomerFields, CustomerWrite, LoyaltyCardSummary
@@ -18,12 +18,12 @@ from comptoir.kit.codes import ServiceType
 from comptoir.kit.custom_fields import CustomFields
 from comptoir.kit.decimals import DecimalStr
 from comptoir.kit.freeform import FreeObject
-from comptoir.kit.ids import ID_PATTERN, IdIn
+from comptoir.kit.ids import Id, IdIn, LocationId
 from comptoir.kit.money import MoneyStr
 from comptoir.kit.phone import OrderPhone
-from comptoir.kit.refs import PRIVATE_REF_SCHEMA, PrivateRef
-from comptoir.kit.text import KEYS_WITHOUT_NUL, NO_NUL, Str, Text64, Text255, Text1000, Text2000, Text5000
-from comptoir.kit.times import DateTimeStr
+from comptoir.kit.refs import PrivateRef
+from comptoir.kit.text import KEYS_WITHOUT_NUL, NO_NUL, Str, Text64, Text255, Text1000, Text2000, Text5000, body_schema
+from comptoir.kit.times import DateTimeStr, TimeOut
 
 Status = Literal[
     "new", "received", "accepted", "in_preparation", "awaiting_shipment", "awaiting_collection", "in_delivery",
@@ -136,7 +136,7 @@ class LoyaltyOperationIn(_In):
 
 
 class GuestCustomer(CustomerWrite):
-    """A guest order's customer data (spec 2.5 rule 5): the customer fields, no private ref.
+    """A guest order's customer data: the customer fields, no private ref.
     Its phone never makes the order fail: one that is not E.164 is kept as given."""
 
     phone: OrderPhone | None = None
@@ -151,12 +151,34 @@ ELEMENT_MODELS: dict[str, type[_In]] = {
 
 
 class OrderCreate(_In):
-    """POST /locations/:id/orders (spec 2.5): only `status` is required."""
+    """POST /locations/:id/orders: only `status` is required."""
 
     model_config = ConfigDict(
         extra="ignore",
         json_schema_extra={
             **KEYS_WITHOUT_NUL,
+            "examples": [
+                {
+                    "status": "new",
+                    "channel": "web",
+                    "ref": "W-1042",
+                    "service_type": "delivery",
+                    "expected_time": "2026-06-24T19:30:00+02:00",
+                    "items": [
+                        {
+                            "product_name": "Classic burger",
+                            "sku_name": "Double",
+                            "sku_ref": "classic-double",
+                            "price": "12.50 EUR",
+                            "quantity": "2",
+                            "options": [{"option_list_name": "Extras", "name": "Cheese", "price": "1 EUR"}],
+                        }
+                    ],
+                    "charges": [{"type": "delivery", "name": "Delivery", "price": "3.90 EUR"}],
+                    "payments": [{"type": "online", "name": "Card", "amount": "30.90 EUR"}],
+                    "customer": {"first_name": "Bo", "phone": "+33612345678"},
+                }
+            ],
             "dependentRequired": {
                 "customer_private_ref": ["customer_list_id"],
                 "customer_list_id": ["customer_private_ref"],
@@ -192,25 +214,65 @@ class OrderCreate(_In):
     custom_fields: CustomFields = Field(default_factory=dict)
 
 
-def _forms(model: type[_In]) -> dict[str, Any]:
+class ElementDelete(BaseModel):
+    """Deletes the element `id` of the order, for good."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: IdIn
+    deleted: Literal[True]
+
+
+class ElementRef(BaseModel):
+    """Sets (or with null, removes) your private ref of the element `id` of the order."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: IdIn
+    private_ref: PrivateRef | None
+
+
+def _object(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise PydanticCustomError("dict_type", "must be a JSON object")
+    return value
+
+
+def _forms(model: type[_In]) -> Any:
     """docs/api/orders.md "Updating an order": an element of an update is a new element
-    (without `id`), `{id, deleted: true}` or `{id, private_ref}`, `id` one of the order's."""
-    ref = {"$ref": f"#/components/schemas/{model.__name__}"}
-    id_schema = {"type": "string", "pattern": ID_PATTERN}
-    delete: dict[str, Any] = {"type": "object", "properties": {"id": id_schema, "deleted": {"const": True}}}
-    set_ref: dict[str, Any] = {
-        "type": "object",
-        "properties": {"id": id_schema, "private_ref": {"anyOf": [PRIVATE_REF_SCHEMA, {"type": "null"}]}},
-    }
-    for form in (delete, set_ref):
-        form |= {"required": list(form["properties"]), "additionalProperties": False}
-    new = {"allOf": [ref], "not": {"required": ["id"]}}
-    return {"items": {"anyOf": [new, delete, set_ref]}}
+    (without `id`), `{id, deleted: true}` or `{id, private_ref}`, `id` one of the order's. Each
+    is kept as sent (a JSON object) and told apart by `orders.elements`."""
+    return Annotated[dict[str, Any], PlainValidator(_object, json_schema_input_type=model | ElementDelete | ElementRef)]
+
+
+if TYPE_CHECKING:  # what a type checker reads of them
+    ItemForm = dict[str, Any]
+    DiscountForm = dict[str, Any]
+    ChargeForm = dict[str, Any]
+    PaymentForm = dict[str, Any]
+else:
+    ItemForm = _forms(ItemIn)
+    DiscountForm = _forms(DiscountIn)
+    ChargeForm = _forms(ChargeIn)
+    PaymentForm = _forms(PaymentIn)
 
 
 class OrderUpdate(_In):
-    """PATCH/PUT (spec 4.1): these fields only; each element collection takes the three
-    forms of spec 4.1 (add, delete, set private ref), told apart by the service."""
+    """PATCH/PUT: these fields only; each element collection takes three forms (add,
+    delete, set private ref), told apart by the service."""
+
+    model_config = ConfigDict(
+        json_schema_extra=body_schema(
+            {"status": "accepted", "confirmed_time": "2026-06-24T19:35:00+02:00"},
+            {
+                "items": [
+                    {"id": "b3k8qw", "deleted": True},
+                    {"product_name": "Cola", "price": "3 EUR", "quantity": 1},
+                ],
+                "payments": [{"id": "c2m7zt", "private_ref": "psp-9931"}],
+            },
+        )
+    )
 
     status: Status = None  # type: ignore[assignment]
     confirmed_time: DateTimeStr | None = None
@@ -219,10 +281,10 @@ class OrderUpdate(_In):
     collection_code: Text64 | None = None
     private_ref: PrivateRef | None = None
     custom_fields: CustomFields = None
-    items: list[dict[str, Any]] = Field(default_factory=list, max_length=1000, json_schema_extra=_forms(ItemIn))
-    discounts: list[dict[str, Any]] = Field(default_factory=list, max_length=1000, json_schema_extra=_forms(DiscountIn))
-    charges: list[dict[str, Any]] = Field(default_factory=list, max_length=1000, json_schema_extra=_forms(ChargeIn))
-    payments: list[dict[str, Any]] = Field(default_factory=list, max_length=1000, json_schema_extra=_forms(PaymentIn))
+    items: list[ItemForm] = Field(default_factory=list, max_length=1000)
+    discounts: list[DiscountForm] = Field(default_factory=list, max_length=1000)
+    charges: list[ChargeForm] = Field(default_factory=list, max_length=1000)
+    payments: list[PaymentForm] = Field(default_factory=list, max_length=1000)
 
 
 # --- read shapes (spec 2.5) ---------------------------------------------------------------
@@ -250,7 +312,7 @@ class DealLineOut(_Out):
 
 
 class _ElementOut(_Out):
-    id: str
+    id: Id
     private_ref: str | None
     deleted: bool
 
@@ -304,20 +366,20 @@ class DealOut(_Out):
 
 
 class OrderCustomer(CustomerFields):
-    """The customer when it was attached to the order (spec 2.5 rule 6): the spec 2.6
-    Customer read shape, read-only fields included. Its ids and private ref only while the
+    """The customer when it was attached to the order: the customer's read shape,
+    read-only fields included. Its ids and private ref only while the
     customer exists; a guest's has null (or empty) for what it was not given."""
 
-    id: str | None
-    customer_list_id: str | None
+    id: Id | None
+    customer_list_id: Id | None
     private_ref: str | None
     custom_fields: dict[str, Any]
     anonymised: bool | None
-    created_at: str | None
+    created_at: TimeOut | None
     nb_orders: int | None
     order_total: str | None
-    first_order_date: str | None
-    last_order_date: str | None
+    first_order_date: TimeOut | None
+    last_order_date: TimeOut | None
     loyalty_cards: list[LoyaltyCardSummary]
 
 
@@ -330,11 +392,11 @@ class LoyaltyOperationOut(_Out):
 
 
 class Order(_Out):
-    """spec 2.5 Order (read shape)."""
+    """An order (read shape)."""
 
-    id: str
-    location_id: str
-    created_at: str
+    id: Id
+    location_id: LocationId
+    created_at: TimeOut
     created_by: str
     connection_name: str | None
     channel: str | None
@@ -343,10 +405,10 @@ class Order(_Out):
     status: Status
     service_type: str | None
     service_type_ref: str | None
-    expected_time: str | None
+    expected_time: TimeOut | None
     expected_time_pickup: bool
     asap: bool
-    confirmed_time: str | None
+    confirmed_time: TimeOut | None
     driver_pickup_url: str | None
     customer_notes: str | None
     seller_notes: str | None
@@ -360,8 +422,8 @@ class Order(_Out):
     charges: list[ChargeOut]
     payments: list[PaymentOut]
     deals: dict[str, DealOut]
-    customer_id: str | None
-    customer_list_id: str | None
+    customer_id: Id | None
+    customer_list_id: Id | None
     customer: OrderCustomer | None
     loyalty_operations: list[LoyaltyOperationOut]
     custom_fields: dict[str, Any]
