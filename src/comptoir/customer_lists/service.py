@@ -40,7 +40,7 @@ READ_NEED = f"{BOUND}.read|{ALL}.read"
 WRITE_NEED = f"{BOUND}.write|{ALL}.write"
 # docs/api/customers.md "Access": writing a list's customers, cards and operations needs the
 # write scope on that list; it is not a change of the list (no 401 for a location token).
-WRITES_CUSTOMERS = WriteOn("customer_list", "customer_list_id", "writing to customer list {shown(id)}")
+WRITES_CUSTOMERS = WriteOn("customer_list", "customer_list_id", "writing to customer list '{id}'")
 
 
 def render_list(found: ListInReach) -> dict[str, Any]:
