@@ -35,7 +35,7 @@ class CatalogCreate(CatalogWrite):
         extra="ignore",
         json_schema_extra=body_schema(
             {"name": "Summer menu"},
-            {"name": "Lunch", "data": {"categories": [{"ref": "mains", "name": "Mains"}]}},
+            {"name": "Lunch", "data": {"categories": [{"ref": "mains", "name": "Mains", "parent_ref": None}]}},
             required=["name"],
         ),
     )

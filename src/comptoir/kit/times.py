@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta
+from datetime import timezone as dt_timezone
 from functools import lru_cache
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -93,7 +94,13 @@ def render_datetime(value: datetime | None, timezone: str = "UTC") -> str | None
         return None
     if value.tzinfo is None:  # stored values are UTC
         value = value.replace(tzinfo=UTC)
-    return value.astimezone(zone(timezone)).replace(microsecond=0).isoformat()
+    local = value.astimezone(zone(timezone))
+    offset = local.utcoffset()
+    if offset is not None and offset.seconds % 60:
+        # a local mean time (Paris before 1911: +00:09:21): the same instant at the offset's
+        # minute, as RFC 3339 writes offsets
+        local = value.astimezone(dt_timezone(timedelta(minutes=round(offset.total_seconds() / 60))))
+    return local.replace(microsecond=0).isoformat()
 
 
 DATETIME_SCHEMA = {
