@@ -109,3 +109,13 @@ async def test_a_refused_query_value_reads_as_sent(client: httpx.AsyncClient, sh
     catalog = (await client.get("/v1/location/catalogs", headers=shop.headers())).json()[0]["id"]
     response = await client.get(f"/v1/catalogs/{catalog}", params={"hide_data": "oui"}, headers=shop.headers())
     assert response.json()["message"] == "hide_data must be true or false, not 'oui'"
+
+
+async def test_a_nul_in_a_key_the_catalog_ignores_is_a_422_not_a_500(client: httpx.AsyncClient, shop: Shop) -> None:
+    body = b'{"name": "Lunch", "data": {"categories": [{"ref": "mains", "name": "Mains"}]}, "a\\u0000b": ""}'
+    headers = {**shop.headers(shop.account_token), "Content-Type": "application/json"}
+    response = await client.post("/v1/account/catalogs", content=body, headers=headers)
+    assert response.status_code == 422
+    assert response.json()["errors"] == [{"field": "body", "message": "a key must not contain a NUL character"}]
+    lists = (await client.get("/v1/account/catalogs", headers=shop.headers(shop.account_token))).json()
+    assert "Lunch" not in [catalog["name"] for catalog in lists]

@@ -43,7 +43,7 @@ class CustomerWrite(BaseModel):
         extra="ignore",
         json_schema_extra=body_schema(
             {"first_name": "Bo", "last_name": "Lind", "email": "bo@example.com", "phone": "+33612345678"},
-            {"private_ref": "crm-88", "country": "FR", "birth_date": "1990-04-12", "custom_fields": {"tier": "gold"}},
+            {"country": "FR", "birth_date": "1990-04-12", "custom_fields": {"tier": "gold"}},
         ),
     )
 

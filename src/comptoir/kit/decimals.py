@@ -48,7 +48,8 @@ DecimalStr = wire_type(
     {
         "anyOf": [
             {"type": "string", "pattern": "^-?[0-9]{1,30}(\\.[0-9]{1,30})?$"},
-            {"type": "number", "minimum": -(10**_MAX_ADJUSTED), "maximum": 10**_MAX_ADJUSTED},
+            # at most 30 decimals: a multiple of 10**-30
+            {"type": "number", "minimum": -(10**_MAX_ADJUSTED), "maximum": 10**_MAX_ADJUSTED, "multipleOf": 1e-30},
         ],
         "description": "Exact decimal number: a string on read (integral values read back "
         'with one decimal place, e.g. "2.0"); a string or a JSON number on write.',

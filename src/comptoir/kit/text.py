@@ -90,7 +90,12 @@ Email = wire_type(
     str,
     parse_email,
     None,
-    {"type": "string", "pattern": "^[^@\\s]+@[^@\\s]+$", "maxLength": 255, "examples": ["ann@example.com"]},
+    {
+        "type": "string",
+        "pattern": "^[^@\\s\\u001c-\\u001f\\u0085]+@[^@\\s\\u001c-\\u001f\\u0085]+$",
+        "maxLength": 255,
+        "examples": ["ann@example.com"],
+    },
 )
 
 
@@ -111,7 +116,7 @@ def BoundedDecimal(limit: int, pattern: str) -> Any:
         {
             "anyOf": [
                 {"type": "string", "pattern": pattern},
-                {"type": "number", "minimum": -limit, "maximum": limit},
+                {"type": "number", "minimum": -limit, "maximum": limit, "multipleOf": 1e-30},
             ],
             "description": f"Exact decimal between -{limit} and {limit}: a string, or a JSON number on write.",
         },

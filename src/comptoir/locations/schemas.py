@@ -105,7 +105,7 @@ class LocationUpdate(BaseModel):
             {"preparation_time": 25, "order_acceptance": {"mode": "busy", "extra_preparation_time": 15}},
             {
                 "cutoff_time": "06:00",
-                "opening_hours": {"monday": [{"from": "11:30", "to": "14:30"}, {"from": "18:30", "to": "01:00"}]},
+                "opening_hours": {"monday": [{"from": "11:30", "to": "14:30"}]},
             },
             {
                 "order_acceptance": {
