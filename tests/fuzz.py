@@ -11,7 +11,9 @@ does not send them. Used by `tests/api/test_schemathesis.py` and
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
+import re
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -28,6 +30,9 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from tests.api.conftest import Shop
 
 CHECKS = [not_a_server_error, response_schema_conformance]
+# What a positive example (one the document allows) should not be answered: a refusal of its
+# form. A 404 or 409 is about the data (an id, a name taken), not about the request's shape.
+REFUSALS = (400, 422)
 
 # Operations whose request cannot be fuzzed meaningfully from the document.
 EXCLUDED = {
@@ -60,11 +65,15 @@ class Report:
     successes: Counter[str] = field(default_factory=Counter)
     tested: list[str] = field(default_factory=list)
     seconds: Counter[str] = field(default_factory=Counter)  # per operation, sending included
+    # per operation, the positive examples sent and those the API refused (400 or 422)
+    positive: Counter[str] = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)
+    refusals: list[Failure] = field(default_factory=list)  # each refused positive example
     failures: list[Failure] = field(default_factory=list)
     known: list[Failure] = field(default_factory=list)  # failures `known` set aside
 
 
-async def seed(client: httpx.AsyncClient, shop: Shop) -> dict[str, str]:
+async def seed(client: httpx.AsyncClient, shop: Shop) -> dict[str, Any]:
     """Real resources for the operations' path parameters: a full catalog with an image, a
     customer with a loyalty card and an operation, an order with a delivery quote, and a
     callback event. Returns the value of each path parameter name."""
@@ -87,7 +96,9 @@ async def seed(client: httpx.AsyncClient, shop: Shop) -> dict[str, str]:
     await ok(await client.post("/v1/callback", json={"url": None, "events": {"order": ["create"]}}, headers=location))
     lists = await ok(await client.get("/v1/location/customer_lists", headers=location))
     customers = f"/v1/customer_lists/{lists[0]['id']}"
-    customer = await ok(await client.post(f"{customers}/customers", json={"first_name": "Ann"}, headers=location))
+    customer = await ok(
+        await client.post(f"{customers}/customers", json={"first_name": "Ann", "private_ref": "ann"}, headers=location)
+    )
     card = await ok(
         await client.post(f"{customers}/loyalty_cards", json={"customer_id": customer["id"]}, headers=location)
     )
@@ -129,16 +140,21 @@ async def seed(client: httpx.AsyncClient, shop: Shop) -> dict[str, str]:
         "option_id": option_list["options"][0]["id"],
         "image_id": image["id"],
         "customer_list_id": lists[0]["id"],
+        "customer_private_ref": "ann",
         "customer_id": customer["id"],
         "loyalty_card_id": card["id"],
         "operation_id": operation["id"],
         "order_id": placed["id"],
         "quote_id": quote["id"],
         "event_id": events[0]["id"],
+        **{f"{collection}:id": placed[collection][0]["id"] for collection in ELEMENTS if placed[collection]},
+        "currency": placed["total"][-3:],
+        "sku_refs": [sku["ref"] for product in data["products"] for sku in product["skus"] if sku["ref"]],
+        "option_refs": [option["ref"] for item in data["option_lists"] for option in item["options"] if option["ref"]],
     }
 
 
-def path_values_for(path: str, values: dict[str, str]) -> dict[str, str]:
+def path_values_for(path: str, values: dict[str, Any]) -> dict[str, Any]:
     """`{item_id}` names an item of the collection before it (a category, a deal...)."""
     parts = path.split("/")
     if "{item_id}" in parts:
@@ -160,8 +176,10 @@ def _order(operation: Any) -> tuple[int, int, str, str]:
     """Reads first, then writes, then deletes: a DELETE of the catalog or the customer list
     would otherwise leave the operations after it only 404s."""
     rank = {"GET": 0, "POST": 1, "PATCH": 1, "PUT": 1, "DELETE": 2}[operation.method.upper()]
-    # Deletes of children before their parents' (an event before the subscription).
-    return rank, -len(operation.path) if rank == 2 else 0, operation.path, operation.method
+    # Deletes of children before their parents' (an event before the subscription); an
+    # inventory's writes before the catalog's, which replace the refs it names.
+    second = -len(operation.path) if rank == 2 else 0 if operation.path.endswith("/inventory") else 1
+    return rank, second, operation.path, operation.method
 
 
 _made: dict[tuple[str, str, str, int], list[Any]] = {}
@@ -223,11 +241,79 @@ def has_short_twin(path: str, paths: Any) -> bool:
     return False
 
 
-def _aim(case: Any, path_values: dict[str, str], token: str) -> None:
-    """Real ids in the case's path and the connection's token in its headers."""
+# The ids a body names, by field: a generated one only ever names nothing.
+BODY_IDS = ("customer_id", "customer_list_id", "customer_private_ref", "order_id")
+ELEMENTS = ("items", "discounts", "charges", "payments")
+
+
+def _aim(case: Any, path_values: dict[str, Any], token: str, positive: bool = False) -> None:
+    """Real ids in the case's path and the connection's token in its headers; in a valid
+    (positive) case, real data in its body too: the ids of `BODY_IDS` and of an order's
+    elements in an update, the account's currency in amounts, names not yet taken, the refs of
+    the catalog in an inventory; and no `cursor`: a cursor is a value a list gave, never one
+    made up. What the document cannot know (which ids, refs and names exist) is thus never
+    the reason of a refusal."""
     if case.path_parameters:
         case.path_parameters = {name: path_values.get(name, value) for name, value in case.path_parameters.items()}
     case.headers = {**(case.headers or {}), "X-Access-Token": token}
+    if not positive:
+        return
+    if isinstance(case.query, dict) and "cursor" in case.query:
+        case.query = {name: value for name, value in case.query.items() if name != "cursor"}
+    body = case.body
+    if isinstance(body, dict):
+        for name in BODY_IDS:
+            if isinstance(body.get(name), str):
+                body[name] = path_values[name]
+        for collection in ELEMENTS if case.operation.path.endswith("/orders/{order_id}") else ():
+            for element in body.get(collection) or []:
+                if isinstance(element, dict) and "id" in element:
+                    element["id"] = path_values.get(f"{collection}:id", element["id"])
+        if isinstance(body.get("name"), str) and _NAMED.search(case.operation.path):
+            body["name"] = f"{body['name'][:240]} #{next(_names)}"
+    if isinstance(body, list) and case.operation.path.endswith("/inventory"):
+        refs = {key: list(path_values[f"{key}s"]) for key in ("sku_ref", "option_ref")}
+        kept = []
+        for entry in body:
+            key = next((key for key in refs if isinstance(entry, dict) and isinstance(entry.get(key), str)), None)
+            if key is None:
+                kept.append(entry)
+            elif refs[key]:
+                entry[key] = refs[key].pop()
+                kept.append(entry)
+        case.body = kept
+    _in_currency(case.body, path_values["currency"])
+
+
+_NAMED = re.compile(r"/(catalogs|customer_lists)(/\{[a-z_]+\})?$")  # names unique per location or account
+_names = itertools.count(1)
+_MONEY = re.compile(r"[0-9]{1,15}(\.[0-9]{1,2})? [A-Z]{3}")
+
+
+def _in_currency(value: Any, currency: str) -> None:
+    """Amounts in `value` in the account's currency (an order's are checked against it)."""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in list(items):
+        if isinstance(item, str) and _MONEY.fullmatch(item):
+            value[key] = item[:-3] + currency
+        else:
+            _in_currency(item, currency)
+
+
+async def _fresh(client: httpx.AsyncClient, shop: Shop, case: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """Values for a case that needs a resource of its own: a delivery is created once per
+    order, a customer holds one loyalty card per ref."""
+    from tests.api.orders.conftest import order
+
+    path = case.operation.path
+    if case.method.upper() == "POST" and path.endswith("/delivery"):
+        placed = await client.post("/v1/location/orders", json=order(), headers=shop.headers())
+        return {**values, "order_id": placed.json()["id"]}
+    if case.method.upper() == "POST" and path.endswith("/loyalty_cards") and isinstance(case.body, dict):
+        lists = f"/v1/customer_lists/{values['customer_list_id']}/customers"
+        customer = await client.post(lists, json={"first_name": "Bo"}, headers=shop.headers())
+        return {**values, "customer_id": customer.json()["id"]}
+    return values
 
 
 def _httpx_kwargs(case: Any) -> dict[str, Any]:
@@ -288,7 +374,8 @@ async def fuzz(
             batches.append(("coverage", cases))
         for mode_name, cases in batches:
             for case in cases:
-                _aim(case, values, token)
+                positive = mode_name == schemathesis.GenerationMode.POSITIVE.value
+                _aim(case, await _fresh(client, shop, case, values) if positive else values, token, positive)
                 report.examples += 1
                 kwargs = _httpx_kwargs(case)
                 try:
@@ -298,6 +385,14 @@ async def fuzz(
                     (report.known if known(failure) else report.failures).append(failure)
                     continue
                 report.statuses[response.status_code] += 1
+                if mode_name == schemathesis.GenerationMode.POSITIVE.value:
+                    report.positive[label] += 1
+                    if response.status_code in REFUSALS:
+                        report.refused[label] += 1
+                        refusal = Failure(
+                            label, mode_name, response.status_code, response.text[:600], _describe(kwargs)
+                        )
+                        report.refusals.append(refusal)
                 if response.status_code < 300:
                     report.successes[label] += 1
                 try:

@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 
 from comptoir.kit.jsonutil import dumps
 from comptoir.kit.text import too_long
+from comptoir.kit.wire import shown
 
 MAX_ERRORS = 50  # field errors a 422 names; the others are counted
 MAX_TEXT = 1000  # characters of one error's field or message (a field path may hold any key)
@@ -126,7 +127,7 @@ class NotFound(ComptoirError):
     def __init__(self, resource: str, resource_id: str | None = None) -> None:
         self.resource = resource
         label = resource.replace("_", " ")
-        message = f"No {label} with id {resource_id!r}" if resource_id is not None else f"No such {label}"
+        message = f"No {label} with id {shown(resource_id)}" if resource_id is not None else f"No such {label}"
         super().__init__(message)
 
 
@@ -311,7 +312,7 @@ def validation_error(errors: Iterable[dict[str, Any]]) -> ComptoirError:
         where = loc[0] if loc else "body"
         if where != "body":
             name = loc[-1] if len(loc) > 1 else where
-            return BadRequest(f"Invalid {where} parameter {name!r}: {validation_message(error)}")
+            return BadRequest(f"Invalid {where} parameter {shown(name)}: {validation_message(error)}")
         if len(loc) == 1 or error["type"] == "json_invalid":
             return BadRequest("The request body must be a JSON object")
         if fields.full:

@@ -122,7 +122,7 @@ class KindByQuery:
 @dataclass(frozen=True, slots=True)
 class WriteOn:
     """A write on the catalog or customer list (`resource`) whose public id is the path
-    parameter `param`. `refused`: the 403's words after "does not allow", `{id!r}` the id as
+    parameter `param`. `refused`: the 403's words after "does not allow", `'{id}'` the id as
     sent. `change`: the request changes the row itself ("update", "rename", "delete"), which
     a location-level token may not do to an account-level one (401) unless `bound_change`
     and it is bound to it with `<resource>.write`."""

@@ -34,13 +34,15 @@ AnyToken = Annotated[Ctx, Depends(require("*", TOKEN))]
 CALLBACK_EXAMPLE = {
     "url": "https://app.example/comptoir/events",
     "events": {"order": ["create", "update"], "location": ["update"]},
+    "disabled_at": None,
+    "disabled_reason": None,
 }
 EVENT_EXAMPLE = {
-    "id": "e5w1rq",
+    "id": "e5w2rq",
     "resource_type": "order",
     "event_type": "create",
     "created_at": "2026-06-24T19:02:11+02:00",
-    "order_id": "4k3jxr-1-7qm2",
+    "order_id": "a7d9kp",
     "location_id": "4k3jxr-1",
 }
 

@@ -21,7 +21,7 @@ IDS: dict[str, tuple[str, ...]] = {
     "customer": ("customer_id", "customer_list_id"),
 }
 _EXAMPLE_IDS = {
-    "order_id": "4k3jxr-1-7qm2",
+    "order_id": "a7d9kp",
     "location_id": "4k3jxr-1",
     "account_id": "4k3jxr",
     "delivery_id": "d2f7ka",
@@ -141,7 +141,7 @@ def event_schema(resource: str, event: str) -> dict[str, Any]:
 
 def event_example(resource: str, event: str) -> dict[str, Any]:
     example: dict[str, Any] = {
-        "id": "e5w1rq",
+        "id": "e5w2rq",
         "resource_type": resource,
         "event_type": event,
         "created_at": "2026-06-24T19:02:11+02:00",
@@ -153,7 +153,7 @@ def event_example(resource: str, event: str) -> dict[str, Any]:
         if name == "state_change":
             example[name] = [{"sku_ref": "burger", "stock": "0", "expires_at": "2026-06-25T12:00:00+02:00"}]
         else:
-            example[name] = {"id": _EXAMPLE_IDS.get(f"{resource.removeprefix('own_order_')}_id", "4k3jxr-1-7qm2")}
+            example[name] = {"id": _EXAMPLE_IDS.get(f"{resource.removeprefix('own_order_')}_id", "a7d9kp")}
     return example
 
 

@@ -15,6 +15,7 @@ from yarl import URL
 from comptoir.auth.context import Ctx
 from comptoir.callbacks import repository, signing
 from comptoir.callbacks.addresses import NO_ADDRESS, host_refusal, name_refusal, needs_resolution
+from comptoir.callbacks.schemas import MAX_URL
 from comptoir.callbacks.sending import http_client, post
 from comptoir.config import IPNetwork, Settings
 from comptoir.connections.service import secret_from_seed
@@ -30,7 +31,6 @@ from comptoir.kit.times import localize, parse_datetime, render_datetime
 from comptoir.kit.wire import WireError, shown
 from comptoir.models import Callback, Change, DeliveryAttempt, Event, Notice
 
-MAX_URL = 2048
 NO_CALLBACK: dict[str, Any] = {"url": None, "events": {}, "disabled_at": None, "disabled_reason": None}
 
 

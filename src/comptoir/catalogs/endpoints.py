@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query
+from pydantic import WithJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
@@ -17,6 +18,7 @@ from comptoir.auth.context import Ctx
 from comptoir.catalogs import content, images, inventory, service
 from comptoir.catalogs.schemas import (
     Catalog,
+    CatalogCreate,
     CatalogWrite,
     Category,
     Charge,
@@ -24,6 +26,8 @@ from comptoir.catalogs.schemas import (
     Discount,
     Image,
     InventoryEntry,
+    InventoryPatch,
+    InventoryReplace,
     Option,
     OptionList,
     Product,
@@ -47,6 +51,7 @@ from comptoir.http.state import app_state
 from comptoir.kit.jsonstream import Shape, Tally
 from comptoir.kit.jsonutil import loads
 from comptoir.kit.pagination import page_of
+from comptoir.kit.wire import shown
 from comptoir.locations.service import location_of
 from comptoir.ratelimit import GENERAL, HEAVY, IMAGE
 
@@ -99,6 +104,7 @@ def _inventory_shape(request: Request, _ctx: Ctx | None) -> tuple[Shape, Tally]:
 
 
 Upload = Annotated[CatalogWrite, BodyShape(_upload_shape)]
+Creation = Annotated[CatalogCreate, BodyShape(_upload_shape)]
 
 
 def _hide_data(raw: str | None) -> bool:
@@ -106,7 +112,7 @@ def _hide_data(raw: str | None) -> bool:
         return False
     if raw in HIDE_DATA:
         return True
-    raise BadRequest(f"hide_data must be true or false, not {raw!r}")
+    raise BadRequest(f"hide_data must be true or false, not {shown(raw)}")
 
 
 def _raw(body: bytes | str, headers: dict[str, str] | None = None) -> Response:
@@ -126,7 +132,9 @@ async def get_catalog(
     catalog_id: str,
     session: Session,
     ctx: CatalogReader,
-    hide_data: Annotated[str | None, Query(description="true: omit `data`.")] = None,
+    hide_data: Annotated[
+        str | None, WithJsonSchema({"type": "boolean"}), Query(description="true: omit `data`.")
+    ] = None,
 ) -> Response:
     """The whole catalog: its name, level and every item of its content, each with its id and
     the upload's refs. `hide_data=true` leaves `data` out. With its data it is a heavy query
@@ -177,7 +185,7 @@ async def list_account_catalogs(account_id: str | None, session: Session, ctx: A
     own_summary="Create a catalog in the connection's location",
     openapi_extra=body_example({"name": "Carte", "data": MENU}),
 )
-async def create_location_catalog(location_id: str | None, body: Upload, session: Session, ctx: Creator) -> Response:
+async def create_location_catalog(location_id: str | None, body: Creation, session: Session, ctx: Creator) -> Response:
     """Creates a catalog at the location with its `name` (unique among the location's catalogs,
     and no account-level catalog's) and, optionally, its content in `data`. An invalid upload
     is a 422 listing every error with its path; prices are in the account's currency. Records
@@ -199,7 +207,7 @@ async def create_location_catalog(location_id: str | None, body: Upload, session
     openapi_extra=body_example({"name": "Group menu", "data": MENU}),
 )
 async def create_account_catalog(
-    account_id: str | None, body: Upload, session: Session, ctx: AccountCreator
+    account_id: str | None, body: Creation, session: Session, ctx: AccountCreator
 ) -> Response:
     """Creates an account-level catalog, serving every location of the account; its `name` is
     used by no other catalog of the account or its locations. Records a `catalog.create`
@@ -354,9 +362,9 @@ INVENTORY_WRITE = PerLevel(location="inventory.write|catalog.write", account="in
 InventoryReader = Annotated[Ctx, Depends(require("location,account", INVENTORY_READ))]
 InventoryWriter = Annotated[Ctx, Depends(require("location,account", INVENTORY_WRITE))]
 INVENTORY = CATALOG + LOCATION + "/inventory"
-InventoryBody = Annotated[
-    Any, Body(description="An array of {sku_ref or option_ref, stock, expires_at}."), BodyShape(_inventory_shape)
-]
+# typed for the document only: the entries are read by `catalogs.inventory` as they stream in
+InventoryBody = Annotated[InventoryReplace, Body(), BodyShape(_inventory_shape)]
+InventoryChanges = Annotated[InventoryPatch, Body(), BodyShape(_inventory_shape)]
 
 
 async def _inventory(
@@ -427,7 +435,7 @@ async def put_inventory(
     openapi_extra=INVENTORY_EXAMPLE,
 )
 async def patch_inventory(
-    catalog_id: str, location_id: str | None, body: InventoryBody, session: Session, ctx: InventoryWriter
+    catalog_id: str, location_id: str | None, body: InventoryChanges, session: Session, ctx: InventoryWriter
 ) -> JSON:
     """Changes only the entries sent (`"stock": null` deletes one) and answers them. Records
     an `inventory.patch` event listing the changed entries."""
@@ -444,7 +452,7 @@ ImageWriter = Annotated[
             "location,account",
             WRITE_NEED,
             IMAGE,
-            on=WriteOn("catalog", "catalog_id", "adding images to catalog {id!r}"),
+            on=WriteOn("catalog", "catalog_id", "adding images to catalog '{id}'"),
         )
     ),
 ]
@@ -490,7 +498,7 @@ async def upload_image(
 
 
 IMAGE_EXAMPLE = {
-    "id": "i6t1pm",
+    "id": "i6t2pm",
     "type": "image/png",
     "size": 48213,
     "md5": "9e107d9d372bb6826bd81d3542a419d6",

@@ -36,6 +36,7 @@ from comptoir.kit import clock, gcpause, ids
 from comptoir.kit.jsonutil import dumps
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import render_datetime
+from comptoir.kit.wire import shown
 from comptoir.models import Catalog
 from comptoir.models.accounts import AccountRef
 from comptoir.models.locations import LocationRef, location_public_id
@@ -146,7 +147,7 @@ async def list_items(
 
 def _name_taken(name: str) -> Unprocessable:
     return Unprocessable(
-        FieldError("name", f"{name!r} is already the name of another catalog of this location or account")
+        FieldError("name", f"{shown(name)} is already the name of another catalog of this location or account")
     )
 
 

@@ -26,6 +26,7 @@ from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable, ch
 from comptoir.kit import clock, ids
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import render_datetime
+from comptoir.kit.wire import shown
 from comptoir.models import CustomerList
 from comptoir.models.accounts import AccountRef
 from comptoir.models.locations import LocationRef
@@ -39,7 +40,7 @@ READ_NEED = f"{BOUND}.read|{ALL}.read"
 WRITE_NEED = f"{BOUND}.write|{ALL}.write"
 # docs/api/customers.md "Access": writing a list's customers, cards and operations needs the
 # write scope on that list; it is not a change of the list (no 401 for a location token).
-WRITES_CUSTOMERS = WriteOn("customer_list", "customer_list_id", "writing to customer list {id!r}")
+WRITES_CUSTOMERS = WriteOn("customer_list", "customer_list_id", "writing to customer list '{id}'")
 
 
 def render_list(found: ListInReach) -> dict[str, Any]:
@@ -89,7 +90,7 @@ async def list_lists(
 
 def _name_taken(name: str) -> Unprocessable:
     return Unprocessable(
-        FieldError("name", f"{name!r} is already the name of another customer list of this location or account")
+        FieldError("name", f"{shown(name)} is already the name of another customer list of this location or account")
     )
 
 

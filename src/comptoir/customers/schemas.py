@@ -10,11 +10,22 @@ from pydantic import BaseModel, ConfigDict, StrictBool
 from comptoir.errors import BadRequest
 from comptoir.kit.codes import Country
 from comptoir.kit.custom_fields import CustomFields
+from comptoir.kit.ids import Id
 from comptoir.kit.patterns import MAX_PATTERN
 from comptoir.kit.phone import Phone
 from comptoir.kit.refs import PrivateRef
-from comptoir.kit.text import Email, Latitude, Longitude, Text32, Text64, Text255, Text1000, Text5000
-from comptoir.kit.times import DateStr
+from comptoir.kit.text import (
+    Email,
+    Latitude,
+    Longitude,
+    Text32,
+    Text64,
+    Text255,
+    Text1000,
+    Text5000,
+    body_schema,
+)
+from comptoir.kit.times import DateOut, DateStr, TimeOut
 
 # spec 4.6 item 1: the fields anonymisation sets to null, and whose later writes are ignored
 ANONYMISED_FIELDS = (
@@ -28,7 +39,13 @@ class CustomerWrite(BaseModel):
     fields present change. Read-only fields and unknown keys are ignored
     (docs/api/conventions.md "Requests")."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra=body_schema(
+            {"first_name": "Bo", "last_name": "Lind", "email": "bo@example.com", "phone": "+33612345678"},
+            {"country": "FR", "birth_date": "1990-04-12", "custom_fields": {"tier": "gold"}},
+        ),
+    )
 
     private_ref: PrivateRef | None = None
     email: Email | None = None
@@ -56,7 +73,7 @@ class CustomerWrite(BaseModel):
 class LoyaltyCardSummary(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    id: str
+    id: Id
     ref: str | None
     name: str | None
     balance: str
@@ -71,7 +88,7 @@ class CustomerFields(BaseModel):
     first_name: str | None
     last_name: str | None
     gender: Literal["male", "female"] | None
-    birth_date: str | None
+    birth_date: DateOut | None
     company_name: str | None
     phone: str | None
     phone_access_code: str | None
@@ -91,16 +108,56 @@ class CustomerFields(BaseModel):
 class Customer(CustomerFields):
     """A customer (read shape). `private_ref` is the reading client's own."""
 
-    id: str
-    customer_list_id: str
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "h6v3zc",
+                    "customer_list_id": "q8s2fd",
+                    "email": "bo@example.com",
+                    "first_name": "Bo",
+                    "last_name": "Lind",
+                    "gender": None,
+                    "birth_date": "1990-04-12",
+                    "company_name": None,
+                    "phone": "+33612345678",
+                    "phone_access_code": None,
+                    "address_1": "3 place des Vosges",
+                    "address_2": None,
+                    "postal_code": "75004",
+                    "city": "Paris",
+                    "state": None,
+                    "country": "FR",
+                    "latitude": "48.8554",
+                    "longitude": "2.3655",
+                    "delivery_notes": "Code 4512",
+                    "sms_marketing": False,
+                    "email_marketing": True,
+                    "private_ref": "crm-88",
+                    "custom_fields": {"tier": "gold"},
+                    "anonymised": False,
+                    "created_at": "2026-06-24T17:07:53+02:00",
+                    "nb_orders": 3,
+                    "order_total": "54.20 EUR",
+                    "first_order_date": "2026-05-02T12:41:09+02:00",
+                    "last_order_date": "2026-06-20T20:15:44+02:00",
+                    "loyalty_cards": [{"id": "t5b8nm", "ref": "C-1042", "name": "Coffee card", "balance": "7.0"}],
+                }
+            ]
+        },
+    )
+
+    id: Id
+    customer_list_id: Id
     private_ref: str | None
     custom_fields: dict[str, Any]
     anonymised: bool
-    created_at: str
+    created_at: TimeOut
     nb_orders: int
     order_total: str
-    first_order_date: str | None
-    last_order_date: str | None
+    first_order_date: TimeOut | None
+    last_order_date: TimeOut | None
     loyalty_cards: list[LoyaltyCardSummary]
 
 

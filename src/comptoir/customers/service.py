@@ -21,7 +21,7 @@ from comptoir.kit.money import Money
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.refs import parse_private_ref
 from comptoir.kit.times import render_datetime
-from comptoir.kit.wire import WireError
+from comptoir.kit.wire import WireError, shown
 from comptoir.models import Customer, LoyaltyCard
 
 PLAIN_FIELDS = tuple(CustomerFields.model_fields)  # the customer's own fields, as written and read
@@ -144,7 +144,7 @@ async def _set_private_ref(session: AsyncSession, ctx: Ctx, customer: Customer, 
     checked = None if ref is None else parse_private_ref(ref)
     if not await repository.set_private_ref(session, customer, ctx.client_id, checked):
         raise Unprocessable(
-            FieldError("private_ref", f"{ref!r} is already the private ref of another customer of this list")
+            FieldError("private_ref", f"{shown(ref)} is already the private ref of another customer of this list")
         )
 
 

@@ -38,7 +38,7 @@ QUOTE_EXAMPLE = {
 }
 QUOTE_READ = {
     "id": "q8r3tz",
-    "order_id": "4k3jxr-1-7qm2",
+    "order_id": "a7d9kp",
     "location_id": "4k3jxr-1",
     "carrier_ref": None,
     **QUOTE_EXAMPLE,

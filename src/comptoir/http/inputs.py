@@ -24,6 +24,7 @@ from urllib.parse import parse_qsl
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from comptoir.errors import BadRequest, ComptoirError, FieldError, PayloadTooLarge, Unprocessable, field_path
+from comptoir.kit.wire import shown
 
 NUL = "\x00"
 NUL_MESSAGE = "must not contain a NUL character"
@@ -114,7 +115,7 @@ class InputLimits:
             return
         bad = nul_query_parameter(scope.get("query_string", b""))
         if bad is not None:
-            await _reply(send, BadRequest(f"Invalid query parameter {bad!r}: {NUL_MESSAGE}"))
+            await _reply(send, BadRequest(f"Invalid query parameter {shown(bad)}: {NUL_MESSAGE}"))
             return
         settings = scope["app"].state.comptoir.settings
         limit = body_limit(settings.max_body_bytes, settings.max_catalog_body_bytes, scope["method"], scope["path"])

@@ -8,6 +8,9 @@
   `GET /locations`);
 - `overridden_method`: `X-Http-Method-Override` on POST turns it into the named method; on
   GET it is a 400 (spec 4, docs/api/conventions.md "Methods");
+- `head_as_get`: `HEAD` is answered wherever `GET` is, as that `GET` (its status and
+  headers, `ETag` and `Content-Length` included) without the body; where there is no `GET`,
+  it is the `405` a `GET` would get (docs/api/conventions.md "Methods");
 - `preflight`, `response_headers`: `/v1` answers browsers from any origin, exposing
   `X-Cursor-Next` (spec 5.4 item 3); the authorisation server does not (spec 5.3 item 6).
   The rate-limit headers the auth dependency computed are added to the response;
@@ -38,6 +41,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from comptoir.errors import BadRequest, ComptoirError, InternalError
 from comptoir.http.request_log import MAX_BODY, Record
 from comptoir.kit import clock
+from comptoir.kit.wire import shown
 
 log = structlog.get_logger("comptoir.http")
 
@@ -109,8 +113,24 @@ def overridden_method(method: str, headers: Headers) -> str:
     if method != "POST":
         return method
     if wanted not in _OVERRIDABLE:
-        raise BadRequest(f"X-Http-Method-Override cannot be {wanted!r}")
+        raise BadRequest(f"X-Http-Method-Override cannot be {shown(wanted)}")
     return wanted
+
+
+def head_as_get(scope: Scope, send: Send) -> tuple[Scope, Send]:
+    """A HEAD request routed as its GET, and the send that drops the body of the answer (the
+    headers kept as they are); other requests as they are."""
+    if scope["method"] != "HEAD":
+        return scope, send
+
+    async def headers_only(message: Message) -> None:
+        if message["type"] == "http.response.body":
+            message = {"type": "http.response.body", "body": b"", "more_body": message.get("more_body", False)}
+            if message["more_body"]:
+                return  # one empty body message ends it, below
+        await send(message)
+
+    return dict(scope, method="GET"), headers_only
 
 
 def preflight(method: str, headers: Headers, id_header: tuple[bytes, bytes]) -> tuple[Message, Message] | None:
@@ -310,6 +330,7 @@ class HttpConventions:
         id_header = (b"x-request-id", rid.encode())
         state = tag_request(scope, rid)
         scope = without_trailing_slash(scope)
+        scope, send = head_as_get(scope, send)
         path: str = scope["path"]
         api = path == "/v1" or path.startswith("/v1/")
         method: str = scope["method"]

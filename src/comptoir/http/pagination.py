@@ -24,12 +24,14 @@ from typing import Annotated, Any, NoReturn
 
 import orjson
 from fastapi import Depends, Query
+from pydantic import WithJsonSchema
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
 
 from comptoir.errors import BadRequest
 from comptoir.kit.crypto import Sealer
 from comptoir.kit.pagination import MAX_COUNT, PageRequest
+from comptoir.kit.wire import shown
 
 REFUSED = "cursor is not a value this API gave in X-Cursor-Next"  # the one answer to any refused cursor
 PURPOSE = "comptoir pagination cursor v1"  # a new format takes a new purpose: older cursors are refused
@@ -141,14 +143,22 @@ def _parse_count(raw: str | None) -> int:
     if raw is None:
         return MAX_COUNT
     if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
-        raise BadRequest(f"count must be a positive integer, not {raw!r}")
+        raise BadRequest(f"count must be a positive integer, not {shown(raw)}")
     return min(int(raw), MAX_COUNT)
 
 
 def page_request(
     request: Request,
-    count: Annotated[str | None, Query(description="Results per page: default and maximum 100.")] = None,
-    cursor: Annotated[str | None, Query(description="The previous page's X-Cursor-Next.")] = None,
+    count: Annotated[
+        str | None,
+        WithJsonSchema({"type": "integer", "minimum": 1}),
+        Query(description=f"Results per page: default and maximum {MAX_COUNT} (more reads as {MAX_COUNT})."),
+    ] = None,
+    cursor: Annotated[
+        str | None,
+        WithJsonSchema({"type": "string", "pattern": f"^[A-Za-z0-9_-]{{1,{_LONGEST}}}$"}),
+        Query(description="The previous page's X-Cursor-Next, as it was given (any other value is a 400)."),
+    ] = None,
 ) -> PageRequest:
     """The page an API list is asked for. Declared after the route's `ctx`, whose check
     names the connection (`auth.access.require`) that the cursor is bound to."""

@@ -59,14 +59,24 @@ Country = wire_type(
     str,
     parse_country,
     None,
-    {"type": "string", "pattern": "^[A-Z]{2}$", "description": "ISO 3166-1 alpha-2 code", "examples": ["FR"]},
+    {
+        "type": "string",
+        "enum": sorted(c.alpha_2 for c in pycountry.countries),
+        "description": "ISO 3166-1 alpha-2 code",
+        "examples": ["FR"],
+    },
     memo=True,
 )
 Currency = wire_type(
     str,
     parse_currency,
     None,
-    {"type": "string", "pattern": "^[A-Z]{3}$", "description": "ISO 4217 code", "examples": ["EUR"]},
+    {
+        "type": "string",
+        "enum": sorted(c.alpha_3 for c in pycountry.currencies),
+        "description": "ISO 4217 code",
+        "examples": ["EUR"],
+    },
     memo=True,
 )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from comptoir.kit.freeform import bounded_object, check_json_size
+from comptoir.kit.text import NO_NUL
 from comptoir.kit.wire import wire_type
 
 MAX_BYTES = 8 * 1024
@@ -41,6 +42,7 @@ CustomFields = wire_type(
     {
         "type": "object",
         "additionalProperties": True,
+        "propertyNames": {"pattern": NO_NUL},
         "description": "At most 8 KB as JSON. On update a null value removes the key, other keys "
         "are added or replaced, absent keys are kept.",
     },

@@ -46,7 +46,11 @@ DecimalStr = wire_type(
     parse_decimal,
     render_decimal,
     {
-        "anyOf": [{"type": "string", "pattern": r"^-?\d+(\.\d+)?$"}, {"type": "number"}],
+        "anyOf": [
+            {"type": "string", "pattern": "^-?[0-9]{1,30}(\\.[0-9]{1,30})?$"},
+            # at most 30 decimals: a multiple of 10**-30
+            {"type": "number", "minimum": -(10**_MAX_ADJUSTED), "maximum": 10**_MAX_ADJUSTED, "multipleOf": 1e-30},
+        ],
         "description": "Exact decimal number: a string on read (integral values read back "
         'with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
         "examples": ["13.5"],
@@ -73,3 +77,21 @@ def exact_sub(a: Decimal, b: Decimal) -> Decimal:
 def exact_mul(a: Decimal, b: Decimal) -> Decimal:
     """a x b, exactly."""
     return _EXACT.multiply(a, b)
+
+
+def parse_whole(value: Any) -> int:
+    """An integer as JSON writes it: `5`, or an integral number such as `5.0` (the same
+    integer in JSON Schema), never a string nor a boolean; at most 18 digits."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if (
+        isinstance(value, Decimal)
+        and value.is_finite()
+        and value.adjusted() < 18
+        and value == value.to_integral_value()
+    ):
+        return int(value)
+    raise WireError("must be an integer")
+
+
+WholeNumber = wire_type(int, parse_whole, None, {"type": "integer"})

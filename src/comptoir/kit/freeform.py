@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from comptoir.kit.jsonutil import MAX_DEPTH, depth, dumps
+from comptoir.kit.text import NO_NUL
 from comptoir.kit.wire import WireError, wire_type
 
 MAX_BYTES = 64 * 1024
@@ -39,6 +40,7 @@ FreeObject = wire_type(
     {
         "type": "object",
         "additionalProperties": True,
+        "propertyNames": {"pattern": NO_NUL},
         "description": f"Free-form JSON object, at most {MAX_BYTES // 1024} KB as JSON and {MAX_DEPTH} levels deep.",
     },
 )

@@ -20,6 +20,9 @@ from __future__ import annotations
 import hashlib
 from array import array
 from functools import cache, lru_cache
+from typing import Annotated
+
+from pydantic import Strict, WithJsonSchema
 
 ALPHABET = "23456789abcdefghijkmnpqrstuvwxyz"
 _INDEX = {c: i for i, c in enumerate(ALPHABET)}
@@ -27,6 +30,7 @@ _HALF_BITS = 15
 _HALF_MASK = (1 << _HALF_BITS) - 1
 _DOMAIN = 1 << (2 * _HALF_BITS)  # 32**6
 _ROUNDS = 4
+MAX_KEY = 1 << 63  # primary keys are signed 64-bit integers on both databases
 
 
 _key: str | None = None  # this installation's id key (`use_key`); "" for databases made before keys
@@ -181,6 +185,23 @@ def decode(kind: str, public_id: str) -> int | None:
         else:
             pk = _unpermute(n, kind)
         return pk if pk >= 1 else None
-    # 7+ characters are only ever produced for keys beyond the 6-character domain.
+    # 7+ characters are only ever produced for keys beyond the 6-character domain, and a key
+    # is a 64-bit integer: 13 characters may spell more (65 bits), which names no row.
     _require_key()
-    return n if n >= _DOMAIN else None
+    return n if _DOMAIN <= n < MAX_KEY else None
+
+
+# --- ids as the document states them (docs/api/conventions.md "Ids") -------------------------
+
+# 6 characters of ALPHABET (7 to 13 beyond the first billion rows of a kind)
+ID_PATTERN = "^[2-9a-km-np-z]{6,13}$"
+# a location's: its account's id, a dash and its number
+LOCATION_ID_PATTERN = "^[2-9a-km-np-z]{6,13}-[1-9][0-9]{0,8}$"
+ID_SCHEMA = {"type": "string", "pattern": ID_PATTERN, "examples": ["4k3jxr"]}
+# A resource's id as read and as a body names it: `Id` in a read shape, `IdIn` in a request
+# (strict: a JSON string). A request's id that names nothing is answered by its service.
+Id = Annotated[str, WithJsonSchema(ID_SCHEMA)]
+IdIn = Annotated[str, Strict(), WithJsonSchema(ID_SCHEMA)]
+LocationId = Annotated[
+    str, WithJsonSchema({"type": "string", "pattern": LOCATION_ID_PATTERN, "examples": ["4k3jxr-1"]})
+]

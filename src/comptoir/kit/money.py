@@ -62,7 +62,7 @@ MoneyStr = wire_type(
     render_money,
     {
         "type": "string",
-        "pattern": r"^\d+(\.\d{1,2})? [A-Z]{3}$",
+        "pattern": "^[0-9]{1,15}(\\.[0-9]{1,2})? [A-Z]{3}$",
         "description": "Amount, a space and an ISO 4217 currency; read back with 2 decimals.",
         "examples": ["12.50 EUR"],
     },

@@ -66,7 +66,32 @@ def phone_pattern(pattern: str | None) -> str | None:
 
 
 _SCHEMA = {"type": "string", "description": "E.164 (other formats are deprecated)", "examples": ["+33612345678"]}
-Phone = wire_type(str, parse_phone, None, _SCHEMA)
+
+
+def _e164_pattern() -> str:
+    """`+`, a country code and a national number of a length between the shortest and the
+    longest its country allows (the libphonenumber metadata `e164` reads)."""
+    lengths: dict[int, set[int]] = {}
+    for region in phonenumbers.SUPPORTED_REGIONS:
+        metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+        if metadata is not None and metadata.general_desc is not None and metadata.country_code is not None:
+            lengths.setdefault(metadata.country_code, set()).update(metadata.general_desc.possible_length)
+    for code in phonenumbers.COUNTRY_CODES_FOR_NON_GEO_REGIONS:
+        metadata = phonenumbers.PhoneMetadata.metadata_for_nongeo_region(code)
+        if metadata is not None and metadata.general_desc is not None:
+            lengths.setdefault(code, set()).update(metadata.general_desc.possible_length)
+    spans = (f"{code}[0-9]{{{min(found)},{max(found)}}}" for code, found in sorted(lengths.items()) if found)
+    return "\\+(" + "|".join(spans) + ")"
+
+
+# The texts `parse_phone` takes: E.164 (a length the country allows; separators are dropped,
+# the document names the compact form), or another format that starts with neither `+` nor a space.
+Phone = wire_type(
+    str,
+    parse_phone,
+    None,
+    {**_SCHEMA, "maxLength": MAX_PHONE, "pattern": f"^({_e164_pattern()}|[^+\\s\\u0000][^\\u0000]*)$"},
+)
 OrderPhone = wire_type(
     str,
     parse_order_phone,

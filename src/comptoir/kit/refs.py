@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from comptoir.kit.text import too_long
+from comptoir.kit.text import NO_NUL, too_long
 from comptoir.kit.wire import WireError, shown, wire_type
 
 MAX_LENGTH = 255
@@ -19,4 +19,5 @@ def parse_private_ref(value: Any) -> str:
     return value
 
 
-PrivateRef = wire_type(str, parse_private_ref, None, {"type": "string", "maxLength": MAX_LENGTH})
+PRIVATE_REF_SCHEMA = {"type": "string", "maxLength": MAX_LENGTH, "pattern": NO_NUL}
+PrivateRef = wire_type(str, parse_private_ref, None, PRIVATE_REF_SCHEMA)

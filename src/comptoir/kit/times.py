@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta
+from datetime import timezone as dt_timezone
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from pydantic import WithJsonSchema
 
 from comptoir.kit import clock
 from comptoir.kit.wire import WireError, shown, wire_type
@@ -27,6 +30,15 @@ _HHMM = re.compile(r"([01]\d|2[0-3]):[0-5]\d", re.ASCII)
 EARLIEST = date(1900, 1, 1)
 LATEST = date(8999, 12, 31)
 _OUT_OF_RANGE = f"is out of range (dates run from {EARLIEST} to {LATEST})"
+# The same rules as the document states them: a year from 1900 to 8999, a month, a day of at
+# most its month's length (29 February, of leap years only, is left out of the pattern).
+_YEAR_MONTH_DAY = (
+    "(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])"
+    "|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))"
+)
+DATE_PATTERN = f"^{_YEAR_MONTH_DAY}$"
+_CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?"
+DATETIME_PATTERN = f"^{_YEAR_MONTH_DAY}[T ]{_CLOCK}$"
 
 
 # --- Date -------------------------------------------------------------------------------
@@ -45,7 +57,12 @@ def parse_date(value: Any) -> date:
     raise WireError(f"{shown(value)} is not a valid date (expected YYYY-MM-DD)")
 
 
-DateStr = wire_type(date, parse_date, date.isoformat, {"type": "string", "format": "date", "examples": ["2026-06-24"]})
+DateStr = wire_type(
+    date,
+    parse_date,
+    date.isoformat,
+    {"type": "string", "format": "date", "pattern": DATE_PATTERN, "examples": ["2026-06-24"]},
+)
 
 
 # --- Time (date-time) -------------------------------------------------------------------
@@ -77,20 +94,31 @@ def render_datetime(value: datetime | None, timezone: str = "UTC") -> str | None
         return None
     if value.tzinfo is None:  # stored values are UTC
         value = value.replace(tzinfo=UTC)
-    return value.astimezone(zone(timezone)).replace(microsecond=0).isoformat()
+    local = value.astimezone(zone(timezone))
+    offset = local.utcoffset()
+    if offset is not None and offset.seconds % 60:
+        # a local mean time (Paris before 1911: +00:09:21): the same instant at the offset's
+        # minute, as RFC 3339 writes offsets
+        local = value.astimezone(dt_timezone(timedelta(minutes=round(offset.total_seconds() / 60))))
+    return local.replace(microsecond=0).isoformat()
 
 
-DateTimeStr = wire_type(
-    datetime,
-    parse_datetime,
-    None,
-    {
-        "type": "string",
-        "format": "date-time",
-        "description": "ISO 8601 time; without offset it is read in the location's timezone.",
-        "examples": ["2026-06-24T17:07:53+02:00"],
-    },
-)
+DATETIME_SCHEMA = {
+    "type": "string",
+    "pattern": DATETIME_PATTERN,
+    "description": "ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
+    "examples": ["2026-06-24T17:07:53+02:00"],
+}
+DateTimeStr = wire_type(datetime, parse_datetime, None, DATETIME_SCHEMA)
+# In a query string a form encoder writes a space as `+`, which the `after` and `before`
+# filters read as a plus sign (docs/api/conventions.md "Times"): there, `T` separates the day.
+DATETIME_QUERY_SCHEMA = {**DATETIME_SCHEMA, "pattern": f"^{_YEAR_MONTH_DAY}T{_CLOCK}$"}
+# A time as the API returns it: in the location's timezone (UTC elsewhere), its offset stated,
+# to the second (docs/api/conventions.md "Times").
+TimeOut = Annotated[
+    str, WithJsonSchema({"type": "string", "format": "date-time", "examples": ["2026-06-24T17:07:53+02:00"]})
+]
+DateOut = Annotated[str, WithJsonSchema({"type": "string", "format": "date", "examples": ["2026-06-24"]})]
 
 
 # --- HH:mm ------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ class WireError(ValueError):
 
 
 def shown(value: Any) -> str:
-    """How a rejected value is quoted in an error message (bounded, JSON-like)."""
+    """How a rejected value is quoted in an error message: as the user sent it, in JSON's
+    words, bounded; never a Python representation (`10.5`, not `Decimal('10.5')`)."""
     if isinstance(value, str):
         text = value if len(value) <= 60 else value[:57] + "..."
         return "'" + text + "'"

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from comptoir.accounts.schemas import Account
 from comptoir.kit.custom_fields import CustomFields
-from comptoir.kit.times import DateTimeStr, HourMinute
+from comptoir.kit.decimals import WholeNumber
+from comptoir.kit.ids import LocationId
+from comptoir.kit.text import KEYS_WITHOUT_NUL, NO_NUL, body_schema
+from comptoir.kit.times import DateTimeStr, HourMinute, TimeOut
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MAX_MINUTES = 7 * 24 * 60  # a preparation time, extra or not
+MAX_REASON = 1000
+_MINUTES: dict[str, Any] = {"minimum": 0, "maximum": MAX_MINUTES}
 
 
 class Timezone(BaseModel):
@@ -21,16 +27,24 @@ class Timezone(BaseModel):
 
 
 class Slot(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, json_schema_extra=KEYS_WITHOUT_NUL)
 
     from_: HourMinute = Field(alias="from")
     to: HourMinute
 
 
 class OpeningHoursUpdate(BaseModel):
-    """Keys `monday` to `sunday`; a missing day or an empty array means closed."""
+    """Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
+    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
+    a slot's `to` follows its `from`, and the slots of a day do not overlap."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra={
+            **KEYS_WITHOUT_NUL,
+            "anyOf": [{"required": [day], "properties": {day: {"type": "array", "minItems": 1}}} for day in DAYS],
+        },
+    )
 
     monday: list[Slot] | None = None
     tuesday: list[Slot] | None = None
@@ -52,24 +66,61 @@ class OrderAcceptanceUpdate(BaseModel):
     """One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,
     `{mode: paused, resume_at?, reason?}` (docs/api/locations-accounts.md)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=lambda schema: _one_shape(schema))
 
     mode: Literal["normal", "busy", "paused"]
-    resume_at: DateTimeStr | None = None
-    extra_preparation_time: StrictInt | None = None
-    reason: StrictStr | None = None
+    resume_at: DateTimeStr | None = Field(default=None, description="In the future")
+    extra_preparation_time: WholeNumber | None = Field(default=None, json_schema_extra=_MINUTES)
+    reason: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": MAX_REASON, "pattern": NO_NUL})
+
+
+_SHAPES = {"normal": (), "busy": ("resume_at", "extra_preparation_time"), "paused": ("resume_at", "reason")}
+
+
+def _one_shape(schema: dict[str, Any]) -> None:
+    """docs/api/locations-accounts.md "Order acceptance": each mode takes its own keys (those of
+    another mode only as null), and `busy` requires `extra_preparation_time`."""
+    shapes = []
+    for mode, keys in _SHAPES.items():
+        properties: dict[str, Any] = {"mode": {"const": mode}}
+        properties |= {
+            key: {"type": "null"} for key in ("resume_at", "extra_preparation_time", "reason") if key not in keys
+        }
+        required = ["mode"]
+        if mode == "busy":
+            properties["extra_preparation_time"] = {"type": "integer"}
+            required.append("extra_preparation_time")
+        shapes.append({"properties": properties, "required": required})
+    schema["oneOf"] = shapes
+    schema |= KEYS_WITHOUT_NUL
 
 
 class LocationUpdate(BaseModel):
     """PATCH/PUT /locations/:id: only these fields; others are ignored. An absent
     field is unchanged; `opening_hours: null` unsets the opening hours."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra=body_schema(
+            {"preparation_time": 25, "order_acceptance": {"mode": "busy", "extra_preparation_time": 15}},
+            {
+                "cutoff_time": "06:00",
+                "opening_hours": {"monday": [{"from": "11:30", "to": "14:30"}]},
+            },
+            {
+                "order_acceptance": {
+                    "mode": "paused",
+                    "resume_at": "2026-06-24T21:00:00+02:00",
+                    "reason": "Kitchen fire",
+                }
+            },
+        ),
+    )
 
     cutoff_time: HourMinute = None
     opening_hours: OpeningHoursUpdate | None = None
     # Not nullable: an explicit null is refused (absent means unchanged).
-    preparation_time: StrictInt = None  # type: ignore[assignment]
+    preparation_time: WholeNumber = Field(default=None, json_schema_extra=_MINUTES)
     order_acceptance: OrderAcceptanceUpdate = None  # type: ignore[assignment]
     custom_fields: CustomFields = None
 
@@ -97,7 +148,7 @@ class OrderAcceptance(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     mode: Literal["normal", "busy", "paused"]
-    resume_at: str | None = Field(description="Time at which the mode reverts to normal")
+    resume_at: TimeOut | None = Field(description="Time at which the mode reverts to normal")
     extra_preparation_time: int | None
     reason: str | None
 
@@ -105,9 +156,38 @@ class OrderAcceptance(BaseModel):
 class Location(BaseModel):
     """A location (read shape)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "4k3jxr-1",
+                    "name": "Chez Ann, Bastille",
+                    "account": {"id": "4k3jxr", "name": "Chez Ann", "currency": "EUR"},
+                    "address": "12 rue de la Roquette",
+                    "postal_code": "75011",
+                    "city": "Paris",
+                    "country": "FR",
+                    "timezone": {"name": "Europe/Paris", "offset": 3600},
+                    "cutoff_time": "06:00",
+                    "opening_hours": {
+                        "monday": [{"from": "11:30", "to": "14:30"}, {"from": "18:30", "to": "23:00"}],
+                        "tuesday": [{"from": "11:30", "to": "14:30"}],
+                    },
+                    "preparation_time": 20,
+                    "order_acceptance": {
+                        "mode": "busy",
+                        "resume_at": "2026-06-24T21:00:00+02:00",
+                        "extra_preparation_time": 15,
+                        "reason": None,
+                    },
+                    "custom_fields": {"pos_id": "B-11"},
+                }
+            ]
+        },
+    )
 
-    id: str
+    id: LocationId
     name: str
     account: Account
     address: str | None

@@ -20,15 +20,13 @@ from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import hhmm_minutes, localize, parse_timezone_name, render_datetime, render_timezone
 from comptoir.kit.wire import WireError
 from comptoir.locations import repository
-from comptoir.locations.schemas import DAYS, LocationUpdate, OrderAcceptanceUpdate
+from comptoir.locations.schemas import DAYS, MAX_MINUTES, MAX_REASON, LocationUpdate, OrderAcceptanceUpdate
 from comptoir.models import Account, Location, User
 from comptoir.models.accounts import AccountView
 from comptoir.models.locations import LocationView, parse_location_id
 
 DEFAULT_CUTOFF = "06:00"  # spec 2.3 / 8.3
 DEFAULT_PREPARATION_TIME = 15  # minutes; the spec leaves it open (docs/api/locations-accounts.md "Locations")
-MAX_MINUTES = 7 * 24 * 60
-MAX_REASON = 1000
 
 
 # --- reading ----------------------------------------------------------------------------

@@ -38,7 +38,7 @@ OPERATION_EXAMPLE = {
     "customer_id": "c4n8vd",
     "created_at": "2026-06-24T19:05:00+02:00",
     "order_location_id": "4k3jxr-1",
-    "order_id": "4k3jxr-1-7qm2",
+    "order_id": "a7d9kp",
     "reason": None,
     "delta": "-10.5",
     "new_balance": "32.0",
@@ -134,7 +134,7 @@ async def get_operation(
     response_model=LoyaltyOperation,
     responses=WRITE_ERRORS,
     summary="Add an operation to a card: its balance moves by delta",
-    openapi_extra={**IDEMPOTENT, **body_example({"delta": "-10.5", "order_id": "4k3jxr-1-7qm2"})},
+    openapi_extra={**IDEMPOTENT, **body_example({"delta": "-10.5", "order_id": "a7d9kp"})},
 )
 async def create_operation(
     request: Request,

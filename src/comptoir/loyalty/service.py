@@ -24,6 +24,7 @@ from comptoir.kit import clock, ids
 from comptoir.kit.decimals import render_decimal
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import render_datetime
+from comptoir.kit.wire import shown
 from comptoir.loyalty import repository
 from comptoir.loyalty.schemas import LoyaltyCardCreate, LoyaltyCardUpdate, LoyaltyOperationCreate
 from comptoir.models import Customer, LoyaltyCard, LoyaltyOperation
@@ -62,7 +63,7 @@ def _ref_taken(ref: str | None) -> Unprocessable:
     # spec 2.6: a ref is unique per customer; at most one card of a customer has no ref
     if ref is None:
         return Unprocessable(FieldError("ref", "the customer already has a loyalty card without ref"))
-    return Unprocessable(FieldError("ref", f"the customer already has a loyalty card with ref {ref!r}"))
+    return Unprocessable(FieldError("ref", f"the customer already has a loyalty card with ref {shown(ref)}"))
 
 
 async def _flush_card(session: AsyncSession, card: LoyaltyCard, **changes: Any) -> None:
@@ -102,7 +103,10 @@ async def create_card(session: AsyncSession, ctx: Ctx, list_id: str, body: Loyal
     pk = ids.decode(Customer.KIND, body.customer_id)
     if pk is None or not await customer_exists(session, found, pk):
         raise Unprocessable(
-            FieldError("customer_id", f"no customer with id {body.customer_id!r} in customer list {found.public_id!r}")
+            FieldError(
+                "customer_id",
+                f"no customer with id {shown(body.customer_id)} in customer list {shown(found.public_id)}",
+            )
         )
     card = LoyaltyCard(
         customer_list_id=found.id,
@@ -181,7 +185,7 @@ async def create_operation(
     if body.order_id is not None:
         order = await hooks.find_order(session, found.id, body.order_id)
         if order is None:
-            errors.add("order_id", f"no order with id {body.order_id!r}")
+            errors.add("order_id", f"no order with id {shown(body.order_id)}")
     errors.raise_if_any()
     new_balance = await add_to_balance(session, card.id, body.delta)
     op = LoyaltyOperation(

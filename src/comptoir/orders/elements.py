@@ -13,7 +13,7 @@ from comptoir.errors import FieldErrors, field_path, validation_message
 from comptoir.kit import ids
 from comptoir.kit.money import Money
 from comptoir.kit.refs import parse_private_ref
-from comptoir.kit.wire import WireError
+from comptoir.kit.wire import WireError, shown
 from comptoir.orders.render import ELEMENT_KIND, MONEY_FIELDS
 from comptoir.orders.schemas import ELEMENT_MODELS
 
@@ -96,12 +96,12 @@ def element_changes(
             check_currencies(collection, i, element, stored["currency"], errors)
             deal_line = getattr(element, "deal_line", None)
             if deal_line is not None and deal_line.deal_key not in stored.get("deals", {}):
-                errors.add(f"{path}.deal_line.deal_key", f"{deal_line.deal_key!r} is not a key of deals")
+                errors.add(f"{path}.deal_line.deal_key", f"{shown(deal_line.deal_key)} is not a key of deals")
             adds.append(element)
             continue
         entry = by_public_id.get(raw["id"]) if isinstance(raw["id"], str) else None
         if entry is None:
-            errors.add(f"{path}.id", f"no {_SINGULAR[collection]} with id {raw['id']!r} in this order")
+            errors.add(f"{path}.id", f"no {_SINGULAR[collection]} with id {shown(raw['id'])} in this order")
             continue
         keys = set(raw) - {"id"}
         if keys == {"deleted"}:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
+from pydantic import WithJsonSchema
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -19,10 +20,12 @@ from comptoir.http.openapi import IDEMPOTENT, PAGE_RESPONSES, READ_ERRORS, WRITE
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, UPDATE, ComptoirRoute, plus_literal, route
 from comptoir.http.state import app_state
+from comptoir.kit.ids import ID_SCHEMA
+from comptoir.kit.times import DATETIME_QUERY_SCHEMA
 from comptoir.locations.service import location_of
 from comptoir.orders import service
 from comptoir.orders.repository import OrderRepository
-from comptoir.orders.schemas import Order, OrderCreate, OrderUpdate
+from comptoir.orders.schemas import STATUSES, Order, OrderCreate, OrderUpdate
 from comptoir.ratelimit import HEAVY
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Orders"])
@@ -37,11 +40,21 @@ AccountHeavyReader = Annotated[Ctx, Depends(require("account", "orders.read", HE
 def order_filters(
     request: Request,
     private_ref: Annotated[str | None, Query(description="Your private ref of the order.")] = None,
-    status: Annotated[str | None, Query(description="One of the order statuses (docs/api/orders.md).")] = None,
+    status: Annotated[
+        str | None,
+        WithJsonSchema({"type": "string", "enum": list(STATUSES)}),
+        Query(description="One of the order statuses (docs/api/orders.md)."),
+    ] = None,
     created_by: Annotated[str | None, Query(description="The creating client's name.")] = None,
-    after: Annotated[str | None, Query(description="Created at or after this time (inclusive).")] = None,
-    before: Annotated[str | None, Query(description="Created before this time (exclusive).")] = None,
-    customer_id: Annotated[str | None, Query(description="Orders of this customer.")] = None,
+    after: Annotated[
+        str | None,
+        WithJsonSchema(DATETIME_QUERY_SCHEMA),
+        Query(description="Created at or after this time (inclusive)."),
+    ] = None,
+    before: Annotated[
+        str | None, WithJsonSchema(DATETIME_QUERY_SCHEMA), Query(description="Created before this time (exclusive).")
+    ] = None,
+    customer_id: Annotated[str | None, WithJsonSchema(ID_SCHEMA), Query(description="Orders of this customer.")] = None,
 ) -> dict[str, Any]:
     return service.order_filters(
         _query_parameter,
@@ -55,7 +68,7 @@ def order_filters(
 
 
 def _query_parameter(name: str) -> str:
-    return f"Invalid query parameter {name!r}"
+    return f"Invalid query parameter '{name}'"
 
 
 Filters = Annotated[dict[str, Any], Depends(order_filters)]
@@ -183,7 +196,7 @@ async def list_account_orders(
     responses=WRITE_ERRORS,
     summary="Update an order",
     own_summary="Update an order of the connection's location",
-    openapi_extra=body_example({"status": "accepted", "items": [{"id": "4k3jxr-1-7qm2-i1", "private_ref": "line-1"}]}),
+    openapi_extra=body_example({"status": "accepted", "items": [{"id": "b3k8qw", "private_ref": "line-1"}]}),
 )
 async def update_order(
     location_id: str | None, order_id: str, body: OrderUpdate, session: Session, ctx: Writer

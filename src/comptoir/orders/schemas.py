@@ -8,9 +8,9 @@ every malformed field.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainValidator, StrictBool, StrictInt, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from comptoir.customers.schemas import CustomerFields, CustomerWrite, LoyaltyCardSummary
@@ -18,11 +18,12 @@ from comptoir.kit.codes import ServiceType
 from comptoir.kit.custom_fields import CustomFields
 from comptoir.kit.decimals import DecimalStr
 from comptoir.kit.freeform import FreeObject
+from comptoir.kit.ids import Id, IdIn, LocationId
 from comptoir.kit.money import MoneyStr
 from comptoir.kit.phone import OrderPhone
 from comptoir.kit.refs import PrivateRef
-from comptoir.kit.text import Text64, Text255, Text1000, Text2000, Text5000
-from comptoir.kit.times import DateTimeStr
+from comptoir.kit.text import KEYS_WITHOUT_NUL, NO_NUL, Str, Text64, Text255, Text1000, Text2000, Text5000, body_schema
+from comptoir.kit.times import DateTimeStr, TimeOut
 
 Status = Literal[
     "new", "received", "accepted", "in_preparation", "awaiting_shipment", "awaiting_collection", "in_delivery",
@@ -33,7 +34,7 @@ Name = Text255
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
 
 class OptionIn(_In):
@@ -46,7 +47,7 @@ class OptionIn(_In):
 
 
 class DealLineIn(_In):
-    deal_key: StrictStr
+    deal_key: Str = Field(description="A key of the order's `deals`")
     label: Name | None = None
     position: StrictInt | None = None
     pricing_effect: Name | None = None
@@ -64,13 +65,26 @@ def _quantity(value: Decimal) -> Decimal:
     return value
 
 
+# above 0, at most MAX_QUANTITY: a decimal string or a JSON number
+_QUANTITY = {
+    "anyOf": [
+        {
+            "type": "string",
+            "pattern": "^([1-9][0-9]{0,5}(\\.[0-9]{1,30})?|1000000(\\.0{1,30})?|0?\\.[0-9]{0,29}[1-9])$",
+        },
+        {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_QUANTITY},
+    ],
+    "examples": ["2"],
+}
+
+
 class ItemIn(_In):
     private_ref: PrivateRef | None = None
     product_name: Name
     sku_name: Name | None = None
     sku_ref: Name | None = None
     price: MoneyStr
-    quantity: Annotated[DecimalStr, AfterValidator(_quantity)]
+    quantity: Annotated[DecimalStr, AfterValidator(_quantity), WithJsonSchema(_QUANTITY)]
     options: list[OptionIn] = Field(default_factory=list, max_length=1000)
     points_earned: DecimalStr | None = None
     points_used: DecimalStr | None = None
@@ -139,6 +153,39 @@ ELEMENT_MODELS: dict[str, type[_In]] = {
 class OrderCreate(_In):
     """POST /locations/:id/orders: only `status` is required."""
 
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra={
+            **KEYS_WITHOUT_NUL,
+            "examples": [
+                {
+                    "status": "new",
+                    "channel": "web",
+                    "ref": "W-1042",
+                    "service_type": "delivery",
+                    "expected_time": "2026-06-24T19:30:00+02:00",
+                    "items": [
+                        {
+                            "product_name": "Classic burger",
+                            "sku_name": "Double",
+                            "sku_ref": "classic-double",
+                            "price": "12.50 EUR",
+                            "quantity": "2",
+                            "options": [{"option_list_name": "Extras", "name": "Cheese", "price": "1 EUR"}],
+                        }
+                    ],
+                    "charges": [{"type": "delivery", "name": "Delivery", "price": "3.90 EUR"}],
+                    "payments": [{"type": "online", "name": "Card", "amount": "30.90 EUR"}],
+                    "customer": {"first_name": "Bo", "phone": "+33612345678"},
+                }
+            ],
+            "dependentRequired": {
+                "customer_private_ref": ["customer_list_id"],
+                "customer_list_id": ["customer_private_ref"],
+            },
+        },
+    )
+
     channel: Name | None = None
     ref: Name | None = None
     private_ref: PrivateRef | None = None
@@ -155,21 +202,77 @@ class OrderCreate(_In):
     collection_code: Text64 | None = None
     coupon_codes: list[Name] = Field(default_factory=list, max_length=100)
     items: list[ItemIn] = Field(default_factory=list, max_length=1000)
-    deals: dict[str, DealIn] = Field(default_factory=dict)
+    deals: dict[str, DealIn] = Field(default_factory=dict, json_schema_extra={"propertyNames": {"pattern": NO_NUL}})
     discounts: list[DiscountIn] = Field(default_factory=list, max_length=1000)
     charges: list[ChargeIn] = Field(default_factory=list, max_length=1000)
     payments: list[PaymentIn] = Field(default_factory=list, max_length=1000)
-    customer_id: StrictStr | None = None
-    customer_list_id: StrictStr | None = None
-    customer_private_ref: StrictStr | None = None
+    customer_id: IdIn | None = None
+    customer_list_id: IdIn | None = None
+    customer_private_ref: Str | None = Field(default=None, description="Given with `customer_list_id`, and only then")
     customer: GuestCustomer | None = None
     loyalty_operations: list[LoyaltyOperationIn] = Field(default_factory=list, max_length=100)
     custom_fields: CustomFields = Field(default_factory=dict)
 
 
+class ElementDelete(BaseModel):
+    """Deletes the element `id` of the order, for good."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: IdIn
+    deleted: Literal[True]
+
+
+class ElementRef(BaseModel):
+    """Sets (or with null, removes) your private ref of the element `id` of the order."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: IdIn
+    private_ref: PrivateRef | None
+
+
+def _object(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise PydanticCustomError("dict_type", "must be a JSON object")
+    return value
+
+
+def _forms(model: type[_In]) -> Any:
+    """docs/api/orders.md "Updating an order": an element of an update is a new element
+    (without `id`), `{id, deleted: true}` or `{id, private_ref}`, `id` one of the order's. Each
+    is kept as sent (a JSON object) and told apart by `orders.elements`."""
+    return Annotated[dict[str, Any], PlainValidator(_object, json_schema_input_type=model | ElementDelete | ElementRef)]
+
+
+if TYPE_CHECKING:  # what a type checker reads of them
+    ItemForm = dict[str, Any]
+    DiscountForm = dict[str, Any]
+    ChargeForm = dict[str, Any]
+    PaymentForm = dict[str, Any]
+else:
+    ItemForm = _forms(ItemIn)
+    DiscountForm = _forms(DiscountIn)
+    ChargeForm = _forms(ChargeIn)
+    PaymentForm = _forms(PaymentIn)
+
+
 class OrderUpdate(_In):
     """PATCH/PUT: these fields only; each element collection takes three forms (add, delete,
     set private ref; docs/api/orders.md), told apart by the service."""
+
+    model_config = ConfigDict(
+        json_schema_extra=body_schema(
+            {"status": "accepted", "confirmed_time": "2026-06-24T19:35:00+02:00"},
+            {
+                "items": [
+                    {"id": "b3k8qw", "deleted": True},
+                    {"product_name": "Cola", "price": "3 EUR", "quantity": 1},
+                ],
+                "payments": [{"id": "c2m7zt", "private_ref": "psp-9931"}],
+            },
+        )
+    )
 
     status: Status = None  # type: ignore[assignment]
     confirmed_time: DateTimeStr | None = None
@@ -178,10 +281,10 @@ class OrderUpdate(_In):
     collection_code: Text64 | None = None
     private_ref: PrivateRef | None = None
     custom_fields: CustomFields = None
-    items: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
-    discounts: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
-    charges: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
-    payments: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
+    items: list[ItemForm] = Field(default_factory=list, max_length=1000)
+    discounts: list[DiscountForm] = Field(default_factory=list, max_length=1000)
+    charges: list[ChargeForm] = Field(default_factory=list, max_length=1000)
+    payments: list[PaymentForm] = Field(default_factory=list, max_length=1000)
 
 
 # --- read shapes (spec 2.5) ---------------------------------------------------------------
@@ -209,7 +312,7 @@ class DealLineOut(_Out):
 
 
 class _ElementOut(_Out):
-    id: str
+    id: Id
     private_ref: str | None
     deleted: bool
 
@@ -267,16 +370,16 @@ class OrderCustomer(CustomerFields):
     Customer read shape, read-only fields included. Its ids and private ref only while the
     customer exists; a guest's has null (or empty) for what it was not given."""
 
-    id: str | None
-    customer_list_id: str | None
+    id: Id | None
+    customer_list_id: Id | None
     private_ref: str | None
     custom_fields: dict[str, Any]
     anonymised: bool | None
-    created_at: str | None
+    created_at: TimeOut | None
     nb_orders: int | None
     order_total: str | None
-    first_order_date: str | None
-    last_order_date: str | None
+    first_order_date: TimeOut | None
+    last_order_date: TimeOut | None
     loyalty_cards: list[LoyaltyCardSummary]
 
 
@@ -291,9 +394,9 @@ class LoyaltyOperationOut(_Out):
 class Order(_Out):
     """An order (read shape)."""
 
-    id: str
-    location_id: str
-    created_at: str
+    id: Id
+    location_id: LocationId
+    created_at: TimeOut
     created_by: str
     connection_name: str | None
     channel: str | None
@@ -302,10 +405,10 @@ class Order(_Out):
     status: Status
     service_type: str | None
     service_type_ref: str | None
-    expected_time: str | None
+    expected_time: TimeOut | None
     expected_time_pickup: bool
     asap: bool
-    confirmed_time: str | None
+    confirmed_time: TimeOut | None
     driver_pickup_url: str | None
     customer_notes: str | None
     seller_notes: str | None
@@ -319,8 +422,8 @@ class Order(_Out):
     charges: list[ChargeOut]
     payments: list[PaymentOut]
     deals: dict[str, DealOut]
-    customer_id: str | None
-    customer_list_id: str | None
+    customer_id: Id | None
+    customer_list_id: Id | None
     customer: OrderCustomer | None
     loyalty_operations: list[LoyaltyOperationOut]
     custom_fields: dict[str, Any]

@@ -27,7 +27,7 @@ from comptoir.kit import clock, custom_fields, gcpause, ids
 from comptoir.kit.decimals import exact_add, exact_sub, render_decimal
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import localize, parse_datetime
-from comptoir.kit.wire import WireError
+from comptoir.kit.wire import WireError, shown
 from comptoir.loyalty.service import move_balance, record_operations
 from comptoir.models import ORDER_ELEMENT_IDS, Change, Customer, LoyaltyCard, LoyaltyOperation, Order
 from comptoir.models.accounts import AccountRef
@@ -73,7 +73,7 @@ def _checked(body: OrderCreate, currency: str, errors: FieldErrors) -> dict[str,
     renumbered = {key: str(n) for n, key in enumerate(body.deals)}
     for i, item in enumerate(body.items):
         if item.deal_line is not None and item.deal_line.deal_key not in renumbered:
-            errors.add(f"items[{i}].deal_line.deal_key", f"{item.deal_line.deal_key!r} is not a key of deals")
+            errors.add(f"items[{i}].deal_line.deal_key", f"{shown(item.deal_line.deal_key)} is not a key of deals")
     delivery = body.service_type == "delivery"
     if body.expected_time_pickup and not delivery:
         errors.add("expected_time_pickup", "is only for delivery orders (service_type delivery)")
@@ -173,7 +173,7 @@ async def _attach_customer(
         pk = ids.decode(Customer.KIND, body.customer_id)
         found = await orders.customer_by_id(pk, account.id, location.id) if pk is not None else None
         if found is None:
-            errors.add("customer_id", f"no customer with id {body.customer_id!r}")
+            errors.add("customer_id", f"no customer with id {shown(body.customer_id)}")
         else:
             customer, row = found
     else:
@@ -186,12 +186,12 @@ async def _attach_customer(
             return None
         row = await orders.customer_list(body.customer_list_id)
         if row is None or row.account_id != account.id or row.location_id not in (None, location.id):
-            errors.add("customer_list_id", f"no customer list with id {body.customer_list_id!r}")
+            errors.add("customer_list_id", f"no customer list with id {shown(body.customer_list_id)}")
             return None
         customer = await orders.customer_by_ref(row.id, ctx.client_id, body.customer_private_ref)
         if customer is None:
             errors.add(
-                "customer_private_ref", f"no customer with private ref {body.customer_private_ref!r} in that list"
+                "customer_private_ref", f"no customer with private ref {shown(body.customer_private_ref)} in that list"
             )
     if body.loyalty_operations and customer is None and not errors:
         errors.add(
@@ -423,7 +423,7 @@ def order_filters(named: Callable[[str], str], **given: str | datetime | None) -
     filters: dict[str, Any] = {name: given.get(name) for name in FILTERS}
     status = filters["status"]
     if status is not None and status not in STATUSES:
-        raise BadRequest(f"{named('status')}: {status!r} is not an order status")
+        raise BadRequest(f"{named('status')}: {shown(status)} is not an order status")
     for name in ("after", "before"):
         if isinstance(value := filters[name], str):
             try:

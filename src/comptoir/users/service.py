@@ -12,7 +12,7 @@ from comptoir.errors import FieldError, FieldErrors, Unprocessable, check_text
 from comptoir.kit import clock, crypto
 from comptoir.kit.emails import EmailRefused, lookup_key, normalise
 from comptoir.kit.times import parse_timezone_name, render_timezone
-from comptoir.kit.wire import WireError
+from comptoir.kit.wire import WireError, shown
 from comptoir.models import User
 from comptoir.users import repository
 
@@ -103,7 +103,7 @@ async def create_user(
     locales = list(locales) if locales else ["en-GB"]
     for i, locale in enumerate(locales):
         if not _LOCALE.fullmatch(locale):
-            errors.add(f"locales[{i}]", f"{locale!r} is not a language tag such as 'en-GB'")
+            errors.add(f"locales[{i}]", f"{shown(locale)} is not a language tag such as 'en-GB'")
     if taken:
         raise EmailTaken(errors.errors)
     errors.raise_if_any()

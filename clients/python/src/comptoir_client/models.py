@@ -9,7 +9,15 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
+from pydantic import (
+    AnyUrl,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    StringConstraints,
+)
 
 
 class Account(BaseModel):
@@ -21,7 +29,7 @@ class Account(BaseModel):
         extra="ignore",
     )
     currency: Annotated[str, Field(title="Currency")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     name: Annotated[str, Field(title="Name")]
 
 
@@ -30,7 +38,7 @@ class Callback(BaseModel):
         extra="ignore",
     )
     disabled_at: Annotated[
-        str | None,
+        AwareDatetime | None,
         Field(
             description="When deliveries were disabled after failing; null while enabled",
             title="Disabled At",
@@ -47,6 +55,35 @@ class Callback(BaseModel):
     url: Annotated[str | None, Field(title="Url")]
 
 
+class Events(BaseModel):
+    """
+    Resource type -> event types, e.g. {"order": ["create", "update"]}
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    catalog: list[Literal["create", "delete", "update"]] | None = None
+    customer: list[Literal["create", "update"]] | None = None
+    customer_list: list[Literal["create", "delete", "update"]] | None = None
+    delivery: list[Literal["create", "update"]] | None = None
+    inventory: list[Literal["patch", "update"]] | None = None
+    location: list[Literal["update"]] | None = None
+    order: list[Literal["create", "update"]] | None = None
+    own_order: list[Literal["update"]] | None = None
+    own_order_delivery: list[Literal["create", "update"]] | None = None
+
+
+class Url(RootModel[AnyUrl]):
+    root: Annotated[
+        AnyUrl,
+        Field(
+            description="HTTP(S) URL to POST events to, on a public address (unless the operator allows its network); null for a passive callback",
+            title="Url",
+        ),
+    ]
+
+
 class CallbackUpdate(BaseModel):
     """
     POST /callback: `url` (null or absent: passive, polling) and the `events` map.
@@ -56,19 +93,63 @@ class CallbackUpdate(BaseModel):
         extra="ignore",
     )
     events: Annotated[
-        Any,
+        Events,
         Field(
             description='Resource type -> event types, e.g. {"order": ["create", "update"]}',
             title="Events",
         ),
     ]
     url: Annotated[
-        Any | None,
+        Url | None,
         Field(
             description="HTTP(S) URL to POST events to, on a public address (unless the operator allows its network); null for a passive callback",
             title="Url",
         ),
     ] = None
+
+
+class AccountId(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Account Id"),
+    ]
+
+
+class LocationId(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            examples=["4k3jxr-1"],
+            pattern="^[2-9a-km-np-z]{6,13}-[1-9][0-9]{0,8}$",
+            title="Location Id",
+        ),
+    ]
+
+
+class CatalogCreate(BaseModel):
+    """
+    POST body: `name` is required (checked by the service, with the content's errors).
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    data: Annotated[
+        dict[str, Any] | None,
+        Field(
+            description="Arrays variants, categories, products, option_lists, deals, discounts, charges.",
+            title="Data",
+        ),
+    ] = None
+    name: Annotated[
+        str,
+        Field(
+            max_length=255,
+            min_length=1,
+            pattern="^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$",
+            title="Name",
+        ),
+    ]
 
 
 class CatalogWrite(BaseModel):
@@ -87,7 +168,26 @@ class CatalogWrite(BaseModel):
             title="Data",
         ),
     ] = None
-    name: Annotated[str | None, Field(max_length=255, title="Name")] = None
+    name: Annotated[
+        str | None,
+        Field(
+            max_length=255,
+            min_length=1,
+            pattern="^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$",
+            title="Name",
+        ),
+    ] = None
+
+
+class ImageId(RootModel[str]):
+    root: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$")]
+
+
+class ParentId(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Parent Id"),
+    ]
 
 
 class Category(BaseModel):
@@ -95,10 +195,10 @@ class Category(BaseModel):
         extra="ignore",
     )
     description: Annotated[str | None, Field(title="Description")]
-    id: Annotated[str, Field(title="Id")]
-    image_ids: Annotated[list[str], Field(title="Image Ids")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
+    image_ids: Annotated[list[ImageId], Field(title="Image Ids")]
     name: Annotated[str, Field(title="Name")]
-    parent_id: Annotated[str | None, Field(title="Parent Id")]
+    parent_id: Annotated[ParentId | None, Field(title="Parent Id")]
     parent_ref: Annotated[str | None, Field(title="Parent Ref")]
     ref: Annotated[str, Field(title="Ref")]
     tags: Annotated[list[str], Field(title="Tags")]
@@ -108,7 +208,7 @@ class Charge(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     name: Annotated[str, Field(title="Name")]
     price: Annotated[str | None, Field(title="Price")]
     ref: Annotated[str | None, Field(title="Ref")]
@@ -117,11 +217,11 @@ class Charge(BaseModel):
 
 
 class PrivateRef(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Private Ref")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Private Ref")]
 
 
 class Ref(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Ref")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Ref")]
 
 
 class TaxRate(RootModel[str]):
@@ -130,7 +230,21 @@ class TaxRate(RootModel[str]):
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
             examples=["13.5"],
-            pattern="^-?\\d+(\\.\\d+)?$",
+            pattern="^-?[0-9]{1,30}(\\.[0-9]{1,30})?$",
+            title="Tax Rate",
+        ),
+    ]
+
+
+class TaxRate1(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
+            examples=["13.5"],
+            ge=-1e30,
+            le=1e30,
+            multiple_of=1e-30,
             title="Tax Rate",
         ),
     ]
@@ -140,19 +254,19 @@ class ChargeIn(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    name: Annotated[str, Field(max_length=255, title="Name")]
+    name: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Name")]
     price: Annotated[
         str,
         Field(
             description="Amount, a space and an ISO 4217 currency; read back with 2 decimals.",
             examples=["12.50 EUR"],
-            pattern="^\\d+(\\.\\d{1,2})? [A-Z]{3}$",
+            pattern="^[0-9]{1,15}(\\.[0-9]{1,2})? [A-Z]{3}$",
             title="Price",
         ),
     ]
     private_ref: Annotated[PrivateRef | None, Field(title="Private Ref")] = None
     ref: Annotated[Ref | None, Field(title="Ref")] = None
-    tax_rate: Annotated[TaxRate | float | None, Field(title="Tax Rate")] = None
+    tax_rate: Annotated[TaxRate | TaxRate1 | None, Field(title="Tax Rate")] = None
     type: Annotated[
         Literal["delivery", "payment_fee", "tip", "tax", "other"] | None,
         Field(title="Type"),
@@ -167,7 +281,7 @@ class ChargeOut(BaseModel):
     charge_ref: Annotated[str | None, Field(title="Charge Ref")]
     charge_type: Annotated[str, Field(title="Charge Type")]
     deleted: Annotated[bool, Field(title="Deleted")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     name: Annotated[str, Field(title="Name")]
     price: Annotated[str, Field(title="Price")]
     private_ref: Annotated[str | None, Field(title="Private Ref")]
@@ -184,8 +298,8 @@ class CustomerList(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    created_at: Annotated[str, Field(title="Created At")]
-    id: Annotated[str, Field(title="Id")]
+    created_at: Annotated[AwareDatetime, Field(examples=["2026-06-24T17:07:53+02:00"], title="Created At")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     name: Annotated[str, Field(title="Name")]
 
 
@@ -197,63 +311,132 @@ class CustomerListWrite(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    name: Annotated[str, Field(title="Name")]
-
-
-class Address1(RootModel[str]):
-    root: Annotated[str, Field(max_length=1000, title="Address 1")]
-
-
-class Address2(RootModel[str]):
-    root: Annotated[str, Field(max_length=1000, title="Address 2")]
-
-
-class City(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="City")]
-
-
-class CompanyName(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Company Name")]
-
-
-class Country(RootModel[str]):
-    root: Annotated[
+    name: Annotated[
         str,
         Field(
-            description="ISO 3166-1 alpha-2 code",
-            examples=["FR"],
-            pattern="^[A-Z]{2}$",
-            title="Country",
+            max_length=255,
+            min_length=1,
+            pattern="^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$",
+            title="Name",
         ),
     ]
 
 
+class Address1(RootModel[str]):
+    root: Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Address 1")]
+
+
+class Address2(RootModel[str]):
+    root: Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Address 2")]
+
+
+class BirthDate(RootModel[date]):
+    root: Annotated[date, Field(examples=["2026-06-24"], title="Birth Date")]
+
+
+class City(RootModel[str]):
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="City")]
+
+
+class CompanyName(RootModel[str]):
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Company Name")]
+
+
 class DeliveryNotes(RootModel[str]):
-    root: Annotated[str, Field(max_length=5000, title="Delivery Notes")]
+    root: Annotated[str, Field(max_length=5000, pattern="^[^\\u0000]*$", title="Delivery Notes")]
 
 
 class Email(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Email")]
+    root: Annotated[
+        str,
+        Field(
+            examples=["ann@example.com"],
+            max_length=255,
+            pattern="^[^@\\s\\u001c-\\u001f\\u0085]+@[^@\\s\\u001c-\\u001f\\u0085]+$",
+            title="Email",
+        ),
+    ]
 
 
 class FirstName(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="First Name")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="First Name")]
 
 
 class LastName(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Last Name")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Last Name")]
+
+
+class Latitude(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
+            pattern="^-?(90(\\.0{1,30})?|[0-8]?[0-9](\\.[0-9]{1,30})?)$",
+            title="Latitude",
+        ),
+    ]
+
+
+class Latitude1(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
+            ge=-90.0,
+            le=90.0,
+            multiple_of=1e-30,
+            title="Latitude",
+        ),
+    ]
+
+
+class Longitude(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
+            pattern="^-?(180(\\.0{1,30})?|(1[0-7][0-9]|[0-9]{1,2})(\\.[0-9]{1,30})?)$",
+            title="Longitude",
+        ),
+    ]
+
+
+class Longitude1(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
+            ge=-180.0,
+            le=180.0,
+            multiple_of=1e-30,
+            title="Longitude",
+        ),
+    ]
+
+
+class Phone(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="E.164 (other formats are deprecated)",
+            examples=["+33612345678"],
+            max_length=64,
+            pattern="^(\\+(1[0-9]{7,10}|7[0-9]{10,14}|20[0-9]{8,10}|27[0-9]{5,10}|30[0-9]{10,12}|31[0-9]{5,11}|32[0-9]{8,9}|33[0-9]{9,9}|34[0-9]{9,9}|36[0-9]{8,9}|39[0-9]{6,12}|40[0-9]{6,9}|41[0-9]{9,12}|43[0-9]{4,13}|44[0-9]{7,10}|45[0-9]{8,8}|46[0-9]{6,12}|47[0-9]{5,8}|48[0-9]{6,10}|49[0-9]{4,15}|51[0-9]{8,9}|52[0-9]{10,10}|53[0-9]{6,10}|54[0-9]{10,11}|55[0-9]{8,11}|56[0-9]{9,11}|57[0-9]{8,11}|58[0-9]{10,10}|60[0-9]{8,10}|61[0-9]{5,12}|62[0-9]{7,17}|63[0-9]{6,13}|64[0-9]{5,10}|65[0-9]{8,11}|66[0-9]{8,13}|81[0-9]{8,17}|82[0-9]{5,14}|84[0-9]{7,10}|86[0-9]{7,12}|90[0-9]{7,13}|91[0-9]{8,13}|92[0-9]{8,12}|93[0-9]{9,9}|94[0-9]{9,9}|95[0-9]{6,10}|98[0-9]{4,10}|211[0-9]{9,9}|212[0-9]{9,9}|213[0-9]{8,9}|216[0-9]{8,8}|218[0-9]{9,9}|220[0-9]{7,9}|221[0-9]{9,9}|222[0-9]{8,8}|223[0-9]{8,8}|224[0-9]{8,9}|225[0-9]{10,10}|226[0-9]{8,8}|227[0-9]{8,8}|228[0-9]{8,8}|229[0-9]{10,10}|230[0-9]{7,10}|231[0-9]{7,9}|232[0-9]{8,8}|233[0-9]{8,9}|234[0-9]{10,14}|235[0-9]{8,8}|236[0-9]{8,8}|237[0-9]{8,9}|238[0-9]{7,7}|239[0-9]{7,7}|240[0-9]{9,9}|241[0-9]{7,8}|242[0-9]{9,9}|243[0-9]{7,10}|244[0-9]{9,9}|245[0-9]{7,9}|246[0-9]{7,7}|247[0-9]{5,6}|248[0-9]{7,7}|249[0-9]{9,9}|250[0-9]{8,9}|251[0-9]{9,9}|252[0-9]{6,9}|253[0-9]{8,8}|254[0-9]{7,10}|255[0-9]{9,9}|256[0-9]{9,9}|257[0-9]{8,8}|258[0-9]{8,9}|260[0-9]{9,9}|261[0-9]{9,9}|262[0-9]{9,9}|263[0-9]{7,10}|264[0-9]{8,9}|265[0-9]{7,9}|266[0-9]{8,8}|267[0-9]{7,10}|268[0-9]{8,9}|269[0-9]{7,7}|290[0-9]{4,5}|291[0-9]{7,7}|297[0-9]{7,7}|298[0-9]{6,6}|299[0-9]{6,6}|350[0-9]{8,8}|351[0-9]{9,9}|352[0-9]{4,11}|353[0-9]{7,10}|354[0-9]{7,9}|355[0-9]{6,9}|356[0-9]{8,8}|357[0-9]{8,8}|358[0-9]{5,12}|359[0-9]{6,12}|370[0-9]{8,8}|371[0-9]{8,8}|372[0-9]{7,10}|373[0-9]{8,8}|374[0-9]{8,8}|375[0-9]{6,11}|376[0-9]{6,9}|377[0-9]{8,9}|378[0-9]{8,10}|380[0-9]{9,10}|381[0-9]{6,12}|382[0-9]{8,9}|383[0-9]{8,12}|385[0-9]{7,9}|386[0-9]{5,8}|387[0-9]{8,9}|389[0-9]{8,8}|420[0-9]{9,12}|421[0-9]{6,9}|423[0-9]{7,9}|500[0-9]{5,5}|501[0-9]{7,11}|502[0-9]{8,11}|503[0-9]{7,11}|504[0-9]{8,11}|505[0-9]{8,8}|506[0-9]{8,10}|507[0-9]{7,11}|508[0-9]{6,9}|509[0-9]{8,8}|590[0-9]{9,9}|591[0-9]{8,9}|592[0-9]{7,7}|593[0-9]{8,11}|594[0-9]{9,9}|595[0-9]{6,11}|596[0-9]{9,9}|597[0-9]{6,7}|598[0-9]{4,13}|599[0-9]{7,8}|670[0-9]{7,8}|672[0-9]{6,6}|673[0-9]{7,7}|674[0-9]{7,7}|675[0-9]{7,8}|676[0-9]{5,7}|677[0-9]{5,7}|678[0-9]{5,7}|679[0-9]{7,11}|680[0-9]{7,7}|681[0-9]{6,9}|682[0-9]{5,5}|683[0-9]{4,7}|685[0-9]{5,10}|686[0-9]{5,8}|687[0-9]{6,6}|688[0-9]{5,7}|689[0-9]{6,9}|690[0-9]{4,7}|691[0-9]{7,7}|692[0-9]{7,7}|800[0-9]{8,8}|808[0-9]{8,8}|850[0-9]{8,10}|852[0-9]{5,11}|853[0-9]{7,8}|855[0-9]{8,10}|856[0-9]{8,10}|870[0-9]{9,12}|878[0-9]{12,12}|880[0-9]{6,10}|881[0-9]{9,10}|882[0-9]{7,12}|883[0-9]{8,12}|886[0-9]{7,11}|888[0-9]{11,11}|960[0-9]{7,10}|961[0-9]{7,8}|962[0-9]{8,9}|963[0-9]{8,9}|964[0-9]{8,10}|965[0-9]{7,8}|966[0-9]{9,10}|967[0-9]{7,9}|968[0-9]{7,9}|970[0-9]{8,10}|971[0-9]{5,12}|972[0-9]{7,12}|973[0-9]{8,8}|974[0-9]{7,11}|975[0-9]{7,8}|976[0-9]{8,10}|977[0-9]{8,11}|979[0-9]{9,9}|992[0-9]{9,9}|993[0-9]{8,8}|994[0-9]{9,9}|995[0-9]{9,9}|996[0-9]{9,10}|998[0-9]{9,9})|[^+\\s\\u0000][^\\u0000]*)$",
+            title="Phone",
+        ),
+    ]
 
 
 class PhoneAccessCode(RootModel[str]):
-    root: Annotated[str, Field(max_length=64, title="Phone Access Code")]
+    root: Annotated[str, Field(max_length=64, pattern="^[^\\u0000]*$", title="Phone Access Code")]
 
 
 class PostalCode(RootModel[str]):
-    root: Annotated[str, Field(max_length=32, title="Postal Code")]
+    root: Annotated[str, Field(max_length=32, pattern="^[^\\u0000]*$", title="Postal Code")]
 
 
 class State(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="State")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="State")]
 
 
 class CustomerWrite(BaseModel):
@@ -268,12 +451,266 @@ class CustomerWrite(BaseModel):
     )
     address_1: Annotated[Address1 | None, Field(title="Address 1")] = None
     address_2: Annotated[Address2 | None, Field(title="Address 2")] = None
-    birth_date: Annotated[date | None, Field(title="Birth Date")] = None
+    birth_date: Annotated[BirthDate | None, Field(title="Birth Date")] = None
     city: Annotated[City | None, Field(title="City")] = None
     company_name: Annotated[CompanyName | None, Field(title="Company Name")] = None
-    country: Annotated[Country | None, Field(title="Country")] = None
+    country: Annotated[
+        Literal[
+            "AD",
+            "AE",
+            "AF",
+            "AG",
+            "AI",
+            "AL",
+            "AM",
+            "AO",
+            "AQ",
+            "AR",
+            "AS",
+            "AT",
+            "AU",
+            "AW",
+            "AX",
+            "AZ",
+            "BA",
+            "BB",
+            "BD",
+            "BE",
+            "BF",
+            "BG",
+            "BH",
+            "BI",
+            "BJ",
+            "BL",
+            "BM",
+            "BN",
+            "BO",
+            "BQ",
+            "BR",
+            "BS",
+            "BT",
+            "BV",
+            "BW",
+            "BY",
+            "BZ",
+            "CA",
+            "CC",
+            "CD",
+            "CF",
+            "CG",
+            "CH",
+            "CI",
+            "CK",
+            "CL",
+            "CM",
+            "CN",
+            "CO",
+            "CR",
+            "CU",
+            "CV",
+            "CW",
+            "CX",
+            "CY",
+            "CZ",
+            "DE",
+            "DJ",
+            "DK",
+            "DM",
+            "DO",
+            "DZ",
+            "EC",
+            "EE",
+            "EG",
+            "EH",
+            "ER",
+            "ES",
+            "ET",
+            "FI",
+            "FJ",
+            "FK",
+            "FM",
+            "FO",
+            "FR",
+            "GA",
+            "GB",
+            "GD",
+            "GE",
+            "GF",
+            "GG",
+            "GH",
+            "GI",
+            "GL",
+            "GM",
+            "GN",
+            "GP",
+            "GQ",
+            "GR",
+            "GS",
+            "GT",
+            "GU",
+            "GW",
+            "GY",
+            "HK",
+            "HM",
+            "HN",
+            "HR",
+            "HT",
+            "HU",
+            "ID",
+            "IE",
+            "IL",
+            "IM",
+            "IN",
+            "IO",
+            "IQ",
+            "IR",
+            "IS",
+            "IT",
+            "JE",
+            "JM",
+            "JO",
+            "JP",
+            "KE",
+            "KG",
+            "KH",
+            "KI",
+            "KM",
+            "KN",
+            "KP",
+            "KR",
+            "KW",
+            "KY",
+            "KZ",
+            "LA",
+            "LB",
+            "LC",
+            "LI",
+            "LK",
+            "LR",
+            "LS",
+            "LT",
+            "LU",
+            "LV",
+            "LY",
+            "MA",
+            "MC",
+            "MD",
+            "ME",
+            "MF",
+            "MG",
+            "MH",
+            "MK",
+            "ML",
+            "MM",
+            "MN",
+            "MO",
+            "MP",
+            "MQ",
+            "MR",
+            "MS",
+            "MT",
+            "MU",
+            "MV",
+            "MW",
+            "MX",
+            "MY",
+            "MZ",
+            "NA",
+            "NC",
+            "NE",
+            "NF",
+            "NG",
+            "NI",
+            "NL",
+            "NO",
+            "NP",
+            "NR",
+            "NU",
+            "NZ",
+            "OM",
+            "PA",
+            "PE",
+            "PF",
+            "PG",
+            "PH",
+            "PK",
+            "PL",
+            "PM",
+            "PN",
+            "PR",
+            "PS",
+            "PT",
+            "PW",
+            "PY",
+            "QA",
+            "RE",
+            "RO",
+            "RS",
+            "RU",
+            "RW",
+            "SA",
+            "SB",
+            "SC",
+            "SD",
+            "SE",
+            "SG",
+            "SH",
+            "SI",
+            "SJ",
+            "SK",
+            "SL",
+            "SM",
+            "SN",
+            "SO",
+            "SR",
+            "SS",
+            "ST",
+            "SV",
+            "SX",
+            "SY",
+            "SZ",
+            "TC",
+            "TD",
+            "TF",
+            "TG",
+            "TH",
+            "TJ",
+            "TK",
+            "TL",
+            "TM",
+            "TN",
+            "TO",
+            "TR",
+            "TT",
+            "TV",
+            "TW",
+            "TZ",
+            "UA",
+            "UG",
+            "UM",
+            "US",
+            "UY",
+            "UZ",
+            "VA",
+            "VC",
+            "VE",
+            "VG",
+            "VI",
+            "VN",
+            "VU",
+            "WF",
+            "WS",
+            "YE",
+            "YT",
+            "ZA",
+            "ZM",
+            "ZW",
+        ]
+        | None,
+        Field(title="Country"),
+    ] = None
     custom_fields: Annotated[
-        dict[str, Any] | None,
+        dict[Annotated[str, StringConstraints(pattern=r"^[^\u0000]*$")], Any] | None,
         Field(
             description="At most 8 KB as JSON. On update a null value removes the key, other keys are added or replaced, absent keys are kept.",
             title="Custom Fields",
@@ -285,9 +722,9 @@ class CustomerWrite(BaseModel):
     first_name: Annotated[FirstName | None, Field(title="First Name")] = None
     gender: Annotated[Literal["male", "female"] | None, Field(title="Gender")] = None
     last_name: Annotated[LastName | None, Field(title="Last Name")] = None
-    latitude: Annotated[str | float | None, Field(title="Latitude")] = None
-    longitude: Annotated[str | float | None, Field(title="Longitude")] = None
-    phone: Annotated[str | None, Field(title="Phone")] = None
+    latitude: Annotated[Latitude | Latitude1 | None, Field(title="Latitude")] = None
+    longitude: Annotated[Longitude | Longitude1 | None, Field(title="Longitude")] = None
+    phone: Annotated[Phone | None, Field(title="Phone")] = None
     phone_access_code: Annotated[PhoneAccessCode | None, Field(title="Phone Access Code")] = None
     postal_code: Annotated[PostalCode | None, Field(title="Postal Code")] = None
     private_ref: Annotated[PrivateRef | None, Field(title="Private Ref")] = None
@@ -295,16 +732,23 @@ class CustomerWrite(BaseModel):
     state: Annotated[State | None, Field(title="State")] = None
 
 
+class CategoryId(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Category Id"),
+    ]
+
+
 class Deal(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    category_id: Annotated[str | None, Field(title="Category Id")]
+    category_id: Annotated[CategoryId | None, Field(title="Category Id")]
     category_ref: Annotated[str | None, Field(title="Category Ref")]
     coupon_codes: Annotated[list[str], Field(title="Coupon Codes")]
     description: Annotated[str | None, Field(title="Description")]
-    id: Annotated[str, Field(title="Id")]
-    image_ids: Annotated[list[str], Field(title="Image Ids")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
+    image_ids: Annotated[list[ImageId], Field(title="Image Ids")]
     lines: Annotated[list[dict[str, Any]], Field(title="Lines")]
     name: Annotated[str, Field(title="Name")]
     ref: Annotated[str | None, Field(title="Ref")]
@@ -316,27 +760,34 @@ class DealIn(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    name: Annotated[str, Field(max_length=255, title="Name")]
+    name: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Name")]
     ref: Annotated[Ref | None, Field(title="Ref")] = None
 
 
 class Label(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Label")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Label")]
 
 
 class PricingEffect(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Pricing Effect")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Pricing Effect")]
 
 
 class PricingValue(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Pricing Value")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Pricing Value")]
 
 
 class DealLineIn(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    deal_key: Annotated[str, Field(title="Deal Key")]
+    deal_key: Annotated[
+        str,
+        Field(
+            description="A key of the order's `deals`",
+            pattern="^[^\\u0000]*$",
+            title="Deal Key",
+        ),
+    ]
     label: Annotated[Label | None, Field(title="Label")] = None
     position: Annotated[int | None, Field(title="Position")] = None
     pricing_effect: Annotated[PricingEffect | None, Field(title="Pricing Effect")] = None
@@ -366,25 +817,35 @@ class Delivery(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    assigned_at: Annotated[str | None, Field(title="Assigned At")]
-    cancelled_at: Annotated[str | None, Field(title="Cancelled At")]
+    assigned_at: Annotated[AwareDatetime | None, Field(title="Assigned At")]
+    cancelled_at: Annotated[AwareDatetime | None, Field(title="Cancelled At")]
     carrier: Annotated[str, Field(title="Carrier")]
     carrier_ref: Annotated[str | None, Field(title="Carrier Ref")]
-    delivered_at: Annotated[str | None, Field(title="Delivered At")]
+    delivered_at: Annotated[AwareDatetime | None, Field(title="Delivered At")]
     driver_latitude: Annotated[str | None, Field(title="Driver Latitude")]
     driver_longitude: Annotated[str | None, Field(title="Driver Longitude")]
     driver_name: Annotated[str | None, Field(title="Driver Name")]
     driver_phone: Annotated[str | None, Field(title="Driver Phone")]
     driver_phone_access_code: Annotated[str | None, Field(title="Driver Phone Access Code")]
     driver_pickup_url: Annotated[str | None, Field(title="Driver Pickup Url")]
-    driver_position_updated_at: Annotated[str | None, Field(title="Driver Position Updated At")]
-    estimated_dropoff_at: Annotated[str | None, Field(title="Estimated Dropoff At")]
-    estimated_pickup_at: Annotated[str | None, Field(title="Estimated Pickup At")]
+    driver_position_updated_at: Annotated[AwareDatetime | None, Field(title="Driver Position Updated At")]
+    estimated_dropoff_at: Annotated[AwareDatetime | None, Field(title="Estimated Dropoff At")]
+    estimated_pickup_at: Annotated[AwareDatetime | None, Field(title="Estimated Pickup At")]
     fee: Annotated[str | None, Field(title="Fee")]
-    id: Annotated[str, Field(title="Id")]
-    location_id: Annotated[str, Field(title="Location Id")]
-    order_id: Annotated[str, Field(title="Order Id")]
-    pickup_at: Annotated[str | None, Field(title="Pickup At")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
+    location_id: Annotated[
+        str,
+        Field(
+            examples=["4k3jxr-1"],
+            pattern="^[2-9a-km-np-z]{6,13}-[1-9][0-9]{0,8}$",
+            title="Location Id",
+        ),
+    ]
+    order_id: Annotated[
+        str,
+        Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Order Id"),
+    ]
+    pickup_at: Annotated[AwareDatetime | None, Field(title="Pickup At")]
     ref: Annotated[str | None, Field(title="Ref")]
     status: Annotated[
         Literal[
@@ -403,50 +864,200 @@ class Delivery(BaseModel):
     tracking_url: Annotated[str | None, Field(title="Tracking Url")]
 
 
+class AssignedAt(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
+            examples=["2026-06-24T17:07:53+02:00"],
+            pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
+            title="Assigned At",
+        ),
+    ]
+
+
+class CancelledAt(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
+            examples=["2026-06-24T17:07:53+02:00"],
+            pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
+            title="Cancelled At",
+        ),
+    ]
+
+
 class CarrierRef(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Carrier Ref")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Carrier Ref")]
+
+
+class DeliveredAt(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
+            examples=["2026-06-24T17:07:53+02:00"],
+            pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
+            title="Delivered At",
+        ),
+    ]
+
+
+class DriverLatitude(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
+            pattern="^-?(90(\\.0{1,30})?|[0-8]?[0-9](\\.[0-9]{1,30})?)$",
+            title="Driver Latitude",
+        ),
+    ]
+
+
+class DriverLatitude1(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
+            ge=-90.0,
+            le=90.0,
+            multiple_of=1e-30,
+            title="Driver Latitude",
+        ),
+    ]
+
+
+class DriverLongitude(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
+            pattern="^-?(180(\\.0{1,30})?|(1[0-7][0-9]|[0-9]{1,2})(\\.[0-9]{1,30})?)$",
+            title="Driver Longitude",
+        ),
+    ]
+
+
+class DriverLongitude1(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
+            ge=-180.0,
+            le=180.0,
+            multiple_of=1e-30,
+            title="Driver Longitude",
+        ),
+    ]
 
 
 class DriverName(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Driver Name")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Driver Name")]
+
+
+class DriverPhone(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="E.164 (other formats are deprecated)",
+            examples=["+33612345678"],
+            max_length=64,
+            pattern="^(\\+(1[0-9]{7,10}|7[0-9]{10,14}|20[0-9]{8,10}|27[0-9]{5,10}|30[0-9]{10,12}|31[0-9]{5,11}|32[0-9]{8,9}|33[0-9]{9,9}|34[0-9]{9,9}|36[0-9]{8,9}|39[0-9]{6,12}|40[0-9]{6,9}|41[0-9]{9,12}|43[0-9]{4,13}|44[0-9]{7,10}|45[0-9]{8,8}|46[0-9]{6,12}|47[0-9]{5,8}|48[0-9]{6,10}|49[0-9]{4,15}|51[0-9]{8,9}|52[0-9]{10,10}|53[0-9]{6,10}|54[0-9]{10,11}|55[0-9]{8,11}|56[0-9]{9,11}|57[0-9]{8,11}|58[0-9]{10,10}|60[0-9]{8,10}|61[0-9]{5,12}|62[0-9]{7,17}|63[0-9]{6,13}|64[0-9]{5,10}|65[0-9]{8,11}|66[0-9]{8,13}|81[0-9]{8,17}|82[0-9]{5,14}|84[0-9]{7,10}|86[0-9]{7,12}|90[0-9]{7,13}|91[0-9]{8,13}|92[0-9]{8,12}|93[0-9]{9,9}|94[0-9]{9,9}|95[0-9]{6,10}|98[0-9]{4,10}|211[0-9]{9,9}|212[0-9]{9,9}|213[0-9]{8,9}|216[0-9]{8,8}|218[0-9]{9,9}|220[0-9]{7,9}|221[0-9]{9,9}|222[0-9]{8,8}|223[0-9]{8,8}|224[0-9]{8,9}|225[0-9]{10,10}|226[0-9]{8,8}|227[0-9]{8,8}|228[0-9]{8,8}|229[0-9]{10,10}|230[0-9]{7,10}|231[0-9]{7,9}|232[0-9]{8,8}|233[0-9]{8,9}|234[0-9]{10,14}|235[0-9]{8,8}|236[0-9]{8,8}|237[0-9]{8,9}|238[0-9]{7,7}|239[0-9]{7,7}|240[0-9]{9,9}|241[0-9]{7,8}|242[0-9]{9,9}|243[0-9]{7,10}|244[0-9]{9,9}|245[0-9]{7,9}|246[0-9]{7,7}|247[0-9]{5,6}|248[0-9]{7,7}|249[0-9]{9,9}|250[0-9]{8,9}|251[0-9]{9,9}|252[0-9]{6,9}|253[0-9]{8,8}|254[0-9]{7,10}|255[0-9]{9,9}|256[0-9]{9,9}|257[0-9]{8,8}|258[0-9]{8,9}|260[0-9]{9,9}|261[0-9]{9,9}|262[0-9]{9,9}|263[0-9]{7,10}|264[0-9]{8,9}|265[0-9]{7,9}|266[0-9]{8,8}|267[0-9]{7,10}|268[0-9]{8,9}|269[0-9]{7,7}|290[0-9]{4,5}|291[0-9]{7,7}|297[0-9]{7,7}|298[0-9]{6,6}|299[0-9]{6,6}|350[0-9]{8,8}|351[0-9]{9,9}|352[0-9]{4,11}|353[0-9]{7,10}|354[0-9]{7,9}|355[0-9]{6,9}|356[0-9]{8,8}|357[0-9]{8,8}|358[0-9]{5,12}|359[0-9]{6,12}|370[0-9]{8,8}|371[0-9]{8,8}|372[0-9]{7,10}|373[0-9]{8,8}|374[0-9]{8,8}|375[0-9]{6,11}|376[0-9]{6,9}|377[0-9]{8,9}|378[0-9]{8,10}|380[0-9]{9,10}|381[0-9]{6,12}|382[0-9]{8,9}|383[0-9]{8,12}|385[0-9]{7,9}|386[0-9]{5,8}|387[0-9]{8,9}|389[0-9]{8,8}|420[0-9]{9,12}|421[0-9]{6,9}|423[0-9]{7,9}|500[0-9]{5,5}|501[0-9]{7,11}|502[0-9]{8,11}|503[0-9]{7,11}|504[0-9]{8,11}|505[0-9]{8,8}|506[0-9]{8,10}|507[0-9]{7,11}|508[0-9]{6,9}|509[0-9]{8,8}|590[0-9]{9,9}|591[0-9]{8,9}|592[0-9]{7,7}|593[0-9]{8,11}|594[0-9]{9,9}|595[0-9]{6,11}|596[0-9]{9,9}|597[0-9]{6,7}|598[0-9]{4,13}|599[0-9]{7,8}|670[0-9]{7,8}|672[0-9]{6,6}|673[0-9]{7,7}|674[0-9]{7,7}|675[0-9]{7,8}|676[0-9]{5,7}|677[0-9]{5,7}|678[0-9]{5,7}|679[0-9]{7,11}|680[0-9]{7,7}|681[0-9]{6,9}|682[0-9]{5,5}|683[0-9]{4,7}|685[0-9]{5,10}|686[0-9]{5,8}|687[0-9]{6,6}|688[0-9]{5,7}|689[0-9]{6,9}|690[0-9]{4,7}|691[0-9]{7,7}|692[0-9]{7,7}|800[0-9]{8,8}|808[0-9]{8,8}|850[0-9]{8,10}|852[0-9]{5,11}|853[0-9]{7,8}|855[0-9]{8,10}|856[0-9]{8,10}|870[0-9]{9,12}|878[0-9]{12,12}|880[0-9]{6,10}|881[0-9]{9,10}|882[0-9]{7,12}|883[0-9]{8,12}|886[0-9]{7,11}|888[0-9]{11,11}|960[0-9]{7,10}|961[0-9]{7,8}|962[0-9]{8,9}|963[0-9]{8,9}|964[0-9]{8,10}|965[0-9]{7,8}|966[0-9]{9,10}|967[0-9]{7,9}|968[0-9]{7,9}|970[0-9]{8,10}|971[0-9]{5,12}|972[0-9]{7,12}|973[0-9]{8,8}|974[0-9]{7,11}|975[0-9]{7,8}|976[0-9]{8,10}|977[0-9]{8,11}|979[0-9]{9,9}|992[0-9]{9,9}|993[0-9]{8,8}|994[0-9]{9,9}|995[0-9]{9,9}|996[0-9]{9,10}|998[0-9]{9,9})|[^+\\s\\u0000][^\\u0000]*)$",
+            title="Driver Phone",
+        ),
+    ]
 
 
 class DriverPhoneAccessCode(RootModel[str]):
-    root: Annotated[str, Field(max_length=64, title="Driver Phone Access Code")]
+    root: Annotated[
+        str,
+        Field(max_length=64, pattern="^[^\\u0000]*$", title="Driver Phone Access Code"),
+    ]
 
 
 class DriverPickupUrl(RootModel[str]):
-    root: Annotated[str, Field(max_length=2000, title="Driver Pickup Url")]
+    root: Annotated[str, Field(max_length=2000, pattern="^[^\\u0000]*$", title="Driver Pickup Url")]
+
+
+class DriverPositionUpdatedAt(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
+            examples=["2026-06-24T17:07:53+02:00"],
+            pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
+            title="Driver Position Updated At",
+        ),
+    ]
+
+
+class EstimatedDropoffAt(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
+            examples=["2026-06-24T17:07:53+02:00"],
+            pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
+            title="Estimated Dropoff At",
+        ),
+    ]
+
+
+class EstimatedPickupAt(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
+            examples=["2026-06-24T17:07:53+02:00"],
+            pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
+            title="Estimated Pickup At",
+        ),
+    ]
 
 
 class Fee(RootModel[str]):
-    root: Annotated[str, Field(max_length=64, title="Fee")]
+    root: Annotated[str, Field(max_length=64, pattern="^[^\\u0000]*$", title="Fee")]
+
+
+class PickupAt(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
+            examples=["2026-06-24T17:07:53+02:00"],
+            pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
+            title="Pickup At",
+        ),
+    ]
 
 
 class TrackingUrl(RootModel[str]):
-    root: Annotated[str, Field(max_length=2000, title="Tracking Url")]
+    root: Annotated[str, Field(max_length=2000, pattern="^[^\\u0000]*$", title="Tracking Url")]
 
 
 class DeliveryCreate(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    assigned_at: Annotated[AwareDatetime | None, Field(title="Assigned At")] = None
-    cancelled_at: Annotated[AwareDatetime | None, Field(title="Cancelled At")] = None
-    carrier: Annotated[str, Field(max_length=255, title="Carrier")]
+    assigned_at: Annotated[AssignedAt | None, Field(title="Assigned At")] = None
+    cancelled_at: Annotated[CancelledAt | None, Field(title="Cancelled At")] = None
+    carrier: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Carrier")]
     carrier_ref: Annotated[CarrierRef | None, Field(title="Carrier Ref")] = None
-    delivered_at: Annotated[AwareDatetime | None, Field(title="Delivered At")] = None
-    driver_latitude: Annotated[str | float | None, Field(title="Driver Latitude")] = None
-    driver_longitude: Annotated[str | float | None, Field(title="Driver Longitude")] = None
+    delivered_at: Annotated[DeliveredAt | None, Field(title="Delivered At")] = None
+    driver_latitude: Annotated[DriverLatitude | DriverLatitude1 | None, Field(title="Driver Latitude")] = None
+    driver_longitude: Annotated[DriverLongitude | DriverLongitude1 | None, Field(title="Driver Longitude")] = None
     driver_name: Annotated[DriverName | None, Field(title="Driver Name")] = None
-    driver_phone: Annotated[str | None, Field(title="Driver Phone")] = None
+    driver_phone: Annotated[DriverPhone | None, Field(title="Driver Phone")] = None
     driver_phone_access_code: Annotated[DriverPhoneAccessCode | None, Field(title="Driver Phone Access Code")] = None
     driver_pickup_url: Annotated[DriverPickupUrl | None, Field(title="Driver Pickup Url")] = None
-    driver_position_updated_at: Annotated[AwareDatetime | None, Field(title="Driver Position Updated At")] = None
-    estimated_dropoff_at: Annotated[AwareDatetime | None, Field(title="Estimated Dropoff At")] = None
-    estimated_pickup_at: Annotated[AwareDatetime | None, Field(title="Estimated Pickup At")] = None
+    driver_position_updated_at: Annotated[DriverPositionUpdatedAt | None, Field(title="Driver Position Updated At")] = (
+        None
+    )
+    estimated_dropoff_at: Annotated[EstimatedDropoffAt | None, Field(title="Estimated Dropoff At")] = None
+    estimated_pickup_at: Annotated[EstimatedPickupAt | None, Field(title="Estimated Pickup At")] = None
     fee: Annotated[Fee | None, Field(title="Fee")] = None
-    pickup_at: Annotated[AwareDatetime | None, Field(title="Pickup At")] = None
+    pickup_at: Annotated[PickupAt | None, Field(title="Pickup At")] = None
     ref: Annotated[Ref | None, Field(title="Ref")] = None
     status: Annotated[
         Literal[
@@ -465,27 +1076,73 @@ class DeliveryCreate(BaseModel):
     tracking_url: Annotated[TrackingUrl | None, Field(title="Tracking Url")] = None
 
 
-class DeliveryUpdate(BaseModel):
-    """
-    PATCH/PUT: any field but `carrier`, `carrier_ref` and `fee` (ignored).
-    """
+class DriverLatitude2(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
+            pattern="^-?(90(\\.0{1,30})?|[0-8]?[0-9](\\.[0-9]{1,30})?)$",
+            title="Driver Latitude",
+        ),
+    ]
 
+
+class DriverLatitude3(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
+            ge=-90.0,
+            le=90.0,
+            multiple_of=1e-30,
+            title="Driver Latitude",
+        ),
+    ]
+
+
+class DriverLongitude2(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
+            pattern="^-?(180(\\.0{1,30})?|(1[0-7][0-9]|[0-9]{1,2})(\\.[0-9]{1,30})?)$",
+            title="Driver Longitude",
+        ),
+    ]
+
+
+class DriverLongitude3(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
+            ge=-180.0,
+            le=180.0,
+            multiple_of=1e-30,
+            title="Driver Longitude",
+        ),
+    ]
+
+
+class DeliveryUpdate(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    assigned_at: Annotated[AwareDatetime | None, Field(title="Assigned At")] = None
-    cancelled_at: Annotated[AwareDatetime | None, Field(title="Cancelled At")] = None
-    delivered_at: Annotated[AwareDatetime | None, Field(title="Delivered At")] = None
-    driver_latitude: Annotated[str | float | None, Field(title="Driver Latitude")] = None
-    driver_longitude: Annotated[str | float | None, Field(title="Driver Longitude")] = None
+    assigned_at: Annotated[AssignedAt | None, Field(title="Assigned At")] = None
+    cancelled_at: Annotated[CancelledAt | None, Field(title="Cancelled At")] = None
+    delivered_at: Annotated[DeliveredAt | None, Field(title="Delivered At")] = None
+    driver_latitude: Annotated[DriverLatitude2 | DriverLatitude3 | None, Field(title="Driver Latitude")] = None
+    driver_longitude: Annotated[DriverLongitude2 | DriverLongitude3 | None, Field(title="Driver Longitude")] = None
     driver_name: Annotated[DriverName | None, Field(title="Driver Name")] = None
-    driver_phone: Annotated[str | None, Field(title="Driver Phone")] = None
+    driver_phone: Annotated[DriverPhone | None, Field(title="Driver Phone")] = None
     driver_phone_access_code: Annotated[DriverPhoneAccessCode | None, Field(title="Driver Phone Access Code")] = None
     driver_pickup_url: Annotated[DriverPickupUrl | None, Field(title="Driver Pickup Url")] = None
-    driver_position_updated_at: Annotated[AwareDatetime | None, Field(title="Driver Position Updated At")] = None
-    estimated_dropoff_at: Annotated[AwareDatetime | None, Field(title="Estimated Dropoff At")] = None
-    estimated_pickup_at: Annotated[AwareDatetime | None, Field(title="Estimated Pickup At")] = None
-    pickup_at: Annotated[AwareDatetime | None, Field(title="Pickup At")] = None
+    driver_position_updated_at: Annotated[DriverPositionUpdatedAt | None, Field(title="Driver Position Updated At")] = (
+        None
+    )
+    estimated_dropoff_at: Annotated[EstimatedDropoffAt | None, Field(title="Estimated Dropoff At")] = None
+    estimated_pickup_at: Annotated[EstimatedPickupAt | None, Field(title="Estimated Pickup At")] = None
+    pickup_at: Annotated[PickupAt | None, Field(title="Pickup At")] = None
     ref: Annotated[Ref | None, Field(title="Ref")] = None
     status: Annotated[
         Literal[
@@ -511,8 +1168,8 @@ class Discount(BaseModel):
     )
     coupon_codes: Annotated[list[str], Field(title="Coupon Codes")]
     description: Annotated[str | None, Field(title="Description")]
-    id: Annotated[str, Field(title="Id")]
-    image_ids: Annotated[list[str], Field(title="Image Ids")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
+    image_ids: Annotated[list[ImageId], Field(title="Image Ids")]
     name: Annotated[str, Field(title="Name")]
     pricing_effect: Annotated[str, Field(title="Pricing Effect")]
     pricing_value: Annotated[str, Field(title="Pricing Value")]
@@ -524,13 +1181,13 @@ class DiscountIn(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    name: Annotated[str, Field(max_length=255, title="Name")]
+    name: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Name")]
     price_off: Annotated[
         str,
         Field(
             description="Amount, a space and an ISO 4217 currency; read back with 2 decimals.",
             examples=["12.50 EUR"],
-            pattern="^\\d+(\\.\\d{1,2})? [A-Z]{3}$",
+            pattern="^[0-9]{1,15}(\\.[0-9]{1,2})? [A-Z]{3}$",
             title="Price Off",
         ),
     ]
@@ -545,13 +1202,37 @@ class DiscountOut(BaseModel):
         extra="ignore",
     )
     deleted: Annotated[bool, Field(title="Deleted")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     name: Annotated[str, Field(title="Name")]
     price_off: Annotated[str, Field(title="Price Off")]
     pricing_effect: Annotated[str | None, Field(title="Pricing Effect")]
     pricing_value: Annotated[str | None, Field(title="Pricing Value")]
     private_ref: Annotated[str | None, Field(title="Private Ref")]
     ref: Annotated[str | None, Field(title="Ref")]
+
+
+class ElementDelete(BaseModel):
+    """
+    Deletes the element `id` of the order, for good.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    deleted: Annotated[Literal[True], Field(title="Deleted")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
+
+
+class ElementRef(BaseModel):
+    """
+    Sets (or with null, removes) your private ref of the element `id` of the order.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
+    private_ref: Annotated[PrivateRef | None, Field(title="Private Ref")]
 
 
 class ErrorBody(BaseModel):
@@ -573,12 +1254,12 @@ class Event(BaseModel):
     )
     account_id: Annotated[str | None, Field(title="Account Id")] = None
     catalog_id: Annotated[str | None, Field(title="Catalog Id")] = None
-    created_at: Annotated[str, Field(title="Created At")]
+    created_at: Annotated[AwareDatetime, Field(examples=["2026-06-24T17:07:53+02:00"], title="Created At")]
     customer_id: Annotated[str | None, Field(title="Customer Id")] = None
     customer_list_id: Annotated[str | None, Field(title="Customer List Id")] = None
     delivery_id: Annotated[str | None, Field(title="Delivery Id")] = None
     event_type: Annotated[str, Field(title="Event Type")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     location_id: Annotated[str | None, Field(title="Location Id")] = None
     new_state: Annotated[dict[str, Any] | None, Field(title="New State")] = None
     order_id: Annotated[str | None, Field(title="Order Id")] = None
@@ -598,12 +1279,12 @@ class EventSummary(BaseModel):
     )
     account_id: Annotated[str | None, Field(title="Account Id")] = None
     catalog_id: Annotated[str | None, Field(title="Catalog Id")] = None
-    created_at: Annotated[str, Field(title="Created At")]
+    created_at: Annotated[AwareDatetime, Field(examples=["2026-06-24T17:07:53+02:00"], title="Created At")]
     customer_id: Annotated[str | None, Field(title="Customer Id")] = None
     customer_list_id: Annotated[str | None, Field(title="Customer List Id")] = None
     delivery_id: Annotated[str | None, Field(title="Delivery Id")] = None
     event_type: Annotated[str, Field(title="Event Type")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     location_id: Annotated[str | None, Field(title="Location Id")] = None
     order_id: Annotated[str | None, Field(title="Order Id")] = None
     resource_type: Annotated[str, Field(title="Resource Type")]
@@ -617,6 +1298,54 @@ class FieldErrorBody(BaseModel):
     message: Annotated[str, Field(title="Message")]
 
 
+class Latitude2(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
+            pattern="^-?(90(\\.0{1,30})?|[0-8]?[0-9](\\.[0-9]{1,30})?)$",
+            title="Latitude",
+        ),
+    ]
+
+
+class Latitude3(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
+            ge=-90.0,
+            le=90.0,
+            multiple_of=1e-30,
+            title="Latitude",
+        ),
+    ]
+
+
+class Longitude2(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
+            pattern="^-?(180(\\.0{1,30})?|(1[0-7][0-9]|[0-9]{1,2})(\\.[0-9]{1,30})?)$",
+            title="Longitude",
+        ),
+    ]
+
+
+class Longitude3(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
+            ge=-180.0,
+            le=180.0,
+            multiple_of=1e-30,
+            title="Longitude",
+        ),
+    ]
+
+
 class GuestCustomer(BaseModel):
     """
     A guest order's customer data (docs/api/orders.md): the customer fields, no private ref.
@@ -628,12 +1357,266 @@ class GuestCustomer(BaseModel):
     )
     address_1: Annotated[Address1 | None, Field(title="Address 1")] = None
     address_2: Annotated[Address2 | None, Field(title="Address 2")] = None
-    birth_date: Annotated[date | None, Field(title="Birth Date")] = None
+    birth_date: Annotated[BirthDate | None, Field(title="Birth Date")] = None
     city: Annotated[City | None, Field(title="City")] = None
     company_name: Annotated[CompanyName | None, Field(title="Company Name")] = None
-    country: Annotated[Country | None, Field(title="Country")] = None
+    country: Annotated[
+        Literal[
+            "AD",
+            "AE",
+            "AF",
+            "AG",
+            "AI",
+            "AL",
+            "AM",
+            "AO",
+            "AQ",
+            "AR",
+            "AS",
+            "AT",
+            "AU",
+            "AW",
+            "AX",
+            "AZ",
+            "BA",
+            "BB",
+            "BD",
+            "BE",
+            "BF",
+            "BG",
+            "BH",
+            "BI",
+            "BJ",
+            "BL",
+            "BM",
+            "BN",
+            "BO",
+            "BQ",
+            "BR",
+            "BS",
+            "BT",
+            "BV",
+            "BW",
+            "BY",
+            "BZ",
+            "CA",
+            "CC",
+            "CD",
+            "CF",
+            "CG",
+            "CH",
+            "CI",
+            "CK",
+            "CL",
+            "CM",
+            "CN",
+            "CO",
+            "CR",
+            "CU",
+            "CV",
+            "CW",
+            "CX",
+            "CY",
+            "CZ",
+            "DE",
+            "DJ",
+            "DK",
+            "DM",
+            "DO",
+            "DZ",
+            "EC",
+            "EE",
+            "EG",
+            "EH",
+            "ER",
+            "ES",
+            "ET",
+            "FI",
+            "FJ",
+            "FK",
+            "FM",
+            "FO",
+            "FR",
+            "GA",
+            "GB",
+            "GD",
+            "GE",
+            "GF",
+            "GG",
+            "GH",
+            "GI",
+            "GL",
+            "GM",
+            "GN",
+            "GP",
+            "GQ",
+            "GR",
+            "GS",
+            "GT",
+            "GU",
+            "GW",
+            "GY",
+            "HK",
+            "HM",
+            "HN",
+            "HR",
+            "HT",
+            "HU",
+            "ID",
+            "IE",
+            "IL",
+            "IM",
+            "IN",
+            "IO",
+            "IQ",
+            "IR",
+            "IS",
+            "IT",
+            "JE",
+            "JM",
+            "JO",
+            "JP",
+            "KE",
+            "KG",
+            "KH",
+            "KI",
+            "KM",
+            "KN",
+            "KP",
+            "KR",
+            "KW",
+            "KY",
+            "KZ",
+            "LA",
+            "LB",
+            "LC",
+            "LI",
+            "LK",
+            "LR",
+            "LS",
+            "LT",
+            "LU",
+            "LV",
+            "LY",
+            "MA",
+            "MC",
+            "MD",
+            "ME",
+            "MF",
+            "MG",
+            "MH",
+            "MK",
+            "ML",
+            "MM",
+            "MN",
+            "MO",
+            "MP",
+            "MQ",
+            "MR",
+            "MS",
+            "MT",
+            "MU",
+            "MV",
+            "MW",
+            "MX",
+            "MY",
+            "MZ",
+            "NA",
+            "NC",
+            "NE",
+            "NF",
+            "NG",
+            "NI",
+            "NL",
+            "NO",
+            "NP",
+            "NR",
+            "NU",
+            "NZ",
+            "OM",
+            "PA",
+            "PE",
+            "PF",
+            "PG",
+            "PH",
+            "PK",
+            "PL",
+            "PM",
+            "PN",
+            "PR",
+            "PS",
+            "PT",
+            "PW",
+            "PY",
+            "QA",
+            "RE",
+            "RO",
+            "RS",
+            "RU",
+            "RW",
+            "SA",
+            "SB",
+            "SC",
+            "SD",
+            "SE",
+            "SG",
+            "SH",
+            "SI",
+            "SJ",
+            "SK",
+            "SL",
+            "SM",
+            "SN",
+            "SO",
+            "SR",
+            "SS",
+            "ST",
+            "SV",
+            "SX",
+            "SY",
+            "SZ",
+            "TC",
+            "TD",
+            "TF",
+            "TG",
+            "TH",
+            "TJ",
+            "TK",
+            "TL",
+            "TM",
+            "TN",
+            "TO",
+            "TR",
+            "TT",
+            "TV",
+            "TW",
+            "TZ",
+            "UA",
+            "UG",
+            "UM",
+            "US",
+            "UY",
+            "UZ",
+            "VA",
+            "VC",
+            "VE",
+            "VG",
+            "VI",
+            "VN",
+            "VU",
+            "WF",
+            "WS",
+            "YE",
+            "YT",
+            "ZA",
+            "ZM",
+            "ZW",
+        ]
+        | None,
+        Field(title="Country"),
+    ] = None
     custom_fields: Annotated[
-        dict[str, Any] | None,
+        dict[Annotated[str, StringConstraints(pattern=r"^[^\u0000]*$")], Any] | None,
         Field(
             description="At most 8 KB as JSON. On update a null value removes the key, other keys are added or replaced, absent keys are kept.",
             title="Custom Fields",
@@ -645,8 +1628,8 @@ class GuestCustomer(BaseModel):
     first_name: Annotated[FirstName | None, Field(title="First Name")] = None
     gender: Annotated[Literal["male", "female"] | None, Field(title="Gender")] = None
     last_name: Annotated[LastName | None, Field(title="Last Name")] = None
-    latitude: Annotated[str | float | None, Field(title="Latitude")] = None
-    longitude: Annotated[str | float | None, Field(title="Longitude")] = None
+    latitude: Annotated[Latitude2 | Latitude3 | None, Field(title="Latitude")] = None
+    longitude: Annotated[Longitude2 | Longitude3 | None, Field(title="Longitude")] = None
     phone: Annotated[str | None, Field(title="Phone")] = None
     phone_access_code: Annotated[PhoneAccessCode | None, Field(title="Phone Access Code")] = None
     postal_code: Annotated[PostalCode | None, Field(title="Postal Code")] = None
@@ -659,7 +1642,7 @@ class Image(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     md5: Annotated[str, Field(title="Md5")]
     private_ref: Annotated[str | None, Field(title="Private Ref")]
     seconds_before_removal: Annotated[int | None, Field(title="Seconds Before Removal")]
@@ -671,14 +1654,14 @@ class InventoryEntry(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    expires_at: Annotated[str | None, Field(title="Expires At")]
+    expires_at: Annotated[AwareDatetime | None, Field(title="Expires At")]
     option_ref: Annotated[str | None, Field(title="Option Ref")]
     sku_ref: Annotated[str | None, Field(title="Sku Ref")]
     stock: Annotated[str | None, Field(title="Stock")]
 
 
 class CustomerNotes(RootModel[str]):
-    root: Annotated[str, Field(max_length=5000, title="Customer Notes")]
+    root: Annotated[str, Field(max_length=5000, pattern="^[^\\u0000]*$", title="Customer Notes")]
 
 
 class PointsEarned(RootModel[str]):
@@ -687,7 +1670,21 @@ class PointsEarned(RootModel[str]):
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
             examples=["13.5"],
-            pattern="^-?\\d+(\\.\\d+)?$",
+            pattern="^-?[0-9]{1,30}(\\.[0-9]{1,30})?$",
+            title="Points Earned",
+        ),
+    ]
+
+
+class PointsEarned1(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
+            examples=["13.5"],
+            ge=-1e30,
+            le=1e30,
+            multiple_of=1e-30,
             title="Points Earned",
         ),
     ]
@@ -699,7 +1696,21 @@ class PointsUsed(RootModel[str]):
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
             examples=["13.5"],
-            pattern="^-?\\d+(\\.\\d+)?$",
+            pattern="^-?[0-9]{1,30}(\\.[0-9]{1,30})?$",
+            title="Points Used",
+        ),
+    ]
+
+
+class PointsUsed1(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
+            examples=["13.5"],
+            ge=-1e30,
+            le=1e30,
+            multiple_of=1e-30,
             title="Points Used",
         ),
     ]
@@ -709,20 +1720,49 @@ class Quantity(RootModel[str]):
     root: Annotated[
         str,
         Field(
-            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
-            examples=["13.5"],
-            pattern="^-?\\d+(\\.\\d+)?$",
+            examples=["2"],
+            pattern="^([1-9][0-9]{0,5}(\\.[0-9]{1,30})?|1000000(\\.0{1,30})?|0?\\.[0-9]{0,29}[1-9])$",
             title="Quantity",
         ),
     ]
 
 
+class Quantity1(RootModel[float]):
+    root: Annotated[float, Field(examples=["2"], gt=0.0, le=1000000.0, title="Quantity")]
+
+
 class SkuName(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Sku Name")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Sku Name")]
 
 
 class SkuRef(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Sku Ref")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Sku Ref")]
+
+
+class TaxRate2(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
+            examples=["13.5"],
+            pattern="^-?[0-9]{1,30}(\\.[0-9]{1,30})?$",
+            title="Tax Rate",
+        ),
+    ]
+
+
+class TaxRate3(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
+            examples=["13.5"],
+            ge=-1e30,
+            le=1e30,
+            multiple_of=1e-30,
+            title="Tax Rate",
+        ),
+    ]
 
 
 class LoyaltyCard(BaseModel):
@@ -730,14 +1770,17 @@ class LoyaltyCard(BaseModel):
         extra="ignore",
     )
     balance: Annotated[str, Field(title="Balance")]
-    customer_id: Annotated[str, Field(title="Customer Id")]
-    id: Annotated[str, Field(title="Id")]
+    customer_id: Annotated[
+        str,
+        Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Customer Id"),
+    ]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     name: Annotated[str | None, Field(title="Name")]
     ref: Annotated[str | None, Field(title="Ref")]
 
 
 class Name(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Name")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Name")]
 
 
 class LoyaltyCardCreate(BaseModel):
@@ -748,7 +1791,10 @@ class LoyaltyCardCreate(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    customer_id: Annotated[str, Field(title="Customer Id")]
+    customer_id: Annotated[
+        str,
+        Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Customer Id"),
+    ]
     name: Annotated[Name | None, Field(title="Name")] = None
     ref: Annotated[Ref | None, Field(title="Ref")] = None
 
@@ -758,7 +1804,7 @@ class LoyaltyCardSummary(BaseModel):
         extra="ignore",
     )
     balance: Annotated[str, Field(title="Balance")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     name: Annotated[str | None, Field(title="Name")]
     ref: Annotated[str | None, Field(title="Ref")]
 
@@ -776,17 +1822,38 @@ class LoyaltyCardUpdate(BaseModel):
     ref: Annotated[Ref | None, Field(title="Ref")] = None
 
 
+class OrderId(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Order Id"),
+    ]
+
+
+class OrderLocationId(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            examples=["4k3jxr-1"],
+            pattern="^[2-9a-km-np-z]{6,13}-[1-9][0-9]{0,8}$",
+            title="Order Location Id",
+        ),
+    ]
+
+
 class LoyaltyOperation(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    created_at: Annotated[str, Field(title="Created At")]
-    customer_id: Annotated[str, Field(title="Customer Id")]
+    created_at: Annotated[AwareDatetime, Field(examples=["2026-06-24T17:07:53+02:00"], title="Created At")]
+    customer_id: Annotated[
+        str,
+        Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Customer Id"),
+    ]
     delta: Annotated[str, Field(title="Delta")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     new_balance: Annotated[str, Field(title="New Balance")]
-    order_id: Annotated[str | None, Field(title="Order Id")]
-    order_location_id: Annotated[str | None, Field(title="Order Location Id")]
+    order_id: Annotated[OrderId | None, Field(title="Order Id")]
+    order_location_id: Annotated[OrderLocationId | None, Field(title="Order Location Id")]
     reason: Annotated[str | None, Field(title="Reason")]
 
 
@@ -796,14 +1863,28 @@ class Delta(RootModel[str]):
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
             examples=["13.5"],
-            pattern="^-?\\d+(\\.\\d+)?$",
+            pattern="^-?[0-9]{1,30}(\\.[0-9]{1,30})?$",
+            title="Delta",
+        ),
+    ]
+
+
+class Delta1(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
+            examples=["13.5"],
+            ge=-1e30,
+            le=1e30,
+            multiple_of=1e-30,
             title="Delta",
         ),
     ]
 
 
 class Reason(RootModel[str]):
-    root: Annotated[str, Field(max_length=1000, title="Reason")]
+    root: Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Reason")]
 
 
 class LoyaltyOperationCreate(BaseModel):
@@ -815,15 +1896,41 @@ class LoyaltyOperationCreate(BaseModel):
         extra="ignore",
     )
     delta: Annotated[
-        Delta | float,
+        Delta | Delta1,
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
             examples=["13.5"],
             title="Delta",
         ),
     ]
-    order_id: Annotated[str | None, Field(title="Order Id")] = None
+    order_id: Annotated[OrderId | None, Field(title="Order Id")] = None
     reason: Annotated[Reason | None, Field(title="Reason")] = None
+
+
+class Delta2(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
+            examples=["13.5"],
+            pattern="^-?[0-9]{1,30}(\\.[0-9]{1,30})?$",
+            title="Delta",
+        ),
+    ]
+
+
+class Delta3(RootModel[float]):
+    root: Annotated[
+        float,
+        Field(
+            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
+            examples=["13.5"],
+            ge=-1e30,
+            le=1e30,
+            multiple_of=1e-30,
+            title="Delta",
+        ),
+    ]
 
 
 class LoyaltyOperationIn(BaseModel):
@@ -836,7 +1943,7 @@ class LoyaltyOperationIn(BaseModel):
         extra="ignore",
     )
     delta: Annotated[
-        Delta | float,
+        Delta2 | Delta3,
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
             examples=["13.5"],
@@ -864,9 +1971,16 @@ class Option(BaseModel):
         extra="ignore",
     )
     default: Annotated[bool, Field(title="Default")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     name: Annotated[str, Field(title="Name")]
-    option_list_id: Annotated[str, Field(title="Option List Id")]
+    option_list_id: Annotated[
+        str,
+        Field(
+            examples=["4k3jxr"],
+            pattern="^[2-9a-km-np-z]{6,13}$",
+            title="Option List Id",
+        ),
+    ]
     price: Annotated[str, Field(title="Price")]
     price_overrides: Annotated[list[dict[str, Any]], Field(title="Price Overrides")]
     ref: Annotated[str | None, Field(title="Ref")]
@@ -875,7 +1989,7 @@ class Option(BaseModel):
 
 
 class OptionListName(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Option List Name")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Option List Name")]
 
 
 class Price(RootModel[str]):
@@ -884,7 +1998,7 @@ class Price(RootModel[str]):
         Field(
             description="Amount, a space and an ISO 4217 currency; read back with 2 decimals.",
             examples=["12.50 EUR"],
-            pattern="^\\d+(\\.\\d{1,2})? [A-Z]{3}$",
+            pattern="^[0-9]{1,15}(\\.[0-9]{1,2})? [A-Z]{3}$",
             title="Price",
         ),
     ]
@@ -894,7 +2008,7 @@ class OptionIn(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    name: Annotated[str, Field(max_length=255, title="Name")]
+    name: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Name")]
     option_list_name: Annotated[OptionListName | None, Field(title="Option List Name")] = None
     price: Annotated[Price | None, Field(title="Price")] = None
     quantity: Annotated[int | None, Field(ge=1, le=1000000, title="Quantity")] = 1
@@ -906,7 +2020,7 @@ class OptionList(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     max_selections: Annotated[int | None, Field(title="Max Selections")]
     min_selections: Annotated[int, Field(title="Min Selections")]
     name: Annotated[str, Field(title="Name")]
@@ -928,6 +2042,24 @@ class OptionOut(BaseModel):
     removed: Annotated[bool, Field(title="Removed")]
 
 
+class CustomerId(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Customer Id"),
+    ]
+
+
+class CustomerListId(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            examples=["4k3jxr"],
+            pattern="^[2-9a-km-np-z]{6,13}$",
+            title="Customer List Id",
+        ),
+    ]
+
+
 class OrderAcceptance(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
@@ -936,12 +2068,36 @@ class OrderAcceptance(BaseModel):
     mode: Annotated[Literal["normal", "busy", "paused"], Field(title="Mode")]
     reason: Annotated[str | None, Field(title="Reason")]
     resume_at: Annotated[
-        str | None,
+        AwareDatetime | None,
         Field(description="Time at which the mode reverts to normal", title="Resume At"),
     ]
 
 
-class OrderAcceptanceUpdate(BaseModel):
+class ExtraPreparationTime(RootModel[int]):
+    root: Annotated[int, Field(ge=0, le=10080, title="Extra Preparation Time")]
+
+
+class ExtraPreparationTime1(RootModel[None]):
+    root: Annotated[None, Field(title="Extra Preparation Time")]
+
+
+class Reason3(RootModel[None]):
+    root: Annotated[None, Field(title="Reason")]
+
+
+class ResumeAt(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
+            examples=["2026-06-24T17:07:53+02:00"],
+            pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
+            title="Resume At",
+        ),
+    ]
+
+
+class OrderAcceptanceUpdate1(BaseModel):
     """
     One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,
     `{mode: paused, resume_at?, reason?}` (docs/api/locations-accounts.md).
@@ -950,30 +2106,150 @@ class OrderAcceptanceUpdate(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    extra_preparation_time: Annotated[int | None, Field(title="Extra Preparation Time")] = None
-    mode: Annotated[Literal["normal", "busy", "paused"], Field(title="Mode")]
-    reason: Annotated[str | None, Field(title="Reason")] = None
-    resume_at: Annotated[AwareDatetime | None, Field(title="Resume At")] = None
+    extra_preparation_time: Annotated[
+        ExtraPreparationTime | ExtraPreparationTime1 | None,
+        Field(title="Extra Preparation Time"),
+    ] = None
+    mode: Annotated[Literal["normal"], Field(title="Mode")]
+    reason: Annotated[Reason | Reason3 | None, Field(title="Reason")] = None
+    resume_at: Annotated[ResumeAt | None, Field(description="In the future", title="Resume At")] = None
+
+
+class ExtraPreparationTime2(RootModel[int]):
+    root: Annotated[int, Field(ge=0, le=10080, title="Extra Preparation Time")]
+
+
+class ExtraPreparationTime3(RootModel[None]):
+    root: Annotated[None, Field(title="Extra Preparation Time")]
+
+
+class Reason4(RootModel[str]):
+    root: Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Reason")]
+
+
+class Reason5(RootModel[None]):
+    root: Annotated[None, Field(title="Reason")]
+
+
+class OrderAcceptanceUpdate2(BaseModel):
+    """
+    One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,
+    `{mode: paused, resume_at?, reason?}` (docs/api/locations-accounts.md).
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    extra_preparation_time: Annotated[
+        ExtraPreparationTime2 | ExtraPreparationTime3 | None,
+        Field(title="Extra Preparation Time"),
+    ]
+    mode: Annotated[Literal["busy"], Field(title="Mode")]
+    reason: Annotated[Reason4 | Reason5 | None, Field(title="Reason")] = None
+    resume_at: Annotated[ResumeAt | None, Field(description="In the future", title="Resume At")] = None
+
+
+class ExtraPreparationTime4(RootModel[int]):
+    root: Annotated[int, Field(ge=0, le=10080, title="Extra Preparation Time")]
+
+
+class ExtraPreparationTime5(RootModel[None]):
+    root: Annotated[None, Field(title="Extra Preparation Time")]
+
+
+class Reason6(RootModel[str]):
+    root: Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Reason")]
+
+
+class Reason7(RootModel[None]):
+    root: Annotated[None, Field(title="Reason")]
+
+
+class OrderAcceptanceUpdate3(BaseModel):
+    """
+    One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,
+    `{mode: paused, resume_at?, reason?}` (docs/api/locations-accounts.md).
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    extra_preparation_time: Annotated[
+        ExtraPreparationTime4 | ExtraPreparationTime5 | None,
+        Field(title="Extra Preparation Time"),
+    ] = None
+    mode: Annotated[Literal["paused"], Field(title="Mode")]
+    reason: Annotated[Reason6 | Reason7 | None, Field(title="Reason")] = None
+    resume_at: Annotated[ResumeAt | None, Field(description="In the future", title="Resume At")] = None
+
+
+class OrderAcceptanceUpdate(RootModel[OrderAcceptanceUpdate1 | OrderAcceptanceUpdate2 | OrderAcceptanceUpdate3]):
+    root: Annotated[
+        OrderAcceptanceUpdate1 | OrderAcceptanceUpdate2 | OrderAcceptanceUpdate3,
+        Field(
+            description="One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,\n`{mode: paused, resume_at?, reason?}` (docs/api/locations-accounts.md).",
+            title="OrderAcceptanceUpdate",
+        ),
+    ]
 
 
 class Channel(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Channel")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Channel")]
 
 
 class CollectionCode(RootModel[str]):
-    root: Annotated[str, Field(max_length=64, title="Collection Code")]
+    root: Annotated[str, Field(max_length=64, pattern="^[^\\u0000]*$", title="Collection Code")]
+
+
+class ConfirmedTime(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
+            examples=["2026-06-24T17:07:53+02:00"],
+            pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
+            title="Confirmed Time",
+        ),
+    ]
 
 
 class CouponCode(RootModel[str]):
-    root: Annotated[str, Field(max_length=255)]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$")]
+
+
+class CustomerPrivateRef(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="Given with `customer_list_id`, and only then",
+            pattern="^[^\\u0000]*$",
+            title="Customer Private Ref",
+        ),
+    ]
+
+
+class ExpectedTime(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
+            examples=["2026-06-24T17:07:53+02:00"],
+            pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
+            title="Expected Time",
+        ),
+    ]
 
 
 class SellerNotes(RootModel[str]):
-    root: Annotated[str, Field(max_length=5000, title="Seller Notes")]
+    root: Annotated[str, Field(max_length=5000, pattern="^[^\\u0000]*$", title="Seller Notes")]
 
 
 class ServiceTypeRef(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, title="Service Type Ref")]
+    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Service Type Ref")]
+
+
+class Id(RootModel[str]):
+    root: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
 
 
 class OrderCustomer(BaseModel):
@@ -989,22 +2265,22 @@ class OrderCustomer(BaseModel):
     address_1: Annotated[str | None, Field(title="Address 1")]
     address_2: Annotated[str | None, Field(title="Address 2")]
     anonymised: Annotated[bool | None, Field(title="Anonymised")]
-    birth_date: Annotated[str | None, Field(title="Birth Date")]
+    birth_date: Annotated[date | None, Field(title="Birth Date")]
     city: Annotated[str | None, Field(title="City")]
     company_name: Annotated[str | None, Field(title="Company Name")]
     country: Annotated[str | None, Field(title="Country")]
-    created_at: Annotated[str | None, Field(title="Created At")]
+    created_at: Annotated[AwareDatetime | None, Field(title="Created At")]
     custom_fields: Annotated[dict[str, Any], Field(title="Custom Fields")]
-    customer_list_id: Annotated[str | None, Field(title="Customer List Id")]
+    customer_list_id: Annotated[CustomerListId | None, Field(title="Customer List Id")]
     delivery_notes: Annotated[str | None, Field(title="Delivery Notes")]
     email: Annotated[str | None, Field(title="Email")]
     email_marketing: Annotated[bool, Field(title="Email Marketing")]
     first_name: Annotated[str | None, Field(title="First Name")]
-    first_order_date: Annotated[str | None, Field(title="First Order Date")]
+    first_order_date: Annotated[AwareDatetime | None, Field(title="First Order Date")]
     gender: Annotated[Literal["male", "female"] | None, Field(title="Gender")]
-    id: Annotated[str | None, Field(title="Id")]
+    id: Annotated[Id | None, Field(title="Id")]
     last_name: Annotated[str | None, Field(title="Last Name")]
-    last_order_date: Annotated[str | None, Field(title="Last Order Date")]
+    last_order_date: Annotated[AwareDatetime | None, Field(title="Last Order Date")]
     latitude: Annotated[str | None, Field(title="Latitude")]
     longitude: Annotated[str | None, Field(title="Longitude")]
     loyalty_cards: Annotated[list[LoyaltyCardSummary], Field(title="Loyalty Cards")]
@@ -1018,50 +2294,6 @@ class OrderCustomer(BaseModel):
     state: Annotated[str | None, Field(title="State")]
 
 
-class OrderUpdate(BaseModel):
-    """
-    PATCH/PUT: these fields only; each element collection takes three forms (add, delete,
-    set private ref; docs/api/orders.md), told apart by the service.
-    """
-
-    model_config = ConfigDict(
-        extra="ignore",
-    )
-    charges: Annotated[list[dict[str, Any]] | None, Field(max_length=1000, title="Charges")] = None
-    collection_code: Annotated[CollectionCode | None, Field(title="Collection Code")] = None
-    confirmed_time: Annotated[AwareDatetime | None, Field(title="Confirmed Time")] = None
-    custom_fields: Annotated[
-        dict[str, Any] | None,
-        Field(
-            description="At most 8 KB as JSON. On update a null value removes the key, other keys are added or replaced, absent keys are kept.",
-            title="Custom Fields",
-        ),
-    ] = None
-    discounts: Annotated[list[dict[str, Any]] | None, Field(max_length=1000, title="Discounts")] = None
-    driver_pickup_url: Annotated[DriverPickupUrl | None, Field(title="Driver Pickup Url")] = None
-    items: Annotated[list[dict[str, Any]] | None, Field(max_length=1000, title="Items")] = None
-    payments: Annotated[list[dict[str, Any]] | None, Field(max_length=1000, title="Payments")] = None
-    private_ref: Annotated[PrivateRef | None, Field(title="Private Ref")] = None
-    seller_notes: Annotated[SellerNotes | None, Field(title="Seller Notes")] = None
-    status: Annotated[
-        Literal[
-            "new",
-            "received",
-            "accepted",
-            "in_preparation",
-            "awaiting_shipment",
-            "awaiting_collection",
-            "in_delivery",
-            "completed",
-            "rejected",
-            "cancelled",
-            "delivery_failed",
-        ]
-        | None,
-        Field(title="Status"),
-    ] = None
-
-
 class PaymentIn(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
@@ -1071,11 +2303,14 @@ class PaymentIn(BaseModel):
         Field(
             description="Amount, a space and an ISO 4217 currency; read back with 2 decimals.",
             examples=["12.50 EUR"],
-            pattern="^\\d+(\\.\\d{1,2})? [A-Z]{3}$",
+            pattern="^[0-9]{1,15}(\\.[0-9]{1,2})? [A-Z]{3}$",
             title="Amount",
         ),
     ]
-    info: Annotated[dict[str, Any] | None, Field(title="Info")] = None
+    info: Annotated[
+        dict[Annotated[str, StringConstraints(pattern=r"^[^\u0000]*$")], Any] | None,
+        Field(title="Info"),
+    ] = None
     name: Annotated[Name | None, Field(title="Name")] = None
     private_ref: Annotated[PrivateRef | None, Field(title="Private Ref")] = None
     ref: Annotated[Ref | None, Field(title="Ref")] = None
@@ -1088,7 +2323,7 @@ class PaymentOut(BaseModel):
     )
     amount: Annotated[str, Field(title="Amount")]
     deleted: Annotated[bool, Field(title="Deleted")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     info: Annotated[dict[str, Any] | None, Field(title="Info")]
     name: Annotated[str | None, Field(title="Name")]
     private_ref: Annotated[str | None, Field(title="Private Ref")]
@@ -1097,6 +2332,10 @@ class PaymentOut(BaseModel):
 
 
 class Queued(BaseModel):
+    """
+    Events queued for one more delivery, marked as redeliveries.
+    """
+
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -1110,15 +2349,25 @@ class Quote(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    accepted_at: Annotated[str | None, Field(title="Accepted At")]
+    accepted_at: Annotated[AwareDatetime | None, Field(title="Accepted At")]
     carrier: Annotated[str, Field(title="Carrier")]
     carrier_ref: Annotated[str | None, Field(title="Carrier Ref")]
-    estimated_dropoff_at: Annotated[str | None, Field(title="Estimated Dropoff At")]
-    estimated_pickup_at: Annotated[str | None, Field(title="Estimated Pickup At")]
+    estimated_dropoff_at: Annotated[AwareDatetime | None, Field(title="Estimated Dropoff At")]
+    estimated_pickup_at: Annotated[AwareDatetime | None, Field(title="Estimated Pickup At")]
     fee: Annotated[str, Field(title="Fee")]
-    id: Annotated[str, Field(title="Id")]
-    location_id: Annotated[str, Field(title="Location Id")]
-    order_id: Annotated[str, Field(title="Order Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
+    location_id: Annotated[
+        str,
+        Field(
+            examples=["4k3jxr-1"],
+            pattern="^[2-9a-km-np-z]{6,13}-[1-9][0-9]{0,8}$",
+            title="Location Id",
+        ),
+    ]
+    order_id: Annotated[
+        str,
+        Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Order Id"),
+    ]
     ref: Annotated[str | None, Field(title="Ref")]
 
 
@@ -1126,11 +2375,11 @@ class QuoteCreate(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    carrier: Annotated[str, Field(max_length=255, title="Carrier")]
+    carrier: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Carrier")]
     carrier_ref: Annotated[CarrierRef | None, Field(title="Carrier Ref")] = None
-    estimated_dropoff_at: Annotated[AwareDatetime | None, Field(title="Estimated Dropoff At")] = None
-    estimated_pickup_at: Annotated[AwareDatetime | None, Field(title="Estimated Pickup At")] = None
-    fee: Annotated[str, Field(max_length=64, title="Fee")]
+    estimated_dropoff_at: Annotated[EstimatedDropoffAt | None, Field(title="Estimated Dropoff At")] = None
+    estimated_pickup_at: Annotated[EstimatedPickupAt | None, Field(title="Estimated Pickup At")] = None
+    fee: Annotated[str, Field(max_length=64, pattern="^[^\\u0000]*$", title="Fee")]
     ref: Annotated[Ref | None, Field(title="Ref")] = None
 
 
@@ -1169,7 +2418,7 @@ class SigningSecret(BaseModel):
         extra="ignore",
     )
     previous_secret_expires_at: Annotated[
-        str | None,
+        AwareDatetime | None,
         Field(
             description="Until when the previous secret signs too, after a rotation; null when it no longer does",
             title="Previous Secret Expires At",
@@ -1184,20 +2433,27 @@ class SigningSecret(BaseModel):
     ]
 
 
+class OptionListId(RootModel[str]):
+    root: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$")]
+
+
 class Sku(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
     barcodes: Annotated[list[str], Field(title="Barcodes")]
     custom_fields: Annotated[dict[str, Any], Field(title="Custom Fields")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     name: Annotated[str | None, Field(title="Name")]
     nb_servings: Annotated[int | None, Field(title="Nb Servings")]
-    option_list_ids: Annotated[list[str], Field(title="Option List Ids")]
+    option_list_ids: Annotated[list[OptionListId], Field(title="Option List Ids")]
     option_list_refs: Annotated[list[str], Field(title="Option List Refs")]
     price: Annotated[str, Field(title="Price")]
     price_overrides: Annotated[list[dict[str, Any]], Field(title="Price Overrides")]
-    product_id: Annotated[str, Field(title="Product Id")]
+    product_id: Annotated[
+        str,
+        Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Product Id"),
+    ]
     ref: Annotated[str | None, Field(title="Ref")]
     restrictions: Annotated[dict[str, Any] | None, Field(title="Restrictions")]
     tags: Annotated[list[str], Field(title="Tags")]
@@ -1320,7 +2576,7 @@ class User(BaseModel):
         Field(description="Present only with the profile_with_email scope", title="Email"),
     ] = None
     first_name: Annotated[str | None, Field(title="First Name")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     last_name: Annotated[str | None, Field(title="Last Name")]
     locales: Annotated[list[str], Field(title="Locales")]
     timezone: Timezone
@@ -1354,22 +2610,29 @@ class Customer(BaseModel):
     address_1: Annotated[str | None, Field(title="Address 1")]
     address_2: Annotated[str | None, Field(title="Address 2")]
     anonymised: Annotated[bool, Field(title="Anonymised")]
-    birth_date: Annotated[str | None, Field(title="Birth Date")]
+    birth_date: Annotated[date | None, Field(title="Birth Date")]
     city: Annotated[str | None, Field(title="City")]
     company_name: Annotated[str | None, Field(title="Company Name")]
     country: Annotated[str | None, Field(title="Country")]
-    created_at: Annotated[str, Field(title="Created At")]
+    created_at: Annotated[AwareDatetime, Field(examples=["2026-06-24T17:07:53+02:00"], title="Created At")]
     custom_fields: Annotated[dict[str, Any], Field(title="Custom Fields")]
-    customer_list_id: Annotated[str, Field(title="Customer List Id")]
+    customer_list_id: Annotated[
+        str,
+        Field(
+            examples=["4k3jxr"],
+            pattern="^[2-9a-km-np-z]{6,13}$",
+            title="Customer List Id",
+        ),
+    ]
     delivery_notes: Annotated[str | None, Field(title="Delivery Notes")]
     email: Annotated[str | None, Field(title="Email")]
     email_marketing: Annotated[bool, Field(title="Email Marketing")]
     first_name: Annotated[str | None, Field(title="First Name")]
-    first_order_date: Annotated[str | None, Field(title="First Order Date")]
+    first_order_date: Annotated[AwareDatetime | None, Field(title="First Order Date")]
     gender: Annotated[Literal["male", "female"] | None, Field(title="Gender")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     last_name: Annotated[str | None, Field(title="Last Name")]
-    last_order_date: Annotated[str | None, Field(title="Last Order Date")]
+    last_order_date: Annotated[AwareDatetime | None, Field(title="Last Order Date")]
     latitude: Annotated[str | None, Field(title="Latitude")]
     longitude: Annotated[str | None, Field(title="Longitude")]
     loyalty_cards: Annotated[list[LoyaltyCardSummary], Field(title="Loyalty Cards")]
@@ -1390,30 +2653,23 @@ class ItemIn(BaseModel):
     customer_notes: Annotated[CustomerNotes | None, Field(title="Customer Notes")] = None
     deal_line: DealLineIn | None = None
     options: Annotated[list[OptionIn] | None, Field(max_length=1000, title="Options")] = None
-    points_earned: Annotated[PointsEarned | float | None, Field(title="Points Earned")] = None
-    points_used: Annotated[PointsUsed | float | None, Field(title="Points Used")] = None
+    points_earned: Annotated[PointsEarned | PointsEarned1 | None, Field(title="Points Earned")] = None
+    points_used: Annotated[PointsUsed | PointsUsed1 | None, Field(title="Points Used")] = None
     price: Annotated[
         str,
         Field(
             description="Amount, a space and an ISO 4217 currency; read back with 2 decimals.",
             examples=["12.50 EUR"],
-            pattern="^\\d+(\\.\\d{1,2})? [A-Z]{3}$",
+            pattern="^[0-9]{1,15}(\\.[0-9]{1,2})? [A-Z]{3}$",
             title="Price",
         ),
     ]
     private_ref: Annotated[PrivateRef | None, Field(title="Private Ref")] = None
-    product_name: Annotated[str, Field(max_length=255, title="Product Name")]
-    quantity: Annotated[
-        Quantity | float,
-        Field(
-            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
-            examples=["13.5"],
-            title="Quantity",
-        ),
-    ]
+    product_name: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Product Name")]
+    quantity: Annotated[Quantity | Quantity1, Field(examples=["2"], title="Quantity")]
     sku_name: Annotated[SkuName | None, Field(title="Sku Name")] = None
     sku_ref: Annotated[SkuRef | None, Field(title="Sku Ref")] = None
-    tax_rate: Annotated[TaxRate | float | None, Field(title="Tax Rate")] = None
+    tax_rate: Annotated[TaxRate2 | TaxRate3 | None, Field(title="Tax Rate")] = None
 
 
 class ItemOut(BaseModel):
@@ -1423,7 +2679,7 @@ class ItemOut(BaseModel):
     customer_notes: Annotated[str | None, Field(title="Customer Notes")]
     deal_line: DealLineOut | None
     deleted: Annotated[bool, Field(title="Deleted")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     options: Annotated[list[OptionOut], Field(title="Options")]
     points_earned: Annotated[str | None, Field(title="Points Earned")]
     points_used: Annotated[str | None, Field(title="Points Used")]
@@ -1451,9 +2707,49 @@ class OpeningHours(BaseModel):
     wednesday: Annotated[list[SlotOut] | None, Field(title="Wednesday")] = None
 
 
-class OpeningHoursUpdate(BaseModel):
+class OpeningHoursUpdate1(BaseModel):
     """
-    Keys `monday` to `sunday`; a missing day or an empty array means closed.
+    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
+    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
+    a slot's `to` follows its `from`, and the slots of a day do not overlap.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    friday: Annotated[list[Slot] | None, Field(title="Friday")] = None
+    monday: Annotated[list[Any] | None, Field(min_length=1, title="Monday")]
+    saturday: Annotated[list[Slot] | None, Field(title="Saturday")] = None
+    sunday: Annotated[list[Slot] | None, Field(title="Sunday")] = None
+    thursday: Annotated[list[Slot] | None, Field(title="Thursday")] = None
+    tuesday: Annotated[list[Slot] | None, Field(title="Tuesday")] = None
+    wednesday: Annotated[list[Slot] | None, Field(title="Wednesday")] = None
+
+
+class OpeningHoursUpdate2(BaseModel):
+    """
+    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
+    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
+    a slot's `to` follows its `from`, and the slots of a day do not overlap.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    friday: Annotated[list[Slot] | None, Field(title="Friday")] = None
+    monday: Annotated[list[Slot] | None, Field(title="Monday")] = None
+    saturday: Annotated[list[Slot] | None, Field(title="Saturday")] = None
+    sunday: Annotated[list[Slot] | None, Field(title="Sunday")] = None
+    thursday: Annotated[list[Slot] | None, Field(title="Thursday")] = None
+    tuesday: Annotated[list[Any] | None, Field(min_length=1, title="Tuesday")]
+    wednesday: Annotated[list[Slot] | None, Field(title="Wednesday")] = None
+
+
+class OpeningHoursUpdate3(BaseModel):
+    """
+    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
+    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
+    a slot's `to` follows its `from`, and the slots of a day do not overlap.
     """
 
     model_config = ConfigDict(
@@ -1465,7 +2761,109 @@ class OpeningHoursUpdate(BaseModel):
     sunday: Annotated[list[Slot] | None, Field(title="Sunday")] = None
     thursday: Annotated[list[Slot] | None, Field(title="Thursday")] = None
     tuesday: Annotated[list[Slot] | None, Field(title="Tuesday")] = None
+    wednesday: Annotated[list[Any] | None, Field(min_length=1, title="Wednesday")]
+
+
+class OpeningHoursUpdate4(BaseModel):
+    """
+    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
+    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
+    a slot's `to` follows its `from`, and the slots of a day do not overlap.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    friday: Annotated[list[Slot] | None, Field(title="Friday")] = None
+    monday: Annotated[list[Slot] | None, Field(title="Monday")] = None
+    saturday: Annotated[list[Slot] | None, Field(title="Saturday")] = None
+    sunday: Annotated[list[Slot] | None, Field(title="Sunday")] = None
+    thursday: Annotated[list[Any] | None, Field(min_length=1, title="Thursday")]
+    tuesday: Annotated[list[Slot] | None, Field(title="Tuesday")] = None
     wednesday: Annotated[list[Slot] | None, Field(title="Wednesday")] = None
+
+
+class OpeningHoursUpdate5(BaseModel):
+    """
+    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
+    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
+    a slot's `to` follows its `from`, and the slots of a day do not overlap.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    friday: Annotated[list[Any] | None, Field(min_length=1, title="Friday")]
+    monday: Annotated[list[Slot] | None, Field(title="Monday")] = None
+    saturday: Annotated[list[Slot] | None, Field(title="Saturday")] = None
+    sunday: Annotated[list[Slot] | None, Field(title="Sunday")] = None
+    thursday: Annotated[list[Slot] | None, Field(title="Thursday")] = None
+    tuesday: Annotated[list[Slot] | None, Field(title="Tuesday")] = None
+    wednesday: Annotated[list[Slot] | None, Field(title="Wednesday")] = None
+
+
+class OpeningHoursUpdate6(BaseModel):
+    """
+    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
+    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
+    a slot's `to` follows its `from`, and the slots of a day do not overlap.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    friday: Annotated[list[Slot] | None, Field(title="Friday")] = None
+    monday: Annotated[list[Slot] | None, Field(title="Monday")] = None
+    saturday: Annotated[list[Any] | None, Field(min_length=1, title="Saturday")]
+    sunday: Annotated[list[Slot] | None, Field(title="Sunday")] = None
+    thursday: Annotated[list[Slot] | None, Field(title="Thursday")] = None
+    tuesday: Annotated[list[Slot] | None, Field(title="Tuesday")] = None
+    wednesday: Annotated[list[Slot] | None, Field(title="Wednesday")] = None
+
+
+class OpeningHoursUpdate7(BaseModel):
+    """
+    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
+    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
+    a slot's `to` follows its `from`, and the slots of a day do not overlap.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    friday: Annotated[list[Slot] | None, Field(title="Friday")] = None
+    monday: Annotated[list[Slot] | None, Field(title="Monday")] = None
+    saturday: Annotated[list[Slot] | None, Field(title="Saturday")] = None
+    sunday: Annotated[list[Any] | None, Field(min_length=1, title="Sunday")]
+    thursday: Annotated[list[Slot] | None, Field(title="Thursday")] = None
+    tuesday: Annotated[list[Slot] | None, Field(title="Tuesday")] = None
+    wednesday: Annotated[list[Slot] | None, Field(title="Wednesday")] = None
+
+
+class OpeningHoursUpdate(
+    RootModel[
+        OpeningHoursUpdate1
+        | OpeningHoursUpdate2
+        | OpeningHoursUpdate3
+        | OpeningHoursUpdate4
+        | OpeningHoursUpdate5
+        | OpeningHoursUpdate6
+        | OpeningHoursUpdate7
+    ]
+):
+    root: Annotated[
+        OpeningHoursUpdate1
+        | OpeningHoursUpdate2
+        | OpeningHoursUpdate3
+        | OpeningHoursUpdate4
+        | OpeningHoursUpdate5
+        | OpeningHoursUpdate6
+        | OpeningHoursUpdate7,
+        Field(
+            description="Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week\nhas at least one slot. A time before the location's `cutoff_time` belongs to the next day:\na slot's `to` follows its `from`, and the slots of a day do not overlap.",
+            title="OpeningHoursUpdate",
+        ),
+    ]
 
 
 class Order(BaseModel):
@@ -1480,25 +2878,32 @@ class Order(BaseModel):
     channel: Annotated[str | None, Field(title="Channel")]
     charges: Annotated[list[ChargeOut], Field(title="Charges")]
     collection_code: Annotated[str | None, Field(title="Collection Code")]
-    confirmed_time: Annotated[str | None, Field(title="Confirmed Time")]
+    confirmed_time: Annotated[AwareDatetime | None, Field(title="Confirmed Time")]
     connection_name: Annotated[str | None, Field(title="Connection Name")]
     coupon_codes: Annotated[list[str], Field(title="Coupon Codes")]
-    created_at: Annotated[str, Field(title="Created At")]
+    created_at: Annotated[AwareDatetime, Field(examples=["2026-06-24T17:07:53+02:00"], title="Created At")]
     created_by: Annotated[str, Field(title="Created By")]
     custom_fields: Annotated[dict[str, Any], Field(title="Custom Fields")]
     customer: OrderCustomer | None
-    customer_id: Annotated[str | None, Field(title="Customer Id")]
-    customer_list_id: Annotated[str | None, Field(title="Customer List Id")]
+    customer_id: Annotated[CustomerId | None, Field(title="Customer Id")]
+    customer_list_id: Annotated[CustomerListId | None, Field(title="Customer List Id")]
     customer_notes: Annotated[str | None, Field(title="Customer Notes")]
     deals: Annotated[dict[str, DealOut], Field(title="Deals")]
     delivery: Annotated[dict[str, Any] | None, Field(title="Delivery")]
     discounts: Annotated[list[DiscountOut], Field(title="Discounts")]
     driver_pickup_url: Annotated[str | None, Field(title="Driver Pickup Url")]
-    expected_time: Annotated[str | None, Field(title="Expected Time")]
+    expected_time: Annotated[AwareDatetime | None, Field(title="Expected Time")]
     expected_time_pickup: Annotated[bool, Field(title="Expected Time Pickup")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     items: Annotated[list[ItemOut], Field(title="Items")]
-    location_id: Annotated[str, Field(title="Location Id")]
+    location_id: Annotated[
+        str,
+        Field(
+            examples=["4k3jxr-1"],
+            pattern="^[2-9a-km-np-z]{6,13}-[1-9][0-9]{0,8}$",
+            title="Location Id",
+        ),
+    ]
     loyalty_operations: Annotated[list[LoyaltyOperationOut], Field(title="Loyalty Operations")]
     payment_discrepancy: Annotated[str, Field(description="Deprecated: do not use", title="Payment Discrepancy")]
     payments: Annotated[list[PaymentOut], Field(title="Payments")]
@@ -1539,24 +2944,33 @@ class OrderCreate(BaseModel):
     channel: Annotated[Channel | None, Field(title="Channel")] = None
     charges: Annotated[list[ChargeIn] | None, Field(max_length=1000, title="Charges")] = None
     collection_code: Annotated[CollectionCode | None, Field(title="Collection Code")] = None
-    confirmed_time: Annotated[AwareDatetime | None, Field(title="Confirmed Time")] = None
+    confirmed_time: Annotated[ConfirmedTime | None, Field(title="Confirmed Time")] = None
     coupon_codes: Annotated[list[CouponCode] | None, Field(max_length=100, title="Coupon Codes")] = None
     custom_fields: Annotated[
-        dict[str, Any] | None,
+        dict[Annotated[str, StringConstraints(pattern=r"^[^\u0000]*$")], Any] | None,
         Field(
             description="At most 8 KB as JSON. On update a null value removes the key, other keys are added or replaced, absent keys are kept.",
             title="Custom Fields",
         ),
     ] = None
     customer: GuestCustomer | None = None
-    customer_id: Annotated[str | None, Field(title="Customer Id")] = None
-    customer_list_id: Annotated[str | None, Field(title="Customer List Id")] = None
+    customer_id: Annotated[CustomerId | None, Field(title="Customer Id")] = None
+    customer_list_id: Annotated[CustomerListId | None, Field(title="Customer List Id")] = None
     customer_notes: Annotated[CustomerNotes | None, Field(title="Customer Notes")] = None
-    customer_private_ref: Annotated[str | None, Field(title="Customer Private Ref")] = None
-    deals: Annotated[dict[str, DealIn] | None, Field(title="Deals")] = None
+    customer_private_ref: Annotated[
+        CustomerPrivateRef | None,
+        Field(
+            description="Given with `customer_list_id`, and only then",
+            title="Customer Private Ref",
+        ),
+    ] = None
+    deals: Annotated[
+        dict[Annotated[str, StringConstraints(pattern=r"^[^\u0000]*$")], DealIn] | None,
+        Field(title="Deals"),
+    ] = None
     discounts: Annotated[list[DiscountIn] | None, Field(max_length=1000, title="Discounts")] = None
     driver_pickup_url: Annotated[DriverPickupUrl | None, Field(title="Driver Pickup Url")] = None
-    expected_time: Annotated[AwareDatetime | None, Field(title="Expected Time")] = None
+    expected_time: Annotated[ExpectedTime | None, Field(title="Expected Time")] = None
     expected_time_pickup: Annotated[bool | None, Field(title="Expected Time Pickup")] = False
     items: Annotated[list[ItemIn] | None, Field(max_length=1000, title="Items")] = None
     loyalty_operations: Annotated[
@@ -1587,15 +3001,74 @@ class OrderCreate(BaseModel):
     ]
 
 
+class OrderUpdate(BaseModel):
+    """
+    PATCH/PUT: these fields only; each element collection takes three forms (add, delete,
+    set private ref; docs/api/orders.md), told apart by the service.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    charges: Annotated[
+        list[ChargeIn | ElementDelete | ElementRef] | None,
+        Field(max_length=1000, title="Charges"),
+    ] = None
+    collection_code: Annotated[CollectionCode | None, Field(title="Collection Code")] = None
+    confirmed_time: Annotated[ConfirmedTime | None, Field(title="Confirmed Time")] = None
+    custom_fields: Annotated[
+        dict[Annotated[str, StringConstraints(pattern=r"^[^\u0000]*$")], Any] | None,
+        Field(
+            description="At most 8 KB as JSON. On update a null value removes the key, other keys are added or replaced, absent keys are kept.",
+            title="Custom Fields",
+        ),
+    ] = None
+    discounts: Annotated[
+        list[DiscountIn | ElementDelete | ElementRef] | None,
+        Field(max_length=1000, title="Discounts"),
+    ] = None
+    driver_pickup_url: Annotated[DriverPickupUrl | None, Field(title="Driver Pickup Url")] = None
+    items: Annotated[
+        list[ItemIn | ElementDelete | ElementRef] | None,
+        Field(max_length=1000, title="Items"),
+    ] = None
+    payments: Annotated[
+        list[PaymentIn | ElementDelete | ElementRef] | None,
+        Field(max_length=1000, title="Payments"),
+    ] = None
+    private_ref: Annotated[PrivateRef | None, Field(title="Private Ref")] = None
+    seller_notes: Annotated[SellerNotes | None, Field(title="Seller Notes")] = None
+    status: Annotated[
+        Literal[
+            "new",
+            "received",
+            "accepted",
+            "in_preparation",
+            "awaiting_shipment",
+            "awaiting_collection",
+            "in_delivery",
+            "completed",
+            "rejected",
+            "cancelled",
+            "delivery_failed",
+        ]
+        | None,
+        Field(title="Status"),
+    ] = None
+
+
 class Product(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    category_id: Annotated[str, Field(title="Category Id")]
+    category_id: Annotated[
+        str,
+        Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Category Id"),
+    ]
     category_ref: Annotated[str, Field(title="Category Ref")]
     description: Annotated[str | None, Field(title="Description")]
-    id: Annotated[str, Field(title="Id")]
-    image_ids: Annotated[list[str], Field(title="Image Ids")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
+    image_ids: Annotated[list[ImageId], Field(title="Image Ids")]
     name: Annotated[str, Field(title="Name")]
     nutrition: Annotated[dict[str, Any] | None, Field(title="Nutrition")]
     ref: Annotated[str | None, Field(title="Ref")]
@@ -1635,7 +3108,14 @@ class Location(BaseModel):
     country: Annotated[str, Field(title="Country")]
     custom_fields: Annotated[dict[str, Any], Field(title="Custom Fields")]
     cutoff_time: Annotated[str, Field(title="Cutoff Time")]
-    id: Annotated[str, Field(title="Id")]
+    id: Annotated[
+        str,
+        Field(
+            examples=["4k3jxr-1"],
+            pattern="^[2-9a-km-np-z]{6,13}-[1-9][0-9]{0,8}$",
+            title="Id",
+        ),
+    ]
     name: Annotated[str, Field(title="Name")]
     opening_hours: OpeningHours | None
     order_acceptance: OrderAcceptance
@@ -1654,7 +3134,7 @@ class LocationUpdate(BaseModel):
         extra="ignore",
     )
     custom_fields: Annotated[
-        dict[str, Any] | None,
+        dict[Annotated[str, StringConstraints(pattern=r"^[^\u0000]*$")], Any] | None,
         Field(
             description="At most 8 KB as JSON. On update a null value removes the key, other keys are added or replaced, absent keys are kept.",
             title="Custom Fields",
@@ -1670,7 +3150,7 @@ class LocationUpdate(BaseModel):
     ] = None
     opening_hours: OpeningHoursUpdate | None = None
     order_acceptance: OrderAcceptanceUpdate | None = None
-    preparation_time: Annotated[int | None, Field(title="Preparation Time")] = None
+    preparation_time: Annotated[int | None, Field(ge=0, le=10080, title="Preparation Time")] = None
 
 
 class Catalog(BaseModel):
@@ -1681,9 +3161,9 @@ class Catalog(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    account_id: Annotated[str | None, Field(title="Account Id")]
-    created_at: Annotated[str, Field(title="Created At")]
+    account_id: Annotated[AccountId | None, Field(title="Account Id")]
+    created_at: Annotated[AwareDatetime, Field(examples=["2026-06-24T17:07:53+02:00"], title="Created At")]
     data: CatalogData | None = None
-    id: Annotated[str, Field(title="Id")]
-    location_id: Annotated[str | None, Field(title="Location Id")]
+    id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
+    location_id: Annotated[LocationId | None, Field(title="Location Id")]
     name: Annotated[str, Field(title="Name")]
