@@ -85,3 +85,35 @@ async def test_a_revoked_connections_pending_events_are_purged_and_a_blocked_one
     assert await purge_history(database) == 1
     async with database.transaction(write=False) as session:
         assert list(await session.scalars(select(Event.connection_id))) == [paused.id]
+
+
+async def test_events_done_more_than_30_days_ago_are_purged_with_their_changes(
+    database: Database, world: World
+) -> None:
+    """docs/operations.md "Retention": an event delivered or given up is kept 30 days for
+    resends, then purged, and its change with it; pending events and recent ones stay."""
+    from sqlalchemy import update
+
+    location = await world.location()
+    token = await world.token("location[orders.read]", location=location)
+    await world.subscribe(token, None, {"location": ["update"]})
+    for _ in range(3):
+        async with database.transaction() as session:
+            await events.record(
+                session, resource_type="location", event_type="update", ids={},
+                account_id=location.account_id, location_id=location.id,
+            )  # fmt: skip
+    clock.travel(timedelta(days=-40))  # every change 40 days old
+    async with database.transaction() as session:
+        await session.execute(update(Change).values(created_at=clock.now()))
+    clock.reset()
+    async with database.transaction() as session:
+        old, recent, pending = list(await session.scalars(select(Event.id).order_by(Event.id)))
+        now = clock.now()
+        for event_id, done in ((old, now - timedelta(days=30, seconds=1)), (recent, now - timedelta(days=29))):
+            await session.execute(update(Event).where(Event.id == event_id).values(done_at=done, next_attempt_at=None))
+    assert await purge_history(database) == 2  # the old done event, then its change
+    async with database.transaction(write=False) as session:
+        assert list(await session.scalars(select(Event.id).order_by(Event.id))) == [recent, pending]
+        assert await session.scalar(select(func.count()).select_from(Change)) == 2
+    assert await purge_history(database) == 0

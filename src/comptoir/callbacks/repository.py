@@ -430,6 +430,14 @@ async def purge_events_of_revoked(session: AsyncSession, limit: int) -> int:
     return rowcount(result)
 
 
+async def purge_done_events(session: AsyncSession, before: datetime, limit: int) -> int:
+    """Up to `limit` events done (delivered or given up) before `before`, no longer kept for
+    resends; how many went."""
+    batch = select(Event.id).where(Event.done_at < before).limit(limit).scalar_subquery()
+    result = await session.execute(delete(Event).where(Event.id.in_(batch)))
+    return rowcount(result)
+
+
 async def purge_attempts(session: AsyncSession, before: datetime, limit: int) -> int:
     """Up to `limit` delivery log rows attempted before `before`; how many went."""
     batch = select(DeliveryAttempt.id).where(DeliveryAttempt.attempted_at < before).limit(limit).scalar_subquery()

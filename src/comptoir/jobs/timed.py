@@ -27,7 +27,7 @@ from comptoir.users import repository as users
 
 log = structlog.get_logger("comptoir.jobs.timed")
 
-RETENTION = timedelta(days=30)  # delivery log, and changes no event needs any more
+RETENTION = timedelta(days=30)  # delivery log, events done, and changes no event needs any more
 CODE_RETENTION = timedelta(days=1)  # authorisation codes, past their expiry
 PURGE_BATCH = 5000
 
@@ -47,13 +47,15 @@ async def _in_batches(db: Database, purge: Purge) -> int:
 
 
 async def purge_history(db: Database) -> int:
-    """Delete the events of revoked connections (nobody will fetch them), delivery attempts
-    older than 30 days, changes older than 30 days that no pending event refers to, and
-    authorisation codes a day past their expiry, expired Idempotency-Key answers and expired
-    browser sessions. Batched, so a long backlog never holds a long lock. The statements are
-    the repositories'; this job only schedules and batches them."""
+    """Delete the events of revoked connections (nobody will fetch them), events done
+    (delivered or given up) more than 30 days ago, delivery attempts older than 30 days,
+    changes older than 30 days that no event refers to, authorisation codes a day past their
+    expiry, expired Idempotency-Key answers and expired browser sessions. Batched, so a long
+    backlog never holds a long lock. The statements are the repositories'; this job only
+    schedules and batches them."""
     cutoff = clock.now() - RETENTION
     purged = await _in_batches(db, callbacks.purge_events_of_revoked)
+    purged += await _in_batches(db, lambda session, limit: callbacks.purge_done_events(session, cutoff, limit))
     purged += await _in_batches(db, lambda session, limit: callbacks.purge_attempts(session, cutoff, limit))
     purged += await _in_batches(db, lambda session, limit: outbox.purge_changes(session, cutoff, limit))
     codes_cutoff = clock.now() - CODE_RETENTION

@@ -123,8 +123,8 @@ class Stream:
         """Take `chunk` (the caller gives at most STEP bytes between two awaits)."""
         self.size += len(chunk)
         text = self._decode(chunk)
-        if not self.has_nul and "\\u0000" in self._text[-5:] + text:  # an escape cut in two too
-            self.has_nul = True
+        if not self.has_nul:
+            self.has_nul = _nul_escape_in(self._text[-_NUL_WINDOW:] + text)  # one cut in two too
         if self._at > 4 * STEP and self._at * 2 > len(self._text):  # drop what is read
             self._text, self._wait = self._text[self._at :], max(0, self._wait - self._at)
             self._at = 0
@@ -444,3 +444,22 @@ class Stream:
 
 
 _INCOMPLETE: Any = object()
+
+
+_NUL_WINDOW = 64  # characters of the text before a chunk, for an escape or a run of \\ cut in two
+
+
+def _nul_escape_in(text: str) -> bool:
+    """Whether `text` holds a `\\u0000` escape (a NUL), not the text `\\\\u0000` (a backslash,
+    then `u0000`): an escape's backslash follows an even run of backslashes. A run that reaches
+    the start of `text` may be longer than it shows, and counts as an escape (the strings are
+    checked then)."""
+    at = text.find("\\u0000")
+    while at >= 0:
+        run = at
+        while run > 0 and text[run - 1] == "\\":
+            run -= 1
+        if run == 0 or (at - run) % 2 == 0:
+            return True
+        at = text.find("\\u0000", at + 1)
+    return False

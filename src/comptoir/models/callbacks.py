@@ -74,6 +74,13 @@ class Event(Base):
             postgresql_where=text("done_at IS NULL"),
             sqlite_where=text("done_at IS NULL"),
         ),
+        # the hourly purge of events done more than 30 days ago
+        Index(
+            "ix_events_done",
+            "done_at",
+            postgresql_where=text("done_at IS NOT NULL"),
+            sqlite_where=text("done_at IS NOT NULL"),
+        ),
         NEVER_REUSE_IDS,
     )
     KIND = "event"

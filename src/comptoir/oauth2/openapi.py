@@ -41,13 +41,14 @@ TOKEN_EXAMPLE = {
 }
 OAUTH_ERROR: dict[str, Any] = {
     "type": "object",
-    "required": ["error_type", "message", "error"],
+    "required": ["error_type", "message"],
     "properties": {
         "error_type": {"type": "string", "examples": ["bad_request"]},
         "message": {"type": "string"},
         "error": {
             "type": "string",
-            "description": "The OAuth error code",
+            "description": "The OAuth error code, on every refusal under the OAuth rules; absent when the "
+            "request could not be read at all (a form over its size limit)",
             "examples": ["invalid_grant", "invalid_client", "invalid_request", "unsupported_grant_type"],
         },
     },

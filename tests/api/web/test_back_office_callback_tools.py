@@ -115,3 +115,15 @@ async def test_a_disabled_callback_shows_its_reason_a_notice_and_can_be_enabled(
     )
     assert dismissed.status_code == 303
     assert "A callback was disabled" not in (await client.get(f"/accounts/{shop.account.public_id}")).text
+
+
+async def test_the_connection_page_says_that_an_application_never_receives_its_own_changes(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    await log_in(client, "owner@example.com")
+    connection = await connection_of(world, shop.location_token)
+    page = await client.get(f"/connections/{connection.public_id}")
+    assert (
+        "The application is told of changes to what it can see, except the changes it makes itself, "
+        "through any of its connections."
+    ) in page.text

@@ -42,6 +42,8 @@ def upgrade() -> None:
     op.create_index(
         "ix_events_pending", "events", ["connection_id", "id"], postgresql_where=pending, sqlite_where=pending
     )
+    done = sa.text("done_at IS NOT NULL")  # the purge of events done 30 days ago
+    op.create_index("ix_events_done", "events", ["done_at"], postgresql_where=done, sqlite_where=done)
     op.create_table(
         "notices",
         sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), autoincrement=True, nullable=False),
@@ -65,6 +67,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_notices_account", table_name="notices")
     op.drop_table("notices")
+    op.drop_index("ix_events_done", table_name="events")
     op.drop_index("ix_events_pending", table_name="events")
     op.execute("DELETE FROM events WHERE next_attempt_at IS NULL")
     with keeping_referring_rows("events"), op.batch_alter_table("events", table_kwargs=_EVENTS) as batch_op:
