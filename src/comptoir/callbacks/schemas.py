@@ -105,7 +105,7 @@ class TestEvent(BaseModel):
                     "status": 200,
                     "error": None,
                     "event": {
-                        "id": "test_5f2c9a0b1d3e4f60",
+                        "id": "9h3kf7q2mdx4w",
                         "resource_type": "callback",
                         "event_type": "test",
                         "created_at": "2026-06-24T17:07:53+00:00",
