@@ -14,8 +14,9 @@ from comptoir.config import Settings
 from tests.api.conftest import Shop
 from tests.fuzz import EXCLUDED, STATE_DEPENDENT, fuzz
 
-# Valid examples per operation for the refusal measure: about 1,600 requests, a minute or two.
-POSITIVE_EXAMPLES = 15
+# Valid examples per operation for the refusal measure: about 1,100 requests, under a minute
+# (`benchmarks/schemathesis_run.py --positive --examples 25` measures more).
+POSITIVE_EXAMPLES = 10
 # Random examples per operation and mode (valid, invalid), beside the coverage cases: about
 # 2,300 requests, a minute or two per database on a busy machine.
 EXAMPLES = 3
