@@ -1,5 +1,6 @@
 """The `comptoir` command (docs/operations.md)."""
 
+from comptoir.cli import callback_commands  # noqa: F401  (registers its admin commands on `admin`)
 from comptoir.cli.commands import main
 
 __all__ = ["main"]

@@ -514,6 +514,3 @@ def main(argv: list[str] | None = None) -> None:
         first = str(exc.orig).strip().splitlines()[0] if exc.orig else type(exc).__name__
         sys.stderr.write(f"error: the database refused the change ({first})\n")
         sys.exit(1)
-
-
-from comptoir.cli import callback_commands  # noqa: E402, F401  (registers its admin commands)
