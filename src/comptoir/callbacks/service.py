@@ -293,24 +293,6 @@ async def _active(session: AsyncSession, connection_id: int, what: str) -> Callb
     return callback
 
 
-async def _signing_keys(session: AsyncSession, key: bytes, callback: Callback) -> list[bytes]:
-    """The live signing secrets, newest first; a callback made before there were any gets one."""
-    keys = signing.live_keys(
-        key,
-        callback.connection_id,
-        callback.signing_secret,
-        callback.previous_secret,
-        callback.previous_secret_expires_at,
-        clock.now(),
-    )
-    if not keys:
-        keys = [signing.new_secret()]
-        await repository.set_signing_secret(
-            session, callback.connection_id, signing.seal(key, callback.connection_id, keys[0])
-        )
-    return keys
-
-
 def _secret_body(callback: Callback, current: bytes) -> dict[str, Any]:
     expires = callback.previous_secret_expires_at
     live = expires is not None and expires > clock.now()
@@ -320,7 +302,7 @@ def _secret_body(callback: Callback, current: bytes) -> dict[str, Any]:
 async def signing_secret(session: AsyncSession, key: bytes, connection_id: int) -> dict[str, Any]:
     """GET /callback/signing_secret: the secret that signs now, and when the previous one stops."""
     callback = await _callback(session, connection_id)
-    keys = await _signing_keys(session, key, callback)
+    keys = await signing.keys_of(session, key, callback, clock.now())
     return _secret_body(callback, keys[0])
 
 
@@ -328,7 +310,7 @@ async def rotate_signing_secret(session: AsyncSession, key: bytes, connection_id
     """POST /callback/signing_secret/rotate: a new secret signs from now on, and the one it
     replaces signs too for 24 hours (a secret older than that stops at once)."""
     callback = await _callback(session, connection_id)
-    await _signing_keys(session, key, callback)
+    await signing.keys_of(session, key, callback, clock.now())
     await session.refresh(callback)
     secret = signing.new_secret()
     overlap = clock.now() + signing.ROTATION_OVERLAP
@@ -342,7 +324,7 @@ async def send_test(db: Database, key: bytes, settings: Settings, connection_id:
     outside any transaction."""
     async with db.transaction() as session:
         callback = await _active(session, connection_id, "a test event")
-        keys = await _signing_keys(session, key, callback)
+        keys = await signing.keys_of(session, key, callback, clock.now())
         url = callback.url
         client_secret = secret_from_seed(key, await repository.client_seed_of(session, connection_id)).encode()
     assert url is not None  # _active

@@ -20,7 +20,11 @@ import hmac
 import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Protocol
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.callbacks import repository
 from comptoir.kit.crypto import Sealer
 
 PREFIX = "whsec_"
@@ -67,6 +71,32 @@ def live_keys(
         old = unseal(key, connection_id, previous)
         if old is not None:
             keys.append(old)
+    return keys
+
+
+class Signed(Protocol):
+    """What the signing secrets are read from: a callback, or the worker's claimed lane row."""
+
+    connection_id: int
+    signing_secret: bytes | None
+    previous_secret: bytes | None
+    previous_secret_expires_at: datetime | None
+
+
+async def keys_of(session: AsyncSession, key: bytes, callback: Signed, now: datetime) -> list[bytes]:
+    """The secrets that sign now, newest first; a callback made before signing secrets (or
+    sealed under another server key) gets one, written in `session`."""
+    keys = live_keys(
+        key,
+        callback.connection_id,
+        callback.signing_secret,
+        callback.previous_secret,
+        callback.previous_secret_expires_at,
+        now,
+    )
+    if not keys:
+        keys = [new_secret()]
+        await repository.set_signing_secret(session, callback.connection_id, seal(key, callback.connection_id, keys[0]))
     return keys
 
 

@@ -228,18 +228,7 @@ class DeliveryWorker:
             rows = await repository.lock_lanes(session, claimable, limit)
             lanes = []
             for row in rows:
-                keys = signing.live_keys(
-                    self.key,
-                    row.connection_id,
-                    row.signing_secret,
-                    row.previous_secret,
-                    row.previous_secret_expires_at,
-                    now,
-                )
-                if not keys:  # a callback made before signing secrets (or under another server key)
-                    keys = [signing.new_secret()]
-                    sealed = signing.seal(self.key, row.connection_id, keys[0])
-                    await repository.set_signing_secret(session, row.connection_id, sealed)
+                keys = await signing.keys_of(session, self.key, row, now)
                 lanes.append(
                     Lane(
                         row.connection_id,
