@@ -20,6 +20,7 @@ from comptoir.accounts.endpoints import router as accounts_router
 from comptoir.callbacks import openapi as callbacks_openapi
 from comptoir.callbacks.endpoints import router as callbacks_router
 from comptoir.callbacks.worker import DeliveryWorker
+from comptoir.catalogs import images
 from comptoir.catalogs.endpoints import router as catalogs_router
 from comptoir.config import Settings
 from comptoir.customer_lists.endpoints import router as customer_lists_router
@@ -75,6 +76,10 @@ def build_limiter(settings: Settings) -> RateLimiter:
 def create_app(settings: Settings, *, database: Database | None = None, background: bool = True) -> FastAPI:
     """The application. `background` runs the timed jobs and, unless COMPTOIR_RUN_WORKER=0
     (`serve --no-worker`), a callback delivery worker inside the process."""
+    images_problem = settings.image_directory_problem()  # docs/operations.md "Images"
+    if images_problem is not None:
+        raise RuntimeError(images_problem)
+    images.use_directory(settings.image_directory)
     owns_database = database is None
     db = database or create_database(settings)
     state = AppState(

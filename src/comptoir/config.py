@@ -83,8 +83,11 @@ class Settings(BaseSettings):
     # Open connections per process beyond which a new one is answered 503; unset: the
     # process's file limit (`ulimit -n`) less a tenth kept for the database, logs and files.
     max_connections: int | None = Field(default=None, ge=1)
+    # docs/operations.md "Images": unset, image bytes live in the database; set, in files under
+    # this directory (absolute, existing, writable by the process).
+    image_directory: Path | None = None
 
-    @field_validator("redis_url", "secret_key", "max_connections", mode="before")
+    @field_validator("redis_url", "secret_key", "max_connections", "image_directory", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
@@ -149,6 +152,20 @@ class Settings(BaseSettings):
                 f"COMPTOIR_SECRET_KEY is too short: on PostgreSQL it must be at least {MIN_SECRET_KEY_BYTES}"
                 " bytes; make one with `comptoir secret-key`"
             )
+        return None
+
+    def image_directory_problem(self) -> str | None:
+        """Why COMPTOIR_IMAGE_DIRECTORY may not serve, or None (docs/operations.md "Images"):
+        every command refuses to start rather than fail on the first upload."""
+        directory = self.image_directory
+        if directory is None:
+            return None
+        if not directory.is_absolute():
+            return f"COMPTOIR_IMAGE_DIRECTORY must be an absolute path, not {str(directory)!r}"
+        if not directory.is_dir():
+            return f"COMPTOIR_IMAGE_DIRECTORY: {directory} is not an existing directory; create it (mode 0700)"
+        if not os.access(directory, os.R_OK | os.W_OK | os.X_OK):
+            return f"COMPTOIR_IMAGE_DIRECTORY: {directory} is not readable and writable by this process"
         return None
 
     def server_key(self) -> bytes:

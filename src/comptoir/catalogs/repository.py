@@ -22,6 +22,7 @@ from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.catalogs import content as catalog_content
+from comptoir.catalogs.image_files import ImageKey
 from comptoir.core import levels
 from comptoir.core.levels import InReach
 from comptoir.core.repository import release_name
@@ -268,18 +269,23 @@ async def _insert_items(session: AsyncSession, rows: list[tuple[Any, ...]]) -> N
 
 
 class DatabaseImageStore:
-    """Image bytes in the `image_data` table, in the request's transaction (deleted with their
-    image or catalog by the foreign keys): `images.ImageStore` on the database."""
+    """Image bytes in the `image_data` table, in the caller's transaction (deleted with their
+    image or catalog by the foreign keys too): `images.ImageStore` on the database."""
 
-    async def put(self, session: AsyncSession, image_id: int, data: bytes) -> None:
-        session.add(ImageData(image_id=image_id, data=data))
+    name = "database"
+
+    async def put(self, session: AsyncSession | None, key: ImageKey, data: bytes) -> None:
+        assert session is not None
+        session.add(ImageData(image_id=key.id, data=data))
         await session.flush()
 
-    async def get(self, session: AsyncSession, image_id: int) -> bytes | None:
-        return await session.scalar(select(ImageData.data).where(ImageData.image_id == image_id))
+    async def get(self, session: AsyncSession | None, key: ImageKey) -> bytes | None:
+        assert session is not None
+        return await session.scalar(select(ImageData.data).where(ImageData.image_id == key.id))
 
-    async def delete(self, session: AsyncSession, image_ids: list[int]) -> None:
-        await session.execute(delete(ImageData).where(ImageData.image_id.in_(image_ids)))
+    async def delete(self, session: AsyncSession | None, keys: list[ImageKey]) -> None:
+        assert session is not None
+        await session.execute(delete(ImageData).where(ImageData.image_id.in_([key.id for key in keys])))
 
 
 async def image_public_ids(session: AsyncSession, catalog_id: int) -> set[str]:
@@ -327,6 +333,32 @@ async def delete_images(session: AsyncSession, image_ids: list[int]) -> None:
         delete(PrivateRef).where(PrivateRef.resource_type == CatalogImage.KIND, PrivateRef.resource_id.in_(image_ids))
     )
     await session.execute(delete(CatalogImage).where(CatalogImage.id.in_(image_ids)))
+
+
+async def images_in_store(session: AsyncSession, store: str, after: int, batch: int) -> list[CatalogImage]:
+    """Up to `batch` images whose bytes `store` holds, with ids above `after`, by id; locked
+    for the transaction (on PostgreSQL) so that they move together with their bytes."""
+    stmt = (
+        select(CatalogImage)
+        .where(CatalogImage.store == store, CatalogImage.id > after)
+        .order_by(CatalogImage.id)
+        .limit(batch)
+        .with_for_update()
+    )
+    return list(await session.scalars(stmt))
+
+
+async def set_image_store(session: AsyncSession, image_ids: list[int], store: str) -> None:
+    if image_ids:
+        await session.execute(update(CatalogImage).where(CatalogImage.id.in_(image_ids)).values(store=store))
+
+
+async def keys_in_store(session: AsyncSession, image_ids: list[int], store: str) -> set[ImageKey]:
+    """The (id, md5) of those of `image_ids` whose bytes `store` holds."""
+    rows = await session.execute(
+        select(CatalogImage.id, CatalogImage.md5).where(CatalogImage.id.in_(image_ids), CatalogImage.store == store)
+    )
+    return {ImageKey(row.id, row.md5) for row in rows}
 
 
 # --- inventory ----------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 """The `comptoir` command (docs/operations.md)."""
 
-from comptoir.cli import callback_commands  # noqa: F401  (registers its admin commands on `admin`)
+from comptoir.cli import (
+    callback_commands,  # noqa: F401  (registers its admin commands on `admin`)
+    image_commands,  # noqa: F401  (registers the `images` group)
+)
 from comptoir.cli.commands import main
 
 __all__ = ["main"]

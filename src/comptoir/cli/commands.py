@@ -37,6 +37,9 @@ def _settings() -> Settings:
     key_problem = settings.server_key_problem()
     if key_problem is not None:
         raise CommandError(key_problem)
+    images_problem = settings.image_directory_problem()  # docs/operations.md "Images"
+    if images_problem is not None:
+        raise CommandError(images_problem)
     return settings
 
 
@@ -155,6 +158,9 @@ def worker() -> None:
     _run_in_transaction(_migrate_only)
 
     async def main() -> None:
+        from comptoir.catalogs import images
+
+        images.use_directory(settings.image_directory)  # the timed jobs remove image files
         db = create_database(settings)
         await db.load_id_key()
         delivery = DeliveryWorker(settings, db, settings.server_key())

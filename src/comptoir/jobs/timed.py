@@ -14,7 +14,7 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.callbacks import repository as callbacks
-from comptoir.catalogs.images import remove_unused
+from comptoir.catalogs.images import remove_unused, sweep_files
 from comptoir.catalogs.inventory import expire_entries
 from comptoir.db.engine import Database
 from comptoir.events import repository as outbox
@@ -79,6 +79,7 @@ TIMED_JOBS = (
     TimedJob("inventory_expired", expire_entries, 1.0),  # docs/api/inventory.md "Expiry"
     TimedJob("history_purged", purge_history, 3600.0),
     TimedJob("unused_images_removed", remove_unused, 3600.0),  # docs/api/catalogs.md "Images": 30 days unused
+    TimedJob("image_files_swept", sweep_files, 3600.0),  # docs/operations.md "Images": files no row names
     TimedJob("request_logs_purged", purge_request_logs, 3600.0),  # docs/operations.md "Request log": kept 7 days
 )
 

@@ -1,11 +1,11 @@
 """Catalog images (docs/api/catalogs.md "Images"): metadata here, the bytes behind
-`catalogs.images.ImageStore` (the database by default: `image_data`)."""
+`catalogs.images.ImageStore`: `image_data` in the database, or files (docs/operations.md "Images")."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Integer, LargeBinary, String
+from sqlalchemy import ForeignKey, Integer, LargeBinary, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
@@ -23,6 +23,9 @@ class CatalogImage(Base):
     size: Mapped[int] = mapped_column(Integer)
     md5: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    # which store holds the bytes, "database" or "filesystem" (docs/operations.md "Images"):
+    # read per image, so images move between stores a batch at a time while being read
+    store: Mapped[str] = mapped_column(String(16), server_default=text("'database'"), default="database")
 
     @property
     def public_id(self) -> str:
