@@ -164,8 +164,12 @@ class Settings(BaseSettings):
             return f"COMPTOIR_IMAGE_DIRECTORY must be an absolute path, not {str(directory)!r}"
         if not directory.is_dir():
             return f"COMPTOIR_IMAGE_DIRECTORY: {directory} is not an existing directory; create it (mode 0700)"
-        if not os.access(directory, os.R_OK | os.W_OK | os.X_OK):
-            return f"COMPTOIR_IMAGE_DIRECTORY: {directory} is not readable and writable by this process"
+        probe = directory / f".comptoir-probe-{os.getpid()}-{secrets.token_hex(4)}"  # a real write
+        try:
+            os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            probe.unlink()
+        except OSError as exc:
+            return f"COMPTOIR_IMAGE_DIRECTORY: {directory} is not writable by this process ({exc.strerror})"
         return None
 
     def server_key(self) -> bytes:

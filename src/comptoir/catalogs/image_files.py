@@ -15,6 +15,7 @@ committed gone. `listing` and `remove` serve the sweep that removes files no row
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import re
 import secrets
@@ -101,6 +102,10 @@ def _read(path: Path) -> bytes | None:
         fd = os.open(path, os.O_RDONLY | _FLAGS)
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # a link planted in its place is never followed
+            return None
+        raise
     with os.fdopen(fd, "rb") as handle:
         return handle.read()
 
