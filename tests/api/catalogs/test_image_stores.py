@@ -185,8 +185,9 @@ async def test_a_read_during_a_move_finds_the_bytes_in_the_other_store(
     # a reader whose row still names the database (read before the move committed)
     async with world.db.transaction(write=False) as session:
         row = await session.get_one(CatalogImage, ids.decode("image", made["id"]))
-        row.store = "database"
-        assert await images.read_bytes(session, row) == PNG
+        assert row.store == "filesystem"
+        before_the_move = CatalogImage(id=row.id, md5=row.md5, store="database")  # not added to the session
+        assert await images.read_bytes(session, before_the_move) == PNG
 
 
 @pytest.mark.parametrize("store", ["filesystem"])
