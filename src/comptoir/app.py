@@ -31,6 +31,7 @@ from comptoir.db.engine import Database, create_database
 from comptoir.deliveries.endpoints import router as deliveries_router
 from comptoir.errors import BadRequest, ComptoirError, RoutingError, validation_error
 from comptoir.http import openapi
+from comptoir.http.forwarded import TrustedProxies
 from comptoir.http.inputs import InputLimits
 from comptoir.http.middleware import HttpConventions
 from comptoir.http.reference import router as reference_router
@@ -90,6 +91,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         fast=FastReader(settings),
         cache=ConnectionCache(settings),
         request_log=RequestLogBuffer(db, enabled=settings.request_logs == "on"),
+        proxies=TrustedProxies(settings.trusted_proxies),
     )
 
     @asynccontextmanager

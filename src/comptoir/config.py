@@ -36,6 +36,26 @@ def parse_networks(text: str) -> tuple[IPNetwork, ...]:
     return tuple(networks)
 
 
+def parse_forwarded_allow_ips(text: str) -> tuple[IPNetwork, ...]:
+    """COMPTOIR_FORWARDED_ALLOW_IPS: comma-separated addresses and CIDR networks of trusted
+    proxies; `*` trusts every peer (docs/operations.md "Behind a proxy")."""
+    networks: list[IPNetwork] = []
+    for entry in text.split(","):
+        entry = entry.strip()
+        if not entry:
+            continue
+        if entry == "*":
+            networks += [ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0")]
+            continue
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ValueError(
+                f"COMPTOIR_FORWARDED_ALLOW_IPS: {entry!r} is not an IP address, a CIDR network or *"
+            ) from None
+    return tuple(networks)
+
+
 def connections_for_file_limit(soft_limit: int) -> int:
     """The default connection cap for a file limit: a tenth of it (at least 64 files) is kept
     for the database pool, Redis, logs and files; an unlimited limit counts as 65536."""
@@ -86,6 +106,11 @@ class Settings(BaseSettings):
     # docs/operations.md "Images": unset, image bytes live in the database; set, in files under
     # this directory (absolute, existing, writable by the process).
     image_directory: Path | None = None
+    # Beyond the contract: behind a reverse proxy (docs/operations.md "Behind a proxy"). The
+    # proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (none by default), and
+    # whether cookies are always `Secure` or only on https requests.
+    forwarded_allow_ips: str = ""
+    secure_cookies: Literal["auto", "always"] = "auto"
 
     @field_validator("redis_url", "secret_key", "max_connections", "image_directory", mode="before")
     @classmethod
@@ -104,6 +129,16 @@ class Settings(BaseSettings):
     def _networks(cls, value: str) -> str:
         parse_networks(value)  # raises ValueError naming the bad entry
         return value
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _proxies(cls, value: str) -> str:
+        parse_forwarded_allow_ips(value)  # raises ValueError naming the bad entry
+        return value
+
+    @property
+    def trusted_proxies(self) -> tuple[IPNetwork, ...]:
+        return parse_forwarded_allow_ips(self.forwarded_allow_ips)
 
     @property
     def callback_networks(self) -> tuple[IPNetwork, ...]:

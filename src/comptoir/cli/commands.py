@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import click
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -30,7 +32,9 @@ class CommandError(Exception):
 def _settings() -> Settings:
     try:
         settings = Settings()
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+    except ValidationError as exc:
+        raise CommandError("; ".join(_setting_problem(error) for error in exc.errors())) from None
+    except ValueError as exc:
         raise CommandError(" ".join(str(exc).split())) from None
     # every command that reads the settings uses the server key: refused before it touches
     # anything (docs/operations.md "Server key")
@@ -41,6 +45,15 @@ def _settings() -> Settings:
     if images_problem is not None:
         raise CommandError(images_problem)
     return settings
+
+
+def _setting_problem(error: ErrorDetails) -> str:
+    """One bad setting in one line, naming its variable: `COMPTOIR_X: what is wrong`."""
+    message = " ".join(error["msg"].removeprefix("Value error, ").split())
+    if message.startswith("COMPTOIR_"):
+        return message
+    name = "_".join(str(part) for part in error["loc"]).upper()
+    return f"COMPTOIR_{name}: {message}"
 
 
 def _one_line(error: BaseException) -> str:

@@ -4,6 +4,8 @@
 
 - `request_id`, `tag_request`: `X-Request-Id` on every response (the caller's own when it
   sends a sane one), and on every log line of the request;
+- `forwarded` (`http/forwarded.py`), `tag_client`: behind a trusted proxy, the client and
+  scheme it forwards (docs/operations.md "Behind a proxy"); the client on every log line;
 - `without_trailing_slash`: a trailing slash is ignored (`GET /locations/` of spec 4.8 is
   `GET /locations`);
 - `overridden_method`: `X-Http-Method-Override` on POST turns it into the named method; on
@@ -39,6 +41,7 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from comptoir.errors import BadRequest, ComptoirError, InternalError
+from comptoir.http.forwarded import forwarded
 from comptoir.http.request_log import MAX_BODY, Record
 from comptoir.kit import clock
 from comptoir.kit.wire import shown
@@ -91,6 +94,12 @@ def tag_request(scope: Scope, request_id: str) -> dict[str, Any]:
     structlog.contextvars.clear_contextvars()
     structlog.contextvars.bind_contextvars(request_id=request_id)
     return state
+
+
+def tag_client(scope: Scope) -> None:
+    """Every log line of the request carries its client's address (`forwarded`'s)."""
+    client = scope.get("client")
+    structlog.contextvars.bind_contextvars(client=client[0] if client else None)
 
 
 def without_trailing_slash(scope: Scope) -> Scope:
@@ -329,6 +338,8 @@ class HttpConventions:
         rid = request_id(headers)
         id_header = (b"x-request-id", rid.encode())
         state = tag_request(scope, rid)
+        scope = forwarded(scope, scope["app"].state.comptoir.proxies)
+        tag_client(scope)
         scope = without_trailing_slash(scope)
         scope, send = head_as_get(scope, send)
         path: str = scope["path"]

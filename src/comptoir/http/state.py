@@ -1,5 +1,5 @@
 """What the running service holds: settings, database, server key, rate limiter, the direct
-driver and the connection cache."""
+driver, the connection cache and the trusted proxies."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from comptoir.config import Settings
 from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database
+from comptoir.http.forwarded import TrustedProxies
 from comptoir.http.request_log import RequestLogBuffer
 from comptoir.ratelimit import RateLimiter
 
@@ -24,6 +25,7 @@ class AppState:
     fast: FastReader
     cache: ConnectionCache  # what hot paths remember of connections (PostgreSQL)
     request_log: RequestLogBuffer
+    proxies: TrustedProxies  # COMPTOIR_FORWARDED_ALLOW_IPS (http/forwarded.py)
 
 
 def app_state(request: Request) -> AppState:

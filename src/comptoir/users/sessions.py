@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
+from comptoir.http.state import app_state
 from comptoir.kit import clock, crypto
 from comptoir.models import BrowserSession, User
 from comptoir.users import repository as users
@@ -106,8 +107,15 @@ def set_cookie(response: Response, request: Request, key: bytes, session: WebSes
         path="/",
         httponly=True,
         samesite="lax",
-        secure=request.url.scheme == "https",
+        secure=secure_cookies(request),
     )
+
+
+def secure_cookies(request: Request) -> bool:
+    """Whether cookies get `Secure`: always with COMPTOIR_SECURE_COOKIES=always, else on an
+    https request (behind a trusted proxy, the scheme it forwards: docs/operations.md
+    "Behind a proxy")."""
+    return app_state(request).settings.secure_cookies == "always" or request.url.scheme == "https"
 
 
 def script_hash(source: str) -> str:
