@@ -1,6 +1,9 @@
 """The `comptoir` command (docs/operations.md)."""
 
-from comptoir.cli import callback_commands  # noqa: F401  (registers its admin commands on `admin`)
+from comptoir.cli import (
+    callback_commands,  # noqa: F401  (registers its admin commands on `admin`)
+    ops_commands,  # noqa: F401  (registers `backup`)
+)
 from comptoir.cli.commands import main
 
 __all__ = ["main"]
