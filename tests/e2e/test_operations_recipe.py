@@ -8,6 +8,7 @@ delivers a callback, and the dump restores with the data."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import shlex
@@ -26,8 +27,8 @@ from sqlalchemy.engine import make_url
 from comptoir.config import Settings
 from comptoir.db.engine import create_database
 from tests.conftest import TEST_POSTGRES_URL, TEST_REDIS_URL, _execute
-from tests.e2e.conftest import free_port
-from tests.e2e.test_callback_workers import patch_location, wait_until
+from tests.e2e.conftest import LOOPBACK, free_port
+from tests.e2e.test_callback_workers import wait_until
 from tests.factories import World
 from tests.receiver import Receiver, running_receiver
 
@@ -71,8 +72,10 @@ def names(tmp_path: Path) -> Iterator[dict[str, str]]:
         "REDIS_URL": TEST_REDIS_URL,
         "REDIS_PREFIX": f"comptoir-recipe:{suffix}:",
         "ADMIN_PSQL": shlex.join(
-            ["psql", "-h", admin.host or "127.0.0.1", "-p", str(admin.port or 5432), "-U", admin.username or "postgres"]
-            + ["-d", admin.database or "postgres"]
+            [
+                *("psql", "-h", admin.host or "127.0.0.1", "-p", str(admin.port or 5432)),
+                *("-U", admin.username or "postgres", "-d", admin.database or "postgres"),
+            ]
         ),
         "PORT": str(free_port()),
         "SERVERS": "2",
@@ -92,14 +95,15 @@ def run_recipe(kind: str, names: dict[str, str], tmp_path: Path) -> subprocess.P
     settings = "".join(f"{name}={shlex.quote(value)}\n" for name, value in names.items())
     script = "set -euo pipefail\n" + settings + "".join(recipe_blocks(kind))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPTOIR_", "VIRTUAL_ENV", "PG"))}
-    # the checkout's `uv` and the interpreter running the tests (with the PATH's first python
-    # and a cold uv cache, the install could take minutes)
+    # uv installs for the interpreter running the tests, whose packages its cache holds
     env["UV_PYTHON"] = sys.executable
-    log = (tmp_path / f"recipe-{kind}.log").open("ab")
-    # a session of its own: the background processes the recipe starts stay in its group
-    return subprocess.Popen(
-        ["bash", "-c", script], cwd=tmp_path, env=env, stdout=log, stderr=log, start_new_session=True
-    )
+    # the test's callback receiver listens on loopback, which production refuses
+    env |= LOOPBACK
+    with (tmp_path / f"recipe-{kind}.log").open("ab") as log:
+        # a session of its own: the background processes the recipe starts stay in its group
+        return subprocess.Popen(
+            ["bash", "-c", script], cwd=tmp_path, env=env, stdout=log, stderr=log, start_new_session=True
+        )
 
 
 def finish(process: subprocess.Popen[bytes], kind: str, tmp_path: Path, timeout: float) -> None:
@@ -148,7 +152,10 @@ def test_the_production_recipe_runs_serves_delivers_and_restores(names: dict[str
         with running_receiver() as receiver:
             writer = subscribe(environment, receiver)
             # the servers run --no-worker: what arrives comes from a `comptoir worker`
-            patch_location(type("Srv", (), {"base_url": base_url})(), writer, 25)  # type: ignore[arg-type]
+            patched = httpx.patch(
+                f"{base_url}/v1/location", json={"preparation_time": 25}, headers={"X-Access-Token": writer}
+            )
+            assert patched.status_code == 200, patched.text
             wait_until(lambda: len(receiver.received) == 1, 30, "the delivery")
             assert receiver.received[0].path == "/hook"
         assert "callback_worker_started" not in (Path(names["LOG_DIR"]) / "serve.log").read_text()
@@ -159,18 +166,18 @@ def test_the_production_recipe_runs_serves_delivers_and_restores(names: dict[str
         assert dump.stat().st_size > 0
         restored = make_url(environment["COMPTOIR_DATABASE_URL"]).set(database=names["RESTORE_DB"])
         check = subprocess.run(
-            ["psql", restored.render_as_string(hide_password=False), "-tAc"]
-            + ["SELECT preparation_time FROM locations WHERE name = 'Recipe kitchen'"],
+            [
+                *("psql", restored.render_as_string(hide_password=False), "-tAc"),
+                "SELECT preparation_time FROM locations WHERE name = 'Recipe kitchen'",
+            ],
             capture_output=True,
             text=True,
             check=True,
         )
         assert check.stdout == "25\n"
     finally:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(setup.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
         stopped = subprocess.run(["pgrep", "-g", str(setup.pid)], capture_output=True, text=True, check=False)
         for _ in range(150):
             if stopped.stdout == "":
