@@ -49,23 +49,17 @@ def test_backup_writes_a_copy_with_every_row_and_prints_its_path_and_size(
 
 
 @SQLITE
-def test_backup_refuses_a_target_in_a_directory_that_does_not_exist(
-    cli: Callable[..., Result], tmp_path: Path
-) -> None:
+def test_backup_refuses_a_target_in_a_directory_that_does_not_exist(cli: Callable[..., Result], tmp_path: Path) -> None:
     target = tmp_path / "missing" / "copy.db"
     refused(cli("backup", "--to", str(target)), f"--to: the directory {target.parent} does not exist")
     assert not target.parent.exists()
 
 
 @SQLITE
-def test_backup_refuses_an_existing_target_and_leaves_it_as_it_was(
-    cli: Callable[..., Result], tmp_path: Path
-) -> None:
+def test_backup_refuses_an_existing_target_and_leaves_it_as_it_was(cli: Callable[..., Result], tmp_path: Path) -> None:
     target = tmp_path / "copy.db"
     target.write_bytes(b"an earlier backup")
-    refused(
-        cli("backup", "--to", str(target)), f"--to: {target} exists; give another file, or --force to replace it"
-    )
+    refused(cli("backup", "--to", str(target)), f"--to: {target} exists; give another file, or --force to replace it")
     assert target.read_bytes() == b"an earlier backup"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["comptoir.db", "copy.db"]
 
@@ -102,9 +96,7 @@ def test_backup_refuses_a_database_in_memory(
     cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("COMPTOIR_DATABASE_URL", "sqlite:///:memory:")
-    refused(
-        cli("backup", "--to", str(tmp_path / "copy.db")), "the database is in memory: there is no file to back up"
-    )
+    refused(cli("backup", "--to", str(tmp_path / "copy.db")), "the database is in memory: there is no file to back up")
     assert not (tmp_path / "copy.db").exists()
 
 
