@@ -159,6 +159,12 @@ def test_the_production_recipe_runs_serves_delivers_and_restores(names: dict[str
             assert patched.status_code == 200, patched.text
             wait_until(lambda: len(receiver.received) == 1, 30, "the delivery")
             assert receiver.received[0].path == "/hook"
+        # the servers count their rate limits in the Redis of the environment file
+        client = redis.Redis.from_url(TEST_REDIS_URL)
+        try:
+            assert list(client.scan_iter(match=f"{names['REDIS_PREFIX']}*")) != []
+        finally:
+            client.close()
         assert "callback_worker_started" not in (Path(names["LOG_DIR"]) / "serve.log").read_text()
 
         backup = run_recipe("backup", names, tmp_path)
