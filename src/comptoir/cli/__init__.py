@@ -3,6 +3,7 @@
 from comptoir.cli import (
     callback_commands,  # noqa: F401  (registers its admin commands on `admin`)
     image_commands,  # noqa: F401  (registers the `images` group)
+    ops_commands,  # noqa: F401  (registers `backup`)
 )
 from comptoir.cli.commands import main
 
