@@ -17,12 +17,13 @@ from comptoir.config import Settings
 from comptoir.db.engine import create_database
 from comptoir.db.server_key import MISMATCH, KeyMismatch, unwrap, wrap
 from comptoir.models import ServerKeyWrap
-from tests.cli.conftest import Result, cli, refused, snapshot  # noqa: F401  (fixtures)
+from tests.cli.conftest import Result, cli, refused, snapshot  # noqa: F401 - fixtures
 from tests.conftest import SECRET_KEY
 
 KEY_B = "another-server-key-at-least-32-bytes"
 UNKNOWN = "a-key-this-database-never-accepted-0"
 Cli = Callable[..., Result]
+Snapshot = Callable[[], dict[str, Any]]
 
 
 def wraps(url: str) -> list[bytes]:
@@ -60,19 +61,29 @@ def test_a_wrong_key_cannot_unwrap() -> None:
     assert unwrap(SECRET_KEY.encode(), b"") is None
 
 
-def test_a_tampered_wrap_is_refused(cli: Cli, database_url: str) -> None:
+def test_a_tampered_wrap_is_refused(
+    cli: Cli,  # noqa: F811
+    database_url: str,
+) -> None:
     cli("migrate")
     alter_wraps(database_url, lambda wrapped: wrapped[:-1] + bytes([wrapped[-1] ^ 1]))
     refused(cli("demo"), MISMATCH)
 
 
-def test_a_truncated_wrap_is_refused(cli: Cli, database_url: str) -> None:
+def test_a_truncated_wrap_is_refused(
+    cli: Cli,  # noqa: F811
+    database_url: str,
+) -> None:
     cli("migrate")
     alter_wraps(database_url, lambda wrapped: wrapped[:20])
     refused(cli("demo"), MISMATCH)
 
 
-def test_the_database_holds_neither_key_in_clear(cli: Cli, database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_database_holds_neither_key_in_clear(
+    cli: Cli,  # noqa: F811
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     cli("migrate")
     monkeypatch.setenv("COMPTOIR_NEW_SECRET_KEY", KEY_B)
     cli("rotate-key")
@@ -84,7 +95,9 @@ def test_the_database_holds_neither_key_in_clear(cli: Cli, database_url: str, mo
 
 
 def test_the_new_key_equal_to_the_current_one_adds_nothing(
-    cli: Cli, monkeypatch: pytest.MonkeyPatch, snapshot: Callable[[], dict[str, Any]]
+    cli: Cli,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+    snapshot: Snapshot,  # noqa: F811
 ) -> None:
     cli("migrate")
     before = snapshot()
@@ -97,7 +110,10 @@ def test_the_new_key_equal_to_the_current_one_adds_nothing(
     "argv", [["rotate-key"], ["rotate-key", "--retire-others"], ["rotate-key", "--new-data-key"]], ids=" ".join
 )
 def test_an_unknown_key_can_neither_add_nor_retire_keys_nor_replace_the_data_key(
-    argv: list[str], cli: Cli, monkeypatch: pytest.MonkeyPatch, snapshot: Callable[[], dict[str, Any]]
+    argv: list[str],
+    cli: Cli,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+    snapshot: Snapshot,  # noqa: F811
 ) -> None:
     cli("migrate")
     before = snapshot()

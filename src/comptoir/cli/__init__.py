@@ -1,7 +1,9 @@
 """The `comptoir` command (docs/operations.md)."""
 
-from comptoir.cli import callback_commands  # noqa: F401  (registers its admin commands on `admin`)
-from comptoir.cli import key_commands  # noqa: F401  (registers `rotate-key`)
+from comptoir.cli import (
+    callback_commands,  # noqa: F401  (registers its admin commands on `admin`)
+    key_commands,  # noqa: F401  (registers `rotate-key`)
+)
 from comptoir.cli.commands import main
 
 __all__ = ["main"]
