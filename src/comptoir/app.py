@@ -90,9 +90,15 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await db.load_id_key()  # before any id is made (kit.ids)
-        # once per process: every secret is derived from the data key (docs/operations.md "Server key")
-        state.key = await load_data_key(db, settings.server_key())
+        try:
+            await db.load_id_key()  # before any id is made (kit.ids)
+            # once per process: every secret is derived from the data key (docs/operations.md "Server key")
+            state.key = await load_data_key(db, settings.server_key())
+        except BaseException:  # refused to start (a key this database does not accept)
+            await state.fast.close()
+            if owns_database:
+                await db.dispose()
+            raise
         jobs = TimedJobs(db, settings.timed_jobs_interval_seconds)
         worker = (
             DeliveryWorker(settings, db, state.key, reader=state.fast) if background and settings.run_worker else None
