@@ -69,11 +69,13 @@ async def data_key_in(session: AsyncSession, server_key: bytes) -> tuple[int, by
     """In the caller's write transaction: the id of the wrap `server_key` opens and the data
     key. With no wrap yet, the server key becomes the data key, wrapped under itself. Raises
     KeyMismatch when wraps exist and none opens."""
-    await advisory_lock(session, _LOCK)
     wraps = await _wraps(session)
-    if not wraps:
-        await _add(session, server_key, server_key)
+    if not wraps:  # the first process: one wrap, even when several start at once
+        await advisory_lock(session, _LOCK)
         wraps = await _wraps(session)
+        if not wraps:
+            await _add(session, server_key, server_key)
+            wraps = await _wraps(session)
     opened = _opened(wraps, server_key)
     if opened is None:
         raise KeyMismatch(MISMATCH)
@@ -97,6 +99,7 @@ async def load_data_key(db: Database, server_key: bytes) -> bytes:
 async def add_server_key(session: AsyncSession, server_key: bytes, new_server_key: bytes) -> int:
     """Accept `new_server_key` beside `server_key` (a wrap of the data key under it, none
     when it is accepted already); the number of accepted keys."""
+    await advisory_lock(session, _LOCK)
     _wrap_id, data_key = await data_key_in(session, server_key)
     if _opened(await _wraps(session), new_server_key) is None:
         await _add(session, new_server_key, data_key)
@@ -105,6 +108,7 @@ async def add_server_key(session: AsyncSession, server_key: bytes, new_server_ke
 
 async def retire_other_keys(session: AsyncSession, server_key: bytes) -> int:
     """Accept `server_key` only: every other wrap is deleted. The number of accepted keys."""
+    await advisory_lock(session, _LOCK)
     wrap_id, _data_key = await data_key_in(session, server_key)
     await session.execute(delete(ServerKeyWrap).where(ServerKeyWrap.id != wrap_id))
     return await _count(session)
@@ -113,6 +117,7 @@ async def retire_other_keys(session: AsyncSession, server_key: bytes) -> int:
 async def replace_data_key(session: AsyncSession, server_key: bytes, new_server_key: bytes, new_data_key: bytes) -> int:
     """A new data key, accepted under `new_server_key` only: every secret derived from the
     old one stops working. Needs the current key (whoever runs it is an operator)."""
+    await advisory_lock(session, _LOCK)
     await data_key_in(session, server_key)
     await session.execute(delete(ServerKeyWrap))
     await _add(session, new_server_key, new_data_key)
