@@ -28,6 +28,7 @@ from comptoir.customers.endpoints import router as customers_router
 from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database, create_database
+from comptoir.db.server_key import load_data_key
 from comptoir.deliveries.endpoints import router as deliveries_router
 from comptoir.errors import BadRequest, ComptoirError, RoutingError, validation_error
 from comptoir.http import openapi
@@ -86,7 +87,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     state = AppState(
         settings=settings,
         db=db,
-        key=settings.server_key(),
+        key=settings.server_key(),  # the data key replaces it at start (below)
         limiter=build_limiter(settings),
         fast=FastReader(settings),
         cache=ConnectionCache(settings),
@@ -96,7 +97,15 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await db.load_id_key()  # before any id is made (kit.ids)
+        try:
+            await db.load_id_key()  # before any id is made (kit.ids)
+            # once per process: every secret is derived from the data key (docs/operations.md "Server key")
+            state.key = await load_data_key(db, settings.server_key())
+        except BaseException:  # refused to start (a key this database does not accept)
+            await state.fast.close()
+            if owns_database:
+                await db.dispose()
+            raise
         jobs = TimedJobs(db, settings.timed_jobs_interval_seconds)
         worker = (
             DeliveryWorker(settings, db, state.key, reader=state.fast) if background and settings.run_worker else None

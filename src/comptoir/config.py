@@ -73,6 +73,8 @@ class Settings(BaseSettings):
     database_url: str = "sqlite:///./comptoir.db"
     redis_url: str | None = None
     secret_key: str | None = Field(default=None, repr=False)
+    # `comptoir rotate-key` only: the server key to accept next (docs/operations.md "Server key")
+    new_secret_key: str | None = Field(default=None, repr=False)
     callback_retry_base_seconds: float = 60
     callback_timeout_seconds: float = 20
     # a callback whose every attempt failed for this long is disabled (docs/operations.md)
@@ -112,7 +114,7 @@ class Settings(BaseSettings):
     forwarded_allow_ips: str = ""
     secure_cookies: Literal["auto", "always"] = "auto"
 
-    @field_validator("redis_url", "secret_key", "max_connections", "image_directory", mode="before")
+    @field_validator("redis_url", "secret_key", "new_secret_key", "max_connections", "image_directory", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
@@ -182,9 +184,14 @@ class Settings(BaseSettings):
                 "COMPTOIR_SECRET_KEY is not set: on PostgreSQL every process must be given the same"
                 " server key; make one with `comptoir secret-key`"
             )
-        if len(self.secret_key.encode()) < MIN_SECRET_KEY_BYTES:
+        return self.key_length_problem("COMPTOIR_SECRET_KEY", self.secret_key)
+
+    def key_length_problem(self, name: str, key: str) -> str | None:
+        """Why `key`, given as the variable `name`, is too short to be a server key, or None:
+        on PostgreSQL at least MIN_SECRET_KEY_BYTES bytes, on SQLite any length."""
+        if not self.is_sqlite and len(key.encode()) < MIN_SECRET_KEY_BYTES:
             return (
-                f"COMPTOIR_SECRET_KEY is too short: on PostgreSQL it must be at least {MIN_SECRET_KEY_BYTES}"
+                f"{name} is too short: on PostgreSQL it must be at least {MIN_SECRET_KEY_BYTES}"
                 " bytes; make one with `comptoir secret-key`"
             )
         return None

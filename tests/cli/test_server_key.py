@@ -47,6 +47,8 @@ COMMANDS = [
     ["admin", "unblock-connection", "--token", "t"],
     ["admin", "suspend-account", "--account", "abcdef"],
     ["admin", "unsuspend-account", "--account", "abcdef"],
+    ["rotate-key"],
+    ["rotate-key", "--retire-others"],
 ]
 
 

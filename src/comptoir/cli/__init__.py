@@ -4,6 +4,7 @@ from comptoir.cli import (
     callback_commands,  # noqa: F401  (registers its admin commands on `admin`)
     image_commands,  # noqa: F401  (registers the `images` group)
     ops_commands,  # noqa: F401  (registers `backup`)
+    key_commands,  # noqa: F401  (registers `rotate-key`)
 )
 from comptoir.cli.commands import main
 

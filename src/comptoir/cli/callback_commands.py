@@ -28,6 +28,7 @@ def callback_test(token: str) -> None:
     """POST a test event to the connection's callback URL now; print the outcome."""
     from comptoir.callbacks.service import send_test
     from comptoir.db.engine import create_database
+    from comptoir.db.server_key import load_data_key
 
     async def find(session: AsyncSession, key: bytes, _sqlite: bool) -> dict[str, Any]:
         return {"connection_id": await _connection_id(session, key, token)}
@@ -39,7 +40,7 @@ def callback_test(token: str) -> None:
         db = create_database(settings, pool_size=2)
         try:
             await db.load_id_key()
-            return await send_test(db, settings.server_key(), settings, connection_id)
+            return await send_test(db, await load_data_key(db, settings.server_key()), settings, connection_id)
         finally:
             await db.dispose()
 

@@ -21,7 +21,7 @@ from pydantic_core import ErrorDetails
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.config import Settings
+from comptoir.config import ServerKeyError, Settings
 from comptoir.errors import ComptoirError, Unprocessable
 
 
@@ -70,9 +70,11 @@ def _emit(payload: dict[str, Any]) -> None:
 def _run_in_transaction(work: Callable[[AsyncSession, bytes, bool], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
     """Migrate and run `work(session, key, is_sqlite)` in one transaction, so that a refused
     command changes nothing: not the data, not the schema, and no file it would have created
-    (a new SQLite database, a new key file)."""
+    (a new SQLite database, a new key file). `key` is the data key (db.server_key): a server
+    key that opens none of the database's wraps is refused."""
     from comptoir.db.engine import create_database
     from comptoir.db.migrate import upgrade_in
+    from comptoir.db.server_key import data_key_in
 
     settings = _settings()
     new_files = [path for path in _local_files(settings) if not path.exists()]
@@ -83,7 +85,8 @@ def _run_in_transaction(work: Callable[[AsyncSession, bytes, bool], Awaitable[di
             async with db.transaction() as session:
                 await upgrade_in(await session.connection())
                 await db.load_id_key(session)  # before any id is made (kit.ids)
-                return await work(session, settings.server_key(), db.is_sqlite)
+                _wrap, key = await data_key_in(session, settings.server_key())
+                return await work(session, key, db.is_sqlite)
         finally:
             await db.dispose()
 
@@ -164,6 +167,7 @@ def worker() -> None:
     from comptoir.callbacks.worker import DeliveryWorker
     from comptoir.core.logs import configure_logging
     from comptoir.db.engine import create_database
+    from comptoir.db.server_key import load_data_key
     from comptoir.jobs.timed import TimedJobs
 
     settings = _settings()
@@ -176,7 +180,7 @@ def worker() -> None:
         images.use_directory(settings.image_directory)  # the timed jobs remove image files
         db = create_database(settings)
         await db.load_id_key()
-        delivery = DeliveryWorker(settings, db, settings.server_key())
+        delivery = DeliveryWorker(settings, db, await load_data_key(db, settings.server_key()))
         jobs = TimedJobs(db, settings.timed_jobs_interval_seconds)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -220,7 +224,8 @@ def secret_key() -> None:
     """Print a new random server key (64 hex characters) for COMPTOIR_SECRET_KEY.
 
     Make it once and give the same key to every process on every host (serve, worker,
-    admin); tokens and client secrets are derived from it (docs/operations.md "Server key").
+    admin); it opens the data key tokens and client secrets are derived from (docs/operations.md
+    "Server key").
     Reads no setting and touches nothing."""
     import secrets
 
@@ -526,7 +531,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         sys.stderr.write("error: aborted\n")
         sys.exit(1)
-    except (CommandError, ComptoirError) as exc:
+    except (CommandError, ComptoirError, ServerKeyError) as exc:
         sys.stderr.write(f"error: {_one_line(exc)}\n")
         sys.exit(1)
     except DBAPIError as exc:  # e.g. a concurrent command created the same user first

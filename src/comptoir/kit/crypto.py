@@ -1,9 +1,9 @@
-"""Secrets: derivation from the server key, lookup hashes, password hashing, sealed values.
+"""Secrets: derivation from the data key, lookup hashes, password hashing, sealed values.
 
 Tokens and client secrets are never stored in clear (docs/architecture.md "Secrets"). They are *derived* from the
-server key (`COMPTOIR_SECRET_KEY`) and a random per-row seed, so the service can give the same
-token back on re-authorisation (spec 5.5 item 2) and sign callbacks with the client secret
-(spec 6.4), while the database alone reveals neither. Lookups go through an HMAC of the
+installation's data key (which the server key, `COMPTOIR_SECRET_KEY`, opens: `db/server_key.py`) and a random
+per-row seed, so the service can give the same token back on re-authorisation (spec 5.5 item 2) and sign callbacks
+with the client secret (spec 6.4), while the database alone reveals neither. Lookups go through an HMAC of the
 presented value; comparisons are constant-time.
 """
 

@@ -12,7 +12,7 @@ from comptoir.models.customers import Customer, CustomerList, LoyaltyCard, Loyal
 from comptoir.models.deliveries import Delivery, DeliveryQuote
 from comptoir.models.idempotency import IdempotencyKey
 from comptoir.models.images import CatalogImage, ImageData
-from comptoir.models.installation import Installation
+from comptoir.models.installation import Installation, ServerKeyWrap
 from comptoir.models.inventory import InventoryEntry
 from comptoir.models.locations import Location
 from comptoir.models.names import NameClaim
@@ -57,6 +57,7 @@ __all__ = [
     "Order",
     "PrivateRef",
     "RequestLog",
+    "ServerKeyWrap",
     "Subscription",
     "User",
 ]

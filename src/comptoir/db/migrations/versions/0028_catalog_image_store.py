@@ -16,7 +16,7 @@ from alembic import op
 from comptoir.db.migrations.rebuild import keeping_referring_rows
 
 revision: str = "0028"
-down_revision: str | None = "0024"
+down_revision: str | None = "0025"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
