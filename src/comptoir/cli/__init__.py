@@ -3,8 +3,8 @@
 from comptoir.cli import (
     callback_commands,  # noqa: F401  (registers its admin commands on `admin`)
     image_commands,  # noqa: F401  (registers the `images` group)
-    ops_commands,  # noqa: F401  (registers `backup`)
     key_commands,  # noqa: F401  (registers `rotate-key`)
+    ops_commands,  # noqa: F401  (registers `backup`)
 )
 from comptoir.cli.commands import main
 
