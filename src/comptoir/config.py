@@ -9,6 +9,7 @@ import ipaddress
 import os
 import resource
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Literal
 
@@ -83,6 +84,20 @@ class Settings(BaseSettings):
     # Open connections per process beyond which a new one is answered 503; unset: the
     # process's file limit (`ulimit -n`) less a tenth kept for the database, logs and files.
     max_connections: int | None = Field(default=None, ge=1)
+    # Beyond the contract: how long rows are kept (docs/operations.md "Retention"), in days; a
+    # fraction of a day is allowed (0.5 is 12 hours).
+    request_log_retention_days: float = Field(default=7, gt=0, le=36500, allow_inf_nan=False)
+    delivery_log_retention_days: float = Field(default=30, gt=0, le=36500, allow_inf_nan=False)
+    event_retention_days: float = Field(default=30, gt=0, le=36500, allow_inf_nan=False)
+    # Beyond the contract: database connections per process (docs/operations.md "Database
+    # pool"): SQLAlchemy's pool on PostgreSQL (kept open, and opened beyond it when busy, closed
+    # when given back), and the direct driver's pool of hot statements.
+    database_pool_size: int = Field(default=10, ge=1, le=1000)
+    database_max_overflow: int = Field(default=10, ge=0, le=1000)
+    database_direct_pool_size: int = Field(default=10, ge=1, le=1000)
+    # Beyond the contract: entries of each kind the connection cache keeps (docs/operations.md
+    # "Connection cache"); beyond it that kind starts afresh.
+    connection_cache_size: int = Field(default=10_000, ge=1, le=10_000_000)
 
     @field_validator("redis_url", "secret_key", "max_connections", mode="before")
     @classmethod
@@ -101,6 +116,15 @@ class Settings(BaseSettings):
     def _networks(cls, value: str) -> str:
         parse_networks(value)  # raises ValueError naming the bad entry
         return value
+
+    def retention(self, kind: Literal["request_log", "delivery_log", "event"]) -> timedelta:
+        """How long rows of `kind` are kept (docs/operations.md "Retention")."""
+        days = {
+            "request_log": self.request_log_retention_days,
+            "delivery_log": self.delivery_log_retention_days,
+            "event": self.event_retention_days,
+        }[kind]
+        return timedelta(days=days)
 
     @property
     def callback_networks(self) -> tuple[IPNetwork, ...]:

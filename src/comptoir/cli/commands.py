@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -30,7 +31,9 @@ class CommandError(Exception):
 def _settings() -> Settings:
     try:
         settings = Settings()
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+    except ValidationError as exc:  # refused before anything starts, naming the variable
+        raise CommandError("; ".join(_setting_problem(error) for error in exc.errors())) from None
+    except ValueError as exc:
         raise CommandError(" ".join(str(exc).split())) from None
     # every command that reads the settings uses the server key: refused before it touches
     # anything (docs/operations.md "Server key")
@@ -38,6 +41,15 @@ def _settings() -> Settings:
     if key_problem is not None:
         raise CommandError(key_problem)
     return settings
+
+
+def _setting_problem(error: Any) -> str:
+    """One refused setting: its environment variable, what it must be, what it was."""
+    variable = "COMPTOIR_" + "_".join(str(part) for part in error["loc"]).upper()
+    message = str(error["msg"]).removeprefix("Value error, ")
+    if "SECRET" in variable:  # never echoed
+        return f"{variable}: {message}"
+    return f"{variable}: {message} (got {str(error.get('input'))[:100]!r})"
 
 
 def _one_line(error: BaseException) -> str:
@@ -148,7 +160,7 @@ def worker() -> None:
     from comptoir.callbacks.worker import DeliveryWorker
     from comptoir.core.logs import configure_logging
     from comptoir.db.engine import create_database
-    from comptoir.jobs.timed import TimedJobs
+    from comptoir.jobs.timed import Retention, TimedJobs
 
     settings = _settings()
     configure_logging(settings)
@@ -158,7 +170,7 @@ def worker() -> None:
         db = create_database(settings)
         await db.load_id_key()
         delivery = DeliveryWorker(settings, db, settings.server_key())
-        jobs = TimedJobs(db, settings.timed_jobs_interval_seconds)
+        jobs = TimedJobs(db, settings.timed_jobs_interval_seconds, Retention.of(settings))
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, delivery.stop)

@@ -17,7 +17,8 @@ from comptoir.app import create_app
 from comptoir.config import Settings
 from comptoir.connections.service import find_connection_by_token
 from comptoir.db.engine import Database
-from comptoir.http.request_log import Record, body_text, mask, purge_request_logs
+from comptoir.http.request_log import Record, body_text, mask
+from comptoir.jobs.timed import purge_logs
 from comptoir.kit import clock
 from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
 from comptoir.web import connections as connections_pages
@@ -224,7 +225,7 @@ async def test_request_logs_older_than_7_days_are_purged(app: FastAPI, shop: Sho
                     response_bytes=2,
                 )
             )
-    assert await purge_request_logs(world.db) == 1
+    assert await purge_logs(world.db) == 1
     async with world.db.transaction(write=False) as session:
         assert list(await session.scalars(select(RequestLog.request_id))) == ["r6"]
 
