@@ -10,15 +10,15 @@ import pytest
 
 from comptoir.cli import main
 
-VARIABLES = (
+VARIABLES = [
     "COMPTOIR_REQUEST_LOG_RETENTION_DAYS",
     "COMPTOIR_DELIVERY_LOG_RETENTION_DAYS",
     "COMPTOIR_EVENT_RETENTION_DAYS",
     "COMPTOIR_DATABASE_POOL_SIZE",
     "COMPTOIR_DATABASE_DIRECT_POOL_SIZE",
     "COMPTOIR_CONNECTION_CACHE_SIZE",
-)
-BAD = ("0", "-1", "ten", "nan", "inf", "1e400", "99999999999")
+]
+BAD = ["0", "-1", "ten", "nan", "inf", "1e400", "99999999999"]
 
 
 @pytest.mark.parametrize("variable", VARIABLES)
@@ -39,7 +39,7 @@ def test_a_bad_value_refuses_to_start_naming_the_variable(
     assert list(tmp_path.iterdir()) == []  # no database, no key file
 
 
-@pytest.mark.parametrize("value", ("-1", "x", "1001"))
+@pytest.mark.parametrize("value", ["-1", "x", "1001"])
 def test_a_bad_overflow_refuses_to_start(
     value: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -8,16 +8,16 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from functools import partial
 from datetime import timedelta
+from functools import partial
 
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.callbacks import repository as callbacks
-from comptoir.config import Settings
 from comptoir.catalogs.images import remove_unused
 from comptoir.catalogs.inventory import expire_entries
+from comptoir.config import Settings
 from comptoir.db.engine import Database
 from comptoir.events import repository as outbox
 from comptoir.http.idempotency import purge_expired
@@ -101,7 +101,9 @@ async def purge_history(db: Database, retention: Retention = Retention()) -> int
 async def purge_logs(db: Database, retention: Retention = Retention()) -> int:
     """Request log lines older than `retention.request_log`, in batches."""
     return await _in_batches(
-        db, lambda session, limit: purge_request_logs(session, clock.now() - retention.request_log, limit), retention.batch
+        db,
+        lambda session, limit: purge_request_logs(session, clock.now() - retention.request_log, limit),
+        retention.batch,
     )
 
 

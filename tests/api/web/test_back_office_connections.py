@@ -302,9 +302,7 @@ async def test_last_used_is_written_within_seconds_while_the_process_runs(
         for _ in range(30):  # 3 seconds at most
             await asyncio.sleep(0.1)
             async with world.db.transaction(write=False) as session:
-                last_used = await session.scalar(
-                    select(Connection.last_used_at).where(Connection.id == connection.id)
-                )
+                last_used = await session.scalar(select(Connection.last_used_at).where(Connection.id == connection.id))
             if last_used is not None:
                 break
         assert last_used == used_at
