@@ -126,10 +126,14 @@ def drop_stale() -> list[str]:
     """Drop the test databases of this host whose creating process is gone; their names."""
 
     async def run() -> list[str]:
-        names = await _stale()
-        for name in names:
-            await execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        return names
+        dropped = []
+        for name in await _stale():
+            try:  # another process of this run may be dropping it too
+                await execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            except asyncpg.PostgresError:
+                continue
+            dropped.append(name)
+        return dropped
 
     return _run(run())
 
