@@ -1,5 +1,5 @@
 """The request log (docs/operations.md "Request log"): every /v1 request made with a
-connection's token, with the first 10 KB of each body and its secrets masked, kept 7 days
+connection's token, with the first 10 KB of each body and its secrets masked, kept 7 days by default
 (COMPTOIR_REQUEST_LOG_RETENTION_DAYS, purged by `jobs/timed.py`) for the back office.
 
 The middleware only appends a small record to an in-process buffer; a background task
