@@ -3,12 +3,13 @@
 Every storage test runs on SQLite and on PostgreSQL (docs/architecture.md "Tests"): the
 `db_kind` fixture is parametrised on both. PostgreSQL comes from COMPTOIR_TEST_POSTGRES_URL (default
 postgresql://postgres@127.0.0.1:5432/test): each run creates its own database there and drops
-it at the end; each test starts from empty tables. SQLite tests get a copy of a migrated file.
+it at the end, also when interrupted (tests/databases.py); each test starts from empty tables. SQLite tests get a copy of a migrated file.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import os
 import shutil
@@ -17,7 +18,6 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
-import asyncpg
 import pytest
 from sqlalchemy.engine import make_url
 
@@ -26,8 +26,9 @@ from comptoir.db.engine import Database, create_database
 from comptoir.db.migrate import upgrade
 from comptoir.kit import clock
 from comptoir.models import Base
+from tests import databases
+from tests.databases import TEST_POSTGRES_URL
 
-TEST_POSTGRES_URL = os.environ.get("COMPTOIR_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 TEST_REDIS_URL = os.environ.get("COMPTOIR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 SECRET_KEY = "test-secret-key-at-least-32-bytes-long"
 # The tests' callback receivers listen on loopback (COMPTOIR_CALLBACK_ALLOWED_NETWORKS).
@@ -40,30 +41,40 @@ def postgres_url(database: str) -> str:
 
 
 async def _execute(sql: str, url: str = TEST_POSTGRES_URL) -> None:
-    parsed = make_url(url)
-    connection = await asyncpg.connect(
-        host=parsed.host or "127.0.0.1",
-        port=parsed.port or 5432,
-        user=parsed.username or "postgres",
-        password=parsed.password,
-        database=parsed.database or "postgres",
-    )
-    try:
-        await connection.execute(sql)
-    finally:
-        await connection.close()
+    await databases.execute(sql, url)
+
+
+def new_database_name() -> str:
+    """The name of a test database to create: see tests/databases.py."""
+    return databases.new_name()
 
 
 def create_postgres_database(name: str) -> str:
-    """Create a fresh, migrated database of our own; returns its URL."""
-    asyncio.run(_execute(f'CREATE DATABASE "{name}"'))
+    """Create a fresh, migrated database of our own (named by `new_database_name`, and
+    dropped at the end of the run whatever happens); returns its URL."""
+    asyncio.run(databases.create(name))
     url = postgres_url(name)
     asyncio.run(_migrate(url))
     return url
 
 
 def drop_postgres_database(name: str) -> None:
-    asyncio.run(_execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    asyncio.run(databases.drop(name))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    databases.install()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Databases left by runs killed outright (tests/databases.py) go first."""
+    with contextlib.suppress(OSError):  # PostgreSQL is not running: the tests that need it say so
+        databases.drop_stale()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Also after Ctrl-C, SIGTERM and -x: this run's databases go."""
+    databases.drop_registered()
 
 
 async def _migrate(url: str) -> None:
@@ -76,7 +87,7 @@ async def _migrate(url: str) -> None:
 
 @pytest.fixture(scope="session")
 def postgres_template() -> Iterator[str]:
-    name = f"comptoir_test_{RUN_ID}"
+    name = new_database_name()
     url = create_postgres_database(name)
     yield url
     drop_postgres_database(name)

@@ -39,7 +39,7 @@ from comptoir.http.reference import router as reference_router
 from comptoir.http.request_log import RequestLogBuffer
 from comptoir.http.routing import JSON, ComptoirRoute, operation_id
 from comptoir.http.state import AppState
-from comptoir.jobs.timed import TimedJobs
+from comptoir.jobs.timed import Retention, TimedJobs
 from comptoir.kit import gcpause
 from comptoir.locations.endpoints import router as locations_router
 from comptoir.loyalty.endpoints import router as loyalty_router
@@ -106,7 +106,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
             if owns_database:
                 await db.dispose()
             raise
-        jobs = TimedJobs(db, settings.timed_jobs_interval_seconds)
+        jobs = TimedJobs(db, settings.timed_jobs_interval_seconds, Retention.of(settings))
         worker = (
             DeliveryWorker(settings, db, state.key, reader=state.fast) if background and settings.run_worker else None
         )

@@ -9,6 +9,7 @@ import ipaddress
 import os
 import resource
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Literal
 
@@ -113,6 +114,20 @@ class Settings(BaseSettings):
     # whether cookies are always `Secure` or only on https requests.
     forwarded_allow_ips: str = ""
     secure_cookies: Literal["auto", "always"] = "auto"
+    # Beyond the contract: how long rows are kept (docs/operations.md "Retention"), in days; a
+    # fraction of a day is allowed (0.5 is 12 hours).
+    request_log_retention_days: float = Field(default=7, gt=0, le=36500, allow_inf_nan=False)
+    delivery_log_retention_days: float = Field(default=30, gt=0, le=36500, allow_inf_nan=False)
+    event_retention_days: float = Field(default=30, gt=0, le=36500, allow_inf_nan=False)
+    # Beyond the contract: database connections per process (docs/operations.md "Database
+    # pool"): SQLAlchemy's pool on PostgreSQL (kept open, and opened beyond it when busy, closed
+    # when given back), and the direct driver's pool of hot statements.
+    database_pool_size: int = Field(default=10, ge=1, le=1000)
+    database_max_overflow: int = Field(default=10, ge=0, le=1000)
+    database_direct_pool_size: int = Field(default=10, ge=1, le=1000)
+    # Beyond the contract: entries of each kind the connection cache keeps (docs/operations.md
+    # "Connection cache"); beyond it that kind starts afresh.
+    connection_cache_size: int = Field(default=10_000, ge=1, le=10_000_000)
 
     @field_validator("redis_url", "secret_key", "new_secret_key", "max_connections", "image_directory", mode="before")
     @classmethod
@@ -141,6 +156,15 @@ class Settings(BaseSettings):
     @property
     def trusted_proxies(self) -> tuple[IPNetwork, ...]:
         return parse_forwarded_allow_ips(self.forwarded_allow_ips)
+
+    def retention(self, kind: Literal["request_log", "delivery_log", "event"]) -> timedelta:
+        """How long rows of `kind` are kept (docs/operations.md "Retention")."""
+        days = {
+            "request_log": self.request_log_retention_days,
+            "delivery_log": self.delivery_log_retention_days,
+            "event": self.event_retention_days,
+        }[kind]
+        return timedelta(days=days)
 
     @property
     def callback_networks(self) -> tuple[IPNetwork, ...]:

@@ -13,7 +13,6 @@ import re
 import shutil
 import signal
 import subprocess
-import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -25,7 +24,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
-from tests.conftest import create_postgres_database, drop_postgres_database
+from tests.conftest import create_postgres_database, drop_postgres_database, new_database_name
 from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, free_port, run_cli, wait_until_up
 
 CHROMIUM = os.environ.get("COMPTOIR_TEST_CHROMIUM", "/usr/bin/chromium")
@@ -107,7 +106,7 @@ def hub(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     if request.param == "sqlite":
         url = f"sqlite:///{cwd / 'comptoir.db'}"
     else:
-        database = f"comptoir_browser_{uuid.uuid4().hex[:10]}"
+        database = new_database_name()
         url = _off_loop(create_postgres_database, database)
     env = {
         "COMPTOIR_DATABASE_URL": url,

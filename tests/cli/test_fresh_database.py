@@ -3,13 +3,13 @@ Comptoir never ran: no database file, no key file, no schema."""
 
 from __future__ import annotations
 
-import uuid
 from pathlib import Path
 
 import pytest
 
 from comptoir.cli import main
-from tests.conftest import _execute, drop_postgres_database, postgres_url
+from tests import databases
+from tests.conftest import drop_postgres_database, postgres_url
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -44,8 +44,8 @@ def test_a_refused_command_leaves_a_fresh_postgresql_database_empty(
 
     import asyncpg
 
-    name = f"comptoir_fresh_{uuid.uuid4().hex[:10]}"
-    asyncio.run(_execute(f'CREATE DATABASE "{name}"'))
+    name = databases.new_name()
+    asyncio.run(databases.create(name))
     try:
         monkeypatch.setenv("COMPTOIR_DATABASE_URL", postgres_url(name))
         monkeypatch.setenv("COMPTOIR_SECRET_KEY", "k-fresh-database-key-at-least-32-bytes")

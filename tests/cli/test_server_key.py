@@ -10,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +17,8 @@ import asyncpg
 import pytest
 
 from comptoir.cli import main
-from tests.conftest import _execute, drop_postgres_database, postgres_url
+from tests import databases
+from tests.conftest import drop_postgres_database, postgres_url
 
 UNSET = (
     "error: COMPTOIR_SECRET_KEY is not set: on PostgreSQL every process must be given the same server key;"
@@ -66,8 +66,8 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 @pytest.fixture(scope="module")
 def empty_postgres() -> Iterator[str]:
     """A PostgreSQL database without any table: a command that ran would create them."""
-    name = f"comptoir_nokey_{uuid.uuid4().hex[:10]}"
-    asyncio.run(_execute(f'CREATE DATABASE "{name}"'))
+    name = databases.new_name()
+    asyncio.run(databases.create(name))
     yield postgres_url(name)
     drop_postgres_database(name)
 
@@ -161,8 +161,8 @@ def test_secret_key_prints_a_fresh_64_hex_key_each_time(
 def test_a_key_from_secret_key_is_accepted_on_postgresql(
     fresh_directory: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    name = f"comptoir_key_{uuid.uuid4().hex[:10]}"
-    asyncio.run(_execute(f'CREATE DATABASE "{name}"'))
+    name = databases.new_name()
+    asyncio.run(databases.create(name))
     try:
         _, key, _ = run(["secret-key"], capsys)
         monkeypatch.setenv("COMPTOIR_DATABASE_URL", postgres_url(name))

@@ -9,7 +9,6 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import IO
 import httpx
 import pytest
 
-from tests.conftest import TEST_ALLOWED_NETWORKS, create_postgres_database, drop_postgres_database
+from tests.conftest import TEST_ALLOWED_NETWORKS, create_postgres_database, drop_postgres_database, new_database_name
 from tests.response_schemas import CheckedHTTPTransport
 
 # what every `comptoir` process of the tests gets: its callback receivers are on loopback
@@ -115,7 +114,7 @@ def _read_line(stream: IO[str] | None, timeout: float) -> str:
 
 @pytest.fixture
 def fresh_postgres() -> Iterator[str]:
-    name = f"comptoir_e2e_{uuid.uuid4().hex[:10]}"
+    name = new_database_name()
     url = create_postgres_database(name)
     yield url
     drop_postgres_database(name)

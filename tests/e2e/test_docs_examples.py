@@ -9,14 +9,13 @@ import json
 import os
 import signal
 import subprocess
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.conftest import SECRET_KEY, create_postgres_database, drop_postgres_database
+from tests.conftest import SECRET_KEY, create_postgres_database, drop_postgres_database, new_database_name
 from tests.docs_examples import Example, ExampleError, examples, fill, match
 from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, _read_line, free_port, wait_until_up
 
@@ -43,7 +42,7 @@ def demo_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
     directory = tmp_path_factory.mktemp(f"docs-{request.param}")
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | LOOPBACK
     env["COMPTOIR_RATE_LIMITS"] = "off"  # the pages' examples of heavy lists would share one 10/min bucket
-    database = f"comptoir_docs_{uuid.uuid4().hex[:10]}"
+    database = new_database_name()
     if request.param == "postgresql":
         env |= {"COMPTOIR_DATABASE_URL": create_postgres_database(database), "COMPTOIR_SECRET_KEY": SECRET_KEY}
     port = free_port()

@@ -5,7 +5,6 @@ one installation to the next (comptoir.kit.ids, migration 0019)."""
 from __future__ import annotations
 
 import hashlib
-import uuid
 from collections.abc import AsyncIterator
 
 import pytest
@@ -14,7 +13,8 @@ from comptoir.config import Settings
 from comptoir.db.engine import Database, create_database
 from comptoir.db.migrate import upgrade
 from comptoir.kit import ids
-from tests.conftest import SECRET_KEY, _execute, postgres_url
+from tests import databases
+from tests.conftest import SECRET_KEY, postgres_url
 from tests.factories import World
 
 
@@ -33,11 +33,11 @@ def decode_with_the_published_derivation(kind: str, public_id: str) -> int:
 
 @pytest.fixture
 async def new_installation(db_kind: str, tmp_path) -> AsyncIterator[Database]:  # type: ignore[no-untyped-def]
-    name = f"comptoir_test_leak_{uuid.uuid4().hex[:12]}"
+    name = databases.new_name()
     if db_kind == "sqlite":
         url = f"sqlite:///{tmp_path / name}.db"
     else:
-        await _execute(f'CREATE DATABASE "{name}"')
+        await databases.create(name)
         url = postgres_url(name)
     db = create_database(Settings(database_url=url, secret_key=SECRET_KEY), pool_size=1)
     await upgrade(db)
@@ -45,7 +45,7 @@ async def new_installation(db_kind: str, tmp_path) -> AsyncIterator[Database]:  
     yield db
     await db.dispose()
     if db_kind != "sqlite":
-        await _execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await databases.drop(name)
 
 
 async def test_decoding_an_id_with_the_published_code_does_not_give_the_row_number(

@@ -21,8 +21,9 @@ from comptoir.db.engine import Database, create_database
 from comptoir.db.migrate import upgrade
 from comptoir.kit import ids
 from comptoir.models import Base, CustomerList, Location
+from tests import databases
 from tests.api.conftest import Shop, app, client, shop  # noqa: F401  (fixtures)
-from tests.conftest import SECRET_KEY, _execute, postgres_url
+from tests.conftest import SECRET_KEY, postgres_url
 from tests.factories import World
 from tests.storage.migrating import migrate
 
@@ -150,8 +151,8 @@ async def fresh_database(db_kind: str, tmp_path: Path) -> AsyncIterator[Callable
         if db_kind == "sqlite":
             url, name = f"sqlite:///{tmp_path / uuid.uuid4().hex}.db", None
         else:
-            name = f"comptoir_test_fresh_{uuid.uuid4().hex[:12]}"
-            await _execute(f'CREATE DATABASE "{name}"')
+            name = databases.new_name()
+            await databases.create(name)
             url = postgres_url(name)
         db = create_database(Settings(database_url=url, secret_key=SECRET_KEY), pool_size=1)
         await upgrade(db)
@@ -162,7 +163,7 @@ async def fresh_database(db_kind: str, tmp_path: Path) -> AsyncIterator[Callable
     for db, name in made:
         await db.dispose()
         if name is not None:
-            await _execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            await databases.drop(name)
 
 
 async def test_two_fresh_installations_give_their_first_rows_unrelated_ids(fresh_database) -> None:  # type: ignore[no-untyped-def]

@@ -32,7 +32,7 @@ class CommandError(Exception):
 def _settings() -> Settings:
     try:
         settings = Settings()
-    except ValidationError as exc:
+    except ValidationError as exc:  # refused before anything starts, naming the variable
         raise CommandError("; ".join(_setting_problem(error) for error in exc.errors())) from None
     except ValueError as exc:
         raise CommandError(" ".join(str(exc).split())) from None
@@ -48,12 +48,15 @@ def _settings() -> Settings:
 
 
 def _setting_problem(error: ErrorDetails) -> str:
-    """One bad setting in one line, naming its variable: `COMPTOIR_X: what is wrong`."""
-    message = " ".join(error["msg"].removeprefix("Value error, ").split())
-    if message.startswith("COMPTOIR_"):
+    """One refused setting in one line: its environment variable, what it must be, and what it
+    was (never for a secret)."""
+    message = " ".join(str(error["msg"]).removeprefix("Value error, ").split())
+    if message.startswith("COMPTOIR_"):  # a validator that names the variable and the bad entry
         return message
-    name = "_".join(str(part) for part in error["loc"]).upper()
-    return f"COMPTOIR_{name}: {message}"
+    variable = "COMPTOIR_" + "_".join(str(part) for part in error["loc"]).upper()
+    if "SECRET" in variable:  # never echoed
+        return f"{variable}: {message}"
+    return f"{variable}: {message} (got {str(error.get('input'))[:100]!r})"
 
 
 def _one_line(error: BaseException) -> str:
@@ -168,7 +171,7 @@ def worker() -> None:
     from comptoir.core.logs import configure_logging
     from comptoir.db.engine import create_database
     from comptoir.db.server_key import load_data_key
-    from comptoir.jobs.timed import TimedJobs
+    from comptoir.jobs.timed import Retention, TimedJobs
 
     settings = _settings()
     configure_logging(settings)
@@ -181,7 +184,7 @@ def worker() -> None:
         db = create_database(settings)
         await db.load_id_key()
         delivery = DeliveryWorker(settings, db, await load_data_key(db, settings.server_key()))
-        jobs = TimedJobs(db, settings.timed_jobs_interval_seconds)
+        jobs = TimedJobs(db, settings.timed_jobs_interval_seconds, Retention.of(settings))
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, delivery.stop)

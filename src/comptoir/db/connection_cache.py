@@ -47,7 +47,6 @@ from comptoir.config import Settings
 CHANNEL = "comptoir_connections"
 TOKENS = "tokens"  # access token -> Ctx
 AUDIENCES = "audiences"  # fan-out query parameters -> subscribed connections
-MAX_ENTRIES = 10_000  # per kind; then that kind starts afresh
 MAX_AGE_SECONDS = 30.0
 RETRY_SECONDS = 5.0
 SYNC_TIMEOUT_SECONDS = 2.0  # a LISTEN connection slower than this is dropped and made anew
@@ -62,6 +61,7 @@ class ConnectionCache:
         self._settings = settings
         self._entries: dict[str, dict[Any, tuple[float, Any]]] = {TOKENS: {}, AUDIENCES: {}}
         self.max_age = MAX_AGE_SECONDS
+        self.max_entries = settings.connection_cache_size  # per kind; then that kind starts afresh
         self._listener: Any = None
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -90,7 +90,7 @@ class ConnectionCache:
         if self._listener is None or generation != self.generation:
             return
         entries = self._entries[kind]
-        if len(entries) >= MAX_ENTRIES:
+        if len(entries) >= self.max_entries:
             entries.clear()
         entries[key] = (time.monotonic(), value)
 

@@ -172,7 +172,7 @@ class FastReader:
         self.is_sqlite = settings.is_sqlite
         self._settings = settings
         self._sqlite: sqlite3.Connection | None = None
-        self._pool = StatementPool(asyncpg_options(settings), size=10)
+        self._pool = StatementPool(asyncpg_options(settings), size=settings.database_direct_pool_size)
         self.database_url = settings.database_url
 
     async def one(self, query: Query, **params: Any) -> dict[str, Any] | None:

@@ -96,7 +96,11 @@ class Database:
             await session.commit()
 
 
-def create_database(settings: Settings, *, pool_size: int = 10) -> Database:
+def create_database(settings: Settings, *, pool_size: int | None = None) -> Database:
+    """The engine and its sessions. On PostgreSQL the pool keeps COMPTOIR_DATABASE_POOL_SIZE
+    connections and opens up to COMPTOIR_DATABASE_MAX_OVERFLOW more when busy
+    (docs/operations.md "Database pool"); a command or a test that needs few gives `pool_size`
+    (then as many again when busy)."""
     url = async_url(settings.database_url)
     is_sqlite = url.startswith("sqlite")
     options: dict = {"json_serializer": dumps_str, "json_deserializer": loads_stored}
@@ -106,7 +110,9 @@ def create_database(settings: Settings, *, pool_size: int = 10) -> Database:
             path.parent.mkdir(parents=True, exist_ok=True)
         options["connect_args"] = {"timeout": 30}
     else:
-        options.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=False)
+        size = settings.database_pool_size if pool_size is None else pool_size
+        overflow = settings.database_max_overflow if pool_size is None else pool_size
+        options.update(pool_size=size, max_overflow=overflow, pool_pre_ping=False)
     engine = create_async_engine(url, **options)
     if is_sqlite:
         _configure_sqlite(engine)

@@ -1,6 +1,6 @@
 """The request log (docs/operations.md "Request log"): every /v1 request made with a
-connection's token, with the first 10 KB of each body and its secrets masked, kept 7 days
-for the back office.
+connection's token, with the first 10 KB of each body and its secrets masked, kept 7 days by default
+(COMPTOIR_REQUEST_LOG_RETENTION_DAYS, purged by `jobs/timed.py`) for the back office.
 
 The middleware only appends a small record to an in-process buffer; a background task
 writes the buffer every second in one multi-row INSERT, and masking happens there, off the
@@ -15,24 +15,21 @@ import asyncio
 import contextlib
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import structlog
 
 from comptoir.db.engine import Database
 from comptoir.http import repository
-from comptoir.kit import clock
 from comptoir.kit.safetext import storable
 
 log = structlog.get_logger("comptoir.http.request_log")
 
 MAX_BODY = 10 * 1024  # bytes of each body kept
 MAX_PATH = 4096  # characters of a path and query kept
-RETENTION = timedelta(days=7)
 FLUSH_EVERY = 1.0  # seconds
 MAX_PENDING = 20_000  # beyond it (the database is away), the oldest records are dropped
-PURGE_BATCH = 5000
 
 # A member or query parameter whose name contains one of these words (in any case) is a secret.
 SECRET_WORDS = ("secret", "password", "passwd", "token", "authorization", "api_key", "api-key", "apikey", "verifier")
@@ -164,7 +161,9 @@ class RequestLogBuffer:
         return written
 
     def start(self) -> None:
-        if self.enabled and self._task is None:
+        """Write every FLUSH_EVERY seconds, also with the log off: "Last used" stays current
+        within a second or two either way (docs/operations.md "Request log")."""
+        if self._task is None:
             self._task = asyncio.create_task(self._run(), name="comptoir-request-log")
 
     async def stop(self) -> None:
@@ -195,15 +194,3 @@ def _rows(records: list[Record]) -> list[dict[str, Any]]:
         except Exception:  # one odd record never loses the others
             log.exception("request_log_line_failed", connection_id=record.connection_id)
     return rows
-
-
-async def purge_request_logs(db: Database) -> int:
-    """The hourly job: request log lines older than 7 days go, in batches."""
-    cutoff = clock.now() - RETENTION
-    purged = 0
-    while True:
-        async with db.transaction() as session:
-            count = await repository.purge_logs(session, cutoff, PURGE_BATCH)
-        purged += count
-        if count < PURGE_BATCH:
-            return purged

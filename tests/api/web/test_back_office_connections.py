@@ -3,6 +3,7 @@ and each connection's request log and callback delivery attempts."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 from datetime import timedelta
@@ -17,7 +18,8 @@ from comptoir.app import create_app
 from comptoir.config import Settings
 from comptoir.connections.service import find_connection_by_token
 from comptoir.db.engine import Database
-from comptoir.http.request_log import Record, body_text, mask, purge_request_logs
+from comptoir.http.request_log import Record, body_text, mask
+from comptoir.jobs.timed import purge_logs
 from comptoir.kit import clock
 from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
 from comptoir.web import connections as connections_pages
@@ -224,7 +226,7 @@ async def test_request_logs_older_than_7_days_are_purged(app: FastAPI, shop: Sho
                     response_bytes=2,
                 )
             )
-    assert await purge_request_logs(world.db) == 1
+    assert await purge_logs(world.db) == 1
     async with world.db.transaction(write=False) as session:
         assert list(await session.scalars(select(RequestLog.request_id))) == ["r6"]
 
@@ -280,3 +282,27 @@ async def test_older_requests_are_a_page_away(
     assert '"preparation_time": 5' in second
     assert '"preparation_time": 10' not in second
     assert "Older requests" not in second
+
+
+@pytest.mark.parametrize("request_logs", ["on", "off"])
+async def test_last_used_is_written_within_seconds_while_the_process_runs(
+    request_logs: str, app: FastAPI, settings: Settings, database: Database, shop: Shop, world: World
+) -> None:
+    """docs/operations.md "Request log": "Last used" is current within a second or two,
+    written by the running process (not only at its stop), the request log on or off."""
+    own = create_app(settings.model_copy(update={"request_logs": request_logs}), database=database, background=False)
+    app.state.comptoir = own.state.comptoir  # the shared app, its routes ready, with this state
+    connection = await connection_of(world, shop.location_token)
+    clock.freeze()
+    used_at = clock.now()
+    async with own.router.lifespan_context(own):  # what starts and stops with the process
+        async with httpx.AsyncClient(transport=CheckedASGITransport(app=app), base_url="http://testserver") as http:
+            assert (await http.get("/v1/location", headers=shop.headers())).status_code == 200
+        last_used = None
+        for _ in range(30):  # 3 seconds at most
+            await asyncio.sleep(0.1)
+            async with world.db.transaction(write=False) as session:
+                last_used = await session.scalar(select(Connection.last_used_at).where(Connection.id == connection.id))
+            if last_used is not None:
+                break
+        assert last_used == used_at

@@ -1,0 +1,19 @@
+"""Run by tests/storage/test_test_databases.py in a pytest of its own (the name matches no
+test file, so the suite never collects it): creates a database as the suite's fixtures do,
+writes its name to the file INTERRUPTED_RUN_NAME_FILE names, and waits to be interrupted."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+
+from tests import databases
+
+
+def test_waits_to_be_interrupted() -> None:
+    name = databases.new_name()
+    asyncio.run(databases.create(name))
+    Path(os.environ["INTERRUPTED_RUN_NAME_FILE"]).write_text(name)
+    time.sleep(600)  # the run is interrupted long before: the test kills it at its end anyway

@@ -1,0 +1,120 @@
+"""docs/operations.md "Development": a test run drops the PostgreSQL databases it creates,
+also when it is interrupted (Ctrl-C, SIGTERM), and the next run drops those of a run killed
+outright; a database named otherwise is never touched (tests/databases.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import databases
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def _exists(name: str) -> bool:
+    connection = await databases._connect(databases.TEST_POSTGRES_URL)
+    try:
+        return bool(await connection.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name))
+    finally:
+        await connection.close()
+
+
+def _start(said: Path) -> subprocess.Popen[bytes]:
+    """A pytest of its own (only the plugins it needs: it starts in a second) running
+    tests/storage/interrupted_run.py, which writes its database's name to `said`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COMPTOIR_"))}
+    env |= {
+        "INTERRUPTED_RUN_NAME_FILE": str(said),
+        "COMPTOIR_TEST_POSTGRES_URL": databases.TEST_POSTGRES_URL,
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    }
+    command = [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider"]
+    return subprocess.Popen(
+        [*command, "-p", "pytest_asyncio.plugin", "tests/storage/interrupted_run.py"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[subprocess.Popen[bytes], str]]]:
+    """Three runs started at once, each once it has created its database: its process and
+    the database's name."""
+    directory = tmp_path_factory.mktemp("runs")
+    started = {kind: (_start(directory / kind), directory / kind) for kind in ("SIGINT", "SIGTERM", "SIGKILL")}
+    found = {}
+    try:
+        deadline = time.monotonic() + 60
+        for kind, (process, said) in started.items():
+            while not (said.exists() and said.read_text()):
+                assert process.poll() is None, "a run ended before creating its database"
+                assert time.monotonic() < deadline, "no database after 60 s"
+                time.sleep(0.05)
+            found[kind] = (process, said.read_text())
+        yield found
+    finally:
+        for process, _ in started.values():
+            process.kill()
+            process.wait(30)
+        databases.drop_stale()
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_run_drops_its_database(sig: str, runs: dict[str, tuple[subprocess.Popen[bytes], str]]) -> None:
+    process, name = runs[sig]
+    assert asyncio.run(_exists(name))
+    process.send_signal(getattr(signal, sig))
+    process.wait(30)
+    assert not asyncio.run(_exists(name))
+
+
+def test_the_database_of_a_run_killed_outright_goes_at_the_next_start(
+    runs: dict[str, tuple[subprocess.Popen[bytes], str]],
+) -> None:
+    process, name = runs["SIGKILL"]
+    process.kill()
+    process.wait(30)
+    assert asyncio.run(_exists(name))
+    assert name in databases.drop_stale()
+    assert not asyncio.run(_exists(name))
+
+
+def test_only_databases_of_this_host_named_by_a_dead_process_are_stale() -> None:
+    other_host = "f" * 6 if databases.HOST != "f" * 6 else "e" * 6
+    dead = 2**22 + 12345  # above Linux's largest pid: no such process
+    stale = f"comptoir_test_{databases.HOST}_{dead}_0123abcd"
+    names = [
+        stale,
+        f"comptoir_test_{databases.HOST}_{os.getpid()}_0123abcd",  # a live process
+        f"comptoir_test_{other_host}_{dead}_0123abcd",  # another host's
+        f"comptoir_test_{databases.HOST}_{dead}_0123abcd_x",  # not our form
+        f"comptoir_test_{databases.HOST}_{dead}_0123ABCD",
+        f"comptoir_bench_{databases.HOST}_{dead}_0123abcd",
+        "test",
+    ]
+    assert databases.stale_among(names) == [stale]
+
+
+def test_a_database_of_any_name_made_by_the_suite_is_registered_until_dropped() -> None:
+    """So the end of the run drops it (not the stale clean-up: its name is not ours)."""
+    name = f"comptoir_other_{uuid.uuid4().hex[:8]}"
+    asyncio.run(databases.create(name))
+    try:
+        assert asyncio.run(_exists(name))
+        assert name in databases._registered
+    finally:
+        asyncio.run(databases.drop(name))
+    assert name not in databases._registered
+    assert not asyncio.run(_exists(name))
