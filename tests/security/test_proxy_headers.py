@@ -202,5 +202,5 @@ def test_a_bad_secure_cookies_stops_a_command(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("COMPTOIR_SECURE_COOKIES", "sometimes")
-    expected = "error: COMPTOIR_SECURE_COOKIES: Input should be 'auto' or 'always'\n"
+    expected = "error: COMPTOIR_SECURE_COOKIES: Input should be 'auto' or 'always' (got 'sometimes')\n"
     assert run(["serve"], capsys) == (1, "", expected)
