@@ -81,7 +81,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     images_problem = settings.image_directory_problem()  # docs/operations.md "Images"
     if images_problem is not None:
         raise RuntimeError(images_problem)
-    images.use_directory(settings.image_directory)
+    images.use_directory(settings.image_directory, to_files=settings.images_to_files)
     owns_database = database is None
     db = database or create_database(settings)
     state = AppState(

@@ -109,6 +109,9 @@ class Settings(BaseSettings):
     # docs/operations.md "Images": unset, image bytes live in the database; set, in files under
     # this directory (absolute, existing, writable by the process).
     image_directory: Path | None = None
+    # Which store new images go to: `auto` is the files when the directory is set; `database`
+    # keeps the directory for reading the files left there (going back, docs/operations.md "Images").
+    image_store: Literal["auto", "database", "filesystem"] = "auto"
     # Beyond the contract: behind a reverse proxy (docs/operations.md "Behind a proxy"). The
     # proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (none by default), and
     # whether cookies are always `Secure` or only on https requests.
@@ -225,6 +228,8 @@ class Settings(BaseSettings):
         every command refuses to start rather than fail on the first upload."""
         directory = self.image_directory
         if directory is None:
+            if self.image_store == "filesystem":
+                return "COMPTOIR_IMAGE_STORE=filesystem needs COMPTOIR_IMAGE_DIRECTORY: the directory of the files"
             return None
         if not directory.is_absolute():
             return f"COMPTOIR_IMAGE_DIRECTORY must be an absolute path, not {str(directory)!r}"
@@ -237,6 +242,11 @@ class Settings(BaseSettings):
         except OSError as exc:
             return f"COMPTOIR_IMAGE_DIRECTORY: {directory} is not writable by this process ({exc.strerror})"
         return None
+
+    @property
+    def images_to_files(self) -> bool:
+        """Whether new images' bytes are written as files (docs/operations.md "Images")."""
+        return self.image_directory is not None and self.image_store != "database"
 
     def server_key(self) -> bytes:
         """The key tokens and client secrets are derived from; on SQLite without

@@ -84,6 +84,21 @@ def test_a_directory_not_writable_stops_every_command(cli: Cli, monkeypatch: pyt
     assert result.err.startswith("error: COMPTOIR_IMAGE_DIRECTORY: /proc is not writable by this process (")
 
 
+@pytest.mark.parametrize("value", ["filesystem", "files", "s3"])
+def test_an_image_store_without_its_directory_stops_every_command(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.delenv("COMPTOIR_IMAGE_DIRECTORY", raising=False)
+    monkeypatch.setenv("COMPTOIR_IMAGE_STORE", value)
+    message = (
+        "COMPTOIR_IMAGE_STORE=filesystem needs COMPTOIR_IMAGE_DIRECTORY: the directory of the files"
+        if value == "filesystem"
+        else f"COMPTOIR_IMAGE_STORE: Input should be 'auto', 'database' or 'filesystem' (got {value!r})"
+    )
+    for command in (("migrate",), ("images", "move", "--to", "database")):
+        refused(cli(*command), message)
+
+
 def test_a_server_process_with_a_missing_directory_is_refused(settings: Settings, tmp_path: Path) -> None:
     with pytest.raises(RuntimeError) as stopped:
         create_app(settings.model_copy(update={"image_directory": tmp_path / "absent"}), background=False)

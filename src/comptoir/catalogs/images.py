@@ -76,15 +76,17 @@ class ImageStore(Protocol):
 
 class ImageStores:
     """The process's stores: the database always, files when COMPTOIR_IMAGE_DIRECTORY is set;
-    new images go to `current`, and each image is read from the store its row names."""
+    new images go to `current` (the files, unless COMPTOIR_IMAGE_STORE=database), and each image
+    is read from the store its row names."""
 
-    def __init__(self, directory: Path | None) -> None:
+    def __init__(self, directory: Path | None, *, to_files: bool = True) -> None:
         self.database = DatabaseImageStore()
         self.files = FilesystemImageStore(directory) if directory is not None else None
+        self.to_files = to_files
 
     @property
     def current(self) -> ImageStore:
-        return self.files if self.files is not None else self.database
+        return self.files if self.files is not None and self.to_files else self.database
 
     def by_name(self, name: str) -> ImageStore | None:
         return self.files if name == FilesystemImageStore.name else self.database
@@ -93,11 +95,12 @@ class ImageStores:
 STORES = ImageStores(None)
 
 
-def use_directory(directory: Path | None) -> None:
-    """Choose the process's stores from COMPTOIR_IMAGE_DIRECTORY (the app and every command that
-    touches images call it once settings are read, like `kit.ids.use_key`)."""
+def use_directory(directory: Path | None, *, to_files: bool = True) -> None:
+    """Choose the process's stores from COMPTOIR_IMAGE_DIRECTORY and COMPTOIR_IMAGE_STORE (the
+    app and every command that touches images call it once settings are read, like
+    `kit.ids.use_key`)."""
     global STORES
-    STORES = ImageStores(directory)
+    STORES = ImageStores(directory, to_files=to_files)
 
 
 def key_of(image: CatalogImage) -> ImageKey:

@@ -180,7 +180,8 @@ def worker() -> None:
     async def main() -> None:
         from comptoir.catalogs import images
 
-        images.use_directory(settings.image_directory)  # the timed jobs remove image files
+        # the timed jobs remove image files
+        images.use_directory(settings.image_directory, to_files=settings.images_to_files)
         db = create_database(settings)
         await db.load_id_key()
         delivery = DeliveryWorker(settings, db, await load_data_key(db, settings.server_key()))

@@ -208,3 +208,22 @@ async def test_a_missing_file_is_a_404_and_logged(
     assert data.json()["error_type"] == "not_found"
     logged = capsys.readouterr()
     assert "image_bytes_missing" in logged.out + logged.err
+
+
+@pytest.mark.parametrize("store", ["filesystem"])  # the process starts on files
+async def test_going_back_to_the_database_keeps_every_image_readable_throughout(
+    client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any], directory: Path, store: str
+) -> None:
+    assert (await upload(client, shop, catalog, PNG, "image/png")).status_code == 200
+    # restarted with COMPTOIR_IMAGE_STORE=database, the directory still set
+    images.use_directory(directory, to_files=False)
+    assert (await upload(client, shop, catalog, GIF, "image/gif")).status_code == 200
+    assert len(files_in(directory)) == 1  # the new image went to the database
+    assert await counts(world) == (2, 1)
+    before = [(kind, data) for _id, data, kind in await read_all(client, shop, catalog)]
+    assert sorted(before) == [("image/gif", GIF), ("image/png", PNG)]
+    assert await images.move_images(world.db, "database") == 1
+    assert files_in(directory) == []
+    assert await counts(world) == (2, 2)
+    images.use_directory(None)  # then the directory unset
+    assert [(kind, data) for _id, data, kind in await read_all(client, shop, catalog)] == before
