@@ -1,4 +1,4 @@
-"""`comptoir serve` with its database pools set to COMPTOIR_BENCH_POOL_SIZE connections each
+"""`comptoir serve` with its database pools set to TWO_HOSTS_POOL_SIZE connections each
 (benchmarks/two_hosts.py): the SQLAlchemy engine's pool (no overflow) and the statement pool
 of the hot reads and writes (db/direct.py). Without the variable, the code's own sizes: an
 engine pool of 10 with 10 overflow, a statement pool of 10.
@@ -16,7 +16,7 @@ from typing import Any
 
 from comptoir.db import direct, engine
 
-SIZE = int(os.environ.get("COMPTOIR_BENCH_POOL_SIZE", "0"))
+SIZE = int(os.environ.get("TWO_HOSTS_POOL_SIZE", "0"))
 
 if SIZE:
     _create_async_engine = engine.create_async_engine

@@ -4,8 +4,11 @@ between them (docs/scaling.md "Two hosts, measured").
 Run as root (it makes network namespaces), by hand, not in CI; needs wrk, gcc and the
 PostgreSQL 15 server binaries:
 
-    uv run python benchmarks/two_hosts.py                       # the full run, about 15 minutes
+    uv run python benchmarks/two_hosts.py --pg-setting synchronous_commit=off   # the full run, about 18 minutes
     uv run python benchmarks/two_hosts.py --rounds 1 --duration 5 --only loopback,relay-2ms
+
+The figures of docs/scaling.md come from the first command: commits that do not wait for the disk's flush, whose time on a shared machine
+swings more than anything measured here.
 
 What it builds, removed again at the end (even on failure or Ctrl-C):
 - namespaces `cmpa<pid>` (the database host) and `cmpb<pid>` (the application host) joined
@@ -26,8 +29,11 @@ from round to round; each configuration runs order creation (`POST /v1/location/
 2 KB order of benchmarks/orders.py) and `GET /v1/location`, with wrk from the application's
 namespace. Per run it reads the CPU time of the PostgreSQL processes, of the serve processes
 and of the relay from /proc, and the statements PostgreSQL ran (pg_stat_statements).
-Medians over the rounds are printed, with ratios to `loopback` taken within each round.
-Every wrk output is kept in the work directory printed at the end.
+Then each request runs once more one at a time (wrk -c1): its p50 is what a request waits,
+without queueing (the round trips it waits one after the other). Medians over the rounds are
+printed, with ratios to `loopback` taken within each round, and the bytes per row of the
+tables that grow with traffic. Every wrk output is kept in the work directory printed at the
+end.
 """
 
 from __future__ import annotations
@@ -151,8 +157,9 @@ def tree_cpu(root: int) -> float:
 class Hosts:
     """Namespaces, veth pair, private PostgreSQL cluster, relay binary; `close()` undoes all."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, settings: list[str]) -> None:
         self.workdir = workdir
+        self.settings = settings  # more `name=value` settings of the cluster
         suffix = str(os.getpid())
         self.db_ns = f"cmpa{suffix}"
         self.app_ns = f"cmpb{suffix}"
@@ -188,7 +195,7 @@ class Hosts:
         options = (
             f"-c listen_addresses=127.0.0.1,{DB_HOST_ADDRESS} -c port=5432 -c unix_socket_directories={self.cluster}"
             " -c max_connections=300 -c shared_buffers=256MB -c shared_preload_libraries=pg_stat_statements"
-        )
+        ) + "".join(f" -c {setting}" for setting in self.settings)
         self.pg_started = True
         sh(*in_ns(self.db_ns, "runuser", "-u", "postgres", "--", str(PG_BIN / "pg_ctl"), "-D", str(data),
                   "-l", str(self.cluster / "postgresql.log"), "-w", "-o", options, "start"))  # fmt: skip
@@ -220,7 +227,7 @@ def server_env(url: str, pool: int | None) -> dict[str, str]:
         "COMPTOIR_LOG_LEVEL": "warning",
     }
     if pool is not None:
-        env["COMPTOIR_BENCH_POOL_SIZE"] = str(pool)
+        env["TWO_HOSTS_POOL_SIZE"] = str(pool)
     return env
 
 
@@ -305,6 +312,11 @@ def run_config(
                 rps=figures["rps"], p50=figures["p50"], p99=figures["p99"], requests=figures["requests"],
                 pg_cpu=pg1 - pg0, serve_cpu=serve1 - serve0, relay_cpu=relay1 - relay0, statements=statements, raw=raw,
             )  # fmt: skip
+        for name in names:  # one request at a time: what a request waits, without queueing
+            script, extra = scripts[name]
+            figures, raw = wrk(namespace, port, script, extra, args.duration, 1)
+            results[f"{name}-c1"] = Result(figures["rps"], figures["p50"], figures["p99"], figures["requests"],
+                                           0.0, 0.0, 0.0, 0, raw)  # fmt: skip
     finally:
         server.send_signal(signal.SIGINT)
         try:
@@ -329,9 +341,16 @@ def prepare(hosts: Hosts) -> tuple[dict, Path]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--duration", type=int, default=8, help="seconds per wrk run")
+    parser.add_argument("--duration", type=int, default=6, help="seconds per wrk run")
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--only", help="comma-separated configuration names (loopback is always run)")
+    parser.add_argument(
+        "--pg-setting",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the private cluster, e.g. synchronous_commit=off (repeatable)",
+    )
     args = parser.parse_args()
     if os.geteuid() != 0:
         raise SystemExit("run as root: it makes network namespaces")
@@ -344,7 +363,7 @@ def main() -> None:
         configs = [c for c in CONFIGS if c.name in wanted]
 
     workdir = Path(tempfile.mkdtemp(prefix="comptoir-two-hosts-"))
-    hosts = Hosts(workdir)
+    hosts = Hosts(workdir, args.pg_setting)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     rounds: list[dict[str, dict[str, Result]]] = []
     try:
@@ -408,7 +427,7 @@ def report(configs: list[Config], rounds: list[dict[str, dict[str, Result]]], ar
         print(
             f"{'configuration':<18}{'procs':>6}{'pool':>6}{'req/s (rounds)':>24}{'median':>8}{'ratio':>7}"
             f"{'p50 ms':>8}{'p99 ms':>8}{'PG ms/req':>10}{'PG req/core-s':>14}{'serve ms/req':>13}"
-            f"{'relay ms/req':>13}{'stmts/req':>10}"
+            f"{'relay ms/req':>13}{'stmts/req':>10}{'c1 p50 ms':>10}"
         )
         for config in configs:
             runs = [r[config.name][name] for r in rounds]
@@ -421,6 +440,7 @@ def report(configs: list[Config], rounds: list[dict[str, dict[str, Result]]], ar
                 f"{pg:>10.3f}{1000 / pg:>14.0f}{med([x.serve_cpu / x.requests * 1000 for x in runs]):>13.3f}"
                 f"{med([x.relay_cpu / x.requests * 1000 for x in runs]):>13.3f}"
                 f"{med([x.statements / x.requests for x in runs]):>10.2f}"
+                f"{med([r[config.name][name + '-c1'].p50 for r in rounds]):>10.2f}"
             )
 
 
