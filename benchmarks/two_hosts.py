@@ -7,7 +7,8 @@ PostgreSQL 15 server binaries:
     uv run python benchmarks/two_hosts.py --pg-setting synchronous_commit=off   # the full run, about 18 minutes
     uv run python benchmarks/two_hosts.py --rounds 1 --duration 5 --only loopback,relay-2ms
 
-The figures of docs/scaling.md come from the first command: commits that do not wait for the disk's flush, whose time on a shared machine
+The figures of docs/scaling.md come from the first command: commits that do not wait for the
+disk's flush, whose time on a shared machine
 swings more than anything measured here.
 
 What it builds, removed again at the end (even on failure or Ctrl-C):
@@ -23,7 +24,8 @@ Configurations: `loopback` (serve and wrk in namespace A, PostgreSQL at 127.0.0.
 (serve and wrk in namespace B, PostgreSQL straight across the veth pair), `relay-0ms`,
 `relay-0.5ms`, `relay-2ms` (through the relay), the last also with smaller pools
 (`relay-2ms-poolN`: each of the process's two pools, the engine's and the statement pool,
-holds N connections, through benchmarks/_serve_pool.py) and some with 2 serve processes.
+holds N connections: COMPTOIR_DATABASE_POOL_SIZE and COMPTOIR_DATABASE_DIRECT_POOL_SIZE)
+and some with 2 serve processes.
 Each round runs every configuration in turn (a new `serve` each time), its order rotating
 from round to round; each configuration runs order creation (`POST /v1/location/orders`, the
 2 KB order of benchmarks/orders.py) and `GET /v1/location`, with wrk from the application's
@@ -227,7 +229,9 @@ def server_env(url: str, pool: int | None) -> dict[str, str]:
         "COMPTOIR_LOG_LEVEL": "warning",
     }
     if pool is not None:
-        env["TWO_HOSTS_POOL_SIZE"] = str(pool)
+        env["COMPTOIR_DATABASE_POOL_SIZE"] = str(pool)
+        env["COMPTOIR_DATABASE_MAX_OVERFLOW"] = "0"
+        env["COMPTOIR_DATABASE_DIRECT_POOL_SIZE"] = str(pool)
     return env
 
 
@@ -285,7 +289,8 @@ def run_config(
         url = f"postgresql://postgres@{DB_HOST_ADDRESS}:5432/{DATABASE}"
     port = 8000
     with log.open("a") as errors:
-        serve = [PYTHON, str(HERE / "_serve_pool.py"), "serve", "--port", str(port), "--workers", str(config.workers)]
+        comptoir = str(Path(PYTHON).with_name("comptoir"))
+        serve = [comptoir, "serve", "--port", str(port), "--workers", str(config.workers)]
         server = subprocess.Popen(
             in_ns(namespace, *serve),
             env=server_env(url, config.pool),
