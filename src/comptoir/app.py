@@ -37,7 +37,7 @@ from comptoir.http.request_log import RequestLogBuffer
 from comptoir.http.routing import JSON, ComptoirRoute, operation_id
 from comptoir.http.state import AppState
 from comptoir.jobs.timed import TimedJobs
-from comptoir.kit import gcpause
+from comptoir.kit import gcpause, tracing
 from comptoir.locations.endpoints import router as locations_router
 from comptoir.loyalty.endpoints import router as loyalty_router
 from comptoir.oauth2 import openapi as oauth2_openapi
@@ -117,6 +117,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
             await state.fast.close()
             if owns_database:
                 await db.dispose()
+            tracing.flush()
 
     app = FastAPI(
         title="Comptoir integration API",
@@ -162,6 +163,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     install_error_handlers(app)
     app.add_middleware(InputLimits)
     app.add_middleware(HttpConventions)
+    tracing.instrument_app(app)  # the server span, around all of the above (docs/operations.md "Traces")
     return app
 
 
@@ -171,6 +173,7 @@ def app_from_environment() -> FastAPI:
 
     settings = Settings()
     configure_logging(settings)
+    tracing.configure_from_environment()
     return create_app(settings)
 
 

@@ -149,10 +149,12 @@ def worker() -> None:
     from comptoir.core.logs import configure_logging
     from comptoir.db.engine import create_database
     from comptoir.jobs.timed import TimedJobs
+    from comptoir.kit import tracing
 
     settings = _settings()
     configure_logging(settings)
     _run_in_transaction(_migrate_only)
+    tracing.configure_from_environment()  # docs/operations.md "Traces"
 
     async def main() -> None:
         db = create_database(settings)
@@ -168,6 +170,7 @@ def worker() -> None:
         finally:
             await jobs.stop()
             await db.dispose()
+            tracing.flush()
 
     asyncio.run(main())
 
