@@ -129,6 +129,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         lifespan=lifespan,
         default_response_class=JSON,
         generate_unique_id_function=operation_id,
+        telemetry=tracing.fastapi_telemetry(),  # the server span (docs/operations.md "Traces")
     )
     app.state.comptoir = state
 
@@ -163,7 +164,6 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     install_error_handlers(app)
     app.add_middleware(InputLimits)
     app.add_middleware(HttpConventions)
-    tracing.instrument_app(app)  # the server span, around all of the above (docs/operations.md "Traces")
     return app
 
 

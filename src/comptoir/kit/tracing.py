@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # never imported at run time unless tracing is on
+    from fastapi.telemetry import TelemetryConfig
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.trace import Tracer
 
@@ -104,14 +105,16 @@ def flush() -> None:
 # --- what is traced (each a no-op while tracing is off) -------------------------------------
 
 
-def instrument_app(app: Any) -> None:
-    """The server span of every request: around the whole ASGI stack, our middlewares
-    included; a client's valid `traceparent` is continued, any other is ignored."""
+def fastapi_telemetry() -> TelemetryConfig | None:
+    """FastAPI's own telemetry settings (`FastAPI(telemetry=...)`): with tracing on, the
+    server span of every request from our provider, around the whole application and our
+    middlewares, named after the route (`POST /v1/locations/{location_id}/orders`); a
+    client's valid `traceparent` is continued, any other is ignored. No metrics, logs or
+    per-step spans. None while tracing is off: FastAPI's defaults, which trace nothing
+    without a global provider."""
     if _provider is None:
-        return
-    from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
-
-    FastAPIInstrumentor.instrument_app(app, tracer_provider=_provider, exclude_spans=["receive", "send"])
+        return None
+    return {"tracer_provider": _provider, "metrics": False, "logs": False, "operation_spans": False}
 
 
 def instrument_engine(sync_engine: Any) -> None:
