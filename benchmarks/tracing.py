@@ -6,9 +6,15 @@ loopback that answers 200 at once (the SDK's batching, encoding and sending incl
 collector's own cost). wrk runs alternate between the two, as in benchmarks/location_get.py
 (same tokens, same script); the medians and their ratio are printed.
 
-Needs wrk. Run by hand, not in CI:
+`--in-process` measures CPU instead, in one process and without wrk: the same requests
+through two apps, one built with tracing off and one with a tracer provider whose exporter
+drops every batch (the cost of making the spans, not of sending them), alternately; the
+medians of the CPU microseconds per request are printed.
+
+Needs wrk (but for `--in-process`). Run by hand, not in CI:
 
     uv run python benchmarks/tracing.py                      # SQLite
+    uv run python benchmarks/tracing.py --in-process
     uv run python benchmarks/tracing.py --database postgresql://postgres@127.0.0.1:5432/bench
 """
 
@@ -57,6 +63,54 @@ def otlp_sink() -> Iterator[tuple[str, list[int]]]:
         server.shutdown()
 
 
+def in_process(tokens: list[str], runs: int, requests: int) -> None:
+    import logging
+    import time
+
+    import structlog
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
+
+    from comptoir.app import create_app
+    from comptoir.config import Settings
+    from comptoir.kit import tracing
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+
+    class Dropped(SpanExporter):
+        def export(self, spans: object) -> SpanExportResult:
+            return SpanExportResult.SUCCESS
+
+    async def cpu_per_request(app: object) -> float:
+        async with app.router.lifespan_context(app):  # type: ignore[attr-defined]
+            transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+            async with httpx.AsyncClient(transport=transport, base_url="http://bench") as http:
+                for i in range(200):  # warm-up
+                    await http.get("/v1/location", headers={"X-Access-Token": tokens[i % len(tokens)]})
+                started = time.process_time()
+                for i in range(requests):
+                    answer = await http.get("/v1/location", headers={"X-Access-Token": tokens[i % len(tokens)]})
+                    assert answer.status_code == 200, answer.text
+                return (time.process_time() - started) / requests * 1e6
+
+    provider = TracerProvider()
+    provider.add_span_processor(BatchSpanProcessor(Dropped()))
+    apps = {"off": create_app(Settings(), background=False)}
+    tracing.install(provider)
+    apps["on"] = create_app(Settings(), background=False)
+    tracing.install(None)
+    results: dict[str, list[float]] = {"off": [], "on": []}
+    for run in range(runs):
+        for name in ("off", "on") if run % 2 == 0 else ("on", "off"):
+            results[name].append(asyncio.run(cpu_per_request(apps[name])))
+    print(f"GET /v1/location in one process, {runs} alternating runs of {requests} requests, CPU us per request")
+    for name in ("off", "on"):
+        runs_text = " ".join(f"{x:.0f}" for x in results[name])
+        print(f"{name:<5}{runs_text:<40}median {statistics.median(results[name]):.0f}")
+    off, on = statistics.median(results["off"]), statistics.median(results["on"])
+    print(f"tracing on costs {on - off:.0f} us per request ({on / off - 1:+.0%})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--database", help="COMPTOIR_DATABASE_URL (default: a fresh SQLite file)")
@@ -64,8 +118,10 @@ def main() -> None:
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
     parser.add_argument("--connections", type=int, default=32, help="concurrent wrk connections")
     parser.add_argument("--tokens", type=int, default=1000, help="connections to rotate over")
+    parser.add_argument("--in-process", action="store_true", help="CPU per request in one process (no wrk)")
+    parser.add_argument("--requests", type=int, default=1500, help="requests per run (--in-process)")
     args = parser.parse_args()
-    if shutil.which("wrk") is None:
+    if shutil.which("wrk") is None and not args.in_process:
         raise SystemExit("wrk is required: apt-get install -y wrk")
 
     workdir = Path(tempfile.mkdtemp(prefix="comptoir-bench-"))
@@ -79,6 +135,9 @@ def main() -> None:
     tokens = asyncio.run(make_tokens(env, args.tokens))
     tokens_file = workdir / "tokens.txt"
     tokens_file.write_text("\n".join(tokens) + "\n")
+    if args.in_process:
+        in_process(tokens, args.runs, args.requests)
+        return
     script = workdir / "location.lua"
     script.write_text('args_path = "/v1/location"\n' + WRK_SCRIPT)
 
