@@ -7,8 +7,10 @@ context that is not one of ours is not continued by the delivery worker either."
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import httpx
+import pytest
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from sqlalchemy import select, update
 
@@ -79,6 +81,21 @@ async def test_a_malformed_or_oversized_traceparent_starts_a_trace_of_our_own(
         assert TRACEPARENT.fullmatch(stored)
         assert stored.split("-")[1:3] == [trace_id, span_id]
     assert len(await _stored(world)) == len(MALFORMED)
+
+
+async def test_malformed_trace_headers_put_nothing_of_theirs_in_the_logs(
+    client: httpx.AsyncClient, shop: Shop, spans: InMemorySpanExporter, caplog: pytest.LogCaptureFixture
+) -> None:
+    headers = {
+        **shop.headers(),
+        "traceparent": CLIENT_TRACE,
+        "tracestate": "INJECTED=" + "y" * 4000 + ",dup=1,dup=2",
+        "baggage": "INJECTED-" + "z" * 9000,
+    }
+    with caplog.at_level(logging.DEBUG):
+        created = await client.post("/v1/location/orders", json=order(), headers=headers)
+    assert created.status_code == 200, created.text
+    assert "INJECTED" not in caplog.text
 
 
 async def test_a_stored_context_not_of_ours_is_not_continued_by_the_delivery(

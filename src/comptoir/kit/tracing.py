@@ -14,6 +14,7 @@ reader, the callback client), so a request pays nothing when tracing is off.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -30,6 +31,14 @@ DEFAULT_SERVICE_NAME = "comptoir"
 # what `traceparent()` writes and what the delivery worker accepts back: version 00, a trace
 # id and a span id (lowercase hex, not all zeros) and the flags
 TRACEPARENT = re.compile(r"00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}")
+
+# OpenTelemetry's loggers that warn about a request's malformed `tracestate` or `baggage`
+# headers, quoting them: a client would choose what our logs say (docs/operations.md "Traces")
+CLIENT_HEADER_LOGGERS = (
+    "opentelemetry.trace.span",
+    "opentelemetry.trace.propagation.tracecontext",
+    "opentelemetry.baggage.propagation",
+)
 
 _provider: TracerProvider | None = None
 _tracer: Tracer | None = None
@@ -48,6 +57,9 @@ def install(provider: TracerProvider | None) -> None:
     afterwards is traced (apps, engines, readers, callback clients); what was built before
     keeps its state."""
     global _provider, _tracer
+    if provider is not None:
+        for name in CLIENT_HEADER_LOGGERS:
+            logging.getLogger(name).setLevel(logging.ERROR)
     _provider = provider
     _tracer = None if provider is None else provider.get_tracer("comptoir")
 
