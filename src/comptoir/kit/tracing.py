@@ -130,16 +130,25 @@ def fastapi_telemetry() -> TelemetryConfig | None:
 
 
 def instrument_engine(sync_engine: Any) -> None:
-    """A span per statement of a SQLAlchemy engine (an async engine's `sync_engine`)."""
+    """A span per statement of a SQLAlchemy engine (an async engine's `sync_engine`) run
+    inside a span: a request's, a delivery's. The worker's polls and the timed jobs, which
+    run outside any, make no trace of their own every fraction of a second."""
     if _provider is None:
         return
     from opentelemetry.instrumentation.sqlalchemy import __version__
     from opentelemetry.instrumentation.sqlalchemy.engine import EngineTracer
     from opentelemetry.metrics import NoOpMeterProvider
+    from opentelemetry.trace import get_current_span
+
+    class InSpans(EngineTracer):
+        def _before_cur_exec(self, conn: Any, cursor: Any, statement: str, params: Any, *args: Any) -> Any:
+            if not get_current_span().get_span_context().is_valid:
+                return statement, params
+            return super()._before_cur_exec(conn, cursor, statement, params, *args)
 
     tracer = _provider.get_tracer("opentelemetry.instrumentation.sqlalchemy", __version__)
     usage = NoOpMeterProvider().get_meter("comptoir").create_up_down_counter("db.client.connections.usage")
-    EngineTracer(tracer, sync_engine, usage)
+    InSpans(tracer, sync_engine, usage)
 
 
 def client_trace_configs() -> list[Any]:
@@ -154,14 +163,17 @@ def client_trace_configs() -> list[Any]:
 
 def traced_statements(system: str, call: Callable[..., Any], sql_of: Callable[..., str]) -> Callable[..., Any]:
     """`call` (an async function running one statement) with a client span around it named
-    after the statement's first word; `call` itself while tracing is off."""
+    after the statement's first word, when it runs inside a span (as `instrument_engine`);
+    `call` itself while tracing is off."""
     if _tracer is None:
         return call
-    from opentelemetry.trace import SpanKind
+    from opentelemetry.trace import SpanKind, get_current_span
 
     tracer = _tracer
 
     async def traced(*args: Any, **kwargs: Any) -> Any:
+        if not get_current_span().get_span_context().is_valid:
+            return await call(*args, **kwargs)
         sql = sql_of(*args, **kwargs)
         name = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else system
         attributes = {"db.system.name": system, "db.query.text": sql}

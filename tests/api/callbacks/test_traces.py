@@ -59,3 +59,6 @@ async def test_an_order_and_its_delivery_are_one_trace_the_receiver_continues(
     async with world.db.transaction(write=False) as session:
         stored = (await session.execute(select(Change.traceparent))).scalars().all()
     assert stored == [f"00-{trace_id}-{server.context.span_id:016x}-{flags}"]
+    # the worker polled every 50 ms meanwhile, outside any span: no trace of its own
+    roots = {span.name for span in spans.get_finished_spans() if span.parent is None}
+    assert roots == {"POST /v1/callback", "POST /v1/location/orders"}
