@@ -6,10 +6,11 @@ or both, comma-separated) other than `none` and `OTEL_SDK_DISABLED` is not `true
 worker`) builds a tracer provider and `install`s it. Tests `install` their own provider (an
 in-memory exporter) and `install(None)` to turn tracing off again.
 
-While no provider is installed, nothing of OpenTelemetry is imported and nothing is wrapped:
-each `instrument_*` call returns at once and `traceparent()` returns None after one test.
-The pieces that trace are chosen where they are built (the app, the engine, the direct
-reader, the callback client), so a request pays nothing when tracing is off.
+While no provider is installed, nothing of OpenTelemetry's SDK or instrumentations is
+imported and nothing is wrapped: each call here returns at once (`fastapi_telemetry()` None,
+FastAPI's defaults) and `traceparent()` returns None after one test. The pieces that trace
+are chosen where they are built (the app, the engine, the direct reader, the callback
+client), so a request pays nothing when tracing is off.
 """
 
 from __future__ import annotations
