@@ -40,7 +40,7 @@ from comptoir.http.request_log import RequestLogBuffer
 from comptoir.http.routing import JSON, ComptoirRoute, operation_id
 from comptoir.http.state import AppState
 from comptoir.jobs.timed import Retention, TimedJobs
-from comptoir.kit import gcpause
+from comptoir.kit import gcpause, tracing
 from comptoir.locations.endpoints import router as locations_router
 from comptoir.loyalty.endpoints import router as loyalty_router
 from comptoir.oauth2 import openapi as oauth2_openapi
@@ -133,6 +133,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
             await state.fast.close()
             if owns_database:
                 await db.dispose()
+            tracing.flush()
 
     app = FastAPI(
         title="Comptoir integration API",
@@ -144,6 +145,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         lifespan=lifespan,
         default_response_class=JSON,
         generate_unique_id_function=operation_id,
+        telemetry=tracing.fastapi_telemetry(),  # the server span (docs/operations.md "Traces")
     )
     app.state.comptoir = state
 
@@ -187,6 +189,7 @@ def app_from_environment() -> FastAPI:
 
     settings = Settings()
     configure_logging(settings)
+    tracing.configure_from_environment()
     return create_app(settings)
 
 

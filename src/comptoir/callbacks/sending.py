@@ -19,7 +19,7 @@ from yarl import URL
 
 from comptoir.callbacks.addresses import GuardedResolver, RefusedAddress, literal_address, refusal
 from comptoir.config import IPNetwork
-from comptoir.kit import clock
+from comptoir.kit import clock, tracing
 from comptoir.kit.safetext import printable, storable
 
 EXCERPT_CHARS = 200  # of a reply kept, as text only (what the back office shows)
@@ -54,6 +54,8 @@ def http_client(timeout: float, allowed: Sequence[IPNetwork], limit: int) -> aio
         # every name is resolved by the guard, and the connection goes to the checked address
         connector=aiohttp.TCPConnector(limit=limit, ttl_dns_cache=60, resolver=GuardedResolver(allowed)),
         headers={"User-Agent": USER_AGENT},
+        # a client span per POST, sending `traceparent`, while tracing is on (docs/operations.md "Traces")
+        trace_configs=tracing.client_trace_configs(),
     )
 
 

@@ -57,7 +57,7 @@ from comptoir.db.engine import Database
 from comptoir.events import signals
 from comptoir.events.payload import render_event
 from comptoir.events.repository import CALLBACK_CHANNEL, NOTIFY_CHANNEL
-from comptoir.kit import clock, ids
+from comptoir.kit import clock, ids, tracing
 from comptoir.kit.jsonutil import dumps
 from comptoir.kit.safetext import storable
 from comptoir.kit.times import render_datetime
@@ -99,6 +99,7 @@ class Due:
     body: bytes
     redelivery: bool
     due: datetime  # `next_attempt_at` as read: an outcome applies only to the event as it was
+    traceparent: str | None = None  # of the write that recorded it (docs/operations.md "Traces")
 
 
 class DeliveryWorker:
@@ -307,6 +308,7 @@ class DeliveryWorker:
                 dumps(render_event(event, change, full=True)),
                 event.redelivery,
                 cast("datetime", event.next_attempt_at),  # due: not null
+                change.traceparent,
             )
             for event, change, url in rows
         ]
@@ -316,7 +318,8 @@ class DeliveryWorker:
         event_id = ids.encode(Event.KIND, item.event_id)
         timestamp = int(clock.now().timestamp())
         headers = signing.headers(lane.secret, lane.keys, event_id, timestamp, item.body, redelivery=item.redelivery)
-        outcome = await post(self._http, item.url, item.body, headers, self.allowed)
+        with tracing.continued(item.traceparent, "deliver event", {"comptoir.event_id": event_id}):
+            outcome = await post(self._http, item.url, item.body, headers, self.allowed)
         event = "callback_attempt" if outcome.acknowledged else "callback_attempt_failed"
         (log.debug if outcome.acknowledged else log.info)(
             event,

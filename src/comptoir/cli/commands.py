@@ -172,10 +172,12 @@ def worker() -> None:
     from comptoir.db.engine import create_database
     from comptoir.db.server_key import load_data_key
     from comptoir.jobs.timed import Retention, TimedJobs
+    from comptoir.kit import tracing
 
     settings = _settings()
     configure_logging(settings)
     _run_in_transaction(_migrate_only)
+    tracing.configure_from_environment()  # docs/operations.md "Traces"
 
     async def main() -> None:
         from comptoir.catalogs import images
@@ -195,6 +197,7 @@ def worker() -> None:
         finally:
             await jobs.stop()
             await db.dispose()
+            tracing.flush()
 
     asyncio.run(main())
 

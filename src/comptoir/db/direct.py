@@ -42,6 +42,7 @@ from sqlalchemy.sql.elements import ClauseElement, ColumnElement
 from sqlalchemy.types import TypeEngine
 
 from comptoir.config import Settings
+from comptoir.kit import tracing
 from comptoir.kit.jsonutil import dumps_str, loads_stored
 from comptoir.models.base import ExactDecimal, JSONValue, UTCDateTime
 
@@ -174,6 +175,14 @@ class FastReader:
         self._sqlite: sqlite3.Connection | None = None
         self._pool = StatementPool(asyncpg_options(settings), size=settings.database_direct_pool_size)
         self.database_url = settings.database_url
+        if tracing.enabled():  # a span per statement; nothing wrapped otherwise (docs/operations.md "Traces")
+            system = "sqlite" if self.is_sqlite else "postgresql"
+            self.one = tracing.traced_statements(system, self.one, self._sql_of)  # type: ignore[method-assign]
+            self.all = tracing.traced_statements(system, self.all, self._sql_of)  # type: ignore[method-assign]
+            self.write = tracing.traced_statements(system, self.write, self._sql_of)  # type: ignore[method-assign]
+
+    def _sql_of(self, statement: Query | Write, **_params: Any) -> str:
+        return statement.sql if isinstance(statement, Write) else statement.for_dialect(self.is_sqlite)[0]
 
     async def one(self, query: Query, **params: Any) -> dict[str, Any] | None:
         sql, order, converters = query.for_dialect(self.is_sqlite)

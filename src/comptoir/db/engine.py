@@ -19,7 +19,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from comptoir.config import Settings
-from comptoir.kit import ids
+from comptoir.kit import ids, tracing
 from comptoir.kit.jsonutil import dumps_str, loads_stored
 
 M = TypeVar("M")
@@ -114,6 +114,7 @@ def create_database(settings: Settings, *, pool_size: int | None = None) -> Data
         overflow = settings.database_max_overflow if pool_size is None else pool_size
         options.update(pool_size=size, max_overflow=overflow, pool_pre_ping=False)
     engine = create_async_engine(url, **options)
+    tracing.instrument_engine(engine.sync_engine)  # docs/operations.md "Traces"
     if is_sqlite:
         _configure_sqlite(engine)
     sessions = async_sessionmaker(engine, expire_on_commit=False, autoflush=False)

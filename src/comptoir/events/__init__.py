@@ -21,7 +21,7 @@ from comptoir.db.connection_cache import ConnectionCache
 from comptoir.events import repository
 from comptoir.events.audience import receives
 from comptoir.events.repository import NewChange, Source
-from comptoir.kit import clock
+from comptoir.kit import clock, tracing
 
 __all__ = ["RESOURCE_EVENTS", "NewChange", "new_change", "receivers", "record", "record_change"]
 
@@ -109,4 +109,5 @@ def new_change(
         connection_id=ctx.connection_id if ctx else None,
         client_id=ctx.client_id if ctx else None,
         origin_connection_id=origin_connection_id,
+        traceparent=tracing.traceparent(),  # None while tracing is off (docs/operations.md "Traces")
     )

@@ -78,6 +78,7 @@ class NewChange(SimpleNamespace):
     connection_id: int | None
     client_id: int | None
     origin_connection_id: int | None
+    traceparent: str | None
 
 
 # Who receives a change's events (`comptoir.events.receivers`), read in a source with an

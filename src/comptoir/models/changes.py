@@ -40,3 +40,5 @@ class Change(Base):
     connection_id: Mapped[int | None] = mapped_column(PK)
     client_id: Mapped[int | None] = mapped_column(PK)
     origin_connection_id: Mapped[int | None] = mapped_column(PK)
+    # the W3C trace context of the write, kept while tracing is on (docs/operations.md "Traces")
+    traceparent: Mapped[str | None] = mapped_column(String(55))

@@ -1,7 +1,7 @@
 """catalog images: which store holds their bytes
 
-Revision ID: 0028
-Revises: 0024
+Revision ID: 0027
+Revises: 0026
 Create Date: 2026-11-25 17:30:00.000000
 
 `catalog_images.store` says where an image's bytes are: "database" (`image_data`, every image
@@ -15,8 +15,8 @@ from alembic import op
 
 from comptoir.db.migrations.rebuild import keeping_referring_rows
 
-revision: str = "0028"
-down_revision: str | None = "0025"
+revision: str = "0027"
+down_revision: str | None = "0026"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
