@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -110,7 +111,7 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
     """Apply migrations, then serve the API at /v1, OAuth at /oauth2/v1, pages at /."""
     import uvicorn
 
-    from comptoir.core.logs import configure_logging
+    from comptoir.core.logs import configure_logging, logging_config
 
     if demo and "COMPTOIR_CALLBACK_ALLOWED_NETWORKS" not in os.environ:
         # a demo's callbacks may go to a receiver on this machine
@@ -123,6 +124,35 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
         _run_in_transaction(_migrate_only)
     if no_worker:
         os.environ["COMPTOIR_RUN_WORKER"] = "0"
+    metrics_dir = _metrics_directory(workers)
+    try:
+        _serve(uvicorn, settings, host, port, workers, logging_config(settings))
+    finally:
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def _metrics_directory(workers: int) -> str | None:
+    """docs/operations.md "Metrics": with several workers, each writes its metrics to files in
+    PROMETHEUS_MULTIPROC_DIR (emptied of a previous run's files), or in a fresh directory
+    made here and removed at exit (returned)."""
+    import glob
+    import tempfile
+
+    given = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if given:
+        os.makedirs(given, exist_ok=True)
+        for stale in glob.glob(os.path.join(given, "*.db")):
+            os.remove(stale)
+        return None
+    if workers <= 1:
+        return None
+    made = tempfile.mkdtemp(prefix="comptoir-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = made  # the workers inherit it
+    return made
+
+
+def _serve(uvicorn: Any, settings: Settings, host: str, port: int, workers: int, log_config: dict[str, Any]) -> None:
     uvicorn.run(
         "comptoir.app:app_from_environment",
         factory=True,
@@ -133,6 +163,7 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
         # and the connection cap of each process
         http="comptoir.http.protocol:ComptoirHttpProtocol",
         access_log=False,
+        log_config=log_config,  # every line in COMPTOIR_LOG_FORMAT (docs/operations.md "Logs")
         log_level=settings.log_level,
         proxy_headers=False,
         server_header=False,
@@ -149,6 +180,7 @@ def worker() -> None:
     from comptoir.core.logs import configure_logging
     from comptoir.db.engine import create_database
     from comptoir.jobs.timed import TimedJobs
+    from comptoir.observe import metrics
 
     settings = _settings()
     configure_logging(settings)
@@ -163,9 +195,12 @@ def worker() -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, delivery.stop)
         jobs.start()
+        lag = asyncio.create_task(metrics.watch_loop_lag())
         try:
             await delivery.run()
         finally:
+            lag.cancel()
+            metrics.process_exited()  # docs/operations.md "Metrics"
             await jobs.stop()
             await db.dispose()
 
