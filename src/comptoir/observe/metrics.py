@@ -36,6 +36,8 @@ __all__ = ["CONTENT_TYPE_LATEST", "exposition"]
 disable_created_metrics()  # no `_created` series: half the page, and nothing an alert needs
 
 MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
+if os.environ.get(MULTIPROC_DIR):  # the files are made as the metrics are: the directory first
+    os.makedirs(os.environ[MULTIPROC_DIR], exist_ok=True)
 UNMATCHED = "unmatched"  # the route label of a request no route matched
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 OTHER_METHOD = "other"
