@@ -1,9 +1,11 @@
+# ruff: noqa: F811 - fixtures imported, then named as parameters
 """docs/operations.md "Metrics", "Health and readiness", "Logs": real `comptoir` processes."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import signal
 import socket
 import threading
 import time
@@ -16,6 +18,16 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import SECRET_KEY
 from tests.e2e.conftest import Server, free_port
+from tests.e2e.test_callback_workers import (  # noqa: F401 - fixtures
+    KEY,
+    environment,
+    patch_location,
+    receiver,
+    setup_shop,
+    start_worker,
+    wait_until,
+)
+from tests.receiver import Answer
 
 pytestmark = pytest.mark.e2e
 
@@ -62,8 +74,10 @@ class Relay:
 
     def close(self) -> None:
         assert self._listener is not None
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)  # wakes the thread blocked in accept()
         self._listener.close()
-        for sock in self._sockets:
+        for sock in list(self._sockets):
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
             sock.close()
@@ -74,6 +88,9 @@ class Relay:
             try:
                 client, _ = listener.accept()
             except OSError:
+                return
+            if self._listener is not listener:  # closed meanwhile
+                client.close()
                 return
             upstream = socket.create_connection(("127.0.0.1", self.target))
             self._sockets += [client, upstream]
@@ -128,9 +145,9 @@ def test_readiness_follows_the_database(start_server, fresh_postgres: str, relay
 
 @pytest.mark.parametrize("log_format", ["json", "logfmt"])
 def test_every_line_is_in_the_log_format(start_server, tmp_path: Path, log_format: str) -> None:  # type: ignore[no-untyped-def]
-    server = start_server(
-        "--workers", "2", env={"COMPTOIR_DATABASE_URL": f"sqlite:///{tmp_path}/c.db", "COMPTOIR_LOG_FORMAT": log_format}
-    )
+    workers = ["--workers", "2"] if log_format == "json" else []  # uvicorn's log_config reaches each worker
+    env = {"COMPTOIR_DATABASE_URL": f"sqlite:///{tmp_path}/c.db", "COMPTOIR_LOG_FORMAT": log_format}
+    server = start_server(*workers, env=env)
     assert httpx.get(f"{server.base_url}/v1/health", headers={"X-Request-Id": "req-123"}).status_code == 200
     time.sleep(0.3)
     lines = [line for line in server.logs().splitlines() if line]
@@ -143,3 +160,34 @@ def test_every_line_is_in_the_log_format(start_server, tmp_path: Path, log_forma
     else:
         assert not [line for line in lines if line.startswith(("INFO:", "WARNING:", "ERROR:"))]
         assert all(line.startswith("timestamp=") for line in lines)
+
+
+def test_the_worker_logs_each_delivery_in_json(  # type: ignore[no-untyped-def]
+    start_server, start_worker, receiver, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path}/c.db"
+    env = environment(url, COMPTOIR_LOG_FORMAT="json")
+    server = start_server("--no-worker", env=env)
+    writer, _ = setup_shop(url, receiver, 1)
+    receiver.answer("/hook/0", Answer(status=204))
+    worker = start_worker(env)
+    patch_location(server, writer, 42)
+    receiver.wait_for("/hook/0", 1, 20)
+    log = tmp_path / "worker-0.log"
+    wait_until(lambda: "callback_delivery" in log.read_text(), 10, "the delivery's line")
+    worker.send_signal(signal.SIGTERM)
+    worker.wait(timeout=15)
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line]
+    [delivery] = [line for line in lines if line["event"] == "callback_delivery"]
+    assert {k: delivery[k] for k in ("outcome", "attempt", "status", "error", "level")} == {
+        "outcome": "acknowledged",
+        "attempt": 1,
+        "status": 204,
+        "error": None,
+        "level": "info",
+    }
+    assert isinstance(delivery["event_id"], str)
+    assert isinstance(delivery["connection_id"], int)
+    assert isinstance(delivery["duration_ms"], int | float)
+    assert KEY not in log.read_text()
+    assert all(json.loads(line) for line in server.logs().splitlines() if line)
