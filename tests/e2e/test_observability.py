@@ -154,8 +154,10 @@ def test_every_line_is_in_the_log_format(start_server, tmp_path: Path, log_forma
     assert any("Uvicorn running on" in line for line in lines)
     if log_format == "json":
         parsed = [json.loads(line) for line in lines]
-        [request] = [p for p in parsed if p["event"] == "request"]
-        assert request["request_id"] == "req-123"
+        tagged = [p for p in parsed if p.get("request_id") == "req-123"]
+        assert len(tagged) == 1, tagged
+        [request] = tagged
+        assert (request["event"], request["path"], request["status"]) == ("request", "/v1/health", 200)
         assert {p.get("logger") for p in parsed if "Started server process" in p["event"]} == {"uvicorn.error"}
     else:
         assert not [line for line in lines if line.startswith(("INFO:", "WARNING:", "ERROR:"))]

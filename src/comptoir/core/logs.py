@@ -17,7 +17,6 @@ import structlog
 from comptoir.config import Settings
 
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
-_UVICORN = ("uvicorn", "uvicorn.error", "uvicorn.access")
 
 
 def _renderer(log_format: str) -> Any:
@@ -57,7 +56,12 @@ def logging_config(settings: Settings) -> dict[str, Any]:
             "stderr": {"class": "logging.StreamHandler", "formatter": "comptoir", "stream": "ext://sys.stderr"}
         },
         "root": {"handlers": ["stderr"], "level": max(level, logging.WARNING)},
-        "loggers": {name: {"handlers": [], "propagate": True, "level": level} for name in _UVICORN},
+        "loggers": {
+            "uvicorn": {"handlers": [], "propagate": True, "level": level},
+            "uvicorn.error": {"handlers": [], "propagate": True, "level": level},
+            # each request has Comptoir's own line (http/middleware.py `access_log`)
+            "uvicorn.access": {"handlers": [], "propagate": False},
+        },
     }
 
 
