@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -124,35 +123,7 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
         _run_in_transaction(_migrate_only)
     if no_worker:
         os.environ["COMPTOIR_RUN_WORKER"] = "0"
-    metrics_dir = _metrics_directory(workers)
-    try:
-        _serve(uvicorn, settings, host, port, workers, logging_config(settings))
-    finally:
-        if metrics_dir is not None:
-            shutil.rmtree(metrics_dir, ignore_errors=True)
-
-
-def _metrics_directory(workers: int) -> str | None:
-    """docs/operations.md "Metrics": with several workers, each writes its metrics to files in
-    PROMETHEUS_MULTIPROC_DIR (emptied of a previous run's files), or in a fresh directory
-    made here and removed at exit (returned)."""
-    import glob
-    import tempfile
-
-    given = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-    if given:
-        os.makedirs(given, exist_ok=True)
-        for stale in glob.glob(os.path.join(given, "*.db")):
-            os.remove(stale)
-        return None
-    if workers <= 1:
-        return None
-    made = tempfile.mkdtemp(prefix="comptoir-metrics-")
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = made  # the workers inherit it
-    return made
-
-
-def _serve(uvicorn: Any, settings: Settings, host: str, port: int, workers: int, log_config: dict[str, Any]) -> None:
+    _metrics_directory(workers)
     uvicorn.run(
         "comptoir.app:app_from_environment",
         factory=True,
@@ -163,11 +134,31 @@ def _serve(uvicorn: Any, settings: Settings, host: str, port: int, workers: int,
         # and the connection cap of each process
         http="comptoir.http.protocol:ComptoirHttpProtocol",
         access_log=False,
-        log_config=log_config,  # every line in COMPTOIR_LOG_FORMAT (docs/operations.md "Logs")
+        log_config=logging_config(settings),  # every line in COMPTOIR_LOG_FORMAT (docs/operations.md "Logs")
         log_level=settings.log_level,
         proxy_headers=False,
         server_header=False,
     )
+
+
+def _metrics_directory(workers: int) -> None:
+    """docs/operations.md "Metrics": with several workers, each writes its metrics to files in
+    PROMETHEUS_MULTIPROC_DIR (emptied of a previous run's files), or in a fresh directory
+    made here and removed at exit."""
+    import atexit
+    import glob
+    import shutil
+    import tempfile
+
+    given = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if given:
+        os.makedirs(given, exist_ok=True)
+        for stale in glob.glob(os.path.join(given, "*.db")):
+            os.remove(stale)
+    elif workers > 1:
+        made = tempfile.mkdtemp(prefix="comptoir-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = made  # the workers inherit it
+        atexit.register(shutil.rmtree, made, True)
 
 
 @cli.command()
