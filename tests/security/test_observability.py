@@ -86,3 +86,23 @@ def test_a_metrics_path_inside_the_api_or_with_odd_characters_is_refused() -> No
             Settings(metrics_path=bad)
     assert Settings(metrics_path="off").metrics_path == ""
     assert Settings(metrics_path="/internal/metrics/").metrics_path == "/internal/metrics"
+
+
+def test_the_metrics_networks_check_the_peer_address_ipv4_mapped_included() -> None:
+    from types import SimpleNamespace
+
+    from comptoir.observe.endpoints import _allowed
+
+    settings = Settings(metrics_allowed_networks="10.0.0.0/8")
+
+    def peer(host: str | None) -> object:
+        state = SimpleNamespace(comptoir=SimpleNamespace(settings=settings))
+        return SimpleNamespace(
+            app=SimpleNamespace(state=state), client=None if host is None else SimpleNamespace(host=host)
+        )
+
+    assert _allowed(peer("10.1.2.3"))  # type: ignore[arg-type]
+    assert _allowed(peer("::ffff:10.1.2.3"))  # type: ignore[arg-type]
+    assert not _allowed(peer("192.168.1.1"))  # type: ignore[arg-type]
+    assert not _allowed(peer("not-an-address"))  # type: ignore[arg-type]
+    assert not _allowed(peer(None))  # type: ignore[arg-type]

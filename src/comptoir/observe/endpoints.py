@@ -44,6 +44,8 @@ def _allowed(request: Request) -> bool:
         address = ipaddress.ip_address(client.host) if client is not None else None
     except ValueError:
         return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped  # an IPv4 client of a server listening on "::"
     return address is not None and any(address in network for network in networks)
 
 
