@@ -46,6 +46,8 @@ from comptoir.loyalty.endpoints import router as loyalty_router
 from comptoir.oauth2 import openapi as oauth2_openapi
 from comptoir.oauth2.endpoints import router as oauth2_router
 from comptoir.oauth2.metadata import router as oauth2_metadata_router
+from comptoir.observe import endpoints as observe_endpoints
+from comptoir.observe import metrics
 from comptoir.orders.endpoints import router as orders_router
 from comptoir.ratelimit import RateLimiter
 from comptoir.ratelimit.memory import MemoryBackend
@@ -112,6 +114,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         )
         worker_task = asyncio.create_task(worker.run(), name="comptoir-callbacks") if worker else None
         state.request_log.start()
+        lag = asyncio.create_task(metrics.watch_loop_lag(), name="comptoir-loop-lag")
         if background:
             state.cache.start()
             jobs.start()
@@ -123,6 +126,8 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         try:
             yield
         finally:
+            lag.cancel()
+            metrics.process_exited()  # docs/operations.md "Metrics": multiprocess mode
             await jobs.stop()
             await state.request_log.stop()
             if worker is not None and worker_task is not None:
@@ -165,6 +170,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     for router in routers:
         app.include_router(router, prefix="/v1")
 
+    observe_endpoints.install(app, settings.metrics_path)  # /v1/ready, metrics
     app.include_router(oauth2_router, prefix="/oauth2/v1")
     app.include_router(oauth2_metadata_router)
     app.include_router(reference_router)

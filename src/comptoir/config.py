@@ -7,24 +7,28 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import resource
 import secrets
 from datetime import timedelta
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 KEY_FILE_NAME = "comptoir-secret.key"
 # docs/operations.md "Server key": on PostgreSQL every process is given the key, this long at least.
 MIN_SECRET_KEY_BYTES = 32
 
+_METRICS_PATH = re.compile(r"/[A-Za-z0-9_.\-/]{1,100}")
+
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-def parse_networks(text: str) -> tuple[IPNetwork, ...]:
-    """COMPTOIR_CALLBACK_ALLOWED_NETWORKS: comma-separated CIDR networks (host bits allowed)."""
+def parse_networks(text: str, name: str = "COMPTOIR_CALLBACK_ALLOWED_NETWORKS") -> tuple[IPNetwork, ...]:
+    """COMPTOIR_CALLBACK_ALLOWED_NETWORKS, COMPTOIR_METRICS_ALLOWED_NETWORKS (`name`):
+    comma-separated CIDR networks (host bits allowed)."""
     networks: list[IPNetwork] = []
     for entry in text.split(","):
         entry = entry.strip()
@@ -33,7 +37,7 @@ def parse_networks(text: str) -> tuple[IPNetwork, ...]:
         try:
             networks.append(ipaddress.ip_network(entry, strict=False))
         except ValueError:
-            raise ValueError(f"COMPTOIR_CALLBACK_ALLOWED_NETWORKS: {entry!r} is not a CIDR network") from None
+            raise ValueError(f"{name}: {entry!r} is not a CIDR network") from None
     return tuple(networks)
 
 
@@ -131,6 +135,11 @@ class Settings(BaseSettings):
     # Beyond the contract: entries of each kind the connection cache keeps (docs/operations.md
     # "Connection cache"); beyond it that kind starts afresh.
     connection_cache_size: int = Field(default=10_000, ge=1, le=10_000_000)
+    # Beyond the contract: Prometheus metrics (docs/operations.md "Metrics"): the path they are
+    # served at ("off" or empty: not served), and the networks whose clients may read them
+    # (empty: any client that reaches the port).
+    metrics_path: str = "/metrics"
+    metrics_allowed_networks: str = ""
 
     @field_validator("redis_url", "secret_key", "new_secret_key", "max_connections", "image_directory", mode="before")
     @classmethod
@@ -144,10 +153,10 @@ class Settings(BaseSettings):
             raise ValueError("COMPTOIR_DATABASE_URL must be a sqlite:/// or postgresql:// URL")
         return value
 
-    @field_validator("callback_allowed_networks")
+    @field_validator("callback_allowed_networks", "metrics_allowed_networks")
     @classmethod
-    def _networks(cls, value: str) -> str:
-        parse_networks(value)  # raises ValueError naming the bad entry
+    def _networks(cls, value: str, info: ValidationInfo) -> str:
+        parse_networks(value, f"COMPTOIR_{(info.field_name or '').upper()}")  # raises ValueError naming the bad entry
         return value
 
     @field_validator("forwarded_allow_ips")
@@ -169,9 +178,23 @@ class Settings(BaseSettings):
         }[kind]
         return timedelta(days=days)
 
+    @field_validator("metrics_path")
+    @classmethod
+    def _metrics_path(cls, value: str) -> str:
+        value = value.strip()
+        if value in ("", "off"):
+            return ""
+        if not _METRICS_PATH.fullmatch(value) or value == "/v1" or value.startswith(("/v1/", "/oauth2/")):
+            raise ValueError("COMPTOIR_METRICS_PATH must be a path like /metrics, outside /v1 and /oauth2")
+        return value.rstrip("/") or "/metrics"
+
     @property
     def callback_networks(self) -> tuple[IPNetwork, ...]:
         return parse_networks(self.callback_allowed_networks)
+
+    @property
+    def metrics_networks(self) -> tuple[IPNetwork, ...]:
+        return parse_networks(self.metrics_allowed_networks, "COMPTOIR_METRICS_ALLOWED_NETWORKS")
 
     @property
     def connection_cap(self) -> int:

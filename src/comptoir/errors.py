@@ -220,6 +220,13 @@ class ServiceUnavailable(ComptoirError):
         return {"Retry-After": "1"}
 
 
+class NotReady(ServiceUnavailable):
+    """`GET /v1/ready` when a check fails (docs/operations.md "Health and readiness"): the
+    message names the failing checks, nothing more (no address, no driver error)."""
+
+    default_message = "Not ready"
+
+
 class FieldErrors:
     """Collects the field errors of a request so the 422 names them all, not just the first:
     the first MAX_ERRORS, in order, and how many more there were (`more`)."""

@@ -35,7 +35,7 @@ def test_the_permissions_page_states_every_routes_declared_permission() -> None:
     )
 
 
-def test_every_api_route_but_health_and_the_reference_redirect_declares_its_permission() -> None:
+def test_every_api_route_but_health_readiness_and_the_reference_redirect_declares_its_permission() -> None:
     with tempfile.TemporaryDirectory() as directory:
         app = create_app(
             Settings(database_url=f"sqlite:///{directory}/unused.db", secret_key="unused"), background=False
@@ -47,7 +47,9 @@ def test_every_api_route_but_health_and_the_reference_redirect_declares_its_perm
         and (context.path or "").startswith("/v1/")
         and declared_permission(context.original_route) is None
     ]
-    assert undeclared == ["/v1/health", "/v1/docs"]  # /v1/docs: a redirect to /docs (http/reference.py)
+    # /v1/ready: no token (docs/operations.md "Health and readiness"); /v1/docs: a redirect to
+    # /docs (http/reference.py)
+    assert undeclared == ["/v1/health", "/v1/ready", "/v1/docs"]
 
 
 def test_the_page_names_the_rules_beyond_one_scope() -> None:

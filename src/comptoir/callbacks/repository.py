@@ -302,6 +302,24 @@ async def due_events(
     return cast("list[tuple[Event, Change, str]]", (await session.execute(stmt)).all())
 
 
+async def oldest_undelivered(session: AsyncSession) -> datetime | None:
+    """When the oldest event still to be delivered to an active, enabled callback was made
+    (docs/operations.md "Metrics"): per callback, its first pending event by id, read from
+    the partial index `ix_events_pending` (one index probe per callback), then the earliest."""
+    first = (
+        select(Event.created_at)
+        .where(Event.connection_id == Callback.connection_id, Event.done_at.is_(None))
+        .order_by(Event.id)
+        .limit(1)
+        .correlate(Callback)
+        .scalar_subquery()
+    )
+    per_callback = (
+        select(first.label("first")).where(Callback.url.is_not(None), Callback.disabled_at.is_(None)).subquery()
+    )
+    return await session.scalar(select(func.min(per_callback.c.first)))
+
+
 class Done(TypedDict):
     """An event acknowledged, or given up after its last resend."""
 

@@ -401,6 +401,13 @@ async def enable(session: AsyncSession, connection_id: int) -> dict[str, Any]:
     return render_callback(await repository.callback_of(session, connection_id, fresh=True))
 
 
+async def oldest_undelivered_age(session: AsyncSession) -> float:
+    """Seconds since the oldest event still to be delivered to an active callback was made;
+    0 when there is none (docs/operations.md "Metrics")."""
+    oldest = await repository.oldest_undelivered(session)
+    return 0.0 if oldest is None else max(0.0, (clock.now() - oldest).total_seconds())
+
+
 async def notices(session: AsyncSession, account_id: int) -> list[Notice]:
     """The notices the account's users have not dismissed, newest first (the back office)."""
     return await repository.notices_of(session, account_id)

@@ -62,6 +62,7 @@ from comptoir.kit.jsonutil import dumps
 from comptoir.kit.safetext import storable
 from comptoir.kit.times import render_datetime
 from comptoir.models import Event
+from comptoir.observe import metrics
 
 log = structlog.get_logger("comptoir.callbacks")
 
@@ -72,6 +73,22 @@ MAX_WAIT_FACTOR = 32  # the wait doubles up to 32 x base
 def resend_wait(base: float, failures: int) -> float:
     """Seconds before the resend that follows the `failures`-th failed attempt (1-based)."""
     return base * min(2 ** (failures - 1), MAX_WAIT_FACTOR)
+
+
+def delivered(connection_id: int, item: Due, outcome: Outcome, verdict: str) -> None:
+    """One POST in the log and the metrics (docs/operations.md "Logs", "Metrics"): its
+    outcome (acknowledged, retry, dropped), never the secret or the body."""
+    metrics.DELIVERIES.labels(verdict).inc()
+    log.info(
+        "callback_delivery",
+        outcome=verdict,
+        event_id=ids.encode(Event.KIND, item.event_id),
+        connection_id=connection_id,
+        attempt=item.attempts + 1,
+        status=outcome.status_code,
+        error=outcome.error,
+        duration_ms=outcome.duration_ms,
+    )
 
 
 @dataclass(slots=True)
@@ -318,19 +335,12 @@ class DeliveryWorker:
         event_id = ids.encode(Event.KIND, item.event_id)
         timestamp = int(clock.now().timestamp())
         headers = signing.headers(lane.secret, lane.keys, event_id, timestamp, item.body, redelivery=item.redelivery)
-        with tracing.continued(item.traceparent, "deliver event", {"comptoir.event_id": event_id}):
-            outcome = await post(self._http, item.url, item.body, headers, self.allowed)
-        event = "callback_attempt" if outcome.acknowledged else "callback_attempt_failed"
-        (log.debug if outcome.acknowledged else log.info)(
-            event,
-            connection_id=lane.connection_id,
-            event_id=event_id,
-            attempt=item.attempts + 1,
-            status=outcome.status_code,
-            error=outcome.error,
-            duration_ms=outcome.duration_ms,
-        )
-        return outcome
+        metrics.ATTEMPTS_IN_FLIGHT.inc()
+        try:
+            with tracing.continued(item.traceparent, "deliver event", {"comptoir.event_id": event_id}):
+                return await post(self._http, item.url, item.body, headers, self.allowed)
+        finally:
+            metrics.ATTEMPTS_IN_FLIGHT.dec()
 
     async def _record(self, lane: Lane, batch: list[Due], outcomes: list[Outcome | None]) -> bool:
         """Write the batch's outcomes and the delivery log, and renew the lease; False when
@@ -360,6 +370,7 @@ class DeliveryWorker:
                     retries.append(
                         {"b_id": item.event_id, "b_due": item.due, "b_attempts": failures, "b_next": next_at}
                     )
+            delivered(lane.connection_id, item, outcome, verdict)
             log_rows.append(
                 {
                     "connection_id": lane.connection_id,

@@ -132,7 +132,7 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
     """Apply migrations, then serve the API at /v1, OAuth at /oauth2/v1, pages at /."""
     import uvicorn
 
-    from comptoir.core.logs import configure_logging
+    from comptoir.core.logs import configure_logging, logging_config
 
     if demo and "COMPTOIR_CALLBACK_ALLOWED_NETWORKS" not in os.environ:
         # a demo's callbacks may go to a receiver on this machine
@@ -145,6 +145,7 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
         _run_in_transaction(_migrate_only)
     if no_worker:
         os.environ["COMPTOIR_RUN_WORKER"] = "0"
+    _metrics_directory(workers)
     uvicorn.run(
         "comptoir.app:app_from_environment",
         factory=True,
@@ -155,10 +156,34 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
         # and the connection cap of each process
         http="comptoir.http.protocol:ComptoirHttpProtocol",
         access_log=False,
+        log_config=logging_config(settings),  # every line in COMPTOIR_LOG_FORMAT (docs/operations.md "Logs")
         log_level=settings.log_level,
         proxy_headers=False,
         server_header=False,
+        # a worker loads the whole application before it answers the supervisor's health
+        # check: uvicorn's 5 s killed and restarted workers of a busy host in a loop
+        timeout_worker_healthcheck=30,
     )
+
+
+def _metrics_directory(workers: int) -> None:
+    """docs/operations.md "Metrics": with several workers, each writes its metrics to files in
+    PROMETHEUS_MULTIPROC_DIR (emptied of a previous run's files), or in a fresh directory
+    made here and removed at exit."""
+    import atexit
+    import glob
+    import shutil
+    import tempfile
+
+    given = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if given:
+        os.makedirs(given, exist_ok=True)
+        for stale in glob.glob(os.path.join(given, "*.db")):
+            os.remove(stale)
+    elif workers > 1:
+        made = tempfile.mkdtemp(prefix="comptoir-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = made  # the workers inherit it
+        atexit.register(shutil.rmtree, made, True)
 
 
 @cli.command()
@@ -173,6 +198,7 @@ def worker() -> None:
     from comptoir.db.server_key import load_data_key
     from comptoir.jobs.timed import Retention, TimedJobs
     from comptoir.kit import tracing
+    from comptoir.observe import metrics
 
     settings = _settings()
     configure_logging(settings)
@@ -192,9 +218,12 @@ def worker() -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, delivery.stop)
         jobs.start()
+        lag = asyncio.create_task(metrics.watch_loop_lag())
         try:
             await delivery.run()
         finally:
+            lag.cancel()
+            metrics.process_exited()  # docs/operations.md "Metrics"
             await jobs.stop()
             await db.dispose()
             tracing.flush()

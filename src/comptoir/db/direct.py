@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import re
 import sqlite3
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -45,6 +46,7 @@ from comptoir.config import Settings
 from comptoir.kit import tracing
 from comptoir.kit.jsonutil import dumps_str, loads_stored
 from comptoir.models.base import ExactDecimal, JSONValue, UTCDateTime
+from comptoir.observe import metrics
 
 Converter = Callable[[Any], Any]
 
@@ -235,6 +237,10 @@ class FastReader:
         await self._pool.close()
 
 
+_ACQUIRED = metrics.DB_ACQUIRE_SECONDS.labels("direct")
+_IN_USE = metrics.DB_IN_USE.labels("direct")
+
+
 class StatementPool:
     """Up to `size` asyncpg connections, each running one statement at a time outside any
     transaction, so they hold no session state: a connection goes back as it is (asyncpg's
@@ -251,16 +257,21 @@ class StatementPool:
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[Any]:
+        started = time.perf_counter()
         connection = await self._acquire()
+        _ACQUIRED.observe(time.perf_counter() - started)  # docs/operations.md "Metrics"
+        _IN_USE.inc()
         try:
             yield connection
         except BaseException:
             # Refused, cancelled, or the connection failed (a server shutting a connection
             # down sends an error first): whatever its state, it is not used again.
+            _IN_USE.dec()
             self._open -= 1
             connection.terminate()
             self._wake()
             raise
+        _IN_USE.dec()
         self._release(connection)
 
     async def _acquire(self) -> Any:

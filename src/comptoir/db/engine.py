@@ -9,6 +9,7 @@ snapshot goes stale (docs/architecture.md "Concurrency").
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -17,10 +18,12 @@ from typing import Any, TypeVar, cast
 from sqlalchemy import CursorResult, Result, Select, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, StaticPool
 
 from comptoir.config import Settings
 from comptoir.kit import ids, tracing
 from comptoir.kit.jsonutil import dumps_str, loads_stored
+from comptoir.observe import metrics
 
 M = TypeVar("M")
 WRITE = {"comptoir_write": True}  # execution option: this transaction will write
@@ -113,12 +116,42 @@ def create_database(settings: Settings, *, pool_size: int | None = None) -> Data
         size = settings.database_pool_size if pool_size is None else pool_size
         overflow = settings.database_max_overflow if pool_size is None else pool_size
         options.update(pool_size=size, max_overflow=overflow, pool_pre_ping=False)
+    if is_sqlite and settings.sqlite_path is None:
+        options["poolclass"] = StaticPool  # one connection holds the database in memory
+    else:
+        options["poolclass"] = MeasuredPool
     engine = create_async_engine(url, **options)
+    _count_connections(engine)
     tracing.instrument_engine(engine.sync_engine)  # docs/operations.md "Traces"
     if is_sqlite:
         _configure_sqlite(engine)
     sessions = async_sessionmaker(engine, expire_on_commit=False, autoflush=False)
     return Database(engine=engine, sessions=sessions, is_sqlite=is_sqlite)
+
+
+_ACQUIRED = metrics.DB_ACQUIRE_SECONDS.labels("engine")
+_IN_USE = metrics.DB_IN_USE.labels("engine")
+
+
+class MeasuredPool(AsyncAdaptedQueuePool):
+    """SQLAlchemy's pool for asyncio drivers, timing each checkout (docs/operations.md "Metrics")."""
+
+    def _do_get(self) -> ConnectionPoolEntry:
+        started = time.perf_counter()
+        try:
+            return super()._do_get()
+        finally:
+            _ACQUIRED.observe(time.perf_counter() - started)
+
+
+def _count_connections(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _out(*_args: Any) -> None:
+        _IN_USE.inc()
+
+    @event.listens_for(engine.sync_engine, "checkin")
+    def _in(*_args: Any) -> None:
+        _IN_USE.dec()
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection
+from sqlalchemy import Connection, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from comptoir.db.engine import WRITE, Database, advisory_lock
@@ -24,6 +24,20 @@ def alembic_head() -> str:
     from alembic.script import ScriptDirectory
 
     return ScriptDirectory.from_config(alembic_config()).get_current_head() or ""
+
+
+async def database_revision(database: Database) -> str | None:
+    """The revision the database is at (Alembic's `alembic_version`), None before the first
+    migration. Raises whatever the driver raises when the database does not answer."""
+    async with database.engine.connect() as connection:
+        exists = (
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
+            if database.is_sqlite
+            else "SELECT count(*) FROM pg_class WHERE oid = to_regclass('alembic_version')"
+        )
+        if not await connection.scalar(text(exists)):
+            return None
+        return await connection.scalar(text("SELECT version_num FROM alembic_version"))
 
 
 def _upgrade(connection: Connection) -> None:

@@ -21,6 +21,8 @@
 - `error_answer`: an unexpected error is spec 7's 500 `internal_error`, with the headers of
   any other response;
 - `access_log`: one access log line per request;
+- `counted`: the request in the Prometheus metrics, by route template (docs/operations.md
+  "Metrics"), unless COMPTOIR_METRICS_PATH is off;
 - `BodyTap`: a request made with a connection's token goes to the request log
   (`http/request_log.py`) with the first 10 KB of each body.
 
@@ -37,6 +39,8 @@ from datetime import datetime
 from typing import Any
 
 import structlog
+from fastapi.routing import _FASTAPI_EFFECTIVE_ROUTE_CONTEXT_KEY as _EFFECTIVE_ROUTE
+from fastapi.routing import _FASTAPI_SCOPE_KEY as _FASTAPI_SCOPE
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -45,6 +49,7 @@ from comptoir.http.forwarded import forwarded
 from comptoir.http.request_log import MAX_BODY, Record
 from comptoir.kit import clock
 from comptoir.kit.wire import shown
+from comptoir.observe import metrics
 
 log = structlog.get_logger("comptoir.http")
 
@@ -270,6 +275,28 @@ def access_log(method: str, path: str, status: int, started: float, connection_i
     )
 
 
+def route_template(scope: Scope) -> str | None:
+    """The template of the route that answered (`/v1/orders/{order_id}`), None when none
+    matched. FastAPI includes a router's routes under its prefix without copying them: the
+    template with the prefix is on the context it records for the request, the route alone
+    holds it without."""
+    context = scope.get(_FASTAPI_SCOPE, {}).get(_EFFECTIVE_ROUTE)
+    template = getattr(context, "path_format", None)
+    if template:
+        return str(template)
+    route = scope.get("route")
+    return getattr(route, "path_format", None) or getattr(route, "path", None)
+
+
+def counted(scope: Scope, method: str, status: int, started: float) -> None:
+    """The request in the metrics, under its route's template (`/v1/orders/{order_id}`), or
+    `unmatched` when no route matched: a label never holds a path a client made up."""
+    if not scope["app"].state.comptoir.settings.metrics_path:
+        return
+    template = route_template(scope) or metrics.UNMATCHED
+    metrics.request_done(template, method, status, time.perf_counter() - started)
+
+
 class BodyTap:
     """The request's and the response's first 10 KB and sizes, seen on their way through
     (`receive`, `send`), for the request log; `record` makes the log's entry."""
@@ -379,6 +406,7 @@ class HttpConventions:
         finally:
             connection_id = state.get("connection_id")
             access_log(method, path, responder.status, started, connection_id)
+            counted(scope, method, responder.status, started)
             if connection_id is not None and request_log is not None and at is not None:
                 request_log.used(connection_id, at)
                 if tap is not None:

@@ -6,6 +6,7 @@ from typing import Protocol
 
 from comptoir.errors import RateLimited
 from comptoir.kit import clock
+from comptoir.observe import metrics
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,7 @@ class RateLimiter:
         allowed, counts = await self.backend.take(keys, limits, ttls)
         decision = Decision(windows, tuple(counts), tuple(resets))
         if not allowed:
+            metrics.RATE_LIMITED.labels(kind).inc()  # docs/operations.md "Metrics"
             hit = [i for i, (c, w) in enumerate(zip(counts, windows, strict=True)) if c >= w.limit]
             # Refused until every full window has ended: wait for the latest of them.
             worst = max(hit, key=lambda i: resets[i])

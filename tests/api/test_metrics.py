@@ -1,0 +1,132 @@
+"""docs/operations.md "Metrics": each family, read from the metrics page the way Prometheus
+reads it. Counters are process-wide, so each test compares the page before and after."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx
+from fastapi import FastAPI
+from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import text
+
+from comptoir.config import Settings
+from comptoir.db.engine import Database
+from comptoir.kit import clock
+from comptoir.observe import metrics
+from tests.api.conftest import Shop
+from tests.api.test_rate_limits import (
+    START,
+    fill_minute,
+)
+from tests.factories import World
+
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
+async def scrape(client: httpx.AsyncClient) -> Samples:
+    response = await client.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain; version=")
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
+    }
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    return samples.get((name, frozenset(labels.items())), 0.0)
+
+
+def delta(before: Samples, after: Samples, name: str, **labels: str) -> float:
+    return value(after, name, **labels) - value(before, name, **labels)
+
+
+async def test_requests_are_counted_by_route_template_method_and_status(client: httpx.AsyncClient, shop: Shop) -> None:
+    before = await scrape(client)
+    for _ in range(3):
+        assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    assert (await client.get("/v1/location/orders/o_nope", headers=shop.headers())).status_code == 404
+    after = await scrape(client)
+    route = {"route": "/v1/location", "method": "GET"}
+    assert delta(before, after, "comptoir_http_requests_total", status="200", **route) == 3
+    assert delta(before, after, "comptoir_http_request_duration_seconds_count", **route) == 3
+    order = {"route": "/v1/location/orders/{order_id}", "method": "GET", "status": "404"}
+    assert delta(before, after, "comptoir_http_requests_total", **order) == 1
+    assert "o_nope" not in (await client.get("/metrics")).text
+
+
+async def test_unknown_paths_and_methods_share_fixed_labels(client: httpx.AsyncClient) -> None:
+    before = await scrape(client)
+    for n in range(5):
+        assert (await client.get(f"/v1/made-up-{n}")).status_code == 404
+    assert (await client.request("BREW", "/v1/health")).status_code == 404
+    after = await scrape(client)
+    labels = {"route": "unmatched", "method": "GET", "status": "404"}
+    assert delta(before, after, "comptoir_http_requests_total", **labels) == 5
+    assert delta(before, after, "comptoir_http_requests_total", route="/v1/health", method="other", status="404") == 1
+    page = (await client.get("/metrics")).text
+    assert "made-up" not in page
+    assert "BREW" not in page
+
+
+async def test_rate_limit_refusals_are_counted_by_kind(
+    client: httpx.AsyncClient, shop: Shop, app: FastAPI, world: World
+) -> None:
+    clock.freeze(START)
+    await fill_minute(app, world, shop.location_token)
+    before = await scrape(client)
+    for _ in range(2):
+        assert (await client.get("/v1/location", headers=shop.headers())).status_code == 429
+    after = await scrape(client)
+    assert delta(before, after, "comptoir_rate_limit_refusals_total", kind="general") == 2
+    assert delta(before, after, "comptoir_rate_limit_refusals_total", kind="heavy") == 0
+
+
+async def test_engine_connections_in_use_and_their_checkouts(client: httpx.AsyncClient, database: Database) -> None:
+    before = await scrape(client)
+    async with database.transaction(write=False) as session:
+        await session.execute(text("SELECT 1"))
+        during = await scrape(client)  # its own transaction holds one more, then gives it back
+    after = await scrape(client)
+    in_use = "comptoir_db_connections_in_use"
+    assert value(during, in_use, pool="engine") - value(before, in_use, pool="engine") == 1
+    assert value(after, in_use, pool="engine") == value(before, in_use, pool="engine")
+    # each scrape reads the oldest undelivered event in a transaction: 2 scrapes and ours
+    assert delta(before, after, "comptoir_db_connection_acquire_seconds_count", pool="engine") == 3
+
+
+async def test_direct_pool_connections_are_counted_on_postgresql(
+    client: httpx.AsyncClient, shop: Shop, db_kind: str
+) -> None:
+    before = await scrape(client)
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    after = await scrape(client)
+    checkouts = delta(before, after, "comptoir_db_connection_acquire_seconds_count", pool="direct")
+    assert checkouts == (0 if db_kind == "sqlite" else 1)  # the token lookup; SQLite reads without a pool
+    assert value(after, "comptoir_db_connections_in_use", pool="direct") == 0
+
+
+async def test_the_event_loop_lag_is_how_late_a_timer_fired() -> None:
+    watcher = asyncio.create_task(metrics.watch_loop_lag(0.01))
+    await asyncio.sleep(0)  # the watcher's timer is set
+    time.sleep(0.2)  # noqa: ASYNC251 -- blocking the loop past the timer is the point
+    await asyncio.sleep(0.005)
+    lag = metrics.LOOP_LAG._value.get()
+    watcher.cancel()
+    assert 0.18 <= lag < 1.0
+
+
+async def test_metrics_off_serves_no_page_and_counts_nothing(settings: Settings, database: Database) -> None:
+    from comptoir.app import create_app
+    from tests.response_schemas import CheckedASGITransport
+
+    app = create_app(settings.model_copy(update={"metrics_path": ""}), database=database, background=False)
+    async with httpx.AsyncClient(transport=CheckedASGITransport(app=app), base_url="http://testserver") as http:
+        counted = metrics.REQUESTS.labels("/v1/health", "GET", "200")._value.get()
+        assert (await http.get("/v1/health")).status_code == 200
+        assert (await http.get("/metrics")).status_code == 404
+        assert metrics.REQUESTS.labels("/v1/health", "GET", "200")._value.get() == counted
+    await app.state.comptoir.fast.close()

@@ -1,0 +1,195 @@
+# ruff: noqa: F811 - fixtures imported, then named as parameters
+"""docs/operations.md "Metrics", "Health and readiness", "Logs": real `comptoir` processes."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.conftest import SECRET_KEY
+from tests.e2e.conftest import Server, free_port
+from tests.e2e.test_callback_workers import (  # noqa: F401 - fixtures
+    KEY,
+    environment,
+    patch_location,
+    receiver,
+    setup_shop,
+    start_worker,
+    wait_until,
+)
+from tests.receiver import Answer
+
+pytestmark = pytest.mark.e2e
+
+
+def requests_counted(server: Server, route: str) -> float:
+    page = httpx.get(f"{server.base_url}/metrics", timeout=10).text
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(page)
+        for sample in family.samples
+        if sample.name == "comptoir_http_requests_total" and sample.labels["route"] == route
+    )
+
+
+def test_two_workers_metrics_add_up(start_server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    files = tmp_path / "metrics"
+    env = {"COMPTOIR_DATABASE_URL": f"sqlite:///{tmp_path}/c.db", "PROMETHEUS_MULTIPROC_DIR": str(files)}
+    server = start_server("--workers", "2", "--no-worker", env=env)
+    made = 1  # start_server waited for a first /v1/health
+    deadline = time.monotonic() + 30
+    # each request on a new connection, until both workers have counted some (a file each)
+    while (len(list(files.glob("counter_*.db"))) < 2 or made < 40) and time.monotonic() < deadline:
+        with httpx.Client(base_url=server.base_url) as http:
+            assert http.get("/v1/health").status_code == 200
+            made += 1
+    assert len(list(files.glob("counter_*.db"))) == 2
+    assert requests_counted(server, "/v1/health") == made
+    assert server.logs().count("Started server process") == 2
+
+
+class Relay:
+    """A TCP relay to PostgreSQL that can be closed (the database is down) and reopened."""
+
+    def __init__(self, target: int = 5432) -> None:
+        self.port = free_port()
+        self.target = target
+        self._listener: socket.socket | None = None
+        self._sockets: list[socket.socket] = []
+
+    def open(self) -> None:
+        listener = socket.create_server(("127.0.0.1", self.port))
+        self._listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def close(self) -> None:
+        assert self._listener is not None
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)  # wakes the thread blocked in accept()
+        self._listener.close()
+        for sock in list(self._sockets):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+        self._sockets.clear()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            if self._listener is not listener:  # closed meanwhile
+                client.close()
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            self._sockets += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)
+
+
+@pytest.fixture
+def relay() -> Iterator[Relay]:
+    running = Relay()
+    running.open()
+    yield running
+    with contextlib.suppress(AssertionError):  # closed by the test
+        running.close()
+
+
+def ready(server: Server) -> tuple[int, dict[str, object], float]:
+    started = time.monotonic()
+    response = httpx.get(f"{server.base_url}/v1/ready", timeout=10)
+    return response.status_code, response.json(), time.monotonic() - started
+
+
+def test_readiness_follows_the_database(start_server, fresh_postgres: str, relay: Relay) -> None:  # type: ignore[no-untyped-def]
+    url = fresh_postgres.replace("127.0.0.1:5432", f"127.0.0.1:{relay.port}")
+    assert url != fresh_postgres
+    server = start_server("--no-worker", env={"COMPTOIR_DATABASE_URL": url, "COMPTOIR_SECRET_KEY": SECRET_KEY})
+    assert ready(server)[:2] == (200, {"status": "ready", "checks": {"database": "ok", "migrations": "ok"}})
+    relay.close()
+    status, body, took = ready(server)
+    assert (status, body) == (
+        503,
+        {"error_type": "service_unavailable", "message": "Not ready: database unavailable, migrations unavailable"},
+    )
+    assert took < 2.5
+    assert httpx.get(f"{server.base_url}/v1/health").status_code == 200  # alive all the same
+    relay.open()
+    deadline = time.monotonic() + 10
+    while ready(server)[0] != 200 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert ready(server)[:2] == (200, {"status": "ready", "checks": {"database": "ok", "migrations": "ok"}})
+
+
+@pytest.mark.parametrize("log_format", ["json", "logfmt"])
+def test_every_line_is_in_the_log_format(start_server, tmp_path: Path, log_format: str) -> None:  # type: ignore[no-untyped-def]
+    workers = ["--workers", "2"] if log_format == "json" else []  # uvicorn's log_config reaches each worker
+    env = {"COMPTOIR_DATABASE_URL": f"sqlite:///{tmp_path}/c.db", "COMPTOIR_LOG_FORMAT": log_format}
+    server = start_server(*workers, env=env)
+    assert httpx.get(f"{server.base_url}/v1/health", headers={"X-Request-Id": "req-123"}).status_code == 200
+    time.sleep(0.3)
+    lines = [line for line in server.logs().splitlines() if line]
+    assert any("Uvicorn running on" in line for line in lines)
+    if log_format == "json":
+        parsed = [json.loads(line) for line in lines]
+        tagged = [p for p in parsed if p.get("request_id") == "req-123"]
+        assert len(tagged) == 1, tagged
+        [request] = tagged
+        assert (request["event"], request["path"], request["status"]) == ("request", "/v1/health", 200)
+        assert {p.get("logger") for p in parsed if "Started server process" in p["event"]} == {"uvicorn.error"}
+    else:
+        assert not [line for line in lines if line.startswith(("INFO:", "WARNING:", "ERROR:"))]
+        assert all(line.startswith("timestamp=") for line in lines)
+
+
+def test_the_worker_logs_each_delivery_in_json(  # type: ignore[no-untyped-def]
+    start_server, start_worker, receiver, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path}/c.db"
+    env = environment(url, COMPTOIR_LOG_FORMAT="json")
+    server = start_server("--no-worker", env=env)
+    writer, _ = setup_shop(url, receiver, 1)
+    receiver.answer("/hook/0", Answer(status=204))
+    worker = start_worker(env)
+    patch_location(server, writer, 42)
+    receiver.wait_for("/hook/0", 1, 20)
+    log = tmp_path / "worker-0.log"
+    wait_until(lambda: "callback_delivery" in log.read_text(), 10, "the delivery's line")
+    worker.send_signal(signal.SIGTERM)
+    worker.wait(timeout=15)
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line]
+    [delivery] = [line for line in lines if line["event"] == "callback_delivery"]
+    assert {k: delivery[k] for k in ("outcome", "attempt", "status", "error", "level")} == {
+        "outcome": "acknowledged",
+        "attempt": 1,
+        "status": 204,
+        "error": None,
+        "level": "info",
+    }
+    assert isinstance(delivery["event_id"], str)
+    assert isinstance(delivery["connection_id"], int)
+    assert isinstance(delivery["duration_ms"], int | float)
+    assert KEY not in log.read_text()
+    assert all(json.loads(line) for line in server.logs().splitlines() if line)
