@@ -7,6 +7,7 @@ import asyncio
 import hashlib
 import hmac
 import time
+from collections.abc import AsyncIterator
 from itertools import pairwise
 
 import httpx
@@ -15,7 +16,9 @@ from sqlalchemy import select, update
 
 from comptoir.callbacks.service import render_delivery_log
 from comptoir.callbacks.worker import DeliveryWorker
+from comptoir.config import Settings
 from comptoir.connections.service import client_secret
+from comptoir.db.engine import Database
 from comptoir.models import Connection, OAuthClient
 from tests.api.callbacks.conftest import Listener, new_listener, subscribe, touch_location
 from tests.api.conftest import Shop
@@ -96,26 +99,41 @@ async def test_any_status_from_200_to_499_acknowledges(
     assert (attempt["attempt"], attempt["status_code"], attempt["outcome"]) == (1, status, "acknowledged")
 
 
+BASE = 0.25  # the schedule test's retry base: its whole schedule is 63 x BASE
+TIMEOUT = 0.75
+
+
+@pytest.fixture
+async def schedule_worker(fast_retries: Settings, database: Database) -> AsyncIterator[DeliveryWorker]:
+    """A worker on a 0.25 s base and a 0.75 s timeout: the whole schedule in 16 s."""
+    quick = fast_retries.model_copy(update={"callback_retry_base_seconds": BASE, "callback_timeout_seconds": TIMEOUT})
+    delivery = DeliveryWorker(quick, database, quick.server_key(), poll_interval=0.05)
+    task = asyncio.create_task(delivery.run())
+    yield delivery
+    delivery.stop()
+    await asyncio.wait_for(task, 10)
+
+
 @pytest.mark.parametrize("db_kind", ["postgresql"], indirect=True)
 async def test_5xx_and_timeouts_resend_on_the_schedule_then_drop(
-    client: httpx.AsyncClient, shop: Shop, world: World, receiver: Receiver, worker: DeliveryWorker
+    client: httpx.AsyncClient, shop: Shop, world: World, receiver: Receiver, schedule_worker: DeliveryWorker
 ) -> None:
-    """The whole 63 s schedule once, on PostgreSQL (the suite stays under its 15 minutes);
-    resends are stored and found on SQLite as well: the tests below resend on both."""
+    """The whole schedule once, on PostgreSQL (the suite stays under its 15 minutes); resends
+    are stored and found on SQLite as well: the tests below resend on both."""
     failing = await new_listener(world, shop, "5xx")
     slow = await new_listener(world, shop, "Slow")
     receiver.answer("/fail", Answer(status=503, body=b"unavailable"))
-    receiver.answer("/slow", Answer(status=200, delay=2.0))  # answers after the 1.5 s timeout
+    receiver.answer("/slow", Answer(status=200, delay=TIMEOUT + 0.5))  # answers after the timeout
     await subscribe(client, failing.token, {"location": ["update"]}, receiver.url("/fail"))
     await subscribe(client, slow.token, {"location": ["update"]}, receiver.url("/slow"))
     await touch_location(client, shop, 62)
     early = await received(receiver, "/fail", 3, 15)
     assert len(await listed(client, failing)) == 1  # listed while resends are pending (spec 6.4 item 3)
-    fails = await received(receiver, "/fail", 7, 90)
-    slows = await received(receiver, "/slow", 7, 90)
+    fails = await received(receiver, "/fail", 7, 60)
+    slows = await received(receiver, "/slow", 7, 60)
     assert early[0].at == fails[0].at
-    waits = [1, 2, 4, 8, 16, 32]  # base 1 s, doubling, capped at 32 x base
-    for attempts, extra in ((fails, 0.0), (slows, 1.5)):  # the timeout runs before the wait
+    waits = [BASE * 2**n for n in range(6)]  # doubling from the base, capped at 32 x base
+    for attempts, extra in ((fails, 0.0), (slows, TIMEOUT)):  # the timeout runs before the wait
         gaps = [b.at - a.at for a, b in pairwise(attempts)]
         for gap, wait in zip(gaps, waits, strict=True):
             assert wait + extra - 0.05 <= gap <= wait + extra + 0.6, (gaps, extra)
