@@ -117,3 +117,22 @@ async def test_a_stored_context_not_of_ours_is_not_continued_by_the_delivery(
     sent = request.headers["traceparent"]
     assert TRACEPARENT.fullmatch(sent)
     assert sent.split("-")[1] not in (CLIENT_TRACE_ID, "f" * 32)  # a trace of its own
+
+
+async def test_a_lists_filter_values_never_reach_a_span(
+    client: httpx.AsyncClient, shop: Shop, spans: InMemorySpanExporter
+) -> None:
+    listed = await client.get(
+        "/v1/location/orders",
+        params={"customer_id": "x", "status": "new", "q": "ada@example.com"},
+        headers=shop.headers(),
+    )
+    assert listed.status_code in (200, 400), listed.text
+    [server] = [span for span in spans.get_finished_spans() if span.name.startswith("GET /v1/location/orders")]
+    assert server.attributes is not None
+    assert server.attributes["url.query"] == "customer_id=_&status=_&q=_"
+    assert all(
+        "ada@example.com" not in str(value)
+        for span in spans.get_finished_spans()
+        for value in (span.attributes or {}).values()
+    )

@@ -53,14 +53,40 @@ def enabled() -> bool:
     return _provider is not None
 
 
+QUERY_VALUE_HIDDEN = "_"
+
+
+def query_without_values(query: str) -> str:
+    """A URL query with its names kept and every value hidden (`email=_&count=_`): a list's
+    filters may hold a customer's email or phone, which a trace must not carry."""
+    from urllib.parse import parse_qsl, urlencode
+
+    return urlencode([(name, QUERY_VALUE_HIDDEN) for name, _ in parse_qsl(query, keep_blank_values=True)])
+
+
+def _query_values_hidden() -> Any:
+    """A span processor that hides the values of a server span's `url.query` as the span
+    starts (the attribute is set when the span is made; the span is still writable then)."""
+    from opentelemetry.sdk.trace import SpanProcessor
+
+    class QueryValuesHidden(SpanProcessor):
+        def on_start(self, span: Any, parent_context: Any = None) -> None:
+            query = (span.attributes or {}).get("url.query")
+            if isinstance(query, str) and query:
+                span.set_attribute("url.query", query_without_values(query))
+
+    return QueryValuesHidden()
+
+
 def install(provider: TracerProvider | None) -> None:
     """Trace with `provider` from now on in this process (None: stop). What is built
     afterwards is traced (apps, engines, readers, callback clients); what was built before
-    keeps its state."""
+    keeps its state. A span's query keeps its names, never its values."""
     global _provider, _tracer
     if provider is not None:
         for name in CLIENT_HEADER_LOGGERS:
             logging.getLogger(name).setLevel(logging.ERROR)
+        provider.add_span_processor(_query_values_hidden())
     _provider = provider
     _tracer = None if provider is None else provider.get_tracer("comptoir")
 
