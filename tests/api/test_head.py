@@ -18,6 +18,9 @@ from tests.fuzz import path_values_for, seed, token_for
 _PARAMETER = re.compile(r"\{([^/{}]+)\}")
 # Headers that differ from one answer to the next, whatever the method.
 _VARYING = {"x-request-id", "date", "ratelimit", "ratelimit-policy", "set-cookie"}
+# answers that change with every request: the metrics count the requests themselves, and their
+# durations' sums change the page's length at random
+_CHANGING = {"/metrics"}
 
 
 @pytest.fixture
@@ -54,7 +57,7 @@ async def test_every_get_route_answers_head_with_the_same_headers_and_no_body(
         got = await client.get(path, headers=headers)
         head = await client.head(path, headers=headers)
         again = await client.get(path, headers=headers)
-        if _same(again.headers) == _same(got.headers):
+        if template not in _CHANGING and _same(again.headers) == _same(got.headers):
             assert (head.status_code, _same(head.headers)) == (got.status_code, _same(got.headers)), path
         else:  # an answer that changes with time (an image's seconds before removal)
             assert (head.status_code, list(_same(head.headers))) == (got.status_code, list(_same(got.headers))), path
