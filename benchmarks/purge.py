@@ -6,8 +6,8 @@ attempts older than their retention (200,000 each by default). Then `--writers` 
 writers each loop on one short transaction that inserts a request log line and a delivery
 attempt (the rows the purge deletes, in the tables it deletes from, with the indexes it
 uses), for `--seconds` without the purge, then for as long as the timed jobs' purge
-(`jobs.timed.purge_logs` and `purge_history`, batches of 5,000 rows) takes to delete the
-backlog.
+(`jobs.timed.purge_logs` and `purge_history`: batches of 1,000 rows, each followed by a pause
+as long) takes to delete the backlog.
 Prints, for each phase, the writes per second and the median and p99 latency of a write,
 and how long the purge took. If the p99 during the purge stays within a few milliseconds of
 the p99 without it, batched DELETEs are enough and the tables need no time partitions.
