@@ -335,6 +335,13 @@ def _httpx_kwargs(case: Any) -> dict[str, Any]:
     kwargs.pop("cookies", None)
     if "data" in kwargs and isinstance(kwargs["data"], (bytes, str)):
         kwargs["content"] = kwargs.pop("data")
+    # a generated header value beyond ASCII (httpx would refuse to encode it) goes as its UTF-8
+    # bytes, as a hostile client would send it
+    headers = kwargs.get("headers") or {}
+    kwargs["headers"] = {
+        name: value.encode() if isinstance(value, str) and not value.isascii() else value
+        for name, value in headers.items()
+    }
     return kwargs
 
 
