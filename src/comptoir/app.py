@@ -40,14 +40,13 @@ from comptoir.http.request_log import RequestLogBuffer
 from comptoir.http.routing import JSON, ComptoirRoute, operation_id
 from comptoir.http.state import AppState
 from comptoir.jobs.timed import Retention, TimedJobs
-from comptoir.kit import gcpause, tracing
+from comptoir.kit import gcpause, metrics, tracing
 from comptoir.locations.endpoints import router as locations_router
 from comptoir.loyalty.endpoints import router as loyalty_router
 from comptoir.oauth2 import openapi as oauth2_openapi
 from comptoir.oauth2.endpoints import router as oauth2_router
 from comptoir.oauth2.metadata import router as oauth2_metadata_router
 from comptoir.observe import endpoints as observe_endpoints
-from comptoir.observe import metrics
 from comptoir.orders.endpoints import router as orders_router
 from comptoir.ratelimit import RateLimiter
 from comptoir.ratelimit.memory import MemoryBackend

@@ -13,8 +13,7 @@ from sqlalchemy import text
 
 from comptoir.config import Settings
 from comptoir.db.engine import Database
-from comptoir.kit import clock
-from comptoir.observe import metrics
+from comptoir.kit import clock, metrics
 from tests.api.conftest import Shop
 from tests.api.test_rate_limits import (
     START,

@@ -57,12 +57,11 @@ from comptoir.db.engine import Database
 from comptoir.events import signals
 from comptoir.events.payload import render_event
 from comptoir.events.repository import CALLBACK_CHANNEL, NOTIFY_CHANNEL
-from comptoir.kit import clock, ids, tracing
+from comptoir.kit import clock, ids, metrics, tracing
 from comptoir.kit.jsonutil import dumps
 from comptoir.kit.safetext import storable
 from comptoir.kit.times import render_datetime
 from comptoir.models import Event
-from comptoir.observe import metrics
 
 log = structlog.get_logger("comptoir.callbacks")
 

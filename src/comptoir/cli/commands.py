@@ -197,8 +197,7 @@ def worker() -> None:
     from comptoir.db.engine import create_database
     from comptoir.db.server_key import load_data_key
     from comptoir.jobs.timed import Retention, TimedJobs
-    from comptoir.kit import tracing
-    from comptoir.observe import metrics
+    from comptoir.kit import metrics, tracing
 
     settings = _settings()
     configure_logging(settings)

@@ -43,10 +43,9 @@ from sqlalchemy.sql.elements import ClauseElement, ColumnElement
 from sqlalchemy.types import TypeEngine
 
 from comptoir.config import Settings
-from comptoir.kit import tracing
+from comptoir.kit import metrics, tracing
 from comptoir.kit.jsonutil import dumps_str, loads_stored
 from comptoir.models.base import ExactDecimal, JSONValue, UTCDateTime
-from comptoir.observe import metrics
 
 Converter = Callable[[Any], Any]
 

@@ -21,9 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, a
 from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, StaticPool
 
 from comptoir.config import Settings
-from comptoir.kit import ids, tracing
+from comptoir.kit import ids, metrics, tracing
 from comptoir.kit.jsonutil import dumps_str, loads_stored
-from comptoir.observe import metrics
 
 M = TypeVar("M")
 WRITE = {"comptoir_write": True}  # execution option: this transaction will write

@@ -47,9 +47,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from comptoir.errors import BadRequest, ComptoirError, InternalError
 from comptoir.http.forwarded import forwarded
 from comptoir.http.request_log import MAX_BODY, Record
-from comptoir.kit import clock
+from comptoir.kit import clock, metrics
 from comptoir.kit.wire import shown
-from comptoir.observe import metrics
 
 log = structlog.get_logger("comptoir.http")
 

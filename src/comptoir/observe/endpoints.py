@@ -16,7 +16,8 @@ from comptoir.callbacks.service import oldest_undelivered_age
 from comptoir.errors import NotReady, RoutingError
 from comptoir.http.routing import JSON, ComptoirRoute
 from comptoir.http.state import app_state
-from comptoir.observe import metrics, readiness
+from comptoir.kit import metrics
+from comptoir.observe import readiness
 
 log = structlog.get_logger("comptoir.metrics")
 

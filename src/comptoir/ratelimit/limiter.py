@@ -5,8 +5,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from comptoir.errors import RateLimited
-from comptoir.kit import clock
-from comptoir.observe import metrics
+from comptoir.kit import clock, metrics
 
 
 @dataclass(frozen=True, slots=True)

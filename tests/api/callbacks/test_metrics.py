@@ -13,8 +13,7 @@ import pytest
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.config import Settings
 from comptoir.db.engine import Database
-from comptoir.kit import clock
-from comptoir.observe import metrics
+from comptoir.kit import clock, metrics
 from tests.api.callbacks.conftest import Listener, subscribe, touch_location
 from tests.api.conftest import Shop
 from tests.api.test_metrics import delta, scrape, value
