@@ -20,7 +20,7 @@ POSITIVE_EXAMPLES = 10
 # Random examples per operation and mode (valid, invalid), beside the coverage cases: about
 # 2,300 requests, a minute or two per database on a busy machine.
 EXAMPLES = 3
-COVERAGE_CAP = 60
+COVERAGE_CAP = 40
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ async def test_schemathesis_finds_no_server_error_nor_schema_violation(client: h
     documented = sum(len(item) for item in document["paths"].values())
 
     # The coverage cases of the long form of a route that has a short one (the same handler)
-    # are left out, and at most COVERAGE_CAP of an operation are sent: ~1,650 of ~6,500.
+    # are left out, and at most COVERAGE_CAP of an operation are sent, spread evenly over them.
     report = await fuzz(
         client,
         shop,
