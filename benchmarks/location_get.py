@@ -60,14 +60,15 @@ async def make_tokens(env: dict[str, str], count: int) -> list[str]:
     from comptoir.config import Settings
     from comptoir.connections.service import authorise, create_client
     from comptoir.db.engine import create_database
+    from comptoir.db.server_key import load_data_key
     from comptoir.models import Catalog, CustomerList, Location
     from comptoir.users.service import find_user_by_email
 
     settings = Settings()
     db = create_database(settings)
-    key = settings.server_key()
     tokens = []
     try:
+        key = await load_data_key(db, settings.server_key())  # tokens derive from the data key
         async with db.transaction() as session:
             user = await find_user_by_email(session, EMAIL)
             assert user is not None

@@ -21,12 +21,11 @@ import signal
 import statistics
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import httpx
 
-from _common import free_port, run_wrk
+from _common import free_port, run_wrk, wait_until_up
 from location_get import COMPTOIR, SECRET_KEY, WRK_SCRIPT, make_tokens
 
 
@@ -39,13 +38,8 @@ def start(env: dict[str, str], log: Path) -> tuple[subprocess.Popen[bytes], str]
         stderr=log.open("w"),
     )
     base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            if httpx.get(f"{base}/v1/health").status_code == 200:
-                return process, base
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise SystemExit(f"server did not start, see {log}")
+    wait_until_up(base)
+    return process, base
 
 
 def main() -> None:
