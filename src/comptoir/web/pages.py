@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter
@@ -56,6 +57,15 @@ from comptoir.web.render import (
 )
 
 router = APIRouter(include_in_schema=False)
+
+FAVICON = (Path(__file__).parent / "templates" / "favicon.svg").read_bytes()
+
+
+@router.get("/favicon.svg")
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    """The icon every page names (`<link rel="icon">`); /favicon.ico for browsers that ask."""
+    return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
 
 def _login_page(request: Request, session: sessions.WebSession, errors: list[str], email: str, status: int) -> Response:
