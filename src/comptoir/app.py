@@ -54,6 +54,7 @@ from comptoir.users.endpoints import router as users_router
 from comptoir.web.connections import router as connections_pages_router
 from comptoir.web.data import router as data_views_router
 from comptoir.web.developers import router as developers_router
+from comptoir.web.location import router as location_pages_router
 from comptoir.web.pages import router as back_office_router
 from comptoir.web.render import PageAnswer, is_api_path, unknown_page
 from comptoir.web.render import answer as page_answer_response
@@ -179,6 +180,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     )
 
     app.include_router(back_office_router)
+    app.include_router(location_pages_router)
     app.include_router(data_views_router)
     app.include_router(connections_pages_router)
     app.include_router(developers_router)

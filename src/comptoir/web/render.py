@@ -151,7 +151,7 @@ _INDEX = re.compile(r"^\[(\d+)\]")
 
 
 def problems(
-    exc: Unprocessable | ValidationError,
+    exc: Unprocessable | ValidationError | Sequence[FieldError],
     fields: Mapping[str, str],
     *,
     labels: Mapping[str, str] | None = None,
@@ -159,7 +159,8 @@ def problems(
 ) -> list[Problem]:
     """The API's refusal of a form, in page words and in the FORM's field order.
 
-    `fields` is ordered like the form: {API path prefix -> form field name}, e.g.
+    `exc`: the refusal, or its field errors gathered from several checks. `fields` is
+    ordered like the form: {API path prefix -> form field name}, e.g.
     {"opening_hours.monday": "monday", "cutoff_time": "cutoff_time"}; an error whose path
     starts with a prefix belongs to that field (the longest prefix wins). `labels` names a
     field otherwise than `label_of(name)`. An index just after the prefix is named `item`:
@@ -168,7 +169,7 @@ def problems(
     order = {name: i for i, name in enumerate(dict.fromkeys(fields.values()))}
     by_length = sorted(fields, key=len, reverse=True)
     found: list[tuple[int, int, Problem]] = []
-    for n, error in enumerate(_field_errors(exc)):
+    for n, error in enumerate(api_errors(exc)):
         prefix = next((p for p in by_length if _under(error.field, p)), None)
         message = _plain(error.message, fields, labels, item)
         if prefix is None:
@@ -184,9 +185,12 @@ def problems(
     return [problem for _, _, problem in sorted(found, key=lambda entry: entry[:2])]
 
 
-def _field_errors(exc: Unprocessable | ValidationError) -> list[FieldError]:
+def api_errors(exc: Unprocessable | ValidationError | Sequence[FieldError]) -> list[FieldError]:
+    """The field errors of an API refusal (a pydantic one located as the API locates it)."""
     if isinstance(exc, Unprocessable):
         return list(exc.errors)
+    if not isinstance(exc, ValidationError):
+        return list(exc)
     return [FieldError(field_path(e["loc"]), validation_message(dict(e))) for e in exc.errors()]
 
 
