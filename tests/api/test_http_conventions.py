@@ -54,7 +54,7 @@ async def test_a_missing_body_is_400(client: httpx.AsyncClient, shop: Shop) -> N
 
 @pytest.mark.parametrize(
     ("method", "path"),
-    [("GET", "/v1/nothing"), ("GET", "/nothing"), ("DELETE", "/v1/location"), ("POST", "/v1/accounts")],
+    [("GET", "/v1/nothing"), ("GET", "/oauth2/v1/nothing"), ("DELETE", "/v1/location"), ("POST", "/v1/accounts")],
 )
 async def test_unknown_urls_and_methods_are_404_routing_error(
     client: httpx.AsyncClient, shop: Shop, method: str, path: str
@@ -62,6 +62,12 @@ async def test_unknown_urls_and_methods_are_404_routing_error(
     response = await client.request(method, path, headers=shop.headers())
     assert response.status_code == 404
     assert response.json() == {"error_type": "routing_error", "message": f"No route matches [{method}] {path}"}
+
+
+async def test_an_unknown_back_office_url_is_an_html_page(client: httpx.AsyncClient) -> None:
+    """docs/back-office.md "Layout, navigation and words": outside the API's paths."""
+    response = await client.get("/nothing")
+    assert (response.status_code, response.headers["content-type"]) == (404, "text/html; charset=utf-8")
 
 
 async def test_method_override_on_post_runs_the_named_method(client: httpx.AsyncClient, shop: Shop) -> None:

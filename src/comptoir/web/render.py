@@ -273,7 +273,7 @@ API_PREFIXES = ("/v1/", "/oauth2/", "/.well-known/", "/docs/")
 
 def is_api_path(path: str, metrics_path: str) -> bool:
     """Paths whose unknown URLs keep the API's JSON errors (docs/back-office.md)."""
-    return path in ("/v1", metrics_path) or path.startswith(API_PREFIXES)
+    return path in ("/v1", "/docs", "/redoc", metrics_path) or path.startswith(API_PREFIXES)
 
 
 async def unknown_page(request: Request, status: int = 404) -> Response:

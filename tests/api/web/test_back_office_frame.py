@@ -152,8 +152,8 @@ async def test_an_unknown_address_is_an_html_page_not_found(client: httpx.AsyncC
 
 
 async def test_unknown_api_addresses_keep_their_json_errors(client: httpx.AsyncClient) -> None:
-    for url in ("/v1/nope", "/v1", "/oauth2/v1/nope", "/.well-known/nope"):
-        answer = await client.get(url) if url != "/v1" else await client.delete(url)
+    for url in ("/v1/nope", "/v1", "/oauth2/v1/nope", "/.well-known/nope", "/docs", "/docs/assets/nope"):
+        answer = await client.get(url) if url not in ("/v1", "/docs") else await client.delete(url)
         assert answer.headers["content-type"] == "application/json", url
         assert answer.json()["error_type"] == "routing_error", url
 
