@@ -235,6 +235,7 @@ class Visitor:
     nav: list[NavAccount] = field(default_factory=list)
     email: str = ""  # the user's, read while the transaction was open (a 404 page shows it later)
     timezone: str = "UTC"  # the user's: times on pages without a location
+    path: str = ""  # the page's own address: its navigation link is marked current
 
     def check(self, form: FormData) -> None:
         """A form posted by this visitor's own page, or 403."""
@@ -255,7 +256,9 @@ async def signed_in(request: Request, db: AsyncSession) -> Visitor | None:
             entry.locations.append(NavLocation(location.public_id, location.name))
     csrf = sessions.csrf_token(key, session)
     nav_accounts = list(nav.values())
-    you = Visitor(user, session, csrf, key, nav_accounts, email=user.email, timezone=user.timezone)
+    you = Visitor(
+        user, session, csrf, key, nav_accounts, email=user.email, timezone=user.timezone, path=request.url.path
+    )
     request.state.visitor = you  # a 404 raised later in this request shows the navigation
     return you
 

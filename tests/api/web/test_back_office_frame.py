@@ -175,7 +175,7 @@ async def test_the_navigation_shows_the_users_accounts_and_locations_only(
     paris, account = shop.location.public_id, shop.account.public_id
     nav = re.search(r'<nav aria-label="Back office" class="side">(.*?)</nav>', page, re.S)
     assert nav is not None
-    links = re.findall(r'<a href="([^"]+)">([^<]+)</a>', nav.group(1))
+    links = re.findall(r'<a href="([^"]+)"[^>]*>([^<]+)</a>', nav.group(1))
     assert links[:10] == [
         ("/", "Home"),
         (f"/accounts/{account}", "Chez Ada"),
@@ -190,6 +190,7 @@ async def test_the_navigation_shows_the_users_accounts_and_locations_only(
     ]
     assert (f"/locations/{shop.other_location.public_id}", "Chez Ada Lyon") in links
     assert links[-2:] == [("/accounts/new", "New account"), ("/developers", "Developers")]
+    assert '<a href="/developers" aria-current="page">Developers</a>' in nav.group(1)  # this page
     assert "Someone else" not in page
     assert '<details class="menu"><summary>Menu</summary>' in page  # the phone's menu
 
