@@ -56,12 +56,12 @@ def entries(refs: list[tuple[str, str]], action: str, until: str) -> list[dict[s
 
 
 def _problems(exc: Unprocessable, field: str | None) -> list[Problem]:
-    """The API's errors beside the item's "until" field, each message once (a product's
-    skus share one time)."""
+    """The API's errors, each message once (a product's skus share one time): the time's
+    beside the item's "until" field, the item's (a hidden field) at the top of the page."""
     found: list[Problem] = []
     for error in exc.errors:
-        label = "Until" if error.field.endswith("expires_at") else "Item"
-        problem = Problem(field, f"{label}: {error.message}")
+        until = error.field.endswith("expires_at")
+        problem = Problem(field if until else None, f"{'Until' if until else 'Item'}: {error.message}")
         if problem not in found:
             found.append(problem)
     return found
@@ -107,7 +107,7 @@ async def change_stock(request: Request, catalog_id: str) -> Response:
                 places,
                 listing,
                 status=400,
-                errors=_problems(exc, field if action in ACTIONS and len(item) <= MAX_ITEM else None),
+                errors=_problems(exc, field),
                 until={item: until},
             )
             raise PageAnswer(answer) from None
