@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -35,7 +36,7 @@ ACTIONS = ("out", "back")
 MAX_ITEM = 300  # characters of an item ("sku:" and a ref of up to 255)
 
 
-async def _skus_of(db: Any, catalog: Catalog, product_id: str) -> list[str]:
+async def _skus_of(db: AsyncSession, catalog: Catalog, product_id: str) -> list[str]:
     """The refs of the product's skus (those without a ref have no stock); NotFound when
     the catalog has no such product."""
     data = orjson.loads(await catalogs.stored_data(db, catalog.id) or EMPTY_DATA)

@@ -180,6 +180,7 @@ async def test_a_catalog_is_created_at_a_location_and_listed(
 ) -> None:
     await log_in(client, "owner@example.com")
     url = f"/locations/{shop.location.public_id}/catalogs"
+    assert f'<a href="{url}">Catalogs</a>' in (await client.get(f"/locations/{shop.location.public_id}")).text
     answer = await create_at(client, url, "Brunch")
     found = re.fullmatch(r"/catalogs/(\w+)", answer.headers["location"])
     assert answer.status_code == 303
