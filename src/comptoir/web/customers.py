@@ -12,6 +12,7 @@ events (caused by no client).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter
@@ -170,6 +171,12 @@ def _filters(chosen: dict[str, str]) -> tuple[CustomerFilters, list[Problem]]:
     return CustomerFilters(email=given["email"], phone=given["phone"]), errors
 
 
+def day_of(value: str) -> str:
+    """An API time's day, in the time's own offset (the list's timezone): "24 Jun 2026"."""
+    at = datetime.fromisoformat(value)
+    return f"{at.day} {at:%b %Y}"
+
+
 def _order_words(filters: CustomerFilters) -> str:
     """How `customers.repository.search_page` orders the page."""
     if filters.email is not None and is_range(filters.email):
@@ -209,7 +216,10 @@ async def customer_list_page(request: Request, list_id: str) -> Response:
             "bo_customers.html",
             **context,
             order=_order_words(filters),
-            customers=[{**customer, "name": display_name(customer)} for customer in shown],
+            customers=[
+                {**customer, "name": display_name(customer), "since": day_of(customer["created_at"])}
+                for customer in shown
+            ],
             next_url=_next_url(params, result.next_cursor),
         )
 
