@@ -38,7 +38,7 @@ from comptoir.http.middleware import HttpConventions
 from comptoir.http.reference import router as reference_router
 from comptoir.http.request_log import RequestLogBuffer
 from comptoir.http.routing import JSON, ComptoirRoute, operation_id
-from comptoir.http.state import AppState
+from comptoir.http.state import AppState, app_state
 from comptoir.jobs.timed import Retention, TimedJobs
 from comptoir.kit import gcpause, metrics, tracing
 from comptoir.locations.endpoints import router as locations_router
@@ -56,8 +56,10 @@ from comptoir.web.connections import router as connections_pages_router
 from comptoir.web.customers import router as customer_pages_router
 from comptoir.web.data import router as data_views_router
 from comptoir.web.developers import router as developers_router
+from comptoir.web.location import router as location_pages_router
 from comptoir.web.pages import router as back_office_router
-from comptoir.web.render import PageAnswer
+from comptoir.web.render import PageAnswer, is_api_path, unknown_page
+from comptoir.web.render import answer as page_answer_response
 from comptoir.web.stock import router as stock_pages_router
 
 log = structlog.get_logger("comptoir.app")
@@ -181,6 +183,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     )
 
     app.include_router(back_office_router)
+    app.include_router(location_pages_router)
     app.include_router(data_views_router)
     app.include_router(catalog_pages_router)
     app.include_router(stock_pages_router)
@@ -226,12 +229,14 @@ def install_error_handlers(app: FastAPI) -> None:
         if isinstance(exc.__cause__, ComptoirError):  # raised while FastAPI read a form (413)
             return error_response(exc.__cause__)
         if exc.status_code in (404, 405):
+            if not is_api_path(request.url.path, app_state(request).settings.metrics_path):
+                return await unknown_page(request, exc.status_code)  # docs/back-office.md: an HTML page
             return error_response(RoutingError(request.method, request.url.path))
         return error_response(BadRequest(str(exc.detail)))
 
     @app.exception_handler(PageAnswer)
-    async def page_answer(_request: Request, exc: PageAnswer) -> Response:
-        return exc.response
+    async def page_answer(request: Request, exc: PageAnswer) -> Response:
+        return page_answer_response(request, exc)
 
     # Unexpected exceptions are answered by HttpConventions (so that a 500 carries the same
     # request id and CORS headers as every other response) and logged there.

@@ -97,11 +97,12 @@ async def users(world: World) -> int:  # noqa: F811 - fixture name
 
 
 def error_of(page: httpx.Response) -> list[str]:
-    """The errors a page shows, as a person reads them."""
+    """The errors a page shows, as a person reads them (each beside its field, or for the form)."""
     import html
     import re
 
-    return [html.unescape(e) for e in re.findall(r'<p class="error"[^>]*>(.*?)</p>', page.text, re.S)]
+    found = re.findall(r'<p class="(?:error|field-error)"[^>]*>(.*?)</p>', page.text, re.S)
+    return [html.unescape(e) for e in found]
 
 
 # --- look-alike emails ------------------------------------------------------------------

@@ -8,7 +8,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.engine import get_by_public_id
-from comptoir.models import Account
+from comptoir.models import Account, Location
 
 
 async def add(session: AsyncSession, account: Account) -> None:
@@ -27,6 +27,18 @@ async def by_public_id(session: AsyncSession, public_id: str) -> Account | None:
 async def owned_by(session: AsyncSession, user_id: int) -> list[Account]:
     """The user's accounts, oldest first."""
     return list(await session.scalars(select(Account).where(Account.owner_id == user_id).order_by(Account.id)))
+
+
+async def owned_with_locations(session: AsyncSession, user_id: int) -> list[tuple[Account, Location | None]]:
+    """The user's accounts, oldest first, each with its locations by number (None for an
+    account without one): one statement, for the back office's navigation."""
+    stmt = (
+        select(Account, Location)
+        .outerjoin(Location, Location.account_id == Account.id)
+        .where(Account.owner_id == user_id)
+        .order_by(Account.id, Location.number)
+    )
+    return [(account, location) for account, location in (await session.execute(stmt)).all()]
 
 
 async def set_suspended(session: AsyncSession, account_id: int, suspended: bool) -> None:

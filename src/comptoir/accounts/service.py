@@ -10,7 +10,7 @@ from comptoir.accounts import repository
 from comptoir.auth.context import Ctx
 from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, ids
-from comptoir.models import Account, User
+from comptoir.models import Account, Location, User
 from comptoir.models.accounts import AccountRef, AccountView
 
 
@@ -58,6 +58,12 @@ async def account_by_id(session: AsyncSession, account_id: int) -> Account | Non
 async def accounts_of(session: AsyncSession, user: User) -> list[Account]:
     """The user's accounts, oldest first."""
     return await repository.owned_by(session, user.id)
+
+
+async def navigation_of(session: AsyncSession, user: User) -> list[tuple[Account, Location | None]]:
+    """Every account of `user` with each of its locations (docs/back-office.md "Layout,
+    navigation and words")."""
+    return await repository.owned_with_locations(session, user.id)
 
 
 async def set_suspended(session: AsyncSession, account: Account, suspended: bool) -> None:

@@ -7,13 +7,14 @@ have an account faster than logging in can."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pycountry
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts.service import create_account
-from comptoir.errors import Unprocessable
+from comptoir.errors import FieldError, Unprocessable
 from comptoir.kit.codes import currency_of
 from comptoir.kit.times import main_timezone
 from comptoir.locations.service import create_location
@@ -26,31 +27,60 @@ if TYPE_CHECKING:
 FIELDS = ("first_name", "last_name", "email", "account_name", "location_name", "country", "currency")
 
 
-class SignupRefused(Exception):
-    """What is wrong, in page words ("Country: choose a country from the list.")."""
+class FieldMessage(str):
+    """One thing wrong, in page words ("Country: choose a country from the list."), that
+    knows its form field (`field`, one of FIELDS or "password"), so a page shows it beside
+    the field and links to it from its summary."""
 
-    def __init__(self, errors: list[str]) -> None:
+    field: str | None
+
+    def __new__(cls, field: str | None, text: str) -> FieldMessage:
+        made = super().__new__(cls, text)
+        made.field = field
+        return made
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+class SignupRefused(Exception):
+    """What is wrong, in the form's order."""
+
+    def __init__(self, errors: list[FieldMessage]) -> None:
         super().__init__("; ".join(errors))
         self.errors = errors
 
 
-def _label(field: str) -> str:
-    return field.replace("_", " ").capitalize()
+LABELS = {"account_name": "Account name", "location_name": "Location name"}
+_ORDER = ("first_name", "last_name", "email", "password", *FIELDS[3:])
+
+
+def _refusal(errors: list[FieldError], field_of: Callable[[str], str]) -> SignupRefused:
+    """The service's errors named by the form's fields and labels, in the form's order."""
+    named = []
+    for error in errors:
+        field = field_of(error.field)
+        label = LABELS.get(field) or field.replace("_", " ").capitalize()
+        named.append(FieldMessage(field if field in _ORDER else None, f"{label}: {error.message}"))
+    return SignupRefused(sorted(named, key=lambda e: _ORDER.index(e.field) if e.field else len(_ORDER)))
 
 
 async def sign_up(db: AsyncSession, values: dict[str, str], password: str, throttle: Throttle) -> User:
     """`values` holds FIELDS (stripped texts); nothing is created when it is refused. The
     caller has admitted the attempt with `throttle` (the login throttle of this email and
     address, `users.logins.admit_login`); an address in use is counted as its failure."""
-    errors: list[str] = []
+    errors: list[FieldMessage] = []
     country = values["country"].upper()
     if pycountry.countries.get(alpha_2=country) is None:
-        errors.append("Country: choose a country from the list.")
+        errors.append(FieldMessage("country", "Country: choose a country from the list."))
+    # an empty currency is the country's (kit.codes.currency_of)
     currency = values["currency"] or (currency_of(country) if not errors else None)
     if currency is None or pycountry.currencies.get(alpha_3=currency) is None:
-        errors.append("Currency: choose the currency of the account.")
+        errors.append(FieldMessage("currency", "Currency: choose the currency of the account."))
     if errors or currency is None:  # a missing currency is one of the errors
         raise SignupRefused(errors)
+    step = "user"  # whose "name" an error names: the account's, then the location's
     try:
         async with db.begin_nested():
             user = await create_user(
@@ -61,12 +91,14 @@ async def sign_up(db: AsyncSession, values: dict[str, str], password: str, throt
                 last_name=values["last_name"] or None,
                 timezone=main_timezone(country),
             )
+            step = "account_name"
             account = await create_account(db, owner=user, name=values["account_name"], currency=currency)
+            step = "location_name"
             await create_location(
                 db, account=account, name=values["location_name"], timezone=main_timezone(country), country=country
             )
     except Unprocessable as exc:
         if isinstance(exc, EmailTaken):
             await throttle.failed()
-        raise SignupRefused([f"{_label(e.field)}: {e.message}" for e in exc.errors]) from None
+        raise _refusal(exc.errors, lambda field: step if field == "name" else field) from None
     return user

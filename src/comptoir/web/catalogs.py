@@ -35,9 +35,9 @@ from comptoir.kit import clock, ids
 from comptoir.locations import repository as locations
 from comptoir.locations.service import locations_of_account
 from comptoir.models import Account, Catalog, Location, User
-from comptoir.web.frame_stub import Problem, problems, quantity
 from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import PageAnswer, Visitor, not_found, page, redirect, text, visitor
+from comptoir.web.render import PageAnswer, Problem, Visitor, not_found, page, problems, redirect, text, visitor
+from comptoir.web.words import quantity
 
 router = APIRouter(include_in_schema=False)
 

@@ -36,10 +36,9 @@ from comptoir.loyalty import repository as loyalty
 from comptoir.loyalty.service import render_operation
 from comptoir.models import Account, CustomerList, Location, User
 from comptoir.web.catalogs import level_crumbs, owner_and_location
-from comptoir.web.data import _next_url, _page_request, display_name, when
-from comptoir.web.frame_stub import Problem, problems
+from comptoir.web.data import _next_url, _page_request, display_name
 from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import PageAnswer, Visitor, not_found, page, redirect, text, visitor
+from comptoir.web.render import PageAnswer, Problem, Visitor, not_found, page, problems, redirect, text, visitor
 
 router = APIRouter(include_in_schema=False)
 
@@ -200,7 +199,6 @@ async def customer_list_page(request: Request, list_id: str) -> Response:
             "list_id": found.public_id,
             "chosen": chosen,
             "filtered": any(chosen.values()),
-            "when": when,
             "account": account,
             "location": location,
         }
@@ -309,7 +307,6 @@ async def _customer_view(
         timezone=found.timezone,
         account=account,
         location=location,
-        when=when,
         errors=list(errors),
     )
 

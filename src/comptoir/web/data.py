@@ -31,6 +31,7 @@ from comptoir.models import (
 from comptoir.orders import service as orders
 from comptoir.orders.repository import OrderRepository
 from comptoir.orders.schemas import STATUSES
+from comptoir.web import words
 from comptoir.web.pages import owned_location
 from comptoir.web.render import Visitor, local_time, not_found, page, visitor
 
@@ -40,9 +41,11 @@ PAGE_SIZE = 50
 OPERATIONS_SHOWN = 50  # per loyalty card, newest first
 
 
-def when(value: str | None) -> str:
-    """An API time ("2026-06-24T17:07:53+02:00") as pages show it: "2026-06-24 17:07:53"."""
-    return value[:19].replace("T", " ") if value else ""
+def when(value: str | datetime | None, timezone: str | None = None) -> str:
+    """An API time ("2026-06-24T17:07:53+02:00") as every page shows a time
+    (`words.local_time`): "24 Jun 2026, 17:07 CEST" in `timezone` (the location's), else in
+    the time's own offset ("UTC+02:00")."""
+    return words.when(value, timezone)
 
 
 def display_name(person: dict[str, Any] | None) -> str:

@@ -28,12 +28,13 @@ from comptoir.connections.service import (
     listed_of_client,
     regenerate_secret,
 )
-from comptoir.errors import FieldError, Unprocessable
+from comptoir.errors import Unprocessable
 from comptoir.http.state import app_state
 from comptoir.models import OAuthClient
 from comptoir.users import sessions
 from comptoir.web.connections import shown
-from comptoir.web.render import Visitor, field_errors, not_found, page, redirect, text, visitor
+from comptoir.web.pages import HOME
+from comptoir.web.render import Problem, Visitor, not_found, page, problems, redirect, text, visitor
 
 router = APIRouter(include_in_schema=False)
 
@@ -44,16 +45,14 @@ def _uris(value: str) -> list[str]:
     return [line.strip() for line in value.splitlines() if line.strip()]
 
 
-def _errors(errors: list[FieldError]) -> list[str]:
-    """ "Redirect uris[1]: ..." reads badly: name the line instead."""
-    out = []
-    for error in errors:
-        if error.field.startswith("redirect_uris["):
-            line = int(error.field.split("[")[1].rstrip("]")) + 1
-            out.append(f"Redirect URIs, line {line}: {error.message}")
-        else:
-            out.extend(field_errors([error]))
-    return out
+CLIENT_FIELDS = {"name": "name", "redirect_uris": "redirect_uris"}
+CLIENT_LABELS = {"name": "Application name", "redirect_uris": "Redirect URIs"}
+DEVELOPERS = ("Developers", "/developers")
+
+
+def _errors(exc: Unprocessable) -> list[Problem]:
+    """Beside their fields; "Redirect uris[1]: ..." reads badly: the line is named instead."""
+    return problems(exc, CLIENT_FIELDS, labels=CLIENT_LABELS, item="line")
 
 
 async def _clients(db: AsyncSession, you: Visitor) -> list[OAuthClient]:
@@ -65,7 +64,7 @@ async def _connections_of(db: AsyncSession, client: OAuthClient) -> list[dict[st
 
 
 def _developers_page(you: Visitor, clients: list[OAuthClient], form: dict[str, str], **extra: Any) -> Response:
-    return page("bo_developers.html", title="Developers", you=you, clients=clients, form=form, **extra)
+    return page("bo_developers.html", title="Developers", crumbs=[HOME], you=you, clients=clients, form=form, **extra)
 
 
 @router.get("/developers")
@@ -92,7 +91,7 @@ async def register(request: Request) -> Response:
             )
         except Unprocessable as exc:
             clients = await _clients(db, you)
-            return _developers_page(you, clients, values, errors=_errors(exc.errors), status=400)
+            return _developers_page(you, clients, values, errors=_errors(exc), status=400)
         await sessions.flash(db, you.session, _secret_flash(client, fresh=True))
     return redirect(f"/developers/{client.public_id}/secret")
 
@@ -108,6 +107,7 @@ async def secret_page(request: Request, client_id: str) -> Response:
                 return page(
                     "bo_client_secret.html",
                     title=f"{client.name}: its secret",
+                    crumbs=[HOME, DEVELOPERS, (client.name, f"/developers/{client.public_id}")],
                     scripts=(COPY_SCRIPT,),
                     copy_script=COPY_SCRIPT,
                     you=you,
@@ -131,8 +131,8 @@ def _client_page(
     return page(
         "bo_client.html",
         title=client.name,
+        crumbs=[HOME, DEVELOPERS],
         you=you,
-        wide=True,
         client=client,
         form=form,
         connections=connections,
@@ -162,7 +162,7 @@ async def save_client(request: Request, client_id: str) -> Response:
             await edit_client(db, client, name=values["name"], redirect_uris=_uris(values["redirect_uris"]))
         except Unprocessable as exc:
             listed = await _connections_of(db, client)  # nothing was changed
-            return _client_page(you, client, values, listed, errors=_errors(exc.errors), status=400)
+            return _client_page(you, client, values, listed, errors=_errors(exc), status=400)
     return redirect(f"/developers/{client_id}?saved=1")
 
 

@@ -1,18 +1,16 @@
-"""The back office at `/`: log in, see the accounts and locations you own, edit a
-location, log out. It shares the OAuth pages' session cookie, CSRF tokens, security headers,
-login throttle and look (`oauth2/templates/base.html`): logging in on one logs in on both.
+"""The back office at `/`: log in, sign up, see the accounts and locations you own, create
+them, log out (a location's own page: `web.location`). It shares the OAuth pages' session
+cookie, CSRF tokens, security headers, login throttle and look (`oauth2/templates/base.html`):
+logging in on one logs in on both.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from pathlib import Path
 
 from fastapi import APIRouter
-from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
-from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -21,20 +19,17 @@ from comptoir.callbacks.service import dismiss_notice
 from comptoir.callbacks.service import notices as callback_notices
 from comptoir.catalogs.service import catalogs_by_name
 from comptoir.customer_lists.service import lists_by_name
-from comptoir.errors import FieldError, Unprocessable, field_path, validation_message
+from comptoir.errors import FieldError, Unprocessable
 from comptoir.http.state import app_state
-from comptoir.kit.codes import countries, currencies, parse_country, parse_currency
+from comptoir.kit.codes import countries, currencies, currency_of, parse_country, parse_currency
 from comptoir.kit.times import parse_timezone_name, timezone_names
 from comptoir.kit.wire import WireError
-from comptoir.locations.schemas import DAYS, LocationUpdate
 from comptoir.locations.service import (
     create_location,
-    edit_details,
     find_location,
     first_location,
     locations_of_account,
     locations_of_accounts,
-    update_location,
 )
 from comptoir.models import Account, Catalog, CustomerList, Location, User
 from comptoir.users import sessions
@@ -43,12 +38,12 @@ from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
 from comptoir.web.render import (
     PageAnswer,
+    Problem,
     Visitor,
-    field_errors,
-    local_time,
     not_found,
     page,
     posted_by,
+    problems,
     redirect,
     text,
     visitor,
@@ -56,6 +51,15 @@ from comptoir.web.render import (
 )
 
 router = APIRouter(include_in_schema=False)
+
+FAVICON = (Path(__file__).parent / "templates" / "favicon.svg").read_bytes()
+
+
+@router.get("/favicon.svg")
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    """The icon every page names (`<link rel="icon">`); /favicon.ico for browsers that ask."""
+    return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
 
 def _login_page(request: Request, session: sessions.WebSession, errors: list[str], email: str, status: int) -> Response:
@@ -106,26 +110,53 @@ async def log_out(request: Request) -> Response:
     return response
 
 
+SIGNUP_SCRIPT = (Path(__file__).parent / "templates" / "currency.js").read_text()
+
+
 def _signup_page(
     request: Request, session: sessions.WebSession, values: dict[str, str], errors: list[str], status: int = 400
 ) -> Response:
     return page(
         "signup.html",
         status if errors else 200,
+        scripts=(SIGNUP_SCRIPT,),
+        currency_script=SIGNUP_SCRIPT,
         title="Create your Comptoir account",
         action="/signup",
         csrf=sessions.csrf_token(app_state(request).key, session),
         login_url="/login",
         form=values,
-        countries=countries(),
+        countries=[(code, name, currency_of(code) or "") for code, name in countries()],
         currencies=currencies(),
-        errors=errors,
+        errors=[Problem(getattr(e, "field", None), str(e)) for e in errors],
     )
+
+
+_REGION = re.compile(r"[a-z]{2,3}-([a-z]{2})\b", re.ASCII | re.IGNORECASE)
+
+
+def country_of_browser(accept_language: str) -> str:
+    """The region of the browser's first language that names one ("fr-CH,fr;q=0.9" ->
+    "CH"), or "" (the form then asks): no country is chosen for the visitor by default."""
+    for part in accept_language.split(",")[:8]:
+        found = _REGION.match(part.strip())
+        if found is not None and _is_country(found.group(1).upper()):
+            return found.group(1).upper()
+    return ""
+
+
+def _is_country(code: str) -> bool:
+    try:
+        parse_country(code)
+    except WireError:
+        return False
+    return True
 
 
 @router.get("/signup")
 async def signup_form(request: Request) -> Response:
     blank = dict.fromkeys(SIGNUP_FIELDS, "")
+    blank["country"] = country_of_browser(request.headers.get("accept-language", ""))
     return with_session(request, lambda session: _signup_page(request, session, blank, []))
 
 
@@ -144,7 +175,7 @@ async def sign_up_page(request: Request) -> Response:
         try:
             user = await sign_up(db, values, str(form.get("password") or ""), throttle)
         except SignupRefused as exc:
-            return _signup_page(request, session, values, exc.errors)
+            return _signup_page(request, session, values, list(exc.errors))
         signed_in = await sessions.sign_in(db, user)
     response = redirect("/")
     sessions.set_cookie(response, request, state.key, signed_in)
@@ -161,6 +192,19 @@ async def home(request: Request) -> Response:
     return page("bo_home.html", title="Your Comptoir", you=you, accounts=grouped)
 
 
+HOME = ("Your Comptoir", "/")
+
+
+def account_crumbs(account: Account) -> list[tuple[str, str]]:
+    """The breadcrumbs of a page of `account`'s (its own page's ancestors, then itself)."""
+    return [HOME, (account.name, f"/accounts/{account.public_id}")]
+
+
+def location_crumbs(account: Account, location: Location) -> list[tuple[str, str]]:
+    """The breadcrumbs of a page of `location`'s: home, its account, itself."""
+    return [*account_crumbs(account), (location.name, f"/locations/{location.public_id}")]
+
+
 # --- accounts -----------------------------------------------------------------------------
 
 
@@ -171,11 +215,16 @@ async def owned_account(db: AsyncSession, user: User, public_id: str) -> Account
     return account
 
 
-def _account_form(you: Visitor, form: dict[str, str], errors: list[str] | None = None) -> Response:
+ACCOUNT_FIELDS = {"name": "name", "currency": "currency"}
+ACCOUNT_LABELS = {"name": "Account name"}
+
+
+def _account_form(you: Visitor, form: dict[str, str], errors: list[Problem] | None = None) -> Response:
     return page(
         "bo_account_new.html",
         400 if errors else 200,
         title="New account",
+        crumbs=[HOME],
         you=you,
         form=form,
         currencies=currencies(),
@@ -197,17 +246,17 @@ async def new_account(request: Request) -> Response:
     async with app_state(request).db.transaction() as db:
         you = await visitor(request, db)
         you.check(form)
-        errors: list[str] = []
+        found: list[FieldError] = []
         try:
             parse_currency(values["currency"])
         except WireError:
-            errors.append("Currency: choose a currency from the list.")
+            found.append(FieldError("currency", "choose a currency from the list."))
         try:
             account = await create_account(db, owner=you.user, name=values["name"], currency=values["currency"])
         except Unprocessable as exc:
-            errors[:0] = field_errors(exc.errors)
-        if errors:
-            raise PageAnswer(_account_form(you, values, errors))
+            found.extend(e for e in exc.errors if e.field != "currency")
+        if found:
+            raise PageAnswer(_account_form(you, values, problems(found, ACCOUNT_FIELDS, labels=ACCOUNT_LABELS)))
     return redirect(f"/accounts/{account.public_id}")
 
 
@@ -217,11 +266,12 @@ async def account_page(request: Request, account_id: str) -> Response:
         you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
         locations = await locations_of_account(db, account)
-        catalogs, lists = await _shared_with(db, account, None)
+        catalogs, lists = await shared_with(db, account, None)
         notices = await callback_notices(db, account.id)
     return page(
         "bo_account.html",
         title=account.name,
+        crumbs=[HOME],
         you=you,
         account=account,
         locations=locations,
@@ -243,20 +293,36 @@ async def dismiss_notice_page(request: Request, account_id: str, notice_id: int)
     return redirect(f"/accounts/{account.public_id}")
 
 
-async def _shared_with(
+async def shared_with(
     db: AsyncSession, account: Account, location: Location | None
 ) -> tuple[list[Catalog], list[CustomerList]]:
     """The catalogs and customer lists of a location (or, without one, the account's own), by name."""
     return await catalogs_by_name(db, account, location), await lists_by_name(db, account, location)
 
 
+async def owned_location(
+    db: AsyncSession, user: User, public_id: str, *, lock: bool = False
+) -> tuple[Location, Account]:
+    """A location of the user's, or a 404 page (another owner's location is not found);
+    `lock`: locked in the transaction."""
+    found = await find_location(db, public_id, for_update=lock)
+    if found is None or found[1].owner_id != user.id:
+        raise not_found("No location of yours has this id.")
+    return found
+
+
+DETAILS = ("name", "address", "postal_code", "city", "country", "timezone")
+DETAIL_FIELDS = {name: name for name in (*DETAILS, "preparation_time")}
+
+
 def _new_location_form(
-    you: Visitor, account: Account, form: dict[str, str], errors: list[str] | None = None
+    you: Visitor, account: Account, form: dict[str, str], errors: list[Problem] | None = None
 ) -> Response:
     return page(
         "bo_location_new.html",
         400 if errors else 200,
-        title=f"New location · {account.name}",
+        title="New location",
+        crumbs=account_crumbs(account),
         you=you,
         account=account,
         form=form,
@@ -286,12 +352,15 @@ async def new_location(request: Request, account_id: str) -> Response:
         you = await visitor(request, db)
         you.check(form)
         account = await owned_account(db, you.user, account_id)
-        errors: list[str] = []
-        for field, parse in (("country", parse_country), ("timezone", parse_timezone_name)):
+        found: list[FieldError] = []
+        for field, parse, words in (
+            ("country", parse_country, "choose a country from the list"),
+            ("timezone", parse_timezone_name, "choose a time zone from the list"),
+        ):
             try:
                 parse(values[field])
-            except WireError as exc:
-                errors.append(f"{field.capitalize()}: {exc}")
+            except WireError:
+                found.append(FieldError(field, words))
         try:
             location = await create_location(
                 db,
@@ -304,167 +373,7 @@ async def new_location(request: Request, account_id: str) -> Response:
                 city=values["city"] or None,
             )
         except Unprocessable as exc:
-            errors[:0] = field_errors(exc.errors)
-        if errors:
-            raise PageAnswer(_new_location_form(you, account, values, errors))
+            found.extend(exc.errors)
+        if found:
+            raise PageAnswer(_new_location_form(you, account, values, problems(found, DETAIL_FIELDS)))
     return redirect(f"/locations/{location.public_id}")
-
-
-# --- a location ----------------------------------------------------------------------------
-
-DETAILS = ("name", "address", "postal_code", "city", "country", "timezone")
-
-
-async def owned_location(
-    db: AsyncSession, user: User, public_id: str, *, lock: bool = False
-) -> tuple[Location, Account]:
-    """A location of the user's, or a 404 page (another owner's location is not found);
-    `lock`: locked in the transaction."""
-    found = await find_location(db, public_id, for_update=lock)
-    if found is None or found[1].owner_id != user.id:
-        raise not_found("No location of yours has this id.")
-    return found
-
-
-async def _location_page(
-    db: AsyncSession, you: Visitor, location: Location, account: Account, form: dict[str, Any], **extra: Any
-) -> Response:
-    catalogs, lists = await _shared_with(db, account, location)
-    hours = extra.pop("hours", None) or _hours_form(location)
-    acceptance = extra.pop("acceptance", None) or _acceptance_form(location)
-    return page(
-        "bo_location.html",
-        title=location.name,
-        you=you,
-        account=account,
-        location_id=location.public_id,
-        form=form,
-        hours=hours,
-        days=DAYS,
-        acceptance=acceptance,
-        catalogs=catalogs,
-        customer_lists=lists,
-        countries=countries(),
-        timezones=timezone_names(),
-        **extra,
-    )
-
-
-def _hours_form(location: Location) -> dict[str, str]:
-    """Opening hours as the form writes them: "11:30-14:30, 18:30-22:30" per day."""
-    stored = location.opening_hours or {}
-    form = {day: ", ".join(f"{slot['from']}-{slot['to']}" for slot in stored.get(day) or []) for day in DAYS}
-    return {**form, "cutoff_time": location.cutoff_time}
-
-
-def _acceptance_form(location: Location) -> dict[str, str]:
-    resume = location.acceptance_resume_at
-    return {
-        "mode": location.acceptance_mode,
-        "resume_at": local_time(resume, location.timezone).replace(" ", "T") if resume else "",
-        "extra_preparation_time": str(location.acceptance_extra_preparation_time or ""),
-        "reason": location.acceptance_reason or "",
-    }
-
-
-def _form_of(location: Location) -> dict[str, Any]:
-    return {**{field: getattr(location, field) for field in DETAILS}, "preparation_time": location.preparation_time}
-
-
-@router.get("/locations/{location_id}")
-async def location_page(request: Request, location_id: str) -> Response:
-    async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
-        location, account = await owned_location(db, you.user, location_id)
-        saved = request.query_params.get("saved") == "1"
-        return await _location_page(db, you, location, account, _form_of(location), saved=saved)
-
-
-@router.post("/locations/{location_id}")
-async def save_location(request: Request, location_id: str) -> Response:
-    """The same checks and the same `location.update` event as the API (spec 4.8, 6.2)."""
-    form = await request.form()
-    values = {name: text(form, name) for name in (*DETAILS, "preparation_time")}
-    async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
-        you.check(form)
-        location, account = await owned_location(db, you.user, location_id, lock=True)
-        minutes = int(values["preparation_time"]) if values["preparation_time"].isdigit() else -1
-        try:
-            await edit_details(db, location, account, {**{f: values[f] for f in DETAILS}, "preparation_time": minutes})
-        except Unprocessable as exc:
-            raise PageAnswer(
-                await _location_page(db, you, location, account, values, errors=field_errors(exc.errors), status=400)
-            ) from None
-    return redirect(f"/locations/{location_id}?saved=1")
-
-
-_SLOT = re.compile(r"(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})", re.ASCII)
-
-
-def _slots(day: str, written: str) -> list[dict[str, str]]:
-    """ "11:30-14:30, 18:30-22:30" as spec 2.3's slots; a slot written otherwise is refused."""
-    slots = []
-    for part in filter(None, (piece.strip() for piece in written.split(","))):
-        found = _SLOT.fullmatch(part)
-        if found is None:
-            raise Unprocessable([FieldError(f"opening_hours.{day}", f"{part!r} is not a slot like 11:30-14:30")])
-        slots.append({"from": found.group(1).zfill(5), "to": found.group(2).zfill(5)})
-    return slots
-
-
-async def _update(
-    request: Request, location_id: str, body: Callable[[FormData], dict[str, Any]], form_name: str
-) -> Response:
-    """A PATCH of the location through the API's own rules (`update_location`: the same
-    checks, the same `location.update` event, caused by no client)."""
-    form = await request.form()
-    async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
-        you.check(form)
-        location, account = await owned_location(db, you.user, location_id, lock=True)
-        try:
-            update_ = LocationUpdate.model_validate(body(form))
-            await update_location(db, None, location, account, update_)
-        except (Unprocessable, ValidationError) as exc:
-            errors = (
-                field_errors(exc.errors)
-                if isinstance(exc, Unprocessable)
-                else [f"{field_path(e['loc'])}: {validation_message(dict(e))}" for e in exc.errors()]
-            )
-            written = {name: text(form, name) for name in form if name != "csrf"}
-            answer = await _location_page(
-                db, you, location, account, _form_of(location), errors=errors, status=400, **{form_name: written}
-            )
-            raise PageAnswer(answer) from None
-    return redirect(f"/locations/{location_id}?saved=1")
-
-
-def _hours_body(form: FormData) -> dict[str, Any]:
-    days = {day: _slots(day, text(form, day)) for day in DAYS}
-    hours = days if any(days.values()) else None  # every day empty: no opening hours
-    return {"opening_hours": hours, "cutoff_time": text(form, "cutoff_time") or "00:00"}
-
-
-def _acceptance_body(form: FormData) -> dict[str, Any]:
-    """Only the fields of the chosen mode's shape (spec 2.3): the form shows them all."""
-    mode = text(form, "mode")
-    given: dict[str, Any] = {"mode": mode}
-    if mode in ("busy", "paused") and text(form, "resume_at"):
-        given["resume_at"] = text(form, "resume_at")
-    if mode == "busy":
-        minutes = text(form, "extra_preparation_time")
-        given["extra_preparation_time"] = int(minutes) if minutes.isdigit() else minutes or None
-    if mode == "paused" and text(form, "reason"):
-        given["reason"] = text(form, "reason")
-    return {"order_acceptance": given}
-
-
-@router.post("/locations/{location_id}/hours")
-async def save_hours(request: Request, location_id: str) -> Response:
-    return await _update(request, location_id, _hours_body, "hours")
-
-
-@router.post("/locations/{location_id}/acceptance")
-async def save_acceptance(request: Request, location_id: str) -> Response:
-    return await _update(request, location_id, _acceptance_body, "acceptance")

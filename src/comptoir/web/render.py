@@ -1,5 +1,7 @@
 """What every back-office page shares: the templates (the OAuth pages' look), the signed-in
-visitor, CSRF checks and the answers that end a request early (login redirect, 403, 404).
+visitor and its navigation, CSRF checks, form errors in page words (`Problem`, `problems`)
+and the answers that end a request early (login redirect, 403, 404). The layout rules are
+written in docs/back-office.md "Layout, navigation and words".
 
 A handler stops early by raising `PageAnswer(response)`: raised inside a transaction, it
 rolls that transaction back, so a refused form changes nothing; the app answers with the
@@ -8,26 +10,29 @@ response it carries.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import orjson
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
+from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from comptoir.errors import FieldError
+from comptoir.accounts.service import navigation_of
+from comptoir.errors import FieldError, Unprocessable, field_path, validation_message
 from comptoir.http.state import app_state
 from comptoir.kit import ids
 from comptoir.kit.safetext import printable
 from comptoir.models import User
 from comptoir.users import sessions
+from comptoir.web import words
+from comptoir.web.words import local_time
 
 _here = Path(__file__).parent
 templates = Environment(
@@ -40,14 +45,12 @@ templates = Environment(
 )
 
 
-def local_time(value: datetime | None, timezone: str, seconds: bool = False) -> str:
-    """A time as the pages show it: in `timezone` (the user's or the location's)."""
-    if value is None:
-        return "never"
-    return value.astimezone(ZoneInfo(timezone)).strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
-
-
+__all__ = ["local_time"]  # every time a page shows: `words.local_time`, also the `when` filter
 templates.globals["local_time"] = local_time
+templates.filters["status_words"] = words.status_words
+templates.filters["quantity"] = words.quantity
+templates.filters["when"] = words.when
+templates.filters["scope_words"] = words.scope_words
 templates.globals["public_id"] = ids.encode  # public_id("event", 12)
 
 
@@ -80,10 +83,32 @@ class PageAnswer(Exception):
         self.response = response
 
 
-def page(template: str, status: int = 200, *, scripts: tuple[str, ...] = (), **context: Any) -> Response:
-    """`template` rendered; `scripts`: the inline scripts it holds, allowed by its CSP."""
-    context.setdefault("errors", [])
-    body = templates.get_template(template).render(**context)
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a form, in page words: `field` is the form field's name (the
+    summary links to `#field`, the message is shown beside it), None for the whole form."""
+
+    field: str | None
+    message: str
+
+
+def _as_problems(errors: Iterable[Problem | str]) -> list[Problem]:
+    return [e if isinstance(e, Problem) else Problem(None, str(e)) for e in errors]
+
+
+def page(
+    template: str,
+    status: int = 200,
+    *,
+    scripts: tuple[str, ...] = (),
+    crumbs: Sequence[tuple[str, str]] = (),
+    errors: Iterable[Problem | str] = (),
+    **context: Any,
+) -> Response:
+    """`template` rendered; `crumbs`: the page's ancestors, (label, url) each, every one a
+    link; `errors`: what is wrong with the posted form (a summary at the top, each message
+    beside its field); `scripts`: the inline scripts it holds, allowed by its CSP."""
+    body = templates.get_template(template).render(crumbs=list(crumbs), errors=_as_problems(errors), **context)
     return sessions.protect(HTMLResponse(body, status_code=status), scripts)
 
 
@@ -95,8 +120,21 @@ def expired() -> PageAnswer:
     return PageAnswer(page("message.html", 403, title="This form has expired", message="Go back and try again."))
 
 
+class NotFoundPage(PageAnswer):
+    """A 404 page; the app's handler shows it with the visitor's navigation when signed in."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(not_found_page(None, message))
+        self.message = message
+
+
 def not_found(message: str) -> PageAnswer:
-    return PageAnswer(page("message.html", 404, title="Not found", message=message))
+    return NotFoundPage(message)
+
+
+def not_found_page(you: Visitor | None, message: str, status: int = 404) -> Response:
+    """The one "not found" page: unknown URLs and ids alike (with the navigation when signed in)."""
+    return page("bo_404.html", status, title="Page not found", you=you, message=message)
 
 
 def field_errors(errors: list[FieldError]) -> list[str]:
@@ -104,28 +142,153 @@ def field_errors(errors: list[FieldError]) -> list[str]:
     return [f"{e.field.replace('_', ' ').replace('.', ' ').capitalize()}: {e.message}" for e in errors]
 
 
+def label_of(name: str) -> str:
+    """A form field's name as its label reads: "preparation_time" -> "Preparation time"."""
+    return name.replace("_", " ").capitalize()
+
+
+_INDEX = re.compile(r"^\[(\d+)\]")
+
+
+def problems(
+    exc: Unprocessable | ValidationError | Sequence[FieldError],
+    fields: Mapping[str, str],
+    *,
+    labels: Mapping[str, str] | None = None,
+    item: str = "item",
+) -> list[Problem]:
+    """The API's refusal of a form, in page words and in the FORM's field order.
+
+    `exc`: the refusal, or its field errors gathered from several checks. `fields` is
+    ordered like the form: {API path prefix -> form field name}, e.g.
+    {"opening_hours.monday": "monday", "cutoff_time": "cutoff_time"}; an error whose path
+    starts with a prefix belongs to that field (the longest prefix wins). `labels` names a
+    field otherwise than `label_of(name)`. An index just after the prefix is named `item`:
+    "opening_hours.monday[1]" -> "Monday, slot 2: ..." with item="slot". Errors no field
+    holds come last, labelled by their path."""
+    order = {name: i for i, name in enumerate(dict.fromkeys(fields.values()))}
+    by_length = sorted(fields, key=len, reverse=True)
+    found: list[tuple[int, int, Problem]] = []
+    for n, error in enumerate(api_errors(exc)):
+        prefix = next((p for p in by_length if _under(error.field, p)), None)
+        message = _plain(error.message, fields, labels, item)
+        if prefix is None:
+            shown_as = label_of(error.field.replace(".", " ")) if error.field else ""
+            found.append((len(order), n, Problem(None, f"{shown_as}: {message}" if shown_as else message)))
+            continue
+        name = fields[prefix]
+        label = (labels or {}).get(name) or label_of(name)
+        index = _INDEX.match(error.field[len(prefix) :])
+        if index is not None:
+            label += f", {item} {int(index.group(1)) + 1}"
+        found.append((order[name], n, Problem(name, f"{label}: {message}")))
+    return [problem for _, _, problem in sorted(found, key=lambda entry: entry[:2])]
+
+
+def api_errors(exc: Unprocessable | ValidationError | Sequence[FieldError]) -> list[FieldError]:
+    """The field errors of an API refusal (a pydantic one located as the API locates it)."""
+    if isinstance(exc, Unprocessable):
+        return list(exc.errors)
+    if not isinstance(exc, ValidationError):
+        return list(exc)
+    return [FieldError(field_path(e["loc"]), validation_message(dict(e))) for e in exc.errors()]
+
+
+def _under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith((prefix + ".", prefix + "["))
+
+
+def _plain(message: str, fields: Mapping[str, str], labels: Mapping[str, str] | None, item: str) -> str:
+    """An API message in page words: no "Value error, " prefix, no API path ("overlaps
+    opening_hours.monday[0]" -> "overlaps slot 1"; "with cutoff_time" -> "with cutoff time")."""
+    message = message.removeprefix("Value error, ")
+    for prefix in sorted(fields, key=len, reverse=True):
+        label = ((labels or {}).get(fields[prefix]) or label_of(fields[prefix])).lower()
+        message = re.sub(re.escape(prefix) + r"\[(\d+)\]", lambda m: f"{item} {int(m.group(1)) + 1}", message)
+        message = re.sub(rf"(?<![\w'\"]){re.escape(prefix)}(?![\w'\"\[])", label, message)
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class NavLocation:
+    public_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class NavAccount:
+    """One of the user's accounts in the navigation, with its locations by number."""
+
+    public_id: str
+    name: str
+    locations: list[NavLocation] = field(default_factory=list)
+
+
 @dataclass(frozen=True, slots=True)
 class Visitor:
-    """The signed-in user of a page request."""
+    """The signed-in user of a page request, and what the navigation shows them."""
 
     user: User
     session: sessions.WebSession
     csrf: str
     key: bytes
+    nav: list[NavAccount] = field(default_factory=list)
+    email: str = ""  # the user's, read while the transaction was open (a 404 page shows it later)
+    timezone: str = "UTC"  # the user's: times on pages without a location
 
     def check(self, form: FormData) -> None:
         """A form posted by this visitor's own page, or 403."""
         _check_csrf(self.key, self.session, form)
 
 
-async def visitor(request: Request, db: AsyncSession) -> Visitor:
-    """The signed-in user, or a redirect to /login."""
+async def signed_in(request: Request, db: AsyncSession) -> Visitor | None:
+    """The signed-in user with their navigation (one query), or None."""
     key = app_state(request).key
     session = sessions.current(request, key)
     user = await sessions.user_of(db, session)
     if user is None or session is None:
+        return None
+    nav: dict[int, NavAccount] = {}
+    for account, location in await navigation_of(db, user):
+        entry = nav.setdefault(account.id, NavAccount(account.public_id, account.name))
+        if location is not None:
+            entry.locations.append(NavLocation(location.public_id, location.name))
+    csrf = sessions.csrf_token(key, session)
+    nav_accounts = list(nav.values())
+    you = Visitor(user, session, csrf, key, nav_accounts, email=user.email, timezone=user.timezone)
+    request.state.visitor = you  # a 404 raised later in this request shows the navigation
+    return you
+
+
+async def visitor(request: Request, db: AsyncSession) -> Visitor:
+    """The signed-in user, or a redirect to /login."""
+    you = await signed_in(request, db)
+    if you is None:
         raise PageAnswer(redirect("/login"))
-    return Visitor(user=user, session=session, csrf=sessions.csrf_token(key, session), key=key)
+    return you
+
+
+API_PREFIXES = ("/v1/", "/oauth2/", "/.well-known/", "/docs/")
+
+
+def is_api_path(path: str, metrics_path: str) -> bool:
+    """Paths whose unknown URLs keep the API's JSON errors (docs/back-office.md)."""
+    return path in ("/v1", metrics_path) or path.startswith(API_PREFIXES)
+
+
+async def unknown_page(request: Request, status: int = 404) -> Response:
+    """An unknown back-office URL: the HTML 404 page (with the navigation when signed in)."""
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await signed_in(request, db)
+    return not_found_page(you, "There is no page at this address.", status)
+
+
+def answer(request: Request, exc: PageAnswer) -> Response:
+    """What a `PageAnswer` answers: a 404 page gains the visitor's navigation."""
+    you = getattr(request.state, "visitor", None)
+    if isinstance(exc, NotFoundPage) and you is not None:
+        return not_found_page(you, exc.message)
+    return exc.response
 
 
 def posted_by(request: Request, form: FormData) -> sessions.WebSession:

@@ -26,9 +26,8 @@ from comptoir.errors import FieldError, NotFound, Unprocessable
 from comptoir.http.state import app_state
 from comptoir.models import Catalog, Location
 from comptoir.web.catalogs import Listing, catalog_places, catalog_view, owned_catalog, until_id
-from comptoir.web.frame_stub import Problem
 from comptoir.web.pages import owned_location
-from comptoir.web.render import PageAnswer, not_found, redirect, text, visitor
+from comptoir.web.render import PageAnswer, Problem, not_found, redirect, text, visitor
 
 router = APIRouter(include_in_schema=False)
 

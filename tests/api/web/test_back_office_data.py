@@ -68,7 +68,7 @@ async def test_the_orders_are_listed_newest_first(
     assert order_ids(page) == [two_orders[1]["id"], two_orders[0]["id"]]
     first = two_orders[0]["id"]
     assert (
-        f'<tr> <td>2026-06-24 12:00:00</td> <td><a href="{orders_url(shop)}/{first}">{first}</a>'
+        f'<tr> <td>24 Jun 2026, 12:00 UTC+02:00</td> <td><a href="{orders_url(shop)}/{first}">{first}</a>'
         ' <span class="muted">W-1001</span></td> <td><span class="tag">new</span></td>'
         ' <td>Website <span class="muted">by Test app</span></td> <td>Ann Smith</td>'
         ' <td class="num">32.70 EUR</td> </tr>'
@@ -131,7 +131,8 @@ async def test_the_next_link_keeps_the_filters(
 async def test_a_bad_filter_is_a_400_page(client: httpx.AsyncClient, shop: Shop, query: str, message: str) -> None:
     await log_in(client, "owner@example.com")
     page = await shown(client, f"{orders_url(shop)}?{query}", 400)
-    assert f'<p class="error" role="alert">{message}</p>' in page
+    assert '<div class="error-summary" role="alert">' in page
+    assert f"<li>{message}</li>" in page
 
 
 async def test_the_order_page_shows_items_customer_delivery_and_history(client: httpx.AsyncClient, shop: Shop) -> None:
@@ -163,19 +164,19 @@ async def test_the_order_page_shows_items_customer_delivery_and_history(client: 
         "<tr><th>Email</th><td>ann@example.com</td></tr>",
         '<tr><th>Status</th><td><span class="tag">pickup_enroute</span></td></tr>',
         "<tr><th>Driver</th><td>Max, +33600000000</td></tr>",
-        "<tr><th>Assigned</th><td>2026-06-24 12:10:00</td></tr>",
-        '<td>Zoom</td><td class="num">4.50 EUR</td><td>2026-06-24 12:30:00</td>',
+        "<tr><th>Assigned</th><td>24 Jun 2026, 12:10 UTC+02:00</td></tr>",
+        '<td>Zoom</td><td class="num">4.50 EUR</td><td>24 Jun 2026, 12:30 UTC+02:00</td>',
     ):
         assert expected in page, expected
     history = re.findall(
-        r'<tr><td>([\d: -]+)</td><td>([\w.]+)<br><span class="muted">by ([^<]+)</span></td><td>([^<]*)</td></tr>', page
+        r'<tr><td>([\w:, ]+)</td><td>([\w.]+)<br><span class="muted">by ([^<]+)</span></td><td>([^<]*)</td></tr>', page
     )
     assert history == [
-        ("2026-06-24 12:00:00", "order.create", "Test app", "status new"),
-        ("2026-06-24 12:05:00", "order.update", "Test app", "status new → accepted"),
-        ("2026-06-24 12:05:00", "order.update", "Test app", "delivery quotes"),
-        ("2026-06-24 12:10:00", "delivery.create", "Test app", "status pickup_enroute"),
-        ("2026-06-24 12:10:00", "order.update", "Test app", "delivery"),
+        ("24 Jun 2026, 12:00:00 CEST", "order.create", "Test app", "status new"),
+        ("24 Jun 2026, 12:05:00 CEST", "order.update", "Test app", "status new → accepted"),
+        ("24 Jun 2026, 12:05:00 CEST", "order.update", "Test app", "delivery quotes"),
+        ("24 Jun 2026, 12:10:00 CEST", "delivery.create", "Test app", "status pickup_enroute"),
+        ("24 Jun 2026, 12:10:00 CEST", "order.update", "Test app", "delivery"),
     ]
 
 

@@ -86,7 +86,7 @@ async def test_bad_clients_are_refused_with_every_reason_and_change_nothing(
     before = await world.snapshot()
     refused = await register(client, "", "https://ok.example/cb\nnot a uri\nhttps://x.example/cb#frag")
     assert refused.status_code == 400
-    assert "Name: must be 1 to 255 characters" in refused.text
+    assert "Application name: must be 1 to 255 characters" in refused.text
     assert "Redirect URIs, line 2: &#39;not a uri&#39; is not an absolute URI without fragment" in refused.text
     assert "Redirect URIs, line 3:" in refused.text
     assert "not a uri" in refused.text  # what was written is kept
@@ -123,7 +123,7 @@ async def test_a_refused_edit_changes_nothing(client: httpx.AsyncClient, shop: S
         f"/developers/{client_id}", data={"csrf": csrf_of(page.text), "name": "", "redirect_uris": "nope"}
     )
     assert refused.status_code == 400
-    assert "Name: must be 1 to 255 characters" in refused.text
+    assert "Application name: must be 1 to 255 characters" in refused.text
     assert "Redirect URIs, line 1: &#39;nope&#39; is not an absolute URI without fragment" in refused.text
     assert await world.snapshot() == before
 

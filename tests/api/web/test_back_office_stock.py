@@ -220,7 +220,8 @@ async def test_a_refused_catalog_name_is_shown_beside_the_field_and_creates_noth
     answer = await create_at(client, f"/locations/{shop.location.public_id}/catalogs", name)
     assert answer.status_code == 400
     assert f'<p class="field-error" id="name-error">{message}' in answer.text
-    assert 'aria-describedby="name-error" aria-invalid="true"' in answer.text
+    assert 'aria-invalid="true" aria-describedby="name-error"' in answer.text
+    assert f'<li><a href="#name">{message}' in answer.text  # the summary at the top links to it
     assert await world.snapshot() == before
 
 

@@ -1,0 +1,108 @@
+"""The back office's words: order statuses, quantities, scopes and times as a person reads
+them, the same on every page (docs/back-office.md "Layout, navigation and words").
+
+Each is a plain function, registered as a Jinja filter by `web.render`:
+`{{ order.status | status_words }}`, `{{ item.quantity | quantity }}`,
+`{{ order.created_at | when(location.timezone) }}`.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from zoneinfo import ZoneInfo
+
+from comptoir.auth.scopes import ScopeError, parse_scope
+from comptoir.oauth2.service import describe
+
+# spec 3.1, every order status
+STATUS_WORDS = {
+    "new": "New",
+    "received": "Received",
+    "accepted": "Accepted",
+    "in_preparation": "In preparation",
+    "awaiting_shipment": "Awaiting shipment",
+    "awaiting_collection": "Ready for collection",
+    "in_delivery": "Out for delivery",
+    "completed": "Completed",
+    "rejected": "Rejected",
+    "cancelled": "Cancelled",
+    "delivery_failed": "Delivery failed",
+}
+
+
+def status_words(status: str | None) -> str:
+    """ "in_preparation" -> "In preparation"; a status unknown here reads as its words."""
+    if not status:
+        return ""
+    return STATUS_WORDS.get(status) or status.replace("_", " ").capitalize()
+
+
+def quantity(value: Decimal | str | int | float | None) -> str:
+    """A quantity without its useless zeros: "2.0" -> "2", "0.500" -> "0.5", "1E+1" -> "10"."""
+    if value is None or value == "":
+        return ""
+    try:
+        number = value if isinstance(value, Decimal) else Decimal(str(value))
+    except InvalidOperation:
+        return str(value)
+    if not number.is_finite():
+        return str(value)
+    text = f"{number.normalize():f}"
+    return "0" if text in ("-0", "0") else text
+
+
+def zone_name(moment: datetime) -> str:
+    """The zone of an aware time as people read it: "CET", "BST", "UTC", or "UTC+03" where
+    the zone has no letters of its own."""
+    name = moment.tzname() or ""
+    if name[:1] in ("+", "-"):
+        return f"UTC{name}"
+    return name or "UTC"
+
+
+def local_time(value: datetime | str | None, timezone: str | None = None, seconds: bool = False) -> str:
+    """Every time a page shows, in one format: "27 Nov 2026, 16:05 CET".
+
+    `value`: a datetime (UTC inside) or an API time ("2026-06-24T17:07:53+02:00");
+    `timezone`: the location's, or the user's on pages without a location (None: the value's
+    own offset). The zone is always shown, so a time is never ambiguous."""
+    if value is None or value == "":
+        return "never"
+    if isinstance(value, str) and len(value) == 10:  # a day ("2026-06-24"): no time, no zone
+        try:
+            day = date.fromisoformat(value)
+        except ValueError:
+            return value
+        return f"{day.day} {day.strftime('%b %Y')}"
+    if isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return value
+    else:
+        moment = value
+    if moment.tzinfo is None:  # stored as naive UTC (SQLite)
+        moment = moment.replace(tzinfo=ZoneInfo("UTC"))
+    if timezone:
+        moment = moment.astimezone(ZoneInfo(timezone))
+    clock = "%H:%M:%S" if seconds else "%H:%M"
+    return f"{moment.day} {moment.strftime(f'%b %Y, {clock}')} {zone_name(moment)}"
+
+
+def when(value: datetime | str | None, timezone: str | None = None, seconds: bool = False) -> str:
+    """`local_time` as a filter: `{{ order.created_at | when(location.timezone) }}`; "" for none."""
+    if value is None or value == "":
+        return ""
+    return local_time(value, timezone, seconds)
+
+
+def scope_words(scope: str) -> list[str]:
+    """What a connection's scope lets its application do, one sentence per permission, in
+    the consent page's words (`oauth2.service.describe`)."""
+    try:
+        parsed = parse_scope(scope)
+    except ScopeError:
+        return [scope]
+    # the consent page asks to choose; a connection already has its catalog and list
+    return [line.replace(" you choose below", " it is bound to") for line in describe(parsed)]
