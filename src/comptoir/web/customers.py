@@ -235,6 +235,7 @@ EDITED = (
 )  # fmt: skip
 CONSENTS = (("sms_marketing", "Marketing by SMS"), ("email_marketing", "Marketing by email"))
 FIELDS = {name: name for name, _, _ in EDITED} | {name: name for name, _ in CONSENTS}
+LABELS = {name: label for name, label, _ in EDITED} | dict(CONSENTS)
 SHOWN = (
     ("email", "Email"), ("phone", "Phone"), ("company_name", "Company"), ("gender", "Gender"),
     ("birth_date", "Birth date"), ("address_1", "Address"), ("address_2", "Address (2)"),
@@ -337,7 +338,7 @@ async def save_customer(request: Request, list_id: str, customer_id: str) -> Res
         except (Unprocessable, ValidationError) as exc:
             shown = {name: "" if value is None else value for name, value in written.items()}
             answer = await _customer_view(
-                db, you, found, account, location, customer_id, form=shown, errors=problems(exc, FIELDS)
+                db, you, found, account, location, customer_id, form=shown, errors=problems(exc, FIELDS, labels=LABELS)
             )
             raise PageAnswer(answer) from None
     return redirect(f"/customer-lists/{found.public_id}/customers/{customer_id}?saved=1")

@@ -16,7 +16,7 @@ from comptoir.models import Catalog, Change
 from comptoir.web import catalogs as catalog_pages
 from tests.api.catalogs.conftest import create as create_catalog
 from tests.api.catalogs.conftest import full
-from tests.api.conftest import Shop
+from tests.api.conftest import ACCOUNT_SCOPE, Shop
 from tests.api.web.test_back_office_data import flat
 from tests.api.web.test_back_office_login import csrf_of, log_in
 from tests.factories import World
@@ -241,3 +241,18 @@ async def test_products_are_paged_and_filtered_by_name(
     assert '<td data-label="Product">Cola' in named
     assert "Classic burger" not in named
     assert "No product is named like “Pizza”." in flat(await client.get(f"/catalogs/{carte}?q=Pizza"))
+
+
+async def test_an_account_catalog_of_an_account_without_locations_has_no_stock_forms(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    owner = await world.user(email="solo@example.com")
+    account = await world.account(owner=owner, name="Solo", currency="EUR")
+    token = await world.token(ACCOUNT_SCOPE, account=account)
+    body = {"name": "Everywhere", "data": full()}
+    catalog = (await create_catalog(client, shop, body, path="/v1/account/catalogs", token=token)).json()
+    await log_in(client, "solo@example.com", "password123")
+    page = flat(await client.get(f"/catalogs/{catalog['id']}"))
+    assert "The account has no location yet: stock is kept per location." in page
+    assert '<td data-label="Product">Classic burger' in page
+    assert "/stock" not in page
