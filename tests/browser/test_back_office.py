@@ -74,7 +74,8 @@ def test_a_new_user_walks_the_back_office(hub: Hub, phone: Phone) -> None:
     location_url = page.url.split("?")[0]
     location_id = location_url.rsplit("/", 1)[1]
 
-    # Register a client: the secret is shown once.
+    # Register a client: the secret is shown once. On a phone the navigation is a "Menu".
+    page.get_by_text("Menu", exact=True).click()
     page.get_by_role("link", name="Developers").click()
     phone.shot("developers")
     page.get_by_label("Application name").fill("Marie's website")

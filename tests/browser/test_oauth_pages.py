@@ -106,6 +106,7 @@ def test_the_secret_is_shown_once_with_copy_buttons(hub: Hub, phone: Phone) -> N
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=hub.url)
     page.goto(f"{hub.url}/login")
     log_in(phone, str(owner["user"]["email"]))  # type: ignore[index]
+    page.get_by_text("Menu", exact=True).click()  # the navigation, on a phone
     page.get_by_role("link", name="Developers").click()
     page.get_by_label("Application name").fill("Copy test")
     page.get_by_label("Redirect URIs").fill("https://app.example/callback")
