@@ -213,10 +213,11 @@ def _change(
 
 
 async def patch_inventory(
-    session: AsyncSession, ctx: Ctx, catalog: Catalog, location: LocationRef, body: Any
+    session: AsyncSession, ctx: Ctx | None, catalog: Catalog, location: LocationRef, body: Any
 ) -> list[dict[str, Any]]:
     """PATCH: only the listed entries; `stock: null` deletes one. Answers the listed entries
-    as they now are, and records `inventory.patch` with the changes, when there are any."""
+    as they now are, and records `inventory.patch` with the changes, when there are any
+    (`ctx` None: caused by no client, as from the back office)."""
     parsed = _parse_entries(body, await repository.content_refs(session, catalog.id), location.timezone, patch=True)
     current = {(row.kind, row.ref): row for row in await repository.inventory_entries(session, catalog.id, location.id)}
     tz = location.timezone

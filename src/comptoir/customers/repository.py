@@ -72,35 +72,32 @@ async def customers_page(
     return [row[0] for row in result.rows], result
 
 
-PHONE_CHARACTERS = set("+0123456789 .-()")
-
-
-def _search(q: str) -> ColumnElement[bool]:
-    """Customers whose name contains `q`, or whose email or phone starts with it (case
-    insensitive). An email (with "@") or a phone (digits) is one range of its
-    (list, value, id) index; a name is looked for along the list, newest first."""
-    prefix = q.replace("*", "")  # `matches` patterns: only a trailing wildcard, added here
-    if "@" in q and not q.startswith("@"):
-        return matches(Customer.email_lower, prefix.lower() + "*")
-    digits = "".join(c for c in q if c.isdigit() or c == "+")
-    if set(q) <= PHONE_CHARACTERS and len(digits) >= 3:  # as typed, or without spaces and dots
-        return or_(*(matches(Customer.phone, p + "*") for p in dict.fromkeys((prefix, digits))))
-    name = func.coalesce(Customer.first_name, "") + " " + func.coalesce(Customer.last_name, "")
-    text = q.lower()
+def _name_contains(name: str) -> ColumnElement[bool]:
+    """Customers whose "first last" name or company contains `name`, in any case."""
+    full = func.coalesce(Customer.first_name, "") + " " + func.coalesce(Customer.last_name, "")
+    text = name.lower()
     return or_(
-        func.lower(name).contains(text, autoescape=True),
+        func.lower(full).contains(text, autoescape=True),
         func.lower(Customer.company_name).contains(text, autoescape=True),
-        Customer.email_lower.contains(text, autoescape=True),
     )
 
 
-async def search_page(session: AsyncSession, list_id: int, q: str, page: PageRequest) -> tuple[list[Customer], Page]:
-    """The back office's search: a page of the list's customers, newest first, matching
-    `q` (`_search`) when it is not empty."""
+async def search_page(
+    session: AsyncSession, list_id: int, name: str, filters: CustomerFilters, page: PageRequest
+) -> tuple[list[Customer], Page]:
+    """The back office's list: a page of the list's customers whose name contains `name`
+    (when given) and matching the API's `email` and `phone` patterns (`customers_page`).
+    Newest first; by email (else phone) when that filter is a value or a prefix, each page
+    then one range of its index, as in `_order`."""
     stmt = select(Customer).where(Customer.customer_list_id == list_id)
-    if q:
-        stmt = stmt.where(_search(q))
-    result = await paginate(session, stmt, [Key(Customer.id, int)], page, descending=True)
+    if name:
+        stmt = stmt.where(_name_contains(name))
+    if filters.email is not None:
+        stmt = stmt.where(matches(Customer.email_lower, filters.email.lower()))
+    if filters.phone is not None:
+        stmt = stmt.where(matches(Customer.phone, filters.phone))
+    keys = _order(filters)
+    result = await paginate(session, stmt, keys, page, descending=len(keys) == 1)
     return [row[0] for row in result.rows], result
 
 

@@ -118,6 +118,17 @@ async def list_customers(
     return body, result
 
 
+async def search_customers(
+    session: AsyncSession, found: ListInReach, name: str, filters: CustomerFilters, page: PageRequest
+) -> tuple[list[dict[str, Any]], Page]:
+    """The back office's list of a list the caller found in reach: a page of customers whose
+    name contains `name`, under the API's `email` and `phone` filters
+    (`repository.search_page`); nobody's private refs."""
+    customers, result = await repository.search_page(session, found.id, name, filters, page)
+    cards = await cards_of(session, [customer.id for customer in customers])
+    return [render_customer(c, found, None, cards[c.id]) for c in customers], result
+
+
 # --- writing ------------------------------------------------------------------------------
 
 
@@ -149,7 +160,7 @@ async def _set_private_ref(session: AsyncSession, ctx: Ctx, customer: Customer, 
 
 
 async def _record(
-    session: AsyncSession, ctx: Ctx, found: ListInReach, customer: Customer, event_type: str, **states: Any
+    session: AsyncSession, ctx: Ctx | None, found: ListInReach, customer: Customer, event_type: str, **states: Any
 ) -> None:
     row = found.row
     await events.record(
@@ -205,16 +216,25 @@ async def update_customer(
     """PATCH/PUT (spec 4.5): only the fields present change. Records `customer.update`
     when the customer's shape changed (custom fields included, spec 2.2 item 6)."""
     found = await list_in_reach(session, ctx, list_id)
+    return await update_in_list(session, ctx, found, customer_id, body)
+
+
+async def update_in_list(
+    session: AsyncSession, ctx: Ctx | None, found: ListInReach, customer_id: str, body: CustomerWrite
+) -> dict[str, Any]:
+    """`update_customer` in a list the caller found in reach; `ctx` None: caused by no
+    client (the back office), which has no private ref to set or read."""
     customer = await customer_in_list(session, found, customer_id, for_update=True)
     cards = (await cards_of(session, [customer.id]))[customer.id]
     previous = _state(customer, found, cards)
     errors = FieldErrors()
     _apply(customer, body, errors)
     errors.raise_if_any()
-    if "private_ref" in body.model_fields_set:
+    ref: str | None = None
+    if ctx is not None and "private_ref" in body.model_fields_set:
         await _set_private_ref(session, ctx, customer, body.private_ref)
         ref = body.private_ref
-    else:
+    elif ctx is not None:
         ref = (await refs_for(session, KIND, [customer.id], ctx.client_id)).get(customer.id)
     new = _state(customer, found, cards)
     if new != previous:

@@ -1,0 +1,344 @@
+"""The back office's customers (docs/back-office.md "Stock, catalogs and customers"): the
+customer lists of a location or an account with a form creating one, a list's customers
+filtered by name, email and phone a keyset page at a time, and a customer's page with the
+form editing them.
+
+A list of an account the signed-in user does not own is a 404 page. Creating a list and
+editing a customer go through `customer_lists.service` and `customers.service` as the API
+does: the same rules and messages, the same `customer_list.create` and `customer.update`
+events (caused by no client).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import Response
+
+from comptoir.customer_lists import repository as customer_lists
+from comptoir.customer_lists.service import ListInReach, create_list, lists_by_name
+from comptoir.customers.schemas import CustomerFilters, CustomerWrite
+from comptoir.customers.service import cards_of, customer_in_list, render_customer, search_customers, update_in_list
+from comptoir.errors import BadRequest, NotFound, Unprocessable
+from comptoir.http.state import app_state
+from comptoir.kit import ids
+from comptoir.kit.codes import countries
+from comptoir.kit.patterns import MAX_PATTERN, is_range
+from comptoir.kit.phone import phone_pattern
+from comptoir.loyalty import repository as loyalty
+from comptoir.loyalty.service import render_operation
+from comptoir.models import Account, CustomerList, Location, User
+from comptoir.web.catalogs import level_crumbs, owner_and_location
+from comptoir.web.data import _next_url, _page_request, display_name
+from comptoir.web.pages import owned_account, owned_location
+from comptoir.web.render import PageAnswer, Problem, Visitor, not_found, page, problems, redirect, text, visitor
+
+router = APIRouter(include_in_schema=False)
+
+OPERATIONS_SHOWN = 50  # per loyalty card, newest first
+MAX_NAME_FILTER = 255
+NAME_FIELDS = {"name": "name"}
+
+
+async def owned_list(db: AsyncSession, user: User, public_id: str) -> tuple[ListInReach, Account, Location | None]:
+    """A customer list of one of the user's accounts (at location or account level) with its
+    account and location, or a 404 page."""
+    pk = ids.decode(CustomerList.KIND, public_id)
+    found = await customer_lists.find_list(db, pk) if pk is not None else None
+    if found is None:
+        raise not_found("No customer list of yours has this id.")
+    account, location = await owner_and_location(db, user, found.row.account_id, found.row.location_id, "customer list")
+    return found, account, location
+
+
+def _index_url(account: Account, location: Location | None) -> str:
+    if location is not None:
+        return f"/locations/{location.public_id}/customers"
+    return f"/accounts/{account.public_id}/customer-lists"
+
+
+# --- the customer lists of a location or an account ----------------------------------------
+
+
+async def _index(
+    db: AsyncSession,
+    you: Visitor,
+    account: Account,
+    location: Location | None,
+    *,
+    name: str = "",
+    errors: Sequence[Problem | str] = (),
+) -> Response:
+    own = await lists_by_name(db, account, location)
+    shared = await lists_by_name(db, account, None) if location is not None else []
+    where = location.name if location is not None else account.name
+    return page(
+        "bo_customer_lists.html",
+        400 if errors else 200,
+        title=f"Customer lists · {where}",
+        you=you,
+        crumbs=level_crumbs(account, location),
+        account=account,
+        location=location,
+        own=own,
+        shared=shared,
+        action=_index_url(account, location),
+        name=name,
+        errors=list(errors),
+    )
+
+
+@router.get("/locations/{location_id}/customers")
+async def location_lists(request: Request, location_id: str) -> Response:
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        location, account = await owned_location(db, you.user, location_id)
+        return await _index(db, you, account, location)
+
+
+@router.get("/accounts/{account_id}/customer-lists")
+async def account_lists(request: Request, account_id: str) -> Response:
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        account = await owned_account(db, you.user, account_id)
+        return await _index(db, you, account, None)
+
+
+async def _create(request: Request, location_id: str | None, account_id: str | None) -> Response:
+    """A new customer list through the API's rules (`customer_lists.service.create_list`)."""
+    form = await request.form()
+    name = text(form, "name")
+    async with app_state(request).db.transaction() as db:
+        you = await visitor(request, db)
+        you.check(form)
+        location: Location | None = None
+        if location_id is not None:
+            location, account = await owned_location(db, you.user, location_id)
+        else:
+            account = await owned_account(db, you.user, account_id or "")
+        try:
+            found = await create_list(db, None, account=account, location=location, name=name)
+        except Unprocessable as exc:
+            raise PageAnswer(
+                await _index(db, you, account, location, name=name, errors=problems(exc, NAME_FIELDS))
+            ) from None
+    return redirect(f"/customer-lists/{found.public_id}")
+
+
+@router.post("/locations/{location_id}/customers")
+async def new_location_list(request: Request, location_id: str) -> Response:
+    return await _create(request, location_id, None)
+
+
+@router.post("/accounts/{account_id}/customer-lists")
+async def new_account_list(request: Request, account_id: str) -> Response:
+    return await _create(request, None, account_id)
+
+
+# --- a list's customers ---------------------------------------------------------------------
+
+
+def _pattern(value: str) -> str:
+    """A filter as the API's pattern: what is typed starts the value, unless it holds `*`."""
+    return value if "*" in value else value + "*"
+
+
+def _filters(chosen: dict[str, str]) -> tuple[CustomerFilters, list[Problem]]:
+    """The API's `email` and `phone` filters (`CustomerFilters`), and the name's length."""
+    errors = []
+    if len(chosen["name"]) > MAX_NAME_FILTER:
+        errors.append(Problem("name", f"Name: must be at most {MAX_NAME_FILTER} characters"))
+    given: dict[str, str | None] = {"email": None, "phone": None}
+    for field in given:
+        value = chosen[field]
+        if not value:
+            continue
+        pattern = _pattern((phone_pattern(value) or value) if field == "phone" else value)
+        try:
+            CustomerFilters(**{field: pattern})
+        except BadRequest:
+            errors.append(Problem(field, f"{field.capitalize()}: must be at most {MAX_PATTERN - 1} characters"))
+            continue
+        given[field] = pattern
+    return CustomerFilters(email=given["email"], phone=given["phone"]), errors
+
+
+def day_of(value: str) -> str:
+    """An API time's day, in the time's own offset (the list's timezone): "24 Jun 2026"."""
+    at = datetime.fromisoformat(value)
+    return f"{at.day} {at:%b %Y}"
+
+
+def _order_words(filters: CustomerFilters) -> str:
+    """How `customers.repository.search_page` orders the page."""
+    if filters.email is not None and is_range(filters.email):
+        return "By email."
+    if filters.phone is not None and is_range(filters.phone):
+        return "By phone."
+    return "Newest first."
+
+
+@router.get("/customer-lists/{list_id}")
+async def customer_list_page(request: Request, list_id: str) -> Response:
+    params = request.query_params
+    chosen = {name: params.get(name, "").strip() for name in ("name", "email", "phone")}
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        found, account, location = await owned_list(db, you.user, list_id)
+        context: dict[str, Any] = {
+            "title": found.row.name,
+            "you": you,
+            "crumbs": [*level_crumbs(account, location), ("Customer lists", _index_url(account, location))],
+            "list_id": found.public_id,
+            "chosen": chosen,
+            "filtered": any(chosen.values()),
+            "account": account,
+            "location": location,
+        }
+        filters, errors = _filters(chosen)
+        try:
+            wanted = _page_request(request, you)
+        except BadRequest as exc:
+            errors.append(Problem(None, exc.message))
+        if errors:
+            return page("bo_customers.html", 400, **context, customers=[], next_url=None, errors=errors)
+        shown, result = await search_customers(db, found, chosen["name"], filters, wanted)
+        return page(
+            "bo_customers.html",
+            **context,
+            order=_order_words(filters),
+            customers=[
+                {**customer, "name": display_name(customer), "since": day_of(customer["created_at"])}
+                for customer in shown
+            ],
+            next_url=_next_url(params, result.next_cursor),
+        )
+
+
+# --- a customer -----------------------------------------------------------------------------
+
+# The form's fields, in order: (field, label, input type); the API's names.
+EDITED = (
+    ("first_name", "First name", "text"), ("last_name", "Last name", "text"),
+    ("company_name", "Company", "text"), ("email", "Email", "email"), ("phone", "Phone", "tel"),
+    ("birth_date", "Birth date", "date"), ("gender", "Gender", "select"),
+    ("address_1", "Address", "text"), ("address_2", "Address (2)", "text"),
+    ("postal_code", "Postal code", "text"), ("city", "City", "text"), ("state", "State", "text"),
+    ("country", "Country", "country"), ("delivery_notes", "Delivery notes", "textarea"),
+)  # fmt: skip
+CONSENTS = (("sms_marketing", "Marketing by SMS"), ("email_marketing", "Marketing by email"))
+FIELDS = {name: name for name, _, _ in EDITED} | {name: name for name, _ in CONSENTS}
+LABELS = {name: label for name, label, _ in EDITED} | dict(CONSENTS)
+SHOWN = (
+    ("email", "Email"), ("phone", "Phone"), ("company_name", "Company"), ("gender", "Gender"),
+    ("birth_date", "Birth date"), ("address_1", "Address"), ("address_2", "Address (2)"),
+    ("postal_code", "Postal code"), ("city", "City"), ("state", "State"), ("country", "Country"),
+    ("delivery_notes", "Delivery notes"),
+)  # fmt: skip
+
+
+def _written(form: FormData) -> dict[str, Any]:
+    """The form as the API's PATCH body: every field sent, an empty one as null."""
+    body: dict[str, Any] = {name: text(form, name) or None for name, _, _ in EDITED}
+    body |= {name: form.get(name) == "yes" for name, _ in CONSENTS}
+    return body
+
+
+def _form_of(customer: dict[str, Any]) -> dict[str, Any]:
+    return {name: customer[name] or "" for name, _, _ in EDITED} | {name: customer[name] for name, _ in CONSENTS}
+
+
+async def _customer_view(
+    db: AsyncSession,
+    you: Visitor,
+    found: ListInReach,
+    account: Account,
+    location: Location | None,
+    customer_id: str,
+    *,
+    form: dict[str, Any] | None = None,
+    errors: Sequence[Problem | str] = (),
+    saved: bool = False,
+) -> Response:
+    try:
+        customer = await customer_in_list(db, found, customer_id)
+    except NotFound:
+        raise not_found("No customer of this list has this id.") from None
+    cards = (await cards_of(db, [customer.id]))[customer.id]
+    shown = render_customer(customer, found, None, cards)
+    operations = {card.public_id: await loyalty.latest_operations(db, card.id, OPERATIONS_SHOWN + 1) for card in cards}
+    places = await loyalty.location_ids(db, [op for ops in operations.values() for op in ops])
+    name = display_name(shown) or ("Anonymised customer" if customer.anonymised else f"Customer {shown['id']}")
+    return page(
+        "bo_customer.html",
+        400 if errors else 200,
+        title=name,
+        you=you,
+        crumbs=[
+            *level_crumbs(account, location),
+            ("Customer lists", _index_url(account, location)),
+            (found.row.name, f"/customer-lists/{found.public_id}"),
+        ],
+        list_id=found.public_id,
+        customer=shown,
+        fields=[(label, shown[field]) for field, label in SHOWN if shown[field] not in (None, "")],
+        edited=EDITED,
+        consents=CONSENTS,
+        form=form or _form_of(shown),
+        countries=countries(),
+        saved=saved,
+        cards=[
+            {
+                **summary,
+                "operations": [
+                    render_operation(op, found.timezone, places) for op in operations[summary["id"]][:OPERATIONS_SHOWN]
+                ],
+                "more": len(operations[summary["id"]]) > OPERATIONS_SHOWN,
+            }
+            for summary in shown["loyalty_cards"]
+        ],
+        operations_shown=OPERATIONS_SHOWN,
+        timezone=found.timezone,
+        account=account,
+        location=location,
+        errors=list(errors),
+    )
+
+
+@router.get("/customer-lists/{list_id}/customers/{customer_id}")
+async def customer_page(request: Request, list_id: str, customer_id: str) -> Response:
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        found, account, location = await owned_list(db, you.user, list_id)
+        saved = request.query_params.get("saved") == "1"
+        return await _customer_view(db, you, found, account, location, customer_id, saved=saved)
+
+
+@router.post("/customer-lists/{list_id}/customers/{customer_id}")
+async def save_customer(request: Request, list_id: str, customer_id: str) -> Response:
+    """The API's PATCH (`customers.service.update_in_list`): every error named at once,
+    beside its field; `customer.update` when something changed."""
+    form = await request.form()
+    written = _written(form)
+    async with app_state(request).db.transaction() as db:
+        you = await visitor(request, db)
+        you.check(form)
+        found, account, location = await owned_list(db, you.user, list_id)
+        try:
+            await update_in_list(db, None, found, customer_id, CustomerWrite.model_validate(written))
+        except NotFound:
+            raise not_found("No customer of this list has this id.") from None
+        except (Unprocessable, ValidationError) as exc:
+            shown = {name: "" if value is None else value for name, value in written.items()}
+            answer = await _customer_view(
+                db, you, found, account, location, customer_id, form=shown, errors=problems(exc, FIELDS, labels=LABELS)
+            )
+            raise PageAnswer(answer) from None
+    return redirect(f"/customer-lists/{found.public_id}/customers/{customer_id}?saved=1")
