@@ -3,7 +3,7 @@ script, nothing fetched), read in light and dark mode alike (docs/back-office.md
 "Connections, logs and charts").
 
 `chart(...)` lays a chart out (`Chart`: every coordinate computed here, rounded to 0.1) and
-`render(chart)` writes it through the template `bo_chart.html`, escaped like any page. A
+`bo_chart.html` draws it (`render(chart)`), escaped like any page. A
 chart is a `<figure>`: the SVG is `role="img"` named by its `<title>` and `<desc>` (the
 figures summed up), and a visually hidden table holds every figure for a screen reader.
 Colours are CSS variables and `currentColor` (`bo_chart_style.html`), so a dark page draws
@@ -15,11 +15,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
-from typing import Literal
+from typing import Any, Literal
 
-from markupsafe import Markup
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.callbacks.service import attempts_per_day
+from comptoir.models import Location
+from comptoir.orders.figures import daily_figures
 from comptoir.web.render import templates
 
 Number = int | Decimal
@@ -166,7 +170,7 @@ def chart(
     middle = top / 2
     marks = (Decimal(0), middle, top) if middle == middle.to_integral_value() or not whole else (Decimal(0), top)
     y_ticks = tuple(Tick(_r(y_of(value)), fmt(int(value) if whole else value)) for value in marks)
-    shown = tuple(tuple([label, *(fmt(one.values[i]) for one in series)]) for i, label in enumerate(labels))
+    shown = tuple((label, *(fmt(one.values[i]) for one in series)) for i, label in enumerate(labels))
     return Chart(
         id=id,
         title=title,
@@ -181,15 +185,71 @@ def chart(
     )
 
 
-def render(drawn: Chart) -> Markup:
-    """The chart as a `<figure>` (escaped: titles and labels are text)."""
-    return Markup(templates.get_template("bo_chart.html").render(chart=drawn))
+def render(drawn: Chart) -> str:
+    """The chart as a `<figure>`, as a page includes it:
+    `{% with chart=... %}{% include "bo_chart.html" %}{% endwith %}` (and, once per page,
+    `{% include "bo_chart_style.html" %}`). Titles and labels are text, escaped."""
+    return templates.get_template("bo_chart.html").render(chart=drawn)
 
 
-def chart_style() -> Markup:
-    """The charts' colours, once per page that shows a chart."""
-    return Markup(templates.get_template("bo_chart_style.html").render())
+# --- the pages' charts ------------------------------------------------------------------
 
 
-templates.globals["render_chart"] = render
-templates.globals["chart_style"] = chart_style
+def day_label(day: date) -> str:
+    """A chart's day: "7 Nov"."""
+    return f"{day.day} {day:%b}"
+
+
+def _amount(value: Number) -> str:
+    return str(Decimal(value).quantize(Decimal("0.01")))
+
+
+async def location_charts(db: AsyncSession, location: Location, currency: str) -> dict[str, Any]:
+    """The location page's figures (its partial `bo_location_chart.html`): orders and revenue
+    per day over the last 30 days, days in the location's time zone (`orders.figures`)."""
+    days = await daily_figures(db, location)
+    labels = [day_label(d.day) for d in days]
+    orders = sum(d.orders for d in days)
+    revenue = sum((d.revenue for d in days), Decimal(0))
+    span = f"{labels[0]} to {labels[-1]}"
+    busiest = max(days, key=lambda d: d.orders)
+    best = max(days, key=lambda d: d.revenue)
+    return {
+        "timezone": location.timezone,
+        "orders": orders,
+        "orders_chart": chart(
+            "orders-per-day",
+            "Orders per day, last 30 days",
+            f"{orders} orders from {span}; the most on {day_label(busiest.day)}: {busiest.orders}.",
+            labels,
+            [Series("Orders", tuple(d.orders for d in days))],
+        ),
+        "revenue_chart": chart(
+            "revenue-per-day",
+            f"Revenue per day ({currency}), last 30 days",
+            f"{_amount(revenue)} {currency} from {span}; the most on {day_label(best.day)}: "
+            f"{_amount(best.revenue)} {currency}.",
+            labels,
+            [Series(f"Revenue ({currency})", tuple(d.revenue for d in days))],
+            kind="line",
+            fmt=_amount,
+        ),
+    }
+
+
+async def delivery_chart(db: AsyncSession, connection_id: int, timezone: str) -> Chart | None:
+    """A callback's delivery attempts per day over the last 30 days (in `timezone`): those
+    the receiver acknowledged and those that failed; None without any attempt."""
+    days = await attempts_per_day(db, connection_id, timezone)
+    delivered, failed = sum(d[1] for d in days), sum(d[2] for d in days)
+    if not delivered + failed:
+        return None
+    labels = [day_label(d[0]) for d in days]
+    return chart(
+        "deliveries-per-day",
+        "Callback deliveries per day, last 30 days",
+        f"{delivered} delivered and {failed} failed attempts from {labels[0]} to {labels[-1]}.",
+        labels,
+        [Series("Delivered", tuple(d[1] for d in days), "ok"), Series("Failed", tuple(d[2] for d in days), "bad")],
+        kind="stacked",
+    )

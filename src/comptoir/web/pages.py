@@ -41,6 +41,7 @@ from comptoir.users import sessions
 from comptoir.users.logins import LoginRefused, admit_login, check_login, login_throttle
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
+from comptoir.web.charts import location_charts
 from comptoir.web.render import (
     PageAnswer,
     Visitor,
@@ -346,6 +347,7 @@ async def _location_page(
         customer_lists=lists,
         countries=countries(),
         timezones=timezone_names(),
+        location_charts=await location_charts(db, location, account.currency),
         **extra,
     )
 
