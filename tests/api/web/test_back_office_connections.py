@@ -86,7 +86,10 @@ async def test_blocking_and_unblocking(client: httpx.AsyncClient, shop: Shop, wo
     assert (await act(client, connection, "block")).status_code == 303
     blocked = await client.get("/v1/location", headers=shop.headers())
     assert (blocked.status_code, blocked.json()["message"]) == (401, "The connection has been blocked")
-    assert '<span class="tag tag-warn">Blocked</span>: its token gets 401' in (await client.get(f"/connections/{connection.public_id}")).text
+    assert (
+        '<span class="tag tag-warn">Blocked</span>: its token gets 401'
+        in (await client.get(f"/connections/{connection.public_id}")).text
+    )
     assert (await act(client, connection, "unblock")).status_code == 303
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
 
