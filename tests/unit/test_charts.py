@@ -16,13 +16,13 @@ def test_the_value_axis_ends_at_1_2_or_5_times_a_power_of_ten() -> None:
 
 def test_bars_are_as_tall_as_their_values_on_the_axis() -> None:
     drawn = chart("c", "Orders", "4 orders.", ["1 Nov", "2 Nov"], [Series("Orders", (3, 1))])
-    # plot 576 x 166 from (56, 10); axis top 5; slot 288, bar 70% of it
+    # plot 428 x 166 from (44, 10); axis top 5; slot 214, bar 70% of it
     assert [(b.x, b.y, b.width, b.height, b.tip) for b in drawn.bars] == [
-        (99.2, 76.4, 201.6, 99.6, "1 Nov, Orders: 3"),
-        (387.2, 142.8, 201.6, 33.2, "2 Nov, Orders: 1"),
+        (76.1, 76.4, 149.8, 99.6, "1 Nov, Orders: 3"),
+        (290.1, 142.8, 149.8, 33.2, "2 Nov, Orders: 1"),
     ]
     assert [(t.at, t.text) for t in drawn.y_ticks] == [(176.0, "0"), (10.0, "5")]  # no 2.5 orders
-    assert [(t.at, t.text) for t in drawn.x_ticks] == [(200.0, "1 Nov"), (488.0, "2 Nov")]
+    assert [(t.at, t.text) for t in drawn.x_ticks] == [(151.0, "1 Nov"), (365.0, "2 Nov")]
 
 
 def test_stacked_bars_pile_up_and_a_zero_draws_nothing() -> None:
@@ -48,7 +48,7 @@ def test_a_line_goes_through_the_middle_of_each_day() -> None:
         kind="line",
         fmt=lambda v: f"{v:.2f}",
     )
-    assert [line.points for line in drawn.lines] == ["152.0,10.0 344.0,176.0 536.0,72.2"]  # axis top 20
+    assert [line.points for line in drawn.lines] == ["115.3,10.0 258.0,176.0 400.7,72.2"]  # axis top 20
     assert [t.text for t in drawn.y_ticks] == ["0.00", "10.00", "20.00"]
     assert drawn.shown == (("1 Nov", "20.00"), ("2 Nov", "0.00"), ("3 Nov", "12.50"))
 
@@ -67,15 +67,15 @@ def test_values_and_labels_must_match() -> None:
 
 def test_the_svg_is_an_image_named_by_its_title_with_every_figure_in_a_table() -> None:
     svg = str(render(chart("c", "Orders per day", "4 orders.", ["1 Nov", "2 Nov"], [Series("Orders", (3, 1))])))
-    assert '<svg viewBox="0 0 640 200" role="img" aria-labelledby="c-title c-desc" focusable="false">' in svg
+    assert '<svg viewBox="0 0 480 200" role="img" aria-labelledby="c-title c-desc" focusable="false">' in svg
     assert '<title id="c-title">Orders per day</title>\n<desc id="c-desc">4 orders.</desc>' in svg
     assert (
-        '<rect class="chart-a" x="99.2" y="76.4" width="201.6" height="99.6"><title>1 Nov, Orders: 3</title></rect>'
+        '<rect class="chart-a" x="76.1" y="76.4" width="149.8" height="99.6"><title>1 Nov, Orders: 3</title></rect>'
     ) in svg
-    assert '<text x="50" y="10.0" text-anchor="end" dominant-baseline="middle">5</text>' in svg
-    assert '<text x="200.0" y="194" text-anchor="middle">1 Nov</text>' in svg
+    assert '<text x="38" y="10.0" text-anchor="end" dominant-baseline="middle">5</text>' in svg
+    assert '<text x="151.0" y="194" text-anchor="middle">1 Nov</text>' in svg
     assert '<tr><th scope="row">2 Nov</th><td>1</td></tr>' in svg
-    assert "figcaption" not in svg  # one series: its name is the title's
+    assert '<figcaption aria-hidden="true">Orders per day</figcaption>' in svg  # one series: no legend
 
 
 def test_text_in_a_chart_is_escaped() -> None:
@@ -85,3 +85,12 @@ def test_text_in_a_chart_is_escaped() -> None:
     assert '<desc id="c-desc">a &amp; b</desc>' in svg
     assert "<title>&lt;b&gt;, &lt;i&gt;: 1</title>" in svg
     assert '<th scope="col">&lt;i&gt;</th>' in svg
+
+
+def test_two_series_have_a_legend_in_their_colours() -> None:
+    drawn = chart("d", "Deliveries", "", ["1 Nov"], [Series("Delivered", (1,), "ok"), Series("Failed", (0,), "bad")])
+    assert (
+        '<figcaption aria-hidden="true">Deliveries <span class="chart-legend">'
+        '<span><span class="chart-key chart-ok"></span>Delivered</span>'
+        '<span><span class="chart-key chart-bad"></span>Failed</span></span></figcaption>'
+    ) in render(drawn)

@@ -29,9 +29,9 @@ from comptoir.web.render import templates
 Number = int | Decimal
 Kind = Literal["bars", "stacked", "line"]
 
-WIDTH = 640
+WIDTH = 480  # drawn at most 42rem wide (bo_chart_style.html): its text stays legible on a phone
 HEIGHT = 200
-LEFT = 56  # room for the value axis' labels
+LEFT = 44  # room for the value axis' labels
 RIGHT = 8
 TOP = 10
 BOTTOM = 24  # room for the day labels
