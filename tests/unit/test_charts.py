@@ -94,3 +94,12 @@ def test_two_series_have_a_legend_in_their_colours() -> None:
         '<span><span class="chart-key chart-ok"></span>Delivered</span>'
         '<span><span class="chart-key chart-bad"></span>Failed</span></span></figcaption>'
     ) in render(drawn)
+
+
+def test_the_value_axis_may_write_its_marks_its_own_way() -> None:
+    drawn = chart(
+        "r", "Revenue", "", ["1 Nov"], [Series("Revenue", (Decimal("1234.50"),))],
+        fmt=lambda v: f"{v:.2f}", axis_fmt=lambda v: f"{Decimal(v).normalize():f}",
+    )  # fmt: skip
+    assert [t.text for t in drawn.y_ticks] == ["0", "1000", "2000"]
+    assert drawn.shown == (("1 Nov", "1234.50"),)

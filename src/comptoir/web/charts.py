@@ -120,11 +120,12 @@ def chart(
     *,
     kind: Kind = "bars",
     fmt: Callable[[Number], str] = _plain,
+    axis_fmt: Callable[[Number], str] | None = None,
 ) -> Chart:
     """A chart of `series` over `labels` (one value per label in each series). "bars": the
     series side by side; "stacked": one bar per label, the series piled up; "line": one
     line per series. `id`: unique in its page (the SVG's title and desc are named by it);
-    `fmt` writes a value (axis, tips, table)."""
+    `fmt` writes a value (tips, table), `axis_fmt` the value axis' marks (default `fmt`)."""
     for one in series:
         if len(one.values) != len(labels):
             raise ValueError(f"{one.name}: {len(one.values)} values for {len(labels)} labels")
@@ -169,7 +170,8 @@ def chart(
     whole = all(isinstance(value, int) for one in series for value in one.values)
     middle = top / 2
     marks = (Decimal(0), middle, top) if middle == middle.to_integral_value() or not whole else (Decimal(0), top)
-    y_ticks = tuple(Tick(_r(y_of(value)), fmt(int(value) if whole else value)) for value in marks)
+    mark = axis_fmt or fmt
+    y_ticks = tuple(Tick(_r(y_of(value)), mark(int(value) if whole else value)) for value in marks)
     shown = tuple((label, *(fmt(one.values[i]) for one in series)) for i, label in enumerate(labels))
     return Chart(
         id=id,
@@ -204,6 +206,11 @@ def _amount(value: Number) -> str:
     return str(Decimal(value).quantize(Decimal("0.01")))
 
 
+def _round_amount(value: Number) -> str:
+    """An axis mark: "20", "2.5", "1000" (marks are 1, 2 or 5 times a power of ten)."""
+    return f"{Decimal(value).normalize():f}"
+
+
 async def location_charts(db: AsyncSession, location: Location, currency: str) -> dict[str, Any]:
     """The location page's figures (its partial `bo_location_chart.html`): orders and revenue
     per day over the last 30 days, days in the location's time zone (`orders.figures`)."""
@@ -233,6 +240,7 @@ async def location_charts(db: AsyncSession, location: Location, currency: str) -
             [Series(f"Revenue ({currency})", tuple(d.revenue for d in days))],
             kind="line",
             fmt=_amount,
+            axis_fmt=_round_amount,
         ),
     }
 
