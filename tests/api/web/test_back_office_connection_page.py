@@ -8,9 +8,11 @@ import html
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import httpx
 import pytest
+from starlette.responses import Response
 
 from comptoir.kit import clock, ids
 from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
@@ -227,3 +229,37 @@ async def test_the_lists_keep_connected_last_used_and_status_as_labelled_cells(
     assert f'<td data-label="Connected">{connected}</td>' in page
     assert '<td data-label="Last used">never</td>' in page
     assert '<td data-label="Status"><span class="tag tag-ok">Active</span></td>' in page
+
+
+async def test_the_pages_ancestors_are_links(
+    client: httpx.AsyncClient, shop: Shop, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[tuple[str, list[tuple[str, str]]]] = []
+    real = connections_pages.page
+
+    def page(template: str, status: int = 200, **context: Any) -> Response:
+        asked.append((context["title"], context["crumbs"]))
+        return real(template, status, **context)
+
+    monkeypatch.setattr(connections_pages, "page", page)
+    connection = await connection_of(world, shop.location_token)
+    account_connection = await connection_of(world, shop.account_token)
+    await log_in(client, "owner@example.com")
+    for url in (
+        f"/locations/{shop.location.public_id}/connections",
+        f"/accounts/{shop.account.public_id}/connections",
+        f"/connections/{connection.public_id}",
+        f"/connections/{account_connection.public_id}",
+    ):
+        assert (await client.get(url)).status_code == 200
+    account, location = f"/accounts/{shop.account.public_id}", f"/locations/{shop.location.public_id}"
+    home = [("Your Comptoir", "/"), ("Chez Ada", account)]
+    assert asked == [
+        ("Connections of Chez Ada Paris", [*home, ("Chez Ada Paris", location)]),
+        ("Connections of Chez Ada", home),
+        (
+            "Test app · Chez Ada Paris",
+            [*home, ("Chez Ada Paris", location), ("Connections", f"{location}/connections")],
+        ),
+        ("Test app · Chez Ada", [*home, ("Connections", f"{account}/connections")]),
+    ]
