@@ -16,6 +16,7 @@ from sqlalchemy import (
     Select,
     Table,
     bindparam,
+    case,
     delete,
     exists,
     func,
@@ -29,6 +30,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.db.days import day_number
 from comptoir.db.direct import FastReader, Query
 from comptoir.db.engine import rowcount
 from comptoir.db.pagination import Key, paginate
@@ -207,6 +209,26 @@ async def recent_attempts(session: AsyncSession, connection_id: int, limit: int)
         .limit(limit)
     )
     return list(rows)
+
+
+async def attempts_per_day(
+    session: AsyncSession, connection_id: int, starts: list[datetime]
+) -> dict[int, tuple[int, int]]:
+    """One statement: per local day (numbered by `db.days.day_number` over `starts`), the
+    connection's delivery attempts acknowledged by the receiver and the others (retried or
+    dropped); a day without attempts is absent."""
+    rows = (
+        select(day_number(DeliveryAttempt.attempted_at, starts).label("day"), DeliveryAttempt.outcome)
+        .where(
+            DeliveryAttempt.connection_id == connection_id,
+            DeliveryAttempt.attempted_at >= starts[0],
+            DeliveryAttempt.attempted_at < starts[-1],
+        )
+        .subquery()
+    )
+    delivered = func.sum(case((rows.c.outcome == "acknowledged", 1), else_=0))
+    stmt = select(rows.c.day, delivered, func.count()).group_by(rows.c.day)
+    return {day: (ok, total - ok) for day, ok, total in (await session.execute(stmt)).all()}
 
 
 # --- lanes: what the delivery worker claims, reads and writes (spec 6.4) -------------------

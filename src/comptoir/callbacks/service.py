@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,6 +19,7 @@ from comptoir.callbacks.schemas import MAX_URL
 from comptoir.callbacks.sending import http_client, post
 from comptoir.config import IPNetwork, Settings
 from comptoir.connections.service import secret_from_seed
+from comptoir.db.days import day_starts
 from comptoir.db.engine import Database
 from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable
 from comptoir.events import RESOURCE_EVENTS
@@ -27,7 +28,7 @@ from comptoir.events.repository import callback_changed, wake_workers
 from comptoir.kit import clock, ids
 from comptoir.kit.jsonutil import dumps
 from comptoir.kit.pagination import Page, PageRequest
-from comptoir.kit.times import localize, parse_datetime, render_datetime
+from comptoir.kit.times import localize, parse_datetime, render_datetime, zone
 from comptoir.kit.wire import WireError, shown
 from comptoir.models import Callback, Change, DeliveryAttempt, Event, Notice
 
@@ -227,6 +228,17 @@ async def list_events(session: AsyncSession, ctx: Ctx, page: PageRequest) -> tup
 async def recent_attempts(session: AsyncSession, connection_id: int, limit: int) -> list[DeliveryAttempt]:
     """The connection's last `limit` delivery attempts, newest first (the back office)."""
     return await repository.recent_attempts(session, connection_id, limit)
+
+
+async def attempts_per_day(
+    session: AsyncSession, connection_id: int, timezone: str, days: int = 30
+) -> list[tuple[date, int, int]]:
+    """The connection's delivery attempts over the last `days` days in `timezone`, today
+    last: (day, acknowledged, failed: retried or dropped), one statement (the back office)."""
+    today = clock.now().astimezone(zone(timezone)).date()
+    found = await repository.attempts_per_day(session, connection_id, day_starts(timezone, today, days))
+    first = today - timedelta(days=days - 1)
+    return [(first + timedelta(days=i), *found.get(i, (0, 0))) for i in range(days)]
 
 
 async def render_delivery_log(session: AsyncSession, connection_id: int, limit: int) -> list[dict[str, Any]]:

@@ -15,6 +15,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.engine import get_by_public_id, rowcount
+from comptoir.db.pagination import Key, paginate
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, RequestLog
 
 # --- clients ----------------------------------------------------------------------------
@@ -95,12 +97,15 @@ class Listed(NamedTuple):
     customer_list: str | None
     location: str | None
     account: str | None
+    location_number: int | None = None  # with the connection's account_id, the location's public id
 
 
 async def _listed(session: AsyncSession, *where: ColumnElement[bool], limit: int | None = None) -> list[Listed]:
     """Active first, newest first."""
     stmt = (
-        select(Connection, OAuthClient.name, Catalog.name, CustomerList.name, Location.name, Account.name)
+        select(
+            Connection, OAuthClient.name, Catalog.name, CustomerList.name, Location.name, Account.name, Location.number
+        )
         .join(OAuthClient, OAuthClient.id == Connection.client_id)
         .outerjoin(Catalog, Catalog.id == Connection.catalog_id)
         .outerjoin(CustomerList, CustomerList.id == Connection.customer_list_id)
@@ -131,11 +136,19 @@ async def listed_one(session: AsyncSession, connection_id: int) -> Listed:
     return row
 
 
+STATUS_CLASSES = {"2xx": 200, "3xx": 300, "4xx": 400, "5xx": 500}
+
+
 async def logged_requests(
-    session: AsyncSession, connection_id: int, before_id: int | None, limit: int
-) -> list[RequestLog]:
-    """The connection's request log, newest first: `limit` entries older than `before_id`."""
+    session: AsyncSession, connection_id: int, status_class: str | None, path: str, page: PageRequest
+) -> Page:
+    """A page of the connection's request log, newest first (keyset on the id), of the
+    answers in `status_class` ("4xx": 400 to 499) whose path holds `path` (case aside; "%"
+    and "_" are plain characters)."""
     stmt = select(RequestLog).where(RequestLog.connection_id == connection_id)
-    if before_id is not None:
-        stmt = stmt.where(RequestLog.id < before_id)
-    return list(await session.scalars(stmt.order_by(RequestLog.id.desc()).limit(limit)))
+    if status_class is not None:
+        low = STATUS_CLASSES[status_class]
+        stmt = stmt.where(RequestLog.status >= low, RequestLog.status < low + 100)
+    if path:
+        stmt = stmt.where(RequestLog.path.icontains(path, autoescape=True))
+    return await paginate(session, stmt, [Key(RequestLog.id, int)], page, descending=True)

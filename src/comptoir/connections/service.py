@@ -20,7 +20,8 @@ from comptoir.connections import repository
 from comptoir.connections.repository import Listed
 from comptoir.errors import FieldErrors
 from comptoir.kit import clock, crypto
-from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, RequestLog, User
+from comptoir.kit.pagination import Page, PageRequest
+from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, User
 
 OOB_REDIRECT_URI = "urn:ietf:wg:oauth:2.0:oob"
 MAX_NAME = 255
@@ -326,7 +327,9 @@ async def listed_one(session: AsyncSession, connection: Connection) -> Listed:
 
 
 async def logged_requests(
-    session: AsyncSession, connection: Connection, before_id: int | None, limit: int
-) -> list[RequestLog]:
-    """The connection's request log, newest first: `limit` entries older than `before_id`."""
-    return await repository.logged_requests(session, connection.id, before_id, limit)
+    session: AsyncSession, connection: Connection, status_class: str | None, path: str, page: PageRequest
+) -> Page:
+    """A page of the connection's request log (kept 7 days), newest first, filtered by the
+    answer's status class ("2xx", "3xx", "4xx", "5xx"; None: all) and a text the path holds;
+    rows are `RequestLog`s."""
+    return await repository.logged_requests(session, connection.id, status_class, path, page)

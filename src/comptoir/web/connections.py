@@ -11,10 +11,14 @@ received, to debug an integration).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+from urllib.parse import urlencode
+from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -22,46 +26,103 @@ from comptoir.accounts.service import account_by_id
 from comptoir.callbacks import service as callbacks
 from comptoir.callbacks.service import recent_attempts
 from comptoir.connections import service as connections
-from comptoir.connections.repository import Listed
+from comptoir.connections.repository import STATUS_CLASSES, Listed
 from comptoir.connections.service import revoke, set_blocked
-from comptoir.errors import ComptoirError, Unprocessable
+from comptoir.errors import BadRequest, ComptoirError, Unprocessable
+from comptoir.http.pagination import back_office_page
 from comptoir.http.state import app_state
-from comptoir.models import Connection
+from comptoir.kit import ids
+from comptoir.kit.pagination import PageRequest
+from comptoir.models import Account, Connection, Location
+from comptoir.models.locations import location_public_id
+from comptoir.web.charts import delivery_chart
 from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import Visitor, not_found, page, redirect, visitor
+from comptoir.web.render import Visitor, local_time, not_found, page, redirect, templates, visitor
+from comptoir.web.scope_words import scope_words
 
 router = APIRouter(include_in_schema=False)
 
-PAGE_SIZE = 50
+PAGE_SIZE = 50  # the request log's page; 50 delivery attempts, newest first
+LONGEST_PATH_FILTER = 200
+
+
+def _when(value: datetime | str | None, timezone: str | None = None, seconds: bool = False) -> str:
+    """Stands in for the frame's `when` filter (web/words.py) where it is not there yet."""
+    if not value:
+        return ""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    shown = value.astimezone(ZoneInfo(timezone or "UTC"))
+    return f"{local_time(value, timezone or 'UTC', seconds)} {shown.tzname()}"
+
+
+templates.filters.setdefault("when", _when)
+
+
+def status_tone(status: int | None) -> str:
+    """The colour of an HTTP status (docs/back-office.md "Connections, logs and charts"):
+    2xx ok, 3xx info, 4xx warn, 5xx and no answer at all (a network error) bad."""
+    if status is None or status >= 500 or status < 200:
+        return "bad"
+    return "ok" if status < 300 else "info" if status < 400 else "warn"
+
+
+OUTCOME_WORDS = {"acknowledged": "Delivered", "retry": "Failed, retried later", "dropped": "Failed, given up"}
+templates.globals["status_tone"] = status_tone
+templates.globals["outcome_words"] = OUTCOME_WORDS
 
 
 def shown(rows: list[Listed]) -> list[dict[str, Any]]:
     """Connections as the pages list them (active first, newest first): each with its
-    application's name, catalog, customer list, and `place`, what it connects in words."""
+    application's name, catalog, customer list, `place`, what it connects in words, and
+    `words`, its scope in words."""
     return [_shown(row) for row in rows]
 
 
 def _shown(row: Listed) -> dict[str, Any]:
+    c = row.connection
+    place = row.location or row.account
     return {
-        "connection": row.connection,
+        "connection": c,
         "application": row.application,
         "catalog": row.catalog,
         "customer_list": row.customer_list,
-        "place": row.location or row.account or "a profile only",
+        "place": place or "a profile only",
+        "words": scope_words(c.scope, place, row.catalog, row.customer_list),
+        "location_id": (
+            location_public_id(c.account_id, row.location_number)
+            if c.account_id is not None and row.location_number is not None
+            else None
+        ),
+        "account_id": ids.encode(Account.KIND, c.account_id) if c.account_id is not None else None,
     }
 
 
-def _connections_page(you: Visitor, rows: list[dict[str, Any]], name: str, back: str) -> Response:
-    return page("bo_connections.html", title=f"Connections · {name}", you=you, wide=True, rows=rows, back=(back, name))
+def _connections_page(
+    you: Visitor, rows: list[dict[str, Any]], account: Account, location: Location | None
+) -> Response:
+    crumbs = [("Your Comptoir", "/"), (account.name, f"/accounts/{account.public_id}")]
+    if location is not None:
+        crumbs.append((location.name, f"/locations/{location.public_id}"))
+    name = location.name if location is not None else account.name
+    return page(
+        "bo_connections.html",
+        title=f"Connections of {name}",
+        you=you,
+        crumbs=crumbs,
+        rows=rows,
+        level="location" if location is not None else "account",
+        tz=you.user.timezone,
+    )
 
 
 @router.get("/locations/{location_id}/connections")
 async def location_connections(request: Request, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
-        location, _ = await owned_location(db, you.user, location_id)
+        location, account = await owned_location(db, you.user, location_id)
         rows = shown(await connections.listed_of_location(db, location))
-    return _connections_page(you, rows, location.name, f"/locations/{location.public_id}")
+    return _connections_page(you, rows, account, location)
 
 
 @router.get("/accounts/{account_id}/connections")
@@ -70,7 +131,7 @@ async def account_connections(request: Request, account_id: str) -> Response:
         you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
         rows = shown(await connections.listed_of_account(db, account))
-    return _connections_page(you, rows, account.name, f"/accounts/{account.public_id}")
+    return _connections_page(you, rows, account, None)
 
 
 async def _connection(db: AsyncSession, you: Visitor, public_id: str, *, manage: bool) -> tuple[Connection, bool]:
@@ -87,6 +148,58 @@ async def _connection(db: AsyncSession, you: Visitor, public_id: str, *, manage:
     raise not_found("No connection of yours has this id.")
 
 
+def _crumbs(row: dict[str, Any], manages: bool) -> list[tuple[str, str]]:
+    """The connection page's ancestors: for the owner, its account, location and their
+    connections; for the application's developer, the application."""
+    c: Connection = row["connection"]
+    crumbs = [("Your Comptoir", "/")]
+    if not manages:
+        return [
+            *crumbs,
+            ("Developers", "/developers"),
+            (row["application"], f"/developers/{ids.encode('client', c.client_id)}"),
+        ]
+    if row["account_id"] is None:
+        return crumbs
+    account_name = row["connection_account"]
+    crumbs.append((account_name, f"/accounts/{row['account_id']}"))
+    if row["location_id"] is not None:
+        crumbs.append((row["place"], f"/locations/{row['location_id']}"))
+        return [*crumbs, ("Connections", f"/locations/{row['location_id']}/connections")]
+    return [*crumbs, ("Connections", f"/accounts/{row['account_id']}/connections")]
+
+
+def _page_request(request: Request, you: Visitor) -> PageRequest:
+    """A page of the request log; BadRequest for a cursor this page did not give to this
+    user, session and these filters (`http.pagination.back_office_page`)."""
+    refused = "Older requests: this link is broken or out of date; start again from the newest"
+    return back_office_page(request, you.key, PAGE_SIZE, [you.user.id, you.session.sid], refused)
+
+
+def _next_url(params: QueryParams, cursor: str | None) -> str | None:
+    """The link to the next page: the same filters and the page's cursor."""
+    if cursor is None:
+        return None
+    kept = [(name, value) for name, value in params.multi_items() if name != "cursor" and value]
+    return "?" + urlencode([*kept, ("cursor", cursor)])
+
+
+def _log_filters(request: Request) -> tuple[dict[str, str], str | None, list[str]]:
+    """The request log's filters as asked (`chosen`), the status class, and what is wrong
+    with them (shown beside their fields; the log is then not read)."""
+    params = request.query_params
+    chosen = {"status": params.get("status", ""), "path": params.get("path", "")}
+    problems = []
+    if chosen["status"] and chosen["status"] not in STATUS_CLASSES:
+        problems.append("Status: choose 2xx, 3xx, 4xx or 5xx, or all")
+    path = chosen["path"]
+    if len(path) > LONGEST_PATH_FILTER:
+        problems.append(f"Path contains: at most {LONGEST_PATH_FILTER} characters")
+    elif any(ord(char) < 0x20 or ord(char) == 0x7F for char in path):
+        problems.append("Path contains: only printable characters")
+    return chosen, chosen["status"] or None, problems
+
+
 @router.get("/connections/{connection_id}")
 async def connection_page(request: Request, connection_id: str) -> Response:
     return await _connection_page(request, connection_id)
@@ -99,28 +212,44 @@ async def _connection_page(
     only in answer to a POST (never in a URL, never cached)."""
     state = app_state(request)
     await state.request_log.flush()  # this process's last requests; others' come within a second
-    before = request.query_params.get("before", "")
+    chosen, status_class, problems = _log_filters(request)
     async with state.db.transaction(write=False) as db:
         you = await visitor(request, db)
         connection, manages = await _connection(db, you, connection_id, manage=False)
-        row = _shown(await connections.listed_one(db, connection))
-        before_id = int(before) if before.isdigit() else None
-        requests = await connections.logged_requests(db, connection, before_id, PAGE_SIZE + 1)
+        listed = await connections.listed_one(db, connection)
+        row = {**_shown(listed), "connection_account": listed.account}
+        requests, next_url = [], None
+        if not problems:
+            try:
+                wanted = _page_request(request, you)
+            except BadRequest as exc:
+                problems.append(exc.message)
+            else:
+                found = await connections.logged_requests(db, connection, status_class, chosen["path"].strip(), wanted)
+                requests = [r for (r,) in found.rows]
+                next_url = _next_url(request.query_params, found.next_cursor)
         attempts = await recent_attempts(db, connection.id, PAGE_SIZE)
         callback = await callbacks.callback_of(db, connection.id)
-    older = requests[PAGE_SIZE - 1].id if len(requests) > PAGE_SIZE else None
+        chart = await delivery_chart(db, connection.id, you.user.timezone)
     return page(
         "bo_connection.html",
+        400 if problems else 200,
         title=f"{row['application']} · {row['place']}",
         you=you,
-        wide=True,
+        crumbs=_crumbs(row, manages),
+        errors=problems,
         row=row,
         manages=manages,
-        requests=requests[:PAGE_SIZE],
-        older=older,
+        requests=requests,
+        next_url=next_url,
+        chosen=chosen,
+        filtered=bool(status_class or chosen["path"]),
+        status_classes=list(STATUS_CLASSES),
         attempts=attempts,
+        delivery_chart=chart,
         tz=you.user.timezone,
         callback=callback,
+        events=[f"{resource}.{action}" for resource, actions in callback["events"].items() for action in actions],
         flash=flash,
         secret=secret,
     )

@@ -25,6 +25,7 @@ from comptoir.kit.wire import WireError, shown
 from comptoir.locations.schemas import DAYS, LocationUpdate
 from comptoir.locations.service import edit_details, update_location
 from comptoir.models import Account, Location
+from comptoir.web.charts import location_charts
 from comptoir.web.pages import DETAIL_FIELDS, DETAILS, account_crumbs, owned_location, shared_with
 from comptoir.web.render import PageAnswer, Visitor, api_errors, page, problems, redirect, text, visitor
 
@@ -63,6 +64,7 @@ async def _location_page(
         customer_lists=lists,
         countries=countries(),
         timezones=timezone_names(),
+        location_charts=await location_charts(db, location, account.currency),
         **extra,
     )
 

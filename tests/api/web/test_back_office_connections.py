@@ -50,9 +50,14 @@ async def test_a_locations_connections_are_listed_with_scope_bindings_and_status
     page = await client.get(f"/locations/{shop.location.public_id}/connections")
     assert page.status_code == 200
     assert f'<a href="/connections/{connection.public_id}">Test app</a>' in page.text
-    assert "location[orders.write,catalog.write,customer_list.write,inventory.write]" in page.text
-    assert "<td>Menu</td>" in page.text
-    assert "<td>Active</td>" in page.text
+    words = [
+        "Read and write orders of Chez Ada Paris",
+        "Read and write the catalog Menu, and the stock of Chez Ada Paris",
+        "Read and write the customers and loyalty cards of the customer list Customers",
+        "Read and write stock of Chez Ada Paris",
+    ]
+    assert "".join(f"<li>{line}</li>" for line in words) in page.text
+    assert '<td data-label="Status"><span class="tag tag-ok">Active</span></td>' in page.text
     account_token = await connection_of(world, shop.account_token)
     assert account_token.public_id not in page.text  # an account connection is the account's
     account_page = await client.get(f"/accounts/{shop.account.public_id}/connections")
@@ -71,7 +76,7 @@ async def test_revoking_a_connection_makes_its_token_401_at_once(
     answer = await client.get("/v1/location", headers=shop.headers())
     assert answer.status_code == 401
     page = await client.get(f"/connections/{connection.public_id}")
-    assert "Revoked on" in page.text
+    assert '<span class="tag tag-bad">Revoked</span> on' in page.text
     assert "/revoke" not in page.text  # nothing left to do
 
 
@@ -81,7 +86,10 @@ async def test_blocking_and_unblocking(client: httpx.AsyncClient, shop: Shop, wo
     assert (await act(client, connection, "block")).status_code == 303
     blocked = await client.get("/v1/location", headers=shop.headers())
     assert (blocked.status_code, blocked.json()["message"]) == (401, "The connection has been blocked")
-    assert "Blocked: its token gets 401" in (await client.get(f"/connections/{connection.public_id}")).text
+    assert (
+        '<span class="tag tag-warn">Blocked</span>: its token gets 401'
+        in (await client.get(f"/connections/{connection.public_id}")).text
+    )
     assert (await act(client, connection, "unblock")).status_code == 303
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
 
@@ -140,7 +148,8 @@ async def test_requests_are_logged_with_bodies_status_and_last_use(
     assert text.count("<code>PATCH /v1/location</code>") == 2
     assert '<pre>{\n  "preparation_time": 25\n}</pre>' in text  # a whole JSON body is indented
     assert f"<pre>{pretty(created.text)}</pre>" in text  # the response body
-    assert '<span class="tag">422</span>' in text
+    assert '<span class="tag tag-warn">422</span>' in text
+    assert '<span class="tag tag-ok">200</span>' in text
     assert created.headers["x-request-id"] in text
     assert "Last used</dt><dd>never" not in text
     async with world.db.transaction(write=False) as session:
@@ -203,8 +212,8 @@ async def test_delivery_attempts_are_shown(client: httpx.AsyncClient, shop: Shop
     assert '<p class="muted">POST https://app.example/hook</p>' in text
     assert "<p>Reply: status 503</p>" in text
     assert "<pre>try later</pre>" in text
-    assert '<span class="tag">503</span>' in text
-    assert "attempt 2 · 31 ms · retry</span>" in text
+    assert '<span class="tag tag-bad">503</span> Failed, retried later <span class="muted">' in text
+    assert "attempt 2 · 31 ms</span>" in text
 
 
 async def test_request_logs_older_than_7_days_are_purged(app: FastAPI, shop: Shop, world: World) -> None:
@@ -276,9 +285,9 @@ async def test_older_requests_are_a_page_away(
     assert '"preparation_time": 15' in first
     assert '"preparation_time": 10' in first
     assert '"preparation_time": 5' not in first
-    older = re.search(r'href="(/connections/[^"]+\?before=\d+)#requests">Older requests', first)
+    older = re.search(r'href="\?(cursor=[^"]+)#requests">Older requests', first)
     assert older is not None
-    second = html.unescape((await client.get(older.group(1))).text)
+    second = html.unescape((await client.get(f"/connections/{connection.public_id}?{older.group(1)}")).text)
     assert '"preparation_time": 5' in second
     assert '"preparation_time": 10' not in second
     assert "Older requests" not in second
