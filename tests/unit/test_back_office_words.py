@@ -11,7 +11,7 @@ import pytest
 from comptoir.errors import FieldError, Unprocessable
 from comptoir.orders.schemas import STATUSES
 from comptoir.web.render import Problem, problems
-from comptoir.web.words import local_time, quantity, scope_words, status_words, when
+from comptoir.web.words import local_time, quantity, status_words, when
 
 
 def test_every_order_status_has_its_words() -> None:
@@ -40,12 +40,6 @@ def test_a_time_is_shown_in_the_zone_it_names() -> None:
     assert when("2026-06-24") == "24 Jun 2026"
     assert (local_time(None, "UTC"), when(None)) == ("never", "")
 
-
-def test_a_scope_reads_as_what_the_application_may_do() -> None:
-    assert scope_words("location[orders.write],profile") == [
-        "See, create and update the orders of this location.",
-        "See your name, time zone and languages.",
-    ]
 
 
 def test_form_errors_come_in_the_forms_order_with_its_labels() -> None:

@@ -11,10 +11,8 @@ received, to debug an integration).
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
-from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -37,26 +35,13 @@ from comptoir.models import Account, Connection, Location
 from comptoir.models.locations import location_public_id
 from comptoir.web.charts import delivery_chart
 from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import Visitor, local_time, not_found, page, redirect, templates, visitor
+from comptoir.web.render import Visitor, not_found, page, redirect, templates, visitor
 from comptoir.web.scope_words import scope_words
 
 router = APIRouter(include_in_schema=False)
 
 PAGE_SIZE = 50  # the request log's page; 50 delivery attempts, newest first
 LONGEST_PATH_FILTER = 200
-
-
-def _when(value: datetime | str | None, timezone: str | None = None, seconds: bool = False) -> str:
-    """Stands in for the frame's `when` filter (web/words.py) where it is not there yet."""
-    if not value:
-        return ""
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    shown = value.astimezone(ZoneInfo(timezone or "UTC"))
-    return f"{local_time(value, timezone or 'UTC', seconds)} {shown.tzname()}"
-
-
-templates.filters.setdefault("when", _when)
 
 
 def status_tone(status: int | None) -> str:

@@ -32,6 +32,7 @@ from comptoir.kit.safetext import printable
 from comptoir.models import User
 from comptoir.users import sessions
 from comptoir.web import words
+from comptoir.web.scope_words import scope_words
 from comptoir.web.words import local_time
 
 _here = Path(__file__).parent
@@ -50,7 +51,8 @@ templates.globals["local_time"] = local_time
 templates.filters["status_words"] = words.status_words
 templates.filters["quantity"] = words.quantity
 templates.filters["when"] = words.when
-templates.filters["scope_words"] = words.scope_words
+templates.filters["scope_words"] = scope_words
+templates.globals["scope_words"] = scope_words
 templates.globals["public_id"] = ids.encode  # public_id("event", 12)
 
 

@@ -10,13 +10,12 @@ that does not parse (never stored, but a page shows what it finds) is shown as w
 The OAuth consent page keeps its own wording (`oauth2.service.describe`): it asks the user
 to choose what this page names.
 
-Registered on the back office's templates as the global and filter `scope_words`.
+Registered on the back office's templates (`web/render.py`) as the filter `scope_words`.
 """
 
 from __future__ import annotations
 
 from comptoir.auth.scopes import ScopeError, parse_scope
-from comptoir.web.render import templates
 
 # resource -> (what it reaches, "{place}": the location or account; "{catalog}", "{list}": bound)
 _OBJECT = {
@@ -65,7 +64,3 @@ def scope_words(
     elif parsed.profile:
         lines.append("See your name, time zone and languages")
     return lines
-
-
-templates.globals["scope_words"] = scope_words
-templates.filters["scope_words"] = scope_words

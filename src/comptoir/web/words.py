@@ -12,9 +12,6 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
-from comptoir.auth.scopes import ScopeError, parse_scope
-from comptoir.oauth2.service import describe
-
 # spec 3.1, every order status
 STATUS_WORDS = {
     "new": "New",
@@ -95,14 +92,3 @@ def when(value: datetime | str | None, timezone: str | None = None, seconds: boo
     if value is None or value == "":
         return ""
     return local_time(value, timezone, seconds)
-
-
-def scope_words(scope: str) -> list[str]:
-    """What a connection's scope lets its application do, one sentence per permission, in
-    the consent page's words (`oauth2.service.describe`)."""
-    try:
-        parsed = parse_scope(scope)
-    except ScopeError:
-        return [scope]
-    # the consent page asks to choose; a connection already has its catalog and list
-    return [line.replace(" you choose below", " it is bound to") for line in describe(parsed)]
