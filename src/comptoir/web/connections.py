@@ -35,7 +35,7 @@ from comptoir.models import Account, Connection, Location
 from comptoir.models.locations import location_public_id
 from comptoir.web.charts import delivery_chart
 from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import Visitor, not_found, page, redirect, templates, visitor
+from comptoir.web.render import Problem, Visitor, not_found, page, redirect, templates, visitor
 from comptoir.web.scope_words import scope_words
 
 router = APIRouter(include_in_schema=False)
@@ -169,19 +169,19 @@ def _next_url(params: QueryParams, cursor: str | None) -> str | None:
     return "?" + urlencode([*kept, ("cursor", cursor)])
 
 
-def _log_filters(request: Request) -> tuple[dict[str, str], str | None, list[str]]:
+def _log_filters(request: Request) -> tuple[dict[str, str], str | None, list[Problem]]:
     """The request log's filters as asked (`chosen`), the status class, and what is wrong
     with them (shown beside their fields; the log is then not read)."""
     params = request.query_params
     chosen = {"status": params.get("status", ""), "path": params.get("path", "")}
-    problems = []
+    problems: list[Problem] = []
     if chosen["status"] and chosen["status"] not in STATUS_CLASSES:
-        problems.append("Status: choose 2xx, 3xx, 4xx or 5xx, or all")
+        problems.append(Problem("status", "Status: choose 2xx, 3xx, 4xx or 5xx, or all"))
     path = chosen["path"]
     if len(path) > LONGEST_PATH_FILTER:
-        problems.append(f"Path contains: at most {LONGEST_PATH_FILTER} characters")
+        problems.append(Problem("path", f"Path contains: at most {LONGEST_PATH_FILTER} characters"))
     elif any(ord(char) < 0x20 or ord(char) == 0x7F for char in path):
-        problems.append("Path contains: only printable characters")
+        problems.append(Problem("path", "Path contains: only printable characters"))
     return chosen, chosen["status"] or None, problems
 
 
@@ -208,7 +208,7 @@ async def _connection_page(
             try:
                 wanted = _page_request(request, you)
             except BadRequest as exc:
-                problems.append(exc.message)
+                problems.append(Problem(None, exc.message))
             else:
                 found = await connections.logged_requests(db, connection, status_class, chosen["path"].strip(), wanted)
                 requests = [r for (r,) in found.rows]
