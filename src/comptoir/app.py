@@ -51,9 +51,11 @@ from comptoir.orders.endpoints import router as orders_router
 from comptoir.ratelimit import RateLimiter
 from comptoir.ratelimit.memory import MemoryBackend
 from comptoir.users.endpoints import router as users_router
+from comptoir.web.board import router as board_router
 from comptoir.web.connections import router as connections_pages_router
 from comptoir.web.data import router as data_views_router
 from comptoir.web.developers import router as developers_router
+from comptoir.web.orders import router as orders_pages_router
 from comptoir.web.pages import router as back_office_router
 from comptoir.web.render import PageAnswer
 
@@ -179,6 +181,8 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
     app.include_router(back_office_router)
     app.include_router(data_views_router)
+    app.include_router(orders_pages_router)
+    app.include_router(board_router)
     app.include_router(connections_pages_router)
     app.include_router(developers_router)
 
