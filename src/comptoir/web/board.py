@@ -35,7 +35,7 @@ from comptoir.web.render import Visitor, page, visitor
 router = APIRouter(include_in_schema=False)
 
 BOARD_SIZE = 200  # open orders shown; more: the list has them all
-POLL_SECONDS = 3
+POLL_SECONDS = 1.5  # a new order shows within 2 s
 BOARD_SCRIPT = (Path(__file__).parent / "templates" / "board.js").read_text()
 
 
@@ -99,7 +99,7 @@ async def board_page(request: Request, location_id: str) -> Response:
         "bo_board.html",
         title=f"Today · {location.name}",
         crumbs=crumbs(account, location),
-        poll_ms=POLL_SECONDS * 1000,
+        poll_ms=int(POLL_SECONDS * 1000),
         board_script=BOARD_SCRIPT,
         scripts=(BOARD_SCRIPT,),
         **board,
