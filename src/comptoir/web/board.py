@@ -28,15 +28,20 @@ from comptoir.orders import service as orders
 from comptoir.orders import workflow
 from comptoir.orders.repository import OrderRepository
 from comptoir.web.data import display_name
-from comptoir.web.orders import crumbs, moves
+from comptoir.web.orders import crumbs, moves, tag_of
 from comptoir.web.pages import owned_location
-from comptoir.web.render import Visitor, page, visitor
+from comptoir.web.render import Visitor, page, templates, visitor
 
 router = APIRouter(include_in_schema=False)
 
 BOARD_SIZE = 200  # open orders shown; more: the list has them all
 POLL_SECONDS = 1.5  # a new order shows within 2 s
 BOARD_SCRIPT = (Path(__file__).parent / "templates" / "board.js").read_text()
+
+
+def _word(name: str, *args: Any) -> str:
+    """The pages' words (`web/words.py`, registered as the templates' filters)."""
+    return str(templates.filters[name](*args))
 
 
 def due_words(minutes: int) -> str:
@@ -49,17 +54,35 @@ def due_words(minutes: int) -> str:
 
 
 def _ticket(order: dict[str, Any], location: Location, now: datetime) -> dict[str, Any]:
-    """An order as a ticket of the board: its read, with its customer's name, its moves and
-    when it is due (its expected time, else its creation plus the preparation time)."""
+    """An order as a ticket of the board, its words computed once here (a board holds up to
+    200): its label, status, summary line, item lines, moves, and when it is due (its
+    expected time, else its creation plus the preparation time)."""
     created = datetime.fromisoformat(order["created_at"])
     expected = order["expected_time"]
     due = datetime.fromisoformat(expected) if expected else created + timedelta(minutes=location.preparation_time)
     minutes = int((due - now).total_seconds() // 60)
+    customer = display_name(order["customer"])
+    summary = [_word("when", created, location.timezone)]
+    if order["service_type"]:
+        summary.append(_word("status_words", order["service_type"]))
+    if customer:
+        summary.append(customer)
     return {
-        **order,
-        "customer_name": display_name(order["customer"]),
+        "id": order["id"],
+        "label": order["ref"] or order["id"],
+        "status": order["status"],
+        "status_words": _word("status_words", order["status"]),
+        "tag": tag_of(order["status"]),
+        "summary": " · ".join(summary),
+        "total": order["total"],
+        "lines": [
+            f"{_word('quantity', item['quantity'])} × {item['product_name']}"
+            + (f" · {item['sku_name']}" if item["sku_name"] else "")
+            for item in order["items"]
+            if not item["deleted"]
+        ],
+        "notes": order["customer_notes"],
         "moves": moves(order["status"], order["service_type"]),
-        "due_at": due,
         "due_ms": int(due.timestamp() * 1000),
         "due_words": due_words(minutes),
         "late": minutes < 0,

@@ -75,6 +75,18 @@ BUTTONS = {
 }
 
 
+def tag_of(status: str) -> str:
+    """The colour of a status's tag: to act on, under way, done, or failed."""
+    if status in ("rejected", "cancelled", "delivery_failed"):
+        return "tag-bad"
+    if status == "completed":
+        return "tag-ok"
+    return "tag-warn" if status in ("new", "received") else "tag-info"
+
+
+templates.globals["tag_of"] = tag_of
+
+
 def moves(status: str, service_type: str | None) -> list[tuple[str, str]]:
     """(status, button words) of each move the workflow allows from `status`."""
     return [(to, BUTTONS[to]) for to in workflow.next_statuses(status, service_type)]
