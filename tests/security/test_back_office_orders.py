@@ -136,3 +136,11 @@ async def test_markup_written_by_customers_and_applications_is_shown_as_text(
         assert "<script>alert" not in answer.text, url
         assert "<img src=x" not in answer.text, url
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in answer.text, url
+
+
+async def test_a_forged_cursor_on_the_board_leads_back_to_the_board(client: httpx.AsyncClient, shop: Shop) -> None:
+    await log_in(client, "owner@example.com")
+    board = f"/locations/{shop.location.public_id}/today"
+    for url in (f"{board}?cursor=forged", f"{board}/orders?cursor=forged"):
+        answer = await client.get(url)
+        assert (answer.status_code, answer.headers["location"]) == (303, board), url

@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.db.unit import Unit
+from comptoir.errors import BadRequest
 from comptoir.http.pagination import back_office_page
 from comptoir.http.state import app_state
 from comptoir.kit import clock
@@ -30,7 +31,7 @@ from comptoir.orders.repository import OrderRepository
 from comptoir.web.data import display_name
 from comptoir.web.orders import crumbs, moves, tag_of
 from comptoir.web.pages import owned_location
-from comptoir.web.render import Visitor, page, templates, visitor
+from comptoir.web.render import PageAnswer, Visitor, page, redirect, templates, visitor
 
 router = APIRouter(include_in_schema=False)
 
@@ -98,7 +99,10 @@ async def _board(
     filters = orders.order_filters(str.capitalize)
     filters["after"] = datetime.combine(today, time())  # read in the location's time zone
     filters["statuses"] = workflow.OPEN
-    wanted = back_office_page(request, you.key, BOARD_SIZE, [you.user.id, you.session.sid], "")
+    try:  # the board is one page: a cursor in its address is none of its own
+        wanted = back_office_page(request, you.key, BOARD_SIZE, [you.user.id, you.session.sid], "")
+    except BadRequest:
+        raise PageAnswer(redirect(f"/locations/{location.public_id}/today")) from None
     shown, result = await orders.list_orders(
         OrderRepository(Unit.of(db)), None, wanted, filters, locations={location.id: location}
     )
