@@ -9,7 +9,8 @@ included) and prints p50/p99/max of each:
 
 - the location's orders page (first page of 50, newest first) and filtered by status;
 - the account's orders page (every location);
-- the live board's first paint (its whole page: 200 open orders) and the part its script polls.
+- the live board's first paint (its whole page: 200 open orders) and the part its script polls;
+- optionally (`--paints`), Chromium's first-contentful-paint of the board at 768 px.
 
 Each as the client saw it and as the server's request log timed it (without the transfer, and
 without the client's share of a machine other work keeps busy).
@@ -132,7 +133,32 @@ def _time(http: httpx.Client, url: str, requests: int, expect: str, log: Path) -
     return timings, served[-requests:]  # the warm-up's line may come after `start`
 
 
-def run(database: str, count: int, requests: int) -> list[tuple[str, list[float], list[float]]]:
+def _paints(base: str, demo: dict, path: str, count: int) -> list[float]:
+    """Chromium's first-contentful-paint of `path` (ms from navigation), `count` loads, at 768 px."""
+    from playwright.sync_api import sync_playwright
+
+    found = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 768, "height": 1024})
+        page.goto(f"{base}/login")
+        page.get_by_label("Email").fill(demo["user"]["email"])
+        page.get_by_label("Password").fill(demo["user"]["password"])
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url(f"{base}/")
+        for _ in range(count):
+            page.goto(f"{base}{path}")
+            found.append(
+                page.evaluate(
+                    "new Promise(done => new PerformanceObserver((list) => done(list.getEntries()[0].startTime))"
+                    ".observe({type: 'paint', buffered: true}))"
+                )
+            )
+        browser.close()
+    return found
+
+
+def run(database: str, count: int, requests: int, paints: int) -> list[tuple[str, list[float], list[float]]]:
     workdir = Path(tempfile.mkdtemp(prefix="comptoir-bench-bo-"))
     if database == "postgresql":
         asyncio.run(recreate_database(ADMIN_URL, NAME))
@@ -175,7 +201,10 @@ def run(database: str, count: int, requests: int) -> list[tuple[str, list[float]
                 ("board's polled part", f"/locations/{location}/today/orders", "200 open orders"),
             ]
             log_file = workdir / "server.log"
-            return [(label, *_time(http, url, requests, expect, log_file)) for label, url, expect in pages]
+            results = [(label, *_time(http, url, requests, expect, log_file)) for label, url, expect in pages]
+        if paints:
+            results.append(("board, Chromium's FCP", _paints(base, demo, f"/locations/{location}/today", paints), []))
+        return results
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=30)
@@ -187,16 +216,19 @@ def main() -> None:
     parser.add_argument("--orders", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument("--paints", type=int, default=20, help="board loads in Chromium (0: none)")
     args = parser.parse_args()
     for database in args.databases.split(","):
-        results = run(database, args.orders, args.requests)
+        results = run(database, args.orders, args.requests, args.paints)
         print(f"{'':<24}{'':>9}{'client (HTTP on 127.0.0.1)':^27}{'server (its request log)':^27}")
         print(f"{'page':<24}{'requests':>9}" + f"{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}" * 2)
         for label, timings, served in results:
             print(
                 f"{label:<24}{len(timings):>9}"
                 + "".join(
-                    f"{statistics.median(t):>9.1f}{percentile(t, 99):>9.1f}{max(t):>9.1f}" for t in (timings, served)
+                    f"{statistics.median(t):>9.1f}{percentile(t, 99):>9.1f}{max(t):>9.1f}"
+                    for t in (timings, served)
+                    if t
                 )
             )
 
