@@ -68,7 +68,7 @@ BUTTONS = {
     "awaiting_shipment": "Ready to ship",
     "in_delivery": "Out for delivery",
     "completed": "Complete",
-    "cancelled": "Cancel",
+    "cancelled": "Cancel order",
     "delivery_failed": "Delivery failed",
     "received": "Received",
     "new": "New",

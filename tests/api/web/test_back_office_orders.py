@@ -177,4 +177,4 @@ async def test_the_order_page_shows_items_customer_delivery_and_history(client: 
         (when(T0 + timedelta(minutes=10)), "order.update", "Test app", "delivery"),
     ]
     buttons = re.findall(r'<button type="submit" name="status" value="(\w+)"[^>]*>([^<]+)</button>', page)
-    assert buttons == [("in_preparation", "Start preparing"), ("cancelled", "Cancel")]
+    assert buttons == [("in_preparation", "Start preparing"), ("cancelled", "Cancel order")]
