@@ -5,6 +5,8 @@ list, on both databases."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import re
 from datetime import timedelta
 from typing import Any
@@ -15,6 +17,7 @@ import pytest
 from comptoir.kit import clock
 from comptoir.orders import workflow
 from comptoir.web import data
+from comptoir.web.board import BOARD_SCRIPT
 from tests.api.callbacks.conftest import Listener, new_listener, subscribe
 from tests.api.conftest import Shop
 from tests.api.orders.conftest import ORDER, created
@@ -245,3 +248,13 @@ async def test_a_ticket_counts_down_to_the_expected_time(client: httpx.AsyncClie
     tickets = dict(re.findall(r'data-order="(\w+)">.*?<span class="due" data-due="\d+">([^<]+)</span>', part))
     assert tickets == {soon["id"]: "due in 20 min", late["id"]: "late by 15 min"}
     assert f'<li class="ticket late" data-order="{late["id"]}">' in part
+
+
+async def test_the_boards_script_alone_may_run_and_fetch_from_here(client: httpx.AsyncClient, shop: Shop) -> None:
+    await log_in(client, "owner@example.com")
+    page = await client.get(f"/locations/{shop.location.public_id}/today")
+    digest = base64.b64encode(hashlib.sha256(BOARD_SCRIPT.encode()).digest()).decode()
+    policy = page.headers["content-security-policy"]
+    assert policy.endswith(f"; connect-src 'self'; script-src 'sha256-{digest}'")
+    assert f"<script>{BOARD_SCRIPT}</script>" in page.text
+    assert 'data-part="/locations/' + shop.location.public_id + '/today/orders"' in page.text
