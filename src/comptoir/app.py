@@ -51,12 +51,13 @@ from comptoir.orders.endpoints import router as orders_router
 from comptoir.ratelimit import RateLimiter
 from comptoir.ratelimit.memory import MemoryBackend
 from comptoir.users.endpoints import router as users_router
+from comptoir.web.board import router as board_router
 from comptoir.web.catalogs import router as catalog_pages_router
 from comptoir.web.connections import router as connections_pages_router
 from comptoir.web.customers import router as customer_pages_router
-from comptoir.web.data import router as data_views_router
 from comptoir.web.developers import router as developers_router
 from comptoir.web.location import router as location_pages_router
+from comptoir.web.orders import router as orders_pages_router
 from comptoir.web.pages import router as back_office_router
 from comptoir.web.render import PageAnswer, is_api_path, unknown_page
 from comptoir.web.render import answer as page_answer_response
@@ -184,10 +185,11 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
     app.include_router(back_office_router)
     app.include_router(location_pages_router)
-    app.include_router(data_views_router)
     app.include_router(catalog_pages_router)
     app.include_router(stock_pages_router)
     app.include_router(customer_pages_router)
+    app.include_router(orders_pages_router)
+    app.include_router(board_router)
     app.include_router(connections_pages_router)
     app.include_router(developers_router)
 

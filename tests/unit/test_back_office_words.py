@@ -41,7 +41,6 @@ def test_a_time_is_shown_in_the_zone_it_names() -> None:
     assert (local_time(None, "UTC"), when(None)) == ("never", "")
 
 
-
 def test_form_errors_come_in_the_forms_order_with_its_labels() -> None:
     refusal = Unprocessable(
         [

@@ -347,6 +347,8 @@ def _filtered(stmt: Select[Any], client_id: int | None, filters: dict[str, Any],
         stmt = stmt.where(private_ref_filter(KIND, Order.id, client_id, filters["private_ref"]))
     if filters.get("status") is not None:
         stmt = stmt.where(Order.status == filters["status"])
+    if filters.get("statuses") is not None:  # the back office's board: any of these
+        stmt = stmt.where(Order.status.in_(filters["statuses"]))
     if filters.get("created_by") is not None:
         stmt = stmt.where(Order.created_by == filters["created_by"])
     if filters.get("after") is not None:  # spec 4.1: inclusive

@@ -476,11 +476,12 @@ async def order_for_update(orders: OrderRepository, location_id: int, public_id:
 
 
 async def update_order(
-    orders: OrderRepository, ctx: Ctx, location: LocationRef, order: Order, body: OrderUpdate
+    orders: OrderRepository, ctx: Ctx | None, location: LocationRef, order: Order, body: OrderUpdate
 ) -> dict[str, Any]:
     """PATCH/PUT /locations/:id/orders/:id (spec 4.1): the updatable fields and the element
     forms. Records `order.update` (and `own_order.update` for its creator) when the order
-    changed. The caller holds the row lock."""
+    changed, caused by `ctx`'s connection (None: the back office, which sets no private
+    ref). The caller holds the row lock."""
     given = body.model_fields_set
     session = await orders.session()
     delivery = rendered_delivery(await orders.delivery_of(order.id), order, location)
@@ -488,7 +489,8 @@ async def update_order(
     errors = FieldErrors()
     stored = copy.deepcopy(order.body)
     all_refs = copy.deepcopy(order.refs)
-    refs = all_refs.setdefault(str(ctx.client_id), {})
+    mine = str(ctx.client_id) if ctx is not None else None
+    refs = all_refs.setdefault(mine, {}) if mine is not None else {}
     if "driver_pickup_url" in given and body.driver_pickup_url is not None and stored.get("service_type") != "delivery":
         errors.add("driver_pickup_url", "is only for delivery orders (service_type delivery)")
     if "custom_fields" in given:
@@ -519,14 +521,14 @@ async def update_order(
             added.append((entry, element.private_ref))
     total = totals.order_total(stored)
     give_ids(added, refs, await orders.new_ids(ORDER_ELEMENT_IDS.name, len(added)))
-    if "private_ref" in given:
+    if "private_ref" in given and ctx is not None:
         await set_ref(session, KIND, order.id, ctx.client_id, body.private_ref)
         if body.private_ref is None:
             refs.pop(ORDER_REF, None)
         else:
             refs[ORDER_REF] = body.private_ref
-    if not refs:
-        all_refs.pop(str(ctx.client_id), None)
+    if not refs and mine is not None:
+        all_refs.pop(mine, None)
     old_total = order.total
     order.body = stored
     order.refs = all_refs
@@ -540,6 +542,8 @@ async def update_order(
         keep_view(order, location, new)
         order.updated_at = clock.now()
         await record(session, ctx, order, location, "update", previous_state=previous, new_state=new)
+    if ctx is None:
+        return new
     customer_ref = await orders.customer_ref(order.customer_id, ctx.client_id) if order.customer_id else None
     return as_read_by(new, order, all_refs.get(str(ctx.client_id), {}), customer_ref)
 

@@ -126,10 +126,11 @@ def script_hash(source: str) -> str:
 def protect(response: Response, scripts: tuple[str, ...] = ()) -> Response:
     """The security headers of every page, those it has not set already (a page protected
     twice keeps the first); `scripts`: the page's inline scripts, the only ones its CSP
-    lets run (a page works without them: progressive enhancement)."""
+    lets run (a page works without them: progressive enhancement); they may fetch from this
+    origin only (the live board's updates)."""
     if scripts:
         allowed = " ".join(script_hash(source) for source in scripts)
-        response.headers.setdefault("Content-Security-Policy", f"{_CSP}; script-src {allowed}")
+        response.headers.setdefault("Content-Security-Policy", f"{_CSP}; connect-src 'self'; script-src {allowed}")
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
     return response

@@ -12,11 +12,9 @@ received, to debug an integration).
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from fastapi import APIRouter
 from sqlalchemy.ext.asyncio import AsyncSession
-from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -27,20 +25,20 @@ from comptoir.connections import service as connections
 from comptoir.connections.repository import STATUS_CLASSES, Listed
 from comptoir.connections.service import revoke, set_blocked
 from comptoir.errors import BadRequest, ComptoirError, Unprocessable
-from comptoir.http.pagination import back_office_page
 from comptoir.http.state import app_state
 from comptoir.kit import ids
-from comptoir.kit.pagination import PageRequest
 from comptoir.models import Account, Connection, Location
 from comptoir.models.locations import location_public_id
 from comptoir.web.charts import delivery_chart
+from comptoir.web.data import next_page_url, page_request
 from comptoir.web.pages import owned_account, owned_location
 from comptoir.web.render import Problem, Visitor, not_found, page, redirect, templates, visitor
 from comptoir.web.scope_words import scope_words
 
 router = APIRouter(include_in_schema=False)
 
-PAGE_SIZE = 50  # the request log's page; 50 delivery attempts, newest first
+PAGE_SIZE = 50  # 50 delivery attempts, newest first (and 50 requests a page: `web.data`)
+OLDER_REFUSED = "Older requests: this link is broken or out of date; start again from the newest"
 LONGEST_PATH_FILTER = 200
 
 
@@ -154,21 +152,6 @@ def _crumbs(row: dict[str, Any], manages: bool) -> list[tuple[str, str]]:
     return [*crumbs, ("Connections", f"/accounts/{row['account_id']}/connections")]
 
 
-def _page_request(request: Request, you: Visitor) -> PageRequest:
-    """A page of the request log; BadRequest for a cursor this page did not give to this
-    user, session and these filters (`http.pagination.back_office_page`)."""
-    refused = "Older requests: this link is broken or out of date; start again from the newest"
-    return back_office_page(request, you.key, PAGE_SIZE, [you.user.id, you.session.sid], refused)
-
-
-def _next_url(params: QueryParams, cursor: str | None) -> str | None:
-    """The link to the next page: the same filters and the page's cursor."""
-    if cursor is None:
-        return None
-    kept = [(name, value) for name, value in params.multi_items() if name != "cursor" and value]
-    return "?" + urlencode([*kept, ("cursor", cursor)])
-
-
 def _log_filters(request: Request) -> tuple[dict[str, str], str | None, list[Problem]]:
     """The request log's filters as asked (`chosen`), the status class, and what is wrong
     with them (shown beside their fields; the log is then not read)."""
@@ -206,13 +189,13 @@ async def _connection_page(
         requests, next_url = [], None
         if not problems:
             try:
-                wanted = _page_request(request, you)
+                wanted = page_request(request, you, OLDER_REFUSED)
             except BadRequest as exc:
                 problems.append(Problem(None, exc.message))
             else:
                 found = await connections.logged_requests(db, connection, status_class, chosen["path"].strip(), wanted)
                 requests = [r for (r,) in found.rows]
-                next_url = _next_url(request.query_params, found.next_cursor)
+                next_url = next_page_url(request.query_params, found.next_cursor)
         attempts = await recent_attempts(db, connection.id, PAGE_SIZE)
         callback = await callbacks.callback_of(db, connection.id)
         chart = await delivery_chart(db, connection.id, you.user.timezone)

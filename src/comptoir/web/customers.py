@@ -36,7 +36,7 @@ from comptoir.loyalty import repository as loyalty
 from comptoir.loyalty.service import render_operation
 from comptoir.models import Account, CustomerList, Location, User
 from comptoir.web.catalogs import level_crumbs, owner_and_location
-from comptoir.web.data import _next_url, _page_request, display_name
+from comptoir.web.data import display_name, next_page_url, page_request
 from comptoir.web.pages import owned_account, owned_location
 from comptoir.web.render import PageAnswer, Problem, Visitor, not_found, page, problems, redirect, text, visitor
 
@@ -204,7 +204,7 @@ async def customer_list_page(request: Request, list_id: str) -> Response:
         }
         filters, errors = _filters(chosen)
         try:
-            wanted = _page_request(request, you)
+            wanted = page_request(request, you)
         except BadRequest as exc:
             errors.append(Problem(None, exc.message))
         if errors:
@@ -218,7 +218,7 @@ async def customer_list_page(request: Request, list_id: str) -> Response:
                 {**customer, "name": display_name(customer), "since": day_of(customer["created_at"])}
                 for customer in shown
             ],
-            next_url=_next_url(params, result.next_cursor),
+            next_url=next_page_url(params, result.next_cursor),
         )
 
 

@@ -1,0 +1,81 @@
+"""The order workflow the back office offers (docs/back-office.md "Orders"): from each status,
+the statuses an order may move to next. The API enforces no transition (docs/api/orders.md
+"Statuses"); the back office moves an order only along this table, through the API's own
+update (`service.update_order`, caused by no client), so connected applications receive the
+same `order.update` event as after a PATCH.
+
+A move is refused, changing nothing, when the form is stale (it names the status the page
+showed, and the order has moved since) or when the table does not allow it from the order's
+current status; the order's row is locked first, so two clicks cannot both move it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from comptoir.errors import BadRequest, Conflict
+from comptoir.kit.wire import shown
+from comptoir.models.locations import LocationRef
+from comptoir.orders import service
+from comptoir.orders.repository import OrderRepository
+from comptoir.orders.schemas import STATUSES, OrderUpdate
+
+# Statuses after which nothing more happens to an order: not on the board, no next status.
+FINAL = ("completed", "rejected", "cancelled", "delivery_failed")
+OPEN = tuple(status for status in STATUSES if status not in FINAL)
+
+_NEXT: dict[str, tuple[str, ...]] = {
+    "new": ("accepted", "rejected"),
+    "received": ("accepted", "rejected"),
+    "accepted": ("in_preparation", "cancelled"),
+    "in_preparation": ("awaiting_collection", "awaiting_shipment", "in_delivery", "completed", "cancelled"),
+    "awaiting_collection": ("completed", "cancelled"),
+    "awaiting_shipment": ("in_delivery", "cancelled"),
+    "in_delivery": ("completed", "delivery_failed"),
+}
+# Once prepared, an order of a known service type goes one way only.
+_READY: dict[str, tuple[str, ...]] = {
+    "collection": ("awaiting_collection", "cancelled"),
+    "delivery": ("awaiting_shipment", "in_delivery", "cancelled"),
+    "eat_in": ("completed", "cancelled"),
+}
+
+
+def next_statuses(status: str, service_type: str | None) -> tuple[str, ...]:
+    """The statuses an order in `status` may move to from the back office, in the order its
+    buttons show them (a final status has none)."""
+    if status == "in_preparation" and service_type in _READY:
+        return _READY[service_type]
+    return _NEXT.get(status, ())
+
+
+class StaleForm(Conflict):
+    """The order changed since the form was shown."""
+
+    default_message = "The order changed since this page showed it"
+
+    def __init__(self, current: str) -> None:
+        super().__init__()
+        self.current = current
+
+
+class NotAllowed(Conflict):
+    """The workflow has no move from the order's status to the one asked."""
+
+    def __init__(self, current: str, asked: str) -> None:
+        super().__init__(f"status {shown(asked)} may not follow {shown(current)}")
+        self.current, self.asked = current, asked
+
+
+async def move(orders: OrderRepository, location: LocationRef, public_id: str, to: str, seen: str) -> dict[str, Any]:
+    """Move an order of `location` to status `to` from a form that showed it in status
+    `seen`: 404 for an unknown order, 400 for a value that is no status, `StaleForm` or
+    `NotAllowed` (409) otherwise refused; else the API's update, caused by no client."""
+    order = await service.order_for_update(orders, location.id, public_id)
+    if to not in STATUSES:
+        raise BadRequest(f"Status: {shown(to)} is not an order status")
+    if order.status != seen:
+        raise StaleForm(order.status)
+    if to not in next_statuses(order.status, order.body.get("service_type")):
+        raise NotAllowed(order.status, to)
+    return await service.update_order(orders, None, location, order, OrderUpdate.model_validate({"status": to}))

@@ -1,0 +1,260 @@
+"""docs/back-office.md "Orders": moving an order along the workflow from the back office (the
+API's own update, the same `order.update` event), the account-wide list and the live board's
+list, on both databases."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import re
+from datetime import timedelta
+from typing import Any
+
+import httpx
+import pytest
+
+from comptoir.kit import clock
+from comptoir.orders import workflow
+from comptoir.web import data
+from comptoir.web.board import BOARD_SCRIPT
+from tests.api.callbacks.conftest import Listener, new_listener, subscribe
+from tests.api.conftest import Shop
+from tests.api.orders.conftest import ORDER, created
+from tests.api.web.test_back_office_data import T0, order_ids, orders_url, placed_at, shown
+from tests.api.web.test_back_office_login import csrf_of, log_in
+from tests.factories import World
+
+
+@pytest.fixture
+async def listener(world: World, shop: Shop) -> Listener:
+    """A connection of another application, reading the shop's events."""
+    return await new_listener(world, shop, "Listening app")
+
+
+async def move(
+    client: httpx.AsyncClient, shop: Shop, order_id: str, to: str, seen: str, **extra: str
+) -> httpx.Response:
+    """The button `to` of the order's page, as that page (showing the order in `seen`) posts it."""
+    page = await client.get(f"{orders_url(shop)}/{order_id}")
+    form = {"csrf": csrf_of(page.text), "status": to, "seen": seen, **extra}
+    return await client.post(f"{orders_url(shop)}/{order_id}/status", data=form)
+
+
+async def status_of(client: httpx.AsyncClient, shop: Shop, order_id: str) -> str:
+    answer = await client.get(f"/v1/location/orders/{order_id}", headers=shop.headers())
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["status"])
+
+
+async def events_of(client: httpx.AsyncClient, listener: Listener) -> list[dict[str, Any]]:
+    listed = (await client.get("/v1/callback/events", headers=listener.headers())).json()
+    return [
+        (await client.get(f"/v1/callback/events/{event['id']}", headers=listener.headers())).json() for event in listed
+    ]
+
+
+# Every move of the workflow: (service type, from, to).
+MOVES = [
+    (service_type, status, to)
+    for service_type in (None, "collection", "delivery", "eat_in")
+    for status in workflow.OPEN
+    for to in workflow.next_statuses(status, service_type)
+    if service_type is None or status == "in_preparation"
+]
+
+
+async def test_each_allowed_move_changes_the_status_and_records_one_order_update(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener
+) -> None:
+    await subscribe(client, listener.token, {"order": ["update"]})
+    made = [(await created(client, shop, {"status": status, "service_type": kind}))["id"] for kind, status, _ in MOVES]
+    await log_in(client, "owner@example.com")
+    for order_id, (_kind, status, to) in zip(made, MOVES, strict=True):
+        answer = await move(client, shop, order_id, to, status)
+        assert (answer.status_code, answer.headers["location"]) == (303, f"{orders_url(shop)}/{order_id}")
+        assert await status_of(client, shop, order_id) == to
+    events = await events_of(client, listener)
+    assert [(e["new_state"]["id"], e["previous_state"]["status"], e["new_state"]["status"]) for e in events] == [
+        (order_id, status, to) for order_id, (_kind, status, to) in zip(made, MOVES, strict=True)
+    ]
+
+
+async def test_a_move_records_the_event_an_api_patch_records(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener
+) -> None:
+    await subscribe(client, listener.token, {"order": ["update"]})
+    clock.freeze(T0)
+    ours, theirs = [(await created(client, shop, ORDER))["id"] for _ in range(2)]
+    await log_in(client, "owner@example.com")
+    clock.freeze(T0 + timedelta(minutes=3))
+    assert (await move(client, shop, ours, "accepted", "new")).status_code == 303
+    patched = await client.patch(f"/v1/location/orders/{theirs}", json={"status": "accepted"}, headers=shop.headers())
+    assert patched.status_code == 200
+    clock.reset()
+    by_back_office, by_api = await events_of(client, listener)
+    assert by_back_office["new_state"]["id"] == ours
+    same = {**by_back_office, "id": by_api["id"], "order_id": theirs}
+    for state in ("previous_state", "new_state"):  # the same order but for its ids
+        same[state] = {**by_back_office[state], "id": theirs}
+        same[state]["items"] = [
+            {**item, "id": other["id"]}
+            for item, other in zip(by_back_office[state]["items"], by_api[state]["items"], strict=True)
+        ]
+        for collection in ("discounts", "charges", "payments"):
+            same[state][collection] = by_api[state][collection]
+    assert same == by_api
+    assert by_back_office["new_state"] == {**patched.json(), "id": ours, **{
+        name: by_back_office["new_state"][name] for name in ("items", "discounts", "charges", "payments", "private_ref")
+    }}  # fmt: skip
+
+
+async def test_a_move_from_the_board_returns_to_the_board(client: httpx.AsyncClient, shop: Shop) -> None:
+    order = await created(client, shop, {"status": "new"})
+    await log_in(client, "owner@example.com")
+    answer = await move(client, shop, order["id"], "accepted", "new", back="board")
+    assert (answer.status_code, answer.headers["location"]) == (303, f"/locations/{shop.location.public_id}/today")
+    assert await status_of(client, shop, order["id"]) == "accepted"
+
+
+@pytest.mark.parametrize(("status", "to"), [("new", "completed"), ("accepted", "rejected"), ("completed", "new")])
+async def test_a_move_the_workflow_does_not_allow_is_refused_and_changes_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World, status: str, to: str
+) -> None:
+    order = await created(client, shop, {"status": status})
+    await log_in(client, "owner@example.com")
+    page = await client.get(f"{orders_url(shop)}/{order['id']}")
+    before = await world.snapshot()
+    answer = await client.post(
+        f"{orders_url(shop)}/{order['id']}/status", data={"csrf": csrf_of(page.text), "status": to, "seen": status}
+    )
+    assert answer.status_code == 409
+    words = {"new": "New", "accepted": "Accepted", "completed": "Completed", "rejected": "Rejected"}
+    assert f"An order that is “{words[status]}” cannot become “{words[to]}”. Nothing was changed." in answer.text
+    assert await world.snapshot() == before
+
+
+async def test_a_stale_form_is_refused_and_changes_nothing(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    order = await created(client, shop, {"status": "new"})
+    await log_in(client, "owner@example.com")
+    page = await client.get(f"{orders_url(shop)}/{order['id']}")  # shows it new, with Accept
+    own = f"/v1/location/orders/{order['id']}"
+    assert (await client.patch(own, json={"status": "received"}, headers=shop.headers())).status_code == 200
+    before = await world.snapshot()
+    answer = await client.post(
+        f"{orders_url(shop)}/{order['id']}/status",
+        data={"csrf": csrf_of(page.text), "status": "accepted", "seen": "new"},
+    )
+    assert answer.status_code == 409
+    assert "This order changed since the page showed it; it is now “Received”." in answer.text
+    assert '<span class="tag tag-warn">Received</span>' in answer.text  # the order as it stands
+    assert await world.snapshot() == before
+    assert await status_of(client, shop, order["id"]) == "received"
+
+
+async def test_two_clicks_at_once_move_the_order_once(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    order = await created(client, shop, {"status": "new"})
+    await log_in(client, "owner@example.com")
+    page = await client.get(f"{orders_url(shop)}/{order['id']}")
+    form = {"csrf": csrf_of(page.text), "status": "accepted", "seen": "new"}
+    url = f"{orders_url(shop)}/{order['id']}/status"
+    answers = await asyncio.gather(*(client.post(url, data=form) for _ in range(2)))
+    assert sorted(answer.status_code for answer in answers) == [303, 409]
+    updates = [c for c in await world.changes() if (c.resource_type, c.event_type) == ("order", "update")]
+    assert len(updates) == 1
+
+
+# --- the account's orders -------------------------------------------------------------------
+
+
+async def test_the_account_list_shows_every_locations_orders(client: httpx.AsyncClient, shop: Shop) -> None:
+    paris = await placed_at(client, shop, T0, {"status": "new"})
+    lyon = await placed_in(client, shop, T0 + timedelta(hours=1), {"status": "accepted"})
+    await log_in(client, "owner@example.com")
+    url = f"/accounts/{shop.account.public_id}/orders"
+    page = await shown(client, url)
+    assert "<title>Orders · Chez Ada · Comptoir</title>" in page
+    assert order_ids(page) == [lyon["id"], paris["id"]]
+    assert "<th>Location</th>" in page
+    assert '<td data-label="Location">Chez Ada Lyon</td>' in page
+    assert '<td data-label="Location">Chez Ada Paris</td>' in page
+    assert f'href="/locations/{shop.other_location.public_id}/orders/{lyon["id"]}"' in page
+    assert order_ids(await shown(client, f"{url}?status=new")) == [paris["id"]]
+    assert order_ids(await shown(client, f"{url}?location={shop.other_location.public_id}")) == [lyon["id"]]
+    assert order_ids(await shown(client, f"{url}?from=2026-06-25")) == []
+    assert order_ids(await shown(client, f"{url}?from=2026-06-24&to=2026-06-24")) == [lyon["id"], paris["id"]]
+    assert "Location: choose one of the account&#39;s locations" in await shown(client, f"{url}?location=nope", 400)
+
+
+async def placed_in(client: httpx.AsyncClient, shop: Shop, at: Any, body: dict[str, Any]) -> dict[str, Any]:
+    """An order of the shop's other location (through the account token) at `at`."""
+    clock.freeze(at)
+    answer = await client.post(
+        f"/v1/locations/{shop.other_location.public_id}/orders", json=body, headers=shop.headers(shop.account_token)
+    )
+    clock.reset()
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+async def test_the_account_list_is_paginated_keeping_its_filters(
+    client: httpx.AsyncClient, shop: Shop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(data, "PAGE_SIZE", 1)
+    first = await placed_at(client, shop, T0, {"status": "new"})
+    second = await placed_in(client, shop, T0 + timedelta(hours=1), {"status": "new"})
+    await log_in(client, "owner@example.com")
+    url = f"/accounts/{shop.account.public_id}/orders"
+    page = await shown(client, f"{url}?status=new")
+    assert order_ids(page) == [second["id"]]
+    found = re.search(r'<a href="\?status=new&amp;cursor=([\w-]+)">Next</a>', page)
+    assert found is not None, page
+    after = await shown(client, f"{url}?status=new&cursor={found.group(1)}")
+    assert order_ids(after) == [first["id"]]
+    assert ">Next</a>" not in after
+
+
+# --- the board --------------------------------------------------------------------------------
+
+
+async def test_the_board_lists_todays_open_orders_only_newest_first(client: httpx.AsyncClient, shop: Shop) -> None:
+    yesterday = await placed_at(client, shop, T0 - timedelta(days=1), {"status": "new"})
+    opened = [await placed_at(client, shop, T0 - timedelta(hours=2 - n), {"status": s}) for n, s in (
+        (0, "new"), (1, "accepted"),
+    )]  # fmt: skip
+    closed = [await placed_at(client, shop, T0 - timedelta(minutes=30), {"status": s}) for s in workflow.FINAL]
+    elsewhere = await placed_in(client, shop, T0 - timedelta(minutes=10), {"status": "new"})
+    await log_in(client, "owner@example.com")
+    clock.freeze(T0)
+    part = await shown(client, f"/locations/{shop.location.public_id}/today/orders")
+    page = await shown(client, f"/locations/{shop.location.public_id}/today")
+    clock.reset()
+    assert re.findall(r'data-order="(\w+)"', part) == [opened[1]["id"], opened[0]["id"]]
+    for absent in (yesterday, *closed, elsewhere):
+        assert absent["id"] not in part
+    assert "2 open orders today" in part
+    assert part in page  # the page holds the same list
+    assert "<title>Today · Chez Ada Paris · Comptoir</title>" in page
+    assert f'<a href="/locations/{shop.location.public_id}/today" id="board-refresh">Refresh</a>' in page
+
+
+async def test_a_ticket_counts_down_to_the_expected_time(client: httpx.AsyncClient, shop: Shop) -> None:
+    soon = await placed_at(client, shop, T0, {"status": "new", "expected_time": "2026-06-24T12:25:00+02:00"})
+    late = await placed_at(client, shop, T0, {"status": "new", "expected_time": "2026-06-24T11:50:00+02:00"})
+    await log_in(client, "owner@example.com")
+    clock.freeze(T0 + timedelta(minutes=5))
+    part = await shown(client, f"/locations/{shop.location.public_id}/today/orders")
+    clock.reset()
+    tickets = dict(re.findall(r'data-order="(\w+)">.*?<span class="due" data-due="\d+">([^<]+)</span>', part))
+    assert tickets == {soon["id"]: "due in 20 min", late["id"]: "late by 15 min"}
+    assert f'<li class="ticket late" data-order="{late["id"]}">' in part
+
+
+async def test_the_boards_script_alone_may_run_and_fetch_from_here(client: httpx.AsyncClient, shop: Shop) -> None:
+    await log_in(client, "owner@example.com")
+    page = await client.get(f"/locations/{shop.location.public_id}/today")
+    digest = base64.b64encode(hashlib.sha256(BOARD_SCRIPT.encode()).digest()).decode()
+    policy = page.headers["content-security-policy"]
+    assert policy.endswith(f"; connect-src 'self'; script-src 'sha256-{digest}'")
+    assert f"<script>{BOARD_SCRIPT}</script>" in page.text
+    assert 'data-part="/locations/' + shop.location.public_id + '/today/orders"' in page.text

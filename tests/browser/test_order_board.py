@@ -1,0 +1,83 @@
+"""docs/back-office.md "Orders", in a real browser on a counter tablet (768 px): an order
+created through the API appears on the live board without a reload; accepting it there
+changes its status as the API reads it, and the application's event feed shows the change."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, Response, expect
+
+from tests.browser.conftest import Hub
+
+TABLET = {"width": 768, "height": 1024}
+
+
+@pytest.fixture
+def tablet(browser: Browser) -> Iterator[tuple[Page, list[str]]]:
+    """A fresh browser profile at 768 px, and the console errors and failed requests it met."""
+    context = browser.new_context(viewport=TABLET, device_scale_factor=1)
+    page = context.new_page()
+    problems: list[str] = []
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+            problems.append(message.text)  # a failed load is counted below, with its address
+
+    def on_response(response: Response) -> None:
+        if response.status >= 400 and not response.url.endswith("/favicon.ico"):  # base.html's favicon
+            problems.append(f"{response.status} {response.url}")
+
+    page.on("console", on_console)
+    page.on("response", on_response)
+    page.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
+    yield page, problems
+    context.close()
+
+
+def test_a_new_order_appears_on_the_board_and_is_accepted_there(hub: Hub, tablet: tuple[Page, list[str]]) -> None:
+    page, problems = tablet
+    demo = hub.cli("demo")
+    token = demo["tokens"]["location"]  # type: ignore[index]
+    headers = {"X-Access-Token": token}
+    location_id = demo["location_ids"][0]  # type: ignore[index]
+    subscribed = httpx.post(
+        f"{hub.url}/v1/callback", json={"url": None, "events": {"order": ["update"]}}, headers=headers
+    )
+    assert subscribed.status_code == 200, subscribed.text
+
+    page.goto(f"{hub.url}/login")
+    page.get_by_label("Email").fill(demo["user"]["email"])  # type: ignore[index]
+    page.get_by_label("Password").fill(demo["user"]["password"])  # type: ignore[index]
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{hub.url}/locations/{location_id}/today")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Today")
+    assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]
+
+    body = {
+        "status": "new",
+        "ref": "BOARD-1",
+        "items": [{"product_name": "Croque", "price": "6.50 EUR", "quantity": "2"}],
+    }
+    created = httpx.post(f"{hub.url}/v1/location/orders", json=body, headers=headers)
+    assert created.status_code == 200, created.text
+    order_id = created.json()["id"]
+    ticket = page.locator(f'[data-order="{order_id}"]')
+    expect(ticket).to_be_visible(timeout=2000)  # without a reload
+    expect(ticket).to_contain_text("2 × Croque")
+    expect(page.get_by_role("status")).to_have_text("1 new order")
+    assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]
+
+    ticket.get_by_role("button", name="Accept BOARD-1").click()
+    page.wait_for_url(f"{hub.url}/locations/{location_id}/today")
+    expect(page.locator(f'[data-order="{order_id}"]')).to_contain_text("Accepted")
+    read = httpx.get(f"{hub.url}/v1/location/orders/{order_id}", headers=headers)
+    assert read.json()["status"] == "accepted"
+    events = httpx.get(f"{hub.url}/v1/callback/events", headers=headers).json()
+    moved = [e for e in events if e["resource_type"] == "order" and e["event_type"] == "update"]
+    assert [(e["order_id"]) for e in moved] == [order_id]
+    full = httpx.get(f"{hub.url}/v1/callback/events/{moved[0]['id']}", headers=headers).json()
+    assert (full["previous_state"]["status"], full["new_state"]["status"]) == ("new", "accepted")
+    assert problems == []
