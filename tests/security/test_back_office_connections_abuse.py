@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from comptoir.models import Connection, RequestLog
-from comptoir.web import connections as connections_pages
+from comptoir.web import data as data_views
 from tests.api.conftest import Shop, app, client, shop, world  # noqa: F401 - fixtures
 from tests.api.web.test_back_office_connections import connection_of
 from tests.api.web.test_back_office_login import csrf_of, log_in
@@ -126,7 +126,7 @@ async def test_a_made_up_cursor_is_refused(client: httpx.AsyncClient, shop: Shop
 async def test_a_cursor_moved_to_other_filters_another_connection_or_user_is_refused(
     client: httpx.AsyncClient, shop: Shop, world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(connections_pages, "PAGE_SIZE", 1)
+    monkeypatch.setattr(data_views, "PAGE_SIZE", 1)
     connection = await connection_of(world, shop.location_token)
     other = await connection_of(world, shop.account_token)
     await log_some(world, connection, 3)

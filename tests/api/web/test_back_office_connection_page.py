@@ -17,6 +17,7 @@ from starlette.responses import Response
 from comptoir.kit import clock, ids
 from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
 from comptoir.web import connections as connections_pages
+from comptoir.web import data as data_views
 from comptoir.web.render import templates
 from tests.api.callbacks.conftest import subscribe
 from tests.api.conftest import Shop
@@ -188,7 +189,7 @@ async def test_the_request_log_filters_by_status_class_and_path(
 async def test_pages_of_the_log_keep_their_filters(
     client: httpx.AsyncClient, shop: Shop, world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(connections_pages, "PAGE_SIZE", 2)
+    monkeypatch.setattr(data_views, "PAGE_SIZE", 2)
     connection = await connection_of(world, shop.location_token)
     await logged(world, connection, *((f"/v1/orders/{i}", 404) for i in range(3)), ("/v1/location", 200))
     await log_in(client, "owner@example.com")

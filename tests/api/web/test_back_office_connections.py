@@ -22,7 +22,7 @@ from comptoir.http.request_log import Record, body_text, mask
 from comptoir.jobs.timed import purge_logs
 from comptoir.kit import clock
 from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
-from comptoir.web import connections as connections_pages
+from comptoir.web import data as data_views
 from comptoir.web.render import pretty
 from tests.api.conftest import Shop
 from tests.api.web.test_back_office_login import csrf_of, log_in
@@ -276,7 +276,7 @@ async def test_with_request_logs_off_nothing_is_logged_but_last_use_is_kept(
 async def test_older_requests_are_a_page_away(
     client: httpx.AsyncClient, shop: Shop, world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(connections_pages, "PAGE_SIZE", 2)
+    monkeypatch.setattr(data_views, "PAGE_SIZE", 2)
     for minutes in (5, 10, 15):
         await client.patch("/v1/location", headers=shop.headers(), json={"preparation_time": minutes})
     await log_in(client, "owner@example.com")
