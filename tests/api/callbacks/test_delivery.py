@@ -74,31 +74,6 @@ async def test_the_post_is_the_event_body_signed_with_the_client_secret(
     await wait_until_listed(client, listener, 0)  # acknowledged: deleted at once
 
 
-@pytest.mark.parametrize("status", [200, 201, 204, 302, 400, 404, 410, 499])
-async def test_any_status_from_200_to_499_acknowledges(
-    client: httpx.AsyncClient,
-    shop: Shop,
-    listener: Listener,
-    receiver: Receiver,
-    worker: DeliveryWorker,
-    status: int,
-    world: World,
-) -> None:
-    receiver.answer(
-        "/hook", Answer(status=status, headers={"Location": receiver.url("/elsewhere")} if status == 302 else {})
-    )
-    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
-    await touch_location(client, shop, 61)
-    await received(receiver, "/hook", 1)
-    await wait_until_listed(client, listener, 0)
-    await asyncio.sleep(1.3)  # past the first resend time: nothing more comes
-    assert len(receiver.requests_to("/hook")) == 1
-    assert receiver.requests_to("/elsewhere") == []  # redirects are not followed
-    async with world.db.transaction(write=False) as session:
-        [attempt] = await render_delivery_log(session, await connection_id(world, listener), 10)
-    assert (attempt["attempt"], attempt["status_code"], attempt["outcome"]) == (1, status, "acknowledged")
-
-
 BASE = 0.25  # the schedule test's retry base: its whole schedule is 63 x BASE
 TIMEOUT = 0.75
 
@@ -112,6 +87,43 @@ async def schedule_worker(fast_retries: Settings, database: Database) -> AsyncIt
     yield delivery
     delivery.stop()
     await asyncio.wait_for(task, 10)
+
+
+@pytest.fixture
+async def quick_worker(fast_retries: Settings, database: Database) -> AsyncIterator[DeliveryWorker]:
+    """A worker on a 0.25 s base and fast_retries' 1.5 s timeout: a resend, were one due,
+    comes within 0.25 s."""
+    quick = fast_retries.model_copy(update={"callback_retry_base_seconds": BASE})
+    delivery = DeliveryWorker(quick, database, quick.server_key(), poll_interval=0.05)
+    task = asyncio.create_task(delivery.run())
+    yield delivery
+    delivery.stop()
+    await asyncio.wait_for(task, 10)
+
+
+@pytest.mark.parametrize("status", [200, 201, 204, 302, 400, 404, 410, 499])
+async def test_any_status_from_200_to_499_acknowledges(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    receiver: Receiver,
+    quick_worker: DeliveryWorker,
+    status: int,
+    world: World,
+) -> None:
+    receiver.answer(
+        "/hook", Answer(status=status, headers={"Location": receiver.url("/elsewhere")} if status == 302 else {})
+    )
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await touch_location(client, shop, 61)
+    await received(receiver, "/hook", 1)
+    await wait_until_listed(client, listener, 0)
+    await asyncio.sleep(3 * BASE)  # past the first resend time (BASE) and more: nothing more comes
+    assert len(receiver.requests_to("/hook")) == 1
+    assert receiver.requests_to("/elsewhere") == []  # redirects are not followed
+    async with world.db.transaction(write=False) as session:
+        [attempt] = await render_delivery_log(session, await connection_id(world, listener), 10)
+    assert (attempt["attempt"], attempt["status_code"], attempt["outcome"]) == (1, status, "acknowledged")
 
 
 @pytest.mark.parametrize("db_kind", ["postgresql"], indirect=True)
