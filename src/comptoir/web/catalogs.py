@@ -24,42 +24,25 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
-from comptoir.accounts import repository as accounts
 from comptoir.catalogs import repository as catalogs
 from comptoir.catalogs.content import EMPTY_DATA
 from comptoir.catalogs.inventory import read_inventory
 from comptoir.catalogs.service import catalogs_by_name, new_catalog
-from comptoir.errors import Unprocessable
 from comptoir.http.state import app_state
 from comptoir.kit import clock, ids
-from comptoir.locations import repository as locations
 from comptoir.locations.service import locations_of_account
 from comptoir.models import Account, Catalog, Location, User
-from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import PageAnswer, Problem, Visitor, not_found, page, problems, redirect, text, visitor
+from comptoir.web.render import Problem, Visitor, not_found, page, visitor
+from comptoir.web.shelves import Shelf, create_on_shelf, level_crumbs, owner_and_location, shelf_page
 from comptoir.web.words import quantity
 
 router = APIRouter(include_in_schema=False)
 
 PRODUCTS_PER_PAGE = 50
 MAX_FILTER = 255  # characters of the product name filter
-NAME_FIELDS = {"name": "name"}  # API path -> form field of the "New catalog" form
-
-Crumbs = list[tuple[str, str]]
 
 
 # --- whose catalog ------------------------------------------------------------------------
-
-
-async def owner_and_location(
-    db: AsyncSession, user: User, account_id: int, location_id: int | None, what: str
-) -> tuple[Account, Location | None]:
-    """The account (the user's, or a 404 page) and the location (None at account level) of
-    a catalog or customer list."""
-    account = await accounts.get(db, account_id)
-    if account is None or account.owner_id != user.id:
-        raise not_found(f"No {what} of yours has this id.")
-    return account, await locations.get(db, location_id) if location_id is not None else None
 
 
 async def owned_catalog(db: AsyncSession, user: User, public_id: str) -> tuple[Catalog, Account, Location | None]:
@@ -73,96 +56,41 @@ async def owned_catalog(db: AsyncSession, user: User, public_id: str) -> tuple[C
     return catalog, account, location
 
 
-def level_crumbs(account: Account, location: Location | None) -> Crumbs:
-    """The ancestors of a page of the account's, or of the location's when there is one."""
-    crumbs = [("Your Comptoir", "/"), (account.name, f"/accounts/{account.public_id}")]
-    if location is not None:
-        crumbs.append((location.name, f"/locations/{location.public_id}"))
-    return crumbs
+async def _new_catalog(db: AsyncSession, account: Account, location: Location | None, name: str) -> str:
+    catalog = await new_catalog(db, None, account=account, location=location, name=name)
+    return catalog.public_id
 
 
-# --- the catalogs of a location or an account ----------------------------------------------
-
-
-async def _index(
-    db: AsyncSession,
-    you: Visitor,
-    account: Account,
-    location: Location | None,
-    *,
-    name: str = "",
-    errors: Sequence[Problem | str] = (),
-) -> Response:
-    """The location's catalogs and the account's (or, at account level, the account's)."""
-    own = await catalogs_by_name(db, account, location)
-    shared = await catalogs_by_name(db, account, None) if location is not None else []
-    where = location.name if location is not None else account.name
-    action = (
-        f"/locations/{location.public_id}/catalogs"
-        if location is not None
-        else f"/accounts/{account.public_id}/catalogs"
-    )
-    return page(
-        "bo_catalogs.html",
-        400 if errors else 200,
-        title=f"Catalogs · {where}",
-        you=you,
-        crumbs=level_crumbs(account, location),
-        account=account,
-        location=location,
-        own=own,
-        shared=shared,
-        action=action,
-        name=name,
-        errors=list(errors),
-    )
+CATALOGS = Shelf(
+    noun="catalog",
+    plural="Catalogs",
+    location_path="catalogs",
+    account_path="catalogs",
+    item_path="/catalogs",
+    empty="its products are uploaded by a connected application or through the API.",
+    by_name=catalogs_by_name,
+    create=_new_catalog,
+)
 
 
 @router.get("/locations/{location_id}/catalogs")
 async def location_catalogs(request: Request, location_id: str) -> Response:
-    async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
-        location, account = await owned_location(db, you.user, location_id)
-        return await _index(db, you, account, location)
+    return await shelf_page(request, CATALOGS, location_id=location_id)
 
 
 @router.get("/accounts/{account_id}/catalogs")
 async def account_catalogs(request: Request, account_id: str) -> Response:
-    async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
-        account = await owned_account(db, you.user, account_id)
-        return await _index(db, you, account, None)
-
-
-async def _create(request: Request, location_id: str | None, account_id: str | None) -> Response:
-    """A new empty catalog through the API's rules (`catalogs.service.new_catalog`)."""
-    form = await request.form()
-    name = text(form, "name")
-    async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
-        you.check(form)
-        location: Location | None = None
-        if location_id is not None:
-            location, account = await owned_location(db, you.user, location_id)
-        else:
-            account = await owned_account(db, you.user, account_id or "")
-        try:
-            catalog = await new_catalog(db, None, account=account, location=location, name=name)
-        except Unprocessable as exc:
-            raise PageAnswer(
-                await _index(db, you, account, location, name=name, errors=problems(exc, NAME_FIELDS))
-            ) from None
-    return redirect(f"/catalogs/{catalog.public_id}")
+    return await shelf_page(request, CATALOGS, account_id=account_id)
 
 
 @router.post("/locations/{location_id}/catalogs")
 async def new_location_catalog(request: Request, location_id: str) -> Response:
-    return await _create(request, location_id, None)
+    return await create_on_shelf(request, CATALOGS, location_id=location_id)
 
 
 @router.post("/accounts/{account_id}/catalogs")
 async def new_account_catalog(request: Request, account_id: str) -> Response:
-    return await _create(request, None, account_id)
+    return await create_on_shelf(request, CATALOGS, account_id=account_id)
 
 
 # --- a catalog ------------------------------------------------------------------------------
@@ -305,18 +233,13 @@ async def catalog_view(
         for opts in [o["options"]]
     ]
     at_account_level = catalog.location_id is None
-    index = (
-        f"/locations/{own_location.public_id}/catalogs"
-        if own_location is not None
-        else f"/accounts/{account.public_id}/catalogs"
-    )
     last = first + PRODUCTS_PER_PAGE < len(matching)
     return page(
         "bo_catalog.html",
         status,
         title=catalog.name,
         you=you,
-        crumbs=[*level_crumbs(account, own_location), ("Catalogs", index)],
+        crumbs=[*level_crumbs(account, own_location), ("Catalogs", CATALOGS.url(account, own_location))],
         catalog_id=catalog.public_id,
         account=account,
         location=location,

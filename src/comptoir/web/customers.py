@@ -35,16 +35,14 @@ from comptoir.kit.phone import phone_pattern
 from comptoir.loyalty import repository as loyalty
 from comptoir.loyalty.service import render_operation
 from comptoir.models import Account, CustomerList, Location, User
-from comptoir.web.catalogs import level_crumbs, owner_and_location
 from comptoir.web.data import display_name, next_page_url, page_request
-from comptoir.web.pages import owned_account, owned_location
 from comptoir.web.render import PageAnswer, Problem, Visitor, not_found, page, problems, redirect, text, visitor
+from comptoir.web.shelves import Shelf, create_on_shelf, level_crumbs, owner_and_location, shelf_page
 
 router = APIRouter(include_in_schema=False)
 
 OPERATIONS_SHOWN = 50  # per loyalty card, newest first
 MAX_NAME_FILTER = 255
-NAME_FIELDS = {"name": "name"}
 
 
 async def owned_list(db: AsyncSession, user: User, public_id: str) -> tuple[ListInReach, Account, Location | None]:
@@ -58,88 +56,41 @@ async def owned_list(db: AsyncSession, user: User, public_id: str) -> tuple[List
     return found, account, location
 
 
-def _index_url(account: Account, location: Location | None) -> str:
-    if location is not None:
-        return f"/locations/{location.public_id}/customers"
-    return f"/accounts/{account.public_id}/customer-lists"
+async def _new_list(db: AsyncSession, account: Account, location: Location | None, name: str) -> str:
+    found = await create_list(db, None, account=account, location=location, name=name)
+    return found.public_id
 
 
-# --- the customer lists of a location or an account ----------------------------------------
-
-
-async def _index(
-    db: AsyncSession,
-    you: Visitor,
-    account: Account,
-    location: Location | None,
-    *,
-    name: str = "",
-    errors: Sequence[Problem | str] = (),
-) -> Response:
-    own = await lists_by_name(db, account, location)
-    shared = await lists_by_name(db, account, None) if location is not None else []
-    where = location.name if location is not None else account.name
-    return page(
-        "bo_customer_lists.html",
-        400 if errors else 200,
-        title=f"Customer lists · {where}",
-        you=you,
-        crumbs=level_crumbs(account, location),
-        account=account,
-        location=location,
-        own=own,
-        shared=shared,
-        action=_index_url(account, location),
-        name=name,
-        errors=list(errors),
-    )
+CUSTOMER_LISTS = Shelf(
+    noun="customer list",
+    plural="Customer lists",
+    location_path="customers",
+    account_path="customer-lists",
+    item_path="/customer-lists",
+    empty="customers are added by a connected application or through the API.",
+    by_name=lists_by_name,
+    create=_new_list,
+)
 
 
 @router.get("/locations/{location_id}/customers")
 async def location_lists(request: Request, location_id: str) -> Response:
-    async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
-        location, account = await owned_location(db, you.user, location_id)
-        return await _index(db, you, account, location)
+    return await shelf_page(request, CUSTOMER_LISTS, location_id=location_id)
 
 
 @router.get("/accounts/{account_id}/customer-lists")
 async def account_lists(request: Request, account_id: str) -> Response:
-    async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
-        account = await owned_account(db, you.user, account_id)
-        return await _index(db, you, account, None)
-
-
-async def _create(request: Request, location_id: str | None, account_id: str | None) -> Response:
-    """A new customer list through the API's rules (`customer_lists.service.create_list`)."""
-    form = await request.form()
-    name = text(form, "name")
-    async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
-        you.check(form)
-        location: Location | None = None
-        if location_id is not None:
-            location, account = await owned_location(db, you.user, location_id)
-        else:
-            account = await owned_account(db, you.user, account_id or "")
-        try:
-            found = await create_list(db, None, account=account, location=location, name=name)
-        except Unprocessable as exc:
-            raise PageAnswer(
-                await _index(db, you, account, location, name=name, errors=problems(exc, NAME_FIELDS))
-            ) from None
-    return redirect(f"/customer-lists/{found.public_id}")
+    return await shelf_page(request, CUSTOMER_LISTS, account_id=account_id)
 
 
 @router.post("/locations/{location_id}/customers")
 async def new_location_list(request: Request, location_id: str) -> Response:
-    return await _create(request, location_id, None)
+    return await create_on_shelf(request, CUSTOMER_LISTS, location_id=location_id)
 
 
 @router.post("/accounts/{account_id}/customer-lists")
 async def new_account_list(request: Request, account_id: str) -> Response:
-    return await _create(request, None, account_id)
+    return await create_on_shelf(request, CUSTOMER_LISTS, account_id=account_id)
 
 
 # --- a list's customers ---------------------------------------------------------------------
@@ -195,7 +146,7 @@ async def customer_list_page(request: Request, list_id: str) -> Response:
         context: dict[str, Any] = {
             "title": found.row.name,
             "you": you,
-            "crumbs": [*level_crumbs(account, location), ("Customer lists", _index_url(account, location))],
+            "crumbs": [*level_crumbs(account, location), ("Customer lists", CUSTOMER_LISTS.url(account, location))],
             "list_id": found.public_id,
             "chosen": chosen,
             "filtered": any(chosen.values()),
@@ -283,7 +234,7 @@ async def _customer_view(
         you=you,
         crumbs=[
             *level_crumbs(account, location),
-            ("Customer lists", _index_url(account, location)),
+            ("Customer lists", CUSTOMER_LISTS.url(account, location)),
             (found.row.name, f"/customer-lists/{found.public_id}"),
         ],
         list_id=found.public_id,
