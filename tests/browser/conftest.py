@@ -113,8 +113,7 @@ def hub(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
         "COMPTOIR_SECRET_KEY": "browser-tests-secret-key-32-bytes-long",
         "COMPTOIR_RATE_LIMITS": "off",
     }
-    run_cli("migrate", env=env, cwd=cwd)
-    port = free_port()
+    port = free_port()  # `serve` applies the migrations itself
     log_path = cwd / "server.log"
     with log_path.open("w") as log:
         full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | LOOPBACK | env
