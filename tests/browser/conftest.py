@@ -8,8 +8,6 @@ itself (`Page.route`), as the application's own page would be.
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import re
 import shutil
@@ -17,7 +15,6 @@ import signal
 import subprocess
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -28,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from tests.conftest import create_postgres_database, drop_postgres_database, new_database_name
-from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, free_port, wait_until_up
+from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, cli_in_process, free_port, wait_until_up
 
 CHROMIUM = os.environ.get("COMPTOIR_TEST_CHROMIUM", "/usr/bin/chromium")
 # Chromium flags for a closed network (library env notes): no background connections.
@@ -42,7 +39,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 T = TypeVar("T")
-A = TypeVar("A")
 PHONE = {"width": 360, "height": 740}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 APP = "https://app.example/callback"  # the application's redirect URI, answered by the browser
@@ -66,10 +62,8 @@ class Hub:
         return self.server.base_url
 
     def cli(self, *args: str) -> dict[str, object]:
-        """`comptoir *args` against the hub's database, as `run_cli` runs it but in this
-        process (a second's start less per command), in a thread (Playwright's loop runs in
-        this one) with the hub's settings as its whole environment."""
-        return _off_loop(_cli_in_process, (args, self.env))
+        """`comptoir *args` against the hub's database (in this process)."""
+        return cli_in_process(*args, env=self.env)
 
     def new_client(self, name: str) -> dict[str, str]:
         created = self.cli("admin", "create-client", "--name", name, "--redirect-uri", APP)
@@ -142,29 +136,7 @@ def hub(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
                 _off_loop(drop_postgres_database, database)
 
 
-def _cli_in_process(call: tuple[tuple[str, ...], dict[str, str]]) -> dict[str, object]:
-    from comptoir.cli import main
-
-    args, env = call
-    saved = dict(os.environ)
-    os.environ.clear()
-    os.environ.update({k: v for k, v in saved.items() if not k.startswith("COMPTOIR_")} | LOOPBACK | env)
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            try:
-                main(list(args))
-                code = 0
-            except SystemExit as exc:
-                code = int(exc.code or 0)
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    assert code == 0, err.getvalue()
-    return json.loads(out.getvalue())
-
-
-def _off_loop(function: Callable[[A], T], argument: A) -> T:
+def _off_loop(function: Callable[[str], T], argument: str) -> T:
     """Run `function` (which uses asyncio.run) in a thread: Playwright's sync API keeps an
     event loop running in this one."""
     with ThreadPoolExecutor(1) as pool:
