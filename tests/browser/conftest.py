@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from tests.conftest import create_postgres_database, drop_postgres_database, new_database_name
-from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, free_port, run_cli, wait_until_up
+from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, cli_in_process, free_port, wait_until_up
 
 CHROMIUM = os.environ.get("COMPTOIR_TEST_CHROMIUM", "/usr/bin/chromium")
 # Chromium flags for a closed network (library env notes): no background connections.
@@ -62,7 +62,8 @@ class Hub:
         return self.server.base_url
 
     def cli(self, *args: str) -> dict[str, object]:
-        return run_cli(*args, env=self.env, cwd=self.cwd)
+        """`comptoir *args` against the hub's database (in this process)."""
+        return cli_in_process(*args, env=self.env)
 
     def new_client(self, name: str) -> dict[str, str]:
         created = self.cli("admin", "create-client", "--name", name, "--redirect-uri", APP)
@@ -113,8 +114,7 @@ def hub(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
         "COMPTOIR_SECRET_KEY": "browser-tests-secret-key-32-bytes-long",
         "COMPTOIR_RATE_LIMITS": "off",
     }
-    run_cli("migrate", env=env, cwd=cwd)
-    port = free_port()
+    port = free_port()  # `serve` applies the migrations itself
     log_path = cwd / "server.log"
     with log_path.open("w") as log:
         full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | LOOPBACK | env

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from tests.conftest import create_postgres_database, drop_postgres_database
-from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, free_port, run_cli, wait_until_up
+from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, cli_in_process, free_port, wait_until_up
 from tests.response_schemas import CheckedHTTPTransport
 
 from comptoir_client import Comptoir, Retries
@@ -48,7 +48,7 @@ class Live:
         return Comptoir(token or self.demo["tokens"]["location"], self.base_url, **options)
 
     def cli(self, *args: str) -> dict[str, Any]:
-        return run_cli(*args, env=self.env, cwd=self.cwd)
+        return cli_in_process(*args, env=self.env)
 
     def connection(self, name: str, scope: str = "location[orders.read]") -> tuple[str, str, str]:
         """A new OAuth client connected to the first location: (client id, secret, token)."""
@@ -72,7 +72,7 @@ def serving(cwd: Path, url: str, **extra: str) -> Iterator[Live]:
     server = Server(process, f"http://127.0.0.1:{port}", None, cwd / "server.log")
     try:
         wait_until_up(server)
-        yield Live(server, env, cwd, run_cli("demo", env=env, cwd=cwd))
+        yield Live(server, env, cwd, cli_in_process("demo", env=env))
     finally:
         process.send_signal(signal.SIGTERM)
         try:
