@@ -151,29 +151,13 @@ def _cheap_password_hashing() -> Iterator[None]:
     crypto._hasher = default
 
 
-def reaches_postgresql(item: pytest.Item) -> bool:
-    """Whether a test opens PostgreSQL connections (its own or its processes'): through a
-    fixture named so (`db_kind`'s "postgresql", `fresh_postgres`, `postgres_template`...), a
-    parameter "postgresql" (or "postgres"), or the `postgresql` marker where it reaches the
-    server by its URL."""
-    callspec = getattr(item, "callspec", None)
-    params = callspec.params.values() if callspec is not None else ()
-    return (
-        item.get_closest_marker("postgresql") is not None
-        or any(isinstance(value, str) and value.startswith("postgres") for value in params)
-        or any("postgres" in name for name in getattr(item, "fixturenames", ()))
-    )
-
-
 @pytest.fixture(autouse=True)
 def _e2e_runs_alone(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Under pytest-xdist (two processes), an `e2e` test on PostgreSQL holds a lock that the
-    other tests on PostgreSQL share: it runs beside no other PostgreSQL user. Its `serve` and
-    `worker` processes open up to 31 PostgreSQL connections each, and beside the other
-    process's tests they exceeded the server's 100 (seen in CI). A test that never reaches
-    PostgreSQL (SQLite, no database) takes no lock and runs beside anything."""
+    """Under pytest-xdist (two processes), an `e2e` test holds a lock the others share: it
+    runs alone. Its `serve` and `worker` processes open up to 31 PostgreSQL connections each,
+    and beside the other process's tests they exceeded the server's 100 (seen in CI)."""
     workerinput = getattr(request.config, "workerinput", None)
-    if workerinput is None or not reaches_postgresql(request.node):  # nothing to share
+    if workerinput is None:  # one process: nothing runs beside
         yield
         return
     path = Path(tempfile.gettempdir()) / f"comptoir-tests-{workerinput['testrunuid']}.lock"

@@ -37,7 +37,6 @@ def test_a_refused_command_leaves_no_file_behind(
     assert {p.name for p in tmp_path.iterdir()} >= {"comptoir.db", "comptoir-secret.key"}
 
 
-@pytest.mark.postgresql
 def test_a_refused_command_leaves_a_fresh_postgresql_database_empty(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

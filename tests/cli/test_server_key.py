@@ -158,7 +158,6 @@ def test_secret_key_prints_a_fresh_64_hex_key_each_time(
     assert tables(empty_postgres) == []
 
 
-@pytest.mark.postgresql
 def test_a_key_from_secret_key_is_accepted_on_postgresql(
     fresh_directory: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -137,7 +137,6 @@ def subscribe(environment: dict[str, str], receiver: Receiver) -> str:
     return asyncio.run(build())
 
 
-@pytest.mark.postgresql
 def test_the_production_recipe_runs_serves_delivers_and_restores(names: dict[str, str], tmp_path: Path) -> None:
     setup = run_recipe("setup", names, tmp_path)
     try:

@@ -14,8 +14,6 @@ from comptoir.app import app_from_environment, create_app
 from comptoir.config import ServerKeyError, Settings
 from tests.conftest import TEST_POSTGRES_URL
 
-pytestmark = pytest.mark.postgresql  # its processes reach the server by its URL
-
 UNSET = (
     "COMPTOIR_SECRET_KEY is not set: on PostgreSQL every process must be given the same server key;"
     " make one with `comptoir secret-key`"

@@ -19,7 +19,6 @@ import pytest
 from tests import databases
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.postgresql  # the suite's own databases, by the server's URL
 
 
 async def _exists(name: str) -> bool:
