@@ -77,7 +77,7 @@
       beep();
     });
   }
-  tick();
+  // the server wrote the countdowns: the first paint waits for nothing here
   setInterval(tick, 15000);
   setTimeout(poll, Number(board.dataset.every));
 })();
