@@ -55,6 +55,7 @@ PAGES = (
     "/locations/{location_id}/catalogs",
     "/locations/{location_id}/connections",
     "/connections/{connection_id}",
+    "/connections/{connection_id}/deliveries",
     "/catalogs/{catalog_id}",
     "/customer-lists/{list_id}",
     "/customer-lists/{list_id}/customers/{customer_id}",

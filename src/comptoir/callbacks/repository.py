@@ -211,6 +211,15 @@ async def recent_attempts(session: AsyncSession, connection_id: int, limit: int)
     return list(rows)
 
 
+async def attempts_page(session: AsyncSession, connection_id: int, outcome: str | None, page: PageRequest) -> Page:
+    """A page of the connection's delivery attempts, newest first (keyset on the id, on
+    `ix_delivery_attempts_connection`), of one `outcome` when given."""
+    stmt = select(DeliveryAttempt).where(DeliveryAttempt.connection_id == connection_id)
+    if outcome is not None:
+        stmt = stmt.where(DeliveryAttempt.outcome == outcome)
+    return await paginate(session, stmt, [Key(DeliveryAttempt.id, int)], page, descending=True)
+
+
 async def attempts_per_day(
     session: AsyncSession, connection_id: int, starts: list[datetime]
 ) -> dict[int, tuple[int, int]]:

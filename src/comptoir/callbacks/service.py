@@ -230,6 +230,12 @@ async def recent_attempts(session: AsyncSession, connection_id: int, limit: int)
     return await repository.recent_attempts(session, connection_id, limit)
 
 
+async def attempts_page(session: AsyncSession, connection_id: int, outcome: str | None, page: PageRequest) -> Page:
+    """A page of the connection's delivery attempts, newest first, of one outcome
+    (`acknowledged`, `retry`, `dropped`) when given (the back office's delivery log)."""
+    return await repository.attempts_page(session, connection_id, outcome, page)
+
+
 async def attempts_per_day(
     session: AsyncSession, connection_id: int, timezone: str, days: int = 30
 ) -> list[tuple[date, int, int]]:

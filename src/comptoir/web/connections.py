@@ -37,7 +37,8 @@ from comptoir.web.scope_words import scope_words
 
 router = APIRouter(include_in_schema=False)
 
-PAGE_SIZE = 50  # 50 delivery attempts, newest first (and 50 requests a page: `web.data`)
+RECENT_ATTEMPTS = 10  # on the connection page, newest first; the rest on its delivery log
+DELIVERIES_REFUSED = "Older deliveries: this link is broken or out of date; start again from the newest"
 OLDER_REFUSED = "Older requests: this link is broken or out of date; start again from the newest"
 LONGEST_PATH_FILTER = 200
 
@@ -196,7 +197,7 @@ async def _connection_page(
                 found = await connections.logged_requests(db, connection, status_class, chosen["path"].strip(), wanted)
                 requests = [r for (r,) in found.rows]
                 next_url = next_page_url(request.query_params, found.next_cursor)
-        attempts = await recent_attempts(db, connection.id, PAGE_SIZE)
+        attempts = await recent_attempts(db, connection.id, RECENT_ATTEMPTS)
         callback = await callbacks.callback_of(db, connection.id)
         chart = await delivery_chart(db, connection.id, you.user.timezone)
     return page(
@@ -214,12 +215,60 @@ async def _connection_page(
         filtered=bool(status_class or chosen["path"]),
         status_classes=list(STATUS_CLASSES),
         attempts=attempts,
+        attempts_shown=RECENT_ATTEMPTS,
         delivery_chart=chart,
         tz=you.user.timezone,
         callback=callback,
         events=[f"{resource}.{action}" for resource, actions in callback["events"].items() for action in actions],
         flash=flash,
         secret=secret,
+    )
+
+
+@router.get("/connections/{connection_id}/deliveries")
+async def deliveries_page(request: Request, connection_id: str) -> Response:
+    """The connection's delivery log: every callback delivery attempt of the last days,
+    newest first, 50 a page, of one outcome when asked."""
+    chosen = {"outcome": request.query_params.get("outcome", "")}
+    problems: list[Problem] = []
+    if chosen["outcome"] and chosen["outcome"] not in OUTCOME_WORDS:
+        problems.append(
+            Problem("outcome", "Outcome: choose Delivered, Failed, retried later or Failed, given up, or all")
+        )
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await visitor(request, db)
+        connection, manages = await _connection(db, you, connection_id, manage=False)
+        listed = await connections.listed_one(db, connection)
+        row = {**_shown(listed), "connection_account": listed.account}
+        attempts: list[Any] = []
+        next_url = None
+        if not problems:
+            try:
+                wanted = page_request(request, you, DELIVERIES_REFUSED)
+            except BadRequest as exc:
+                problems.append(Problem(None, exc.message))
+            else:
+                found = await callbacks.attempts_page(db, connection.id, chosen["outcome"] or None, wanted)
+                attempts = [attempt for (attempt,) in found.rows]
+                next_url = next_page_url(request.query_params, found.next_cursor)
+        callback = await callbacks.callback_of(db, connection.id)
+    return page(
+        "bo_deliveries.html",
+        400 if problems else 200,
+        title=f"Callback deliveries · {row['application']}",
+        you=you,
+        crumbs=[
+            *_crumbs(row, manages),
+            (f"{row['application']} · {row['place']}", f"/connections/{connection.public_id}"),
+        ],
+        errors=problems,
+        row=row,
+        chosen=chosen,
+        outcomes=list(OUTCOME_WORDS.items()),
+        attempts=attempts,
+        next_url=next_url,
+        callback=callback,
+        tz=you.user.timezone,
     )
 
 
