@@ -33,7 +33,7 @@ from comptoir.kit import clock, ids
 from comptoir.locations.service import locations_of_account
 from comptoir.models import Account, Catalog, Location, User
 from comptoir.web.render import Problem, Visitor, not_found, page, visitor
-from comptoir.web.shelves import Shelf, create_on_shelf, level_crumbs, owner_and_location, shelf_page
+from comptoir.web.shelves import Shelf, level_crumbs, mount, owner_and_location
 from comptoir.web.words import quantity
 
 router = APIRouter(include_in_schema=False)
@@ -72,25 +72,7 @@ CATALOGS = Shelf(
     create=_new_catalog,
 )
 
-
-@router.get("/locations/{location_id}/catalogs")
-async def location_catalogs(request: Request, location_id: str) -> Response:
-    return await shelf_page(request, CATALOGS, location_id=location_id)
-
-
-@router.get("/accounts/{account_id}/catalogs")
-async def account_catalogs(request: Request, account_id: str) -> Response:
-    return await shelf_page(request, CATALOGS, account_id=account_id)
-
-
-@router.post("/locations/{location_id}/catalogs")
-async def new_location_catalog(request: Request, location_id: str) -> Response:
-    return await create_on_shelf(request, CATALOGS, location_id=location_id)
-
-
-@router.post("/accounts/{account_id}/catalogs")
-async def new_account_catalog(request: Request, account_id: str) -> Response:
-    return await create_on_shelf(request, CATALOGS, account_id=account_id)
+mount(router, CATALOGS)
 
 
 # --- a catalog ------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from comptoir.loyalty.service import render_operation
 from comptoir.models import Account, CustomerList, Location, User
 from comptoir.web.data import display_name, next_page_url, page_request
 from comptoir.web.render import PageAnswer, Problem, Visitor, not_found, page, problems, redirect, text, visitor
-from comptoir.web.shelves import Shelf, create_on_shelf, level_crumbs, owner_and_location, shelf_page
+from comptoir.web.shelves import Shelf, level_crumbs, mount, owner_and_location
 
 router = APIRouter(include_in_schema=False)
 
@@ -72,25 +72,7 @@ CUSTOMER_LISTS = Shelf(
     create=_new_list,
 )
 
-
-@router.get("/locations/{location_id}/customers")
-async def location_lists(request: Request, location_id: str) -> Response:
-    return await shelf_page(request, CUSTOMER_LISTS, location_id=location_id)
-
-
-@router.get("/accounts/{account_id}/customer-lists")
-async def account_lists(request: Request, account_id: str) -> Response:
-    return await shelf_page(request, CUSTOMER_LISTS, account_id=account_id)
-
-
-@router.post("/locations/{location_id}/customers")
-async def new_location_list(request: Request, location_id: str) -> Response:
-    return await create_on_shelf(request, CUSTOMER_LISTS, location_id=location_id)
-
-
-@router.post("/accounts/{account_id}/customer-lists")
-async def new_account_list(request: Request, account_id: str) -> Response:
-    return await create_on_shelf(request, CUSTOMER_LISTS, account_id=account_id)
+mount(router, CUSTOMER_LISTS)
 
 
 # --- a list's customers ---------------------------------------------------------------------

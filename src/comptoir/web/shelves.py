@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from fastapi import APIRouter
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
@@ -114,6 +115,24 @@ async def _shelf_page(
         name=name,
         errors=list(errors),
     )
+
+
+def mount(router: APIRouter, shelf: Shelf) -> None:
+    """The shelf's pages on `router`: GET and POST (its New form) at the location's path and
+    at the account's."""
+
+    async def at_location(request: Request, location_id: str) -> Response:
+        if request.method == "POST":
+            return await create_on_shelf(request, shelf, location_id=location_id)
+        return await shelf_page(request, shelf, location_id=location_id)
+
+    async def at_account(request: Request, account_id: str) -> Response:
+        if request.method == "POST":
+            return await create_on_shelf(request, shelf, account_id=account_id)
+        return await shelf_page(request, shelf, account_id=account_id)
+
+    router.add_api_route(f"/locations/{{location_id}}/{shelf.location_path}", at_location, methods=["GET", "POST"])
+    router.add_api_route(f"/accounts/{{account_id}}/{shelf.account_path}", at_account, methods=["GET", "POST"])
 
 
 async def shelf_page(
