@@ -11,7 +11,7 @@ import pytest
 from comptoir.errors import FieldError, Unprocessable
 from comptoir.orders.schemas import STATUSES
 from comptoir.web.render import Problem, problems
-from comptoir.web.words import local_time, quantity, status_words, when
+from comptoir.web.words import local_time, quantity, service_type_words, status_words, when
 
 
 def test_every_order_status_has_its_words() -> None:
@@ -57,3 +57,9 @@ def test_form_errors_come_in_the_forms_order_with_its_labels() -> None:
         Problem("cutoff_time", "Cutoff: must be HH:mm"),
         Problem(None, "Elsewhere: is wrong"),
     ]
+
+
+def test_service_types_read_as_words() -> None:
+    assert [service_type_words(t) for t in ("delivery", "collection", "eat_in", None, "drive_thru")] == [
+        "Delivery", "Collection", "Eat in", "", "Drive thru",
+    ]  # fmt: skip

@@ -61,7 +61,7 @@ def _ticket(order: dict[str, Any], location: Location, now: datetime) -> dict[st
     customer = display_name(order["customer"])
     summary = [words.when(created, location.timezone)]
     if order["service_type"]:
-        summary.append(words.status_words(order["service_type"]))
+        summary.append(words.service_type_words(order["service_type"]))
     if customer:
         summary.append(customer)
     return {

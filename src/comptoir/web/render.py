@@ -49,6 +49,7 @@ templates = Environment(
 __all__ = ["local_time"]  # every time a page shows: `words.local_time`, also the `when` filter
 templates.globals["local_time"] = local_time
 templates.filters["status_words"] = words.status_words
+templates.filters["service_type_words"] = words.service_type_words
 templates.filters["quantity"] = words.quantity
 templates.filters["when"] = words.when
 templates.filters["scope_words"] = scope_words

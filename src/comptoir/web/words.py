@@ -35,6 +35,16 @@ def status_words(status: str | None) -> str:
     return STATUS_WORDS.get(status) or status.replace("_", " ").capitalize()
 
 
+SERVICE_TYPE_WORDS = {"delivery": "Delivery", "collection": "Collection", "eat_in": "Eat in"}
+
+
+def service_type_words(service_type: str | None) -> str:
+    """ "eat_in" -> "Eat in"; a type unknown here reads as its words."""
+    if not service_type:
+        return ""
+    return SERVICE_TYPE_WORDS.get(service_type) or service_type.replace("_", " ").capitalize()
+
+
 def quantity(value: Decimal | str | int | float | None) -> str:
     """A quantity without its useless zeros: "2.0" -> "2", "0.500" -> "0.5", "1E+1" -> "10"."""
     if value is None or value == "":
