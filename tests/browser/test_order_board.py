@@ -27,7 +27,7 @@ def tablet(browser: Browser) -> Iterator[tuple[Page, list[str]]]:
             problems.append(message.text)  # a failed load is counted below, with its address
 
     def on_response(response: Response) -> None:
-        if response.status >= 400 and not response.url.endswith("/favicon.ico"):  # base.html's favicon
+        if response.status >= 400:
             problems.append(f"{response.status} {response.url}")
 
     page.on("console", on_console)

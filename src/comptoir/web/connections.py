@@ -11,6 +11,7 @@ received, to debug an integration).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter
@@ -27,6 +28,7 @@ from comptoir.connections.service import revoke, set_blocked
 from comptoir.errors import BadRequest, ComptoirError, Unprocessable
 from comptoir.http.state import app_state
 from comptoir.kit import ids
+from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Account, Connection, Location
 from comptoir.models.locations import location_public_id
 from comptoir.web.charts import delivery_chart
@@ -174,6 +176,36 @@ async def connection_page(request: Request, connection_id: str) -> Response:
     return await _connection_page(request, connection_id)
 
 
+async def _row(db: AsyncSession, connection: Connection) -> dict[str, Any]:
+    """The connection as its pages show it (`_shown`), with its account."""
+    listed = await connections.listed_one(db, connection)
+    return {**_shown(listed), "connection_account": listed.account}
+
+
+def _title(row: dict[str, Any]) -> str:
+    return f"{row['application']} · {row['place']}"
+
+
+async def _log_page(
+    request: Request,
+    you: Visitor,
+    refused: str,
+    problems: list[Problem],
+    read: Callable[[PageRequest], Awaitable[Page]],
+) -> tuple[list[Any], str | None]:
+    """A page of one of the connection's logs (`read`) and the link to the next, or nothing
+    when its filters were refused (`problems`) or its cursor is (`refused` joins them)."""
+    if problems:
+        return [], None
+    try:
+        wanted = page_request(request, you, refused)
+    except BadRequest as exc:
+        problems.append(Problem(None, exc.message))
+        return [], None
+    found = await read(wanted)
+    return [item for (item,) in found.rows], next_page_url(request.query_params, found.next_cursor)
+
+
 async def _connection_page(
     request: Request, connection_id: str, *, flash: str | None = None, secret: dict[str, Any] | None = None
 ) -> Response:
@@ -185,25 +217,19 @@ async def _connection_page(
     async with state.db.transaction(write=False) as db:
         you = await visitor(request, db)
         connection, manages = await _connection(db, you, connection_id, manage=False)
-        listed = await connections.listed_one(db, connection)
-        row = {**_shown(listed), "connection_account": listed.account}
-        requests, next_url = [], None
-        if not problems:
-            try:
-                wanted = page_request(request, you, OLDER_REFUSED)
-            except BadRequest as exc:
-                problems.append(Problem(None, exc.message))
-            else:
-                found = await connections.logged_requests(db, connection, status_class, chosen["path"].strip(), wanted)
-                requests = [r for (r,) in found.rows]
-                next_url = next_page_url(request.query_params, found.next_cursor)
+        row = await _row(db, connection)
+
+        async def read(wanted: PageRequest) -> Page:
+            return await connections.logged_requests(db, connection, status_class, chosen["path"].strip(), wanted)
+
+        requests, next_url = await _log_page(request, you, OLDER_REFUSED, problems, read)
         attempts = await recent_attempts(db, connection.id, RECENT_ATTEMPTS)
         callback = await callbacks.callback_of(db, connection.id)
         chart = await delivery_chart(db, connection.id, you.user.timezone)
     return page(
         "bo_connection.html",
         400 if problems else 200,
-        title=f"{row['application']} · {row['place']}",
+        title=_title(row),
         you=you,
         crumbs=_crumbs(row, manages),
         errors=problems,
@@ -238,19 +264,12 @@ async def deliveries_page(request: Request, connection_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         connection, manages = await _connection(db, you, connection_id, manage=False)
-        listed = await connections.listed_one(db, connection)
-        row = {**_shown(listed), "connection_account": listed.account}
-        attempts: list[Any] = []
-        next_url = None
-        if not problems:
-            try:
-                wanted = page_request(request, you, DELIVERIES_REFUSED)
-            except BadRequest as exc:
-                problems.append(Problem(None, exc.message))
-            else:
-                found = await callbacks.attempts_page(db, connection.id, chosen["outcome"] or None, wanted)
-                attempts = [attempt for (attempt,) in found.rows]
-                next_url = next_page_url(request.query_params, found.next_cursor)
+        row = await _row(db, connection)
+
+        async def read(wanted: PageRequest) -> Page:
+            return await callbacks.attempts_page(db, connection.id, chosen["outcome"] or None, wanted)
+
+        attempts, next_url = await _log_page(request, you, DELIVERIES_REFUSED, problems, read)
         callback = await callbacks.callback_of(db, connection.id)
     return page(
         "bo_deliveries.html",
@@ -259,7 +278,7 @@ async def deliveries_page(request: Request, connection_id: str) -> Response:
         you=you,
         crumbs=[
             *_crumbs(row, manages),
-            (f"{row['application']} · {row['place']}", f"/connections/{connection.public_id}"),
+            (_title(row), f"/connections/{connection.public_id}"),
         ],
         errors=problems,
         row=row,

@@ -140,11 +140,6 @@ def not_found_page(you: Visitor | None, message: str, status: int = 404) -> Resp
     return page("bo_404.html", status, title="Page not found", you=you, message=message)
 
 
-def field_errors(errors: list[FieldError]) -> list[str]:
-    """An API error list in page words: "Preparation time: must be between ..."."""
-    return [f"{e.field.replace('_', ' ').replace('.', ' ').capitalize()}: {e.message}" for e in errors]
-
-
 def label_of(name: str) -> str:
     """A form field's name as its label reads: "preparation_time" -> "Preparation time"."""
     return name.replace("_", " ").capitalize()
