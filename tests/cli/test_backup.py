@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from tests.cli.conftest import Result, refused
 
 
 def tables_and_rows(path: Path) -> dict[str, int]:
-    with sqlite3.connect(path) as connection:
+    with closing(sqlite3.connect(path)) as connection:  # closed at once: it would hold a lock
         names = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         return {name: connection.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in names}
 

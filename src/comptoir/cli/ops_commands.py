@@ -4,8 +4,8 @@ one-line message on stderr, a non-zero exit, and nothing written."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
+import stat
 from pathlib import Path
 
 import click
@@ -13,18 +13,30 @@ import click
 from comptoir.cli.commands import CommandError, _emit, cli
 from comptoir.config import Settings
 
-
-def _database_files(database: Path) -> list[Path]:
-    return [database, database.with_name(database.name + "-wal"), database.with_name(database.name + "-shm")]
+LIVE = "--to names the live database or a file SQLite keeps beside it; give another file"
 
 
-def _is_same_file(a: Path, b: Path) -> bool:
-    if a.resolve() == b.resolve():
-        return True
+# what `lstat` says a target is, for a refusal naming it
+_KINDS = (
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _not_a_regular_file(target: Path) -> str | None:
+    """What `target` is when it exists and is neither a regular file nor a directory, the
+    link itself unfollowed; None otherwise."""
     try:
-        return a.exists() and b.exists() and os.path.samefile(a, b)
-    except OSError:
-        return False
+        mode = target.lstat().st_mode
+    except OSError:  # none there, or none this process may see: the next checks say which
+        return None
+    for test, kind in _KINDS:
+        if test(mode):
+            return kind
+    return None if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else "not a regular file"
 
 
 @cli.command()
@@ -34,8 +46,9 @@ def backup(target: Path, force: bool) -> None:
     """Copy the SQLite database to --to while Comptoir runs, and print {"backup", "bytes"}.
 
     The copy is consistent (the database as of one commit) and made while servers and workers
-    keep writing. Keep the server key with it. On PostgreSQL, use pg_dump instead."""
-    from comptoir.db.backup import backup_sqlite
+    keep writing. Keep the server key for it, apart from the copies. On PostgreSQL, use
+    pg_dump instead."""
+    from comptoir.db.backup import LocksHeld, backup_sqlite, names_one_of, names_the_live_database
 
     try:
         settings = Settings()
@@ -51,16 +64,25 @@ def backup(target: Path, force: bool) -> None:
         raise CommandError("the database is in memory: there is no file to back up")
     if not database.is_file():
         raise CommandError(f"no database at {database}: nothing to back up")
-    if any(_is_same_file(target, live) for live in _database_files(database)):
-        raise CommandError("--to names the live database itself; give another file")
+    # docs/operations.md "Backups": what --to may not name, --force or not
+    if names_the_live_database(database, target):
+        raise CommandError(LIVE)
+    key_file = settings.key_file()
+    if names_one_of(target, key_file, lambda name: name == key_file.name):
+        raise CommandError("--to names the server key file; give another file")
     if not target.parent.is_dir():
         raise CommandError(f"--to: the directory {target.parent} does not exist")
+    kind = _not_a_regular_file(target)
+    if kind is not None:
+        raise CommandError(f"--to: {target} is {kind}, not a regular file; give another file")
     if target.is_dir():
         raise CommandError(f"--to: {target} is a directory; give a file name")
     if target.exists() and not force:
         raise CommandError(f"--to: {target} exists; give another file, or --force to replace it")
     try:
         size = backup_sqlite(database, target)
+    except LocksHeld as exc:
+        raise CommandError(f"{exc}: another process holds it; nothing was written, try again") from None
     except (OSError, sqlite3.Error) as exc:
         raise CommandError(f"the backup failed, nothing was written: {' '.join(str(exc).split())}") from None
     _emit({"backup": str(target.resolve()), "bytes": size})
