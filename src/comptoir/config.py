@@ -236,9 +236,16 @@ class Settings(BaseSettings):
             )
         return self.key_length_problem("COMPTOIR_SECRET_KEY", self.secret_key)
 
-    def key_length_problem(self, name: str, key: str) -> str | None:
+    def key_length_problem(self, name: str, key: str, *, new: bool = False) -> str | None:
         """Why `key`, given as the variable `name`, is too short to be a server key, or None:
-        on PostgreSQL at least MIN_SECRET_KEY_BYTES bytes, on SQLite any length."""
+        a `new` key (the one `rotate-key` accepts) has at least MIN_SECRET_KEY_BYTES bytes on
+        both databases, the current key too on PostgreSQL, while on SQLite a current key of
+        any length keeps working (docs/operations.md "Server key")."""
+        if new and len(key.encode()) < MIN_SECRET_KEY_BYTES:
+            return (
+                f"{name} is too short: a new server key must be at least {MIN_SECRET_KEY_BYTES}"
+                " bytes; make one with `comptoir secret-key`"
+            )
         if not self.is_sqlite and len(key.encode()) < MIN_SECRET_KEY_BYTES:
             return (
                 f"{name} is too short: on PostgreSQL it must be at least {MIN_SECRET_KEY_BYTES}"

@@ -92,8 +92,7 @@ def test_an_empty_key_on_stdin_is_refused_and_changes_nothing(
     assert snapshot() == before
 
 
-@pytest.mark.parametrize("db_kind", ["postgresql"], indirect=True)
-def test_a_short_new_key_on_postgresql_is_refused_and_changes_nothing(
+def test_a_short_new_key_is_refused_on_both_databases_and_changes_nothing(
     cli: Cli, monkeypatch: pytest.MonkeyPatch, snapshot: Callable[[], dict[str, Any]]
 ) -> None:
     cli("migrate")
@@ -101,16 +100,43 @@ def test_a_short_new_key_on_postgresql_is_refused_and_changes_nothing(
     monkeypatch.setenv("COMPTOIR_NEW_SECRET_KEY", "k" * 31)
     refused(
         cli("rotate-key"),
-        "COMPTOIR_NEW_SECRET_KEY is too short: on PostgreSQL it must be at least 32 bytes;"
+        "COMPTOIR_NEW_SECRET_KEY is too short: a new server key must be at least 32 bytes;"
         " make one with `comptoir secret-key`",
     )
-    monkeypatch.setattr("sys.stdin", io.StringIO("k" * 31 + "\n"))
+    refused(
+        cli("rotate-key", "--new-data-key"),
+        "COMPTOIR_NEW_SECRET_KEY is too short: a new server key must be at least 32 bytes;"
+        " make one with `comptoir secret-key`",
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("12345\n"))
     refused(
         cli("rotate-key", "--new-key-stdin"),
-        "the new key on stdin is too short: on PostgreSQL it must be at least 32 bytes;"
+        "the new key on stdin is too short: a new server key must be at least 32 bytes;"
         " make one with `comptoir secret-key`",
     )
     assert snapshot() == before
+
+
+def test_a_new_key_of_32_bytes_is_accepted(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    demo = cli("demo").json
+    monkeypatch.setenv("COMPTOIR_NEW_SECRET_KEY", "k" * 32)
+    assert cli("rotate-key").json == {"wraps": 2}
+    monkeypatch.setenv("COMPTOIR_SECRET_KEY", "k" * 32)
+    assert cli("demo").json == demo
+
+
+@pytest.mark.parametrize("db_kind", ["sqlite"], indirect=True)
+def test_on_sqlite_a_short_current_key_keeps_working_and_rotates_to_a_long_one(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COMPTOIR_SECRET_KEY", "short")  # given before the rule for new keys
+    demo = cli("demo").json
+    monkeypatch.setenv("COMPTOIR_NEW_SECRET_KEY", KEY_B)
+    assert cli("rotate-key").json == {"wraps": 2}
+    monkeypatch.delenv("COMPTOIR_NEW_SECRET_KEY")
+    monkeypatch.setenv("COMPTOIR_SECRET_KEY", KEY_B)
+    assert cli("rotate-key", "--retire-others").json == {"wraps": 1}
+    assert cli("demo").json == demo
 
 
 def test_the_new_key_is_read_from_stdin(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -29,7 +29,7 @@ def _new_key(from_stdin: bool) -> bytes:
         name = "COMPTOIR_NEW_SECRET_KEY"
     if not given:
         raise CommandError(NEW_KEY_UNSET if not from_stdin else "the new key on stdin is empty")
-    problem = settings.key_length_problem(name, given)
+    problem = settings.key_length_problem(name, given, new=True)
     if problem is not None:
         raise CommandError(problem)
     return given.encode()
