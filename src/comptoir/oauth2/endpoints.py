@@ -132,11 +132,12 @@ async def _checked_request(request: Request, db: AsyncSession) -> AuthorizeReque
         return _error_page(f"No application has the client id {client_id!r}.")
     if not redirect_uri:
         return _error_page("The redirect_uri parameter is missing.")
-    if not service.redirect_allowed(client, redirect_uri):
-        return _error_page(f"The redirect_uri {redirect_uri!r} is not registered for {client.name}.")
-    refused = _response_type_refused(query.getlist("response_type"))
+    refused = service.redirect_refused(client, redirect_uri)
     if refused is not None:
-        return _back(redirect_uri, query.get("state"), error=refused[0], error_description=refused[1])
+        return _error_page(refused)
+    response_type = _response_type_refused(query.getlist("response_type"))
+    if response_type is not None:
+        return _back(redirect_uri, query.get("state"), error=response_type[0], error_description=response_type[1])
     challenge, method = query.get("code_challenge"), query.get("code_challenge_method", "plain")
     if challenge is not None and (method != "S256" or not service.valid_challenge(challenge)):
         description = "code_challenge must be an S256 challenge (code_challenge_method=S256)"

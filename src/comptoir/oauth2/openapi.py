@@ -135,7 +135,8 @@ AUTHORIZE = {
                 },
             },
             "400": {
-                "description": "An error page: unknown client, missing or unregistered redirect URI",
+                "description": "An error page: unknown client, missing or unregistered redirect URI, or a "
+                "registered one the registration rule refuses (`javascript:`, `user@`...)",
                 "content": {"text/html": {}},
             },
         },

@@ -26,6 +26,7 @@ from comptoir.auth.scopes import Scope, parse_scope
 from comptoir.connections.service import (
     OOB_REDIRECT_URI,
     authorise,
+    check_redirect_uri,
     client_secret,
     find_client,
     find_connection_by_token,
@@ -69,10 +70,18 @@ class OAuthError(ComptoirError):
 # --- redirect URIs ----------------------------------------------------------------------
 
 
-def redirect_allowed(client: OAuthClient, redirect_uri: str) -> bool:
-    """docs/api/oauth.md "Redirect URIs": the oob URI for every client; any other
-    registered, matched exactly (RFC 9700 2.1: no prefix or pattern matching)."""
-    return redirect_uri == OOB_REDIRECT_URI or redirect_uri in client.redirect_uris
+def redirect_refused(client: OAuthClient, redirect_uri: str) -> str | None:
+    """Why `/authorize` may not send the browser to `redirect_uri`, or None
+    (docs/api/oauth.md "Redirect URIs"): the oob URI for every client; any other registered,
+    matched exactly (RFC 9700 2.1: no prefix or pattern matching), and still allowed by the
+    registration rule, so that a row written before it (or by hand) sends no one to a
+    `javascript:` address."""
+    if redirect_uri == OOB_REDIRECT_URI:
+        return None
+    if redirect_uri not in client.redirect_uris:
+        return f"The redirect_uri {redirect_uri!r} is not registered for {client.name}."
+    problem = check_redirect_uri(redirect_uri)
+    return None if problem is None else f"The redirect_uri of {client.name} cannot be used: {problem}."
 
 
 def valid_challenge(challenge: str) -> bool:
