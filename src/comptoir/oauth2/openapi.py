@@ -81,9 +81,10 @@ def _query(name: str, description: str, example: str, *, required: bool = False)
     }
 
 
+_BODY_CREDENTIAL = "Accepted instead of HTTP Basic; discouraged. Sent beside HTTP Basic, it must be Basic's."
 _CLIENT_FIELDS = {
-    "client_id": {"type": "string", "description": "Accepted instead of HTTP Basic; discouraged."},
-    "client_secret": {"type": "string", "description": "Accepted instead of HTTP Basic; discouraged."},
+    "client_id": {"type": "string", "description": _BODY_CREDENTIAL},
+    "client_secret": {"type": "string", "description": _BODY_CREDENTIAL},
 }
 _THROTTLED = "Too many failed client authentications from this address or for this client id (`Retry-After`)"
 
