@@ -231,7 +231,8 @@ METADATA = {
         "operationId": "oauth_metadata",
         "summary": "Describe the authorisation server",
         "description": "The authorisation server's metadata in the standard OAuth 2.0 form (RFC 8414): its "
-        "endpoints and what they support, for client libraries that discover them.",
+        "endpoints and what they support, for client libraries that discover them. The addresses are built on "
+        "the server's configured public URL, never on the request's Host.",
         "responses": {
             "200": {
                 "description": "The server's metadata",
@@ -249,7 +250,12 @@ METADATA = {
                         "example": METADATA_EXAMPLE,
                     }
                 },
-            }
+            },
+            "404": {
+                "description": "The server's public URL is not configured (and the request's Host is no loopback "
+                "name): no addresses to give",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}},
+            },
         },
         "security": [],
     }
