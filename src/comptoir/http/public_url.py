@@ -1,6 +1,7 @@
-"""The base URL of the absolute addresses Comptoir gives out (docs/operations.md "Public
-URL"): the one function that builds them, so that no address is made of what a client wrote
-in its `Host` header.
+"""The base URL of the absolute OAuth addresses Comptoir gives out, those of the metadata
+document (docs/operations.md "Public URL"): the one function that builds them, so that no such
+address is made of what a client wrote in its `Host` header. (The authorisation pages link
+with relative addresses.)
 
 COMPTOIR_PUBLIC_URL when it is set. Otherwise, for development on one machine, the request's
 own scheme, host and port, but only when its `Host` is a loopback name (`localhost`,
@@ -21,8 +22,8 @@ _HOST = re.compile(r"(?P<name>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.\-]+)(?::(?P<port>[0
 
 
 def public_base(request: Request) -> str | None:
-    """The base URL (scheme, host, port and any path, no trailing slash) of Comptoir's
-    absolute addresses for this request, or None when it cannot be known safely."""
+    """The base URL (scheme, host, port and any path, no trailing slash) of the absolute
+    addresses given to this request, or None when it cannot be known safely."""
     configured = app_state(request).settings.public_url
     if configured is not None:
         return configured
