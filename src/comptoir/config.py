@@ -121,6 +121,10 @@ class Settings(BaseSettings):
     # whether cookies are always `Secure` or only on https requests.
     forwarded_allow_ips: str = ""
     secure_cookies: Literal["auto", "always"] = "auto"
+    # Beyond the contract: the base URL clients reach Comptoir at, e.g. https://hub.example.com
+    # (docs/operations.md "Public URL"): the OAuth metadata's addresses are built on it, never
+    # on a request's Host. Unset: only a request to a loopback Host gets them (development).
+    public_url: str | None = None
     # Beyond the contract: how long rows are kept (docs/operations.md "Retention"), in days; a
     # fraction of a day is allowed (0.5 is 12 hours).
     request_log_retention_days: float = Field(default=7, gt=0, le=36500, allow_inf_nan=False)
@@ -164,6 +168,36 @@ class Settings(BaseSettings):
     def _proxies(cls, value: str) -> str:
         parse_forwarded_allow_ips(value)  # raises ValueError naming the bad entry
         return value
+
+    @field_validator("public_url", mode="before")
+    @classmethod
+    def _public_url(cls, value: object) -> object:
+        """An absolute http(s) URL naming a host (a port and a path allowed), without user
+        information, query, fragment, space, control character or backslash; kept with its
+        scheme and host in lower case and without its trailing slash."""
+        from urllib.parse import urlsplit
+
+        if value is None or value == "":
+            return None
+        text = str(value)
+        try:
+            parts = urlsplit(text)
+            parts.port  # noqa: B018 - raises for a port out of range or not a number
+        except ValueError:
+            parts = None
+        if (
+            parts is None
+            or parts.scheme not in ("http", "https")
+            or not parts.hostname
+            or "@" in parts.netloc
+            or any(c in text for c in "?#\\")
+            or any(c.isspace() or not c.isprintable() for c in text)
+        ):
+            raise ValueError(
+                "COMPTOIR_PUBLIC_URL must be an absolute http or https URL with a host and without user,"
+                f" query or fragment, such as https://hub.example.com (got {text!r})"
+            )
+        return f"{parts.scheme}://{parts.netloc.lower()}{parts.path}".rstrip("/")
 
     @property
     def trusted_proxies(self) -> tuple[IPNetwork, ...]:

@@ -216,22 +216,44 @@ def token_of(request: Request) -> str | None:
     `X-Access-Token`, or `Authorization: Bearer <token>` (the scheme in any case; another
     scheme is no token), an empty one being no token (docs/api/oauth.md "Bearer tokens").
     BadBearer (400) for a Bearer credential that is not one b64token (RFC 6750 2.1), or
-    two different tokens (RFC 6750 3.1)."""
-    headers = request.headers
-    token = headers.get("x-access-token") or None
-    authorization = headers.get("authorization")
-    if authorization is None:
-        return token
+    two different tokens in any two of these headers, repeated ones included (RFC 6750
+    3.1); copies of one token are that token. One pass over the raw headers: it runs on
+    every request (ASGI servers give header names in lower case, as Starlette reads them)."""
+    header: str | None = None
+    bearer: str | None = None
+    for name, raw in request.scope["headers"]:
+        if name == b"x-access-token":
+            if raw:
+                value = raw.decode("latin-1")
+                if header is not None and value != header:
+                    raise BadBearer(_TWO_TOKENS.format("Two X-Access-Token headers"))
+                header = value
+        elif name == b"authorization":
+            credential = _bearer_credential(raw.decode("latin-1"))
+            if credential is not None:
+                if bearer is not None and credential != bearer:
+                    raise BadBearer(_TWO_TOKENS.format("Two Authorization: Bearer headers"))
+                bearer = credential
+    if bearer is None:
+        return header
+    if header is not None and header != bearer:
+        raise BadBearer(_TWO_TOKENS.format("X-Access-Token and Authorization: Bearer"))
+    return bearer
+
+
+_TWO_TOKENS = "{} hold different tokens; send one"
+
+
+def _bearer_credential(authorization: str) -> str | None:
+    """The token of one `Authorization` value: None for another scheme or an empty one."""
     scheme, _, credential = authorization.strip().partition(" ")
     if scheme.lower() != "bearer":
-        return token
+        return None
     credential = credential.strip(" ")
     if not credential:
-        return token
+        return None
     if _B64TOKEN.fullmatch(credential) is None:
         raise BadBearer("The Authorization header must be 'Bearer' and the token, with nothing else")
-    if token is not None and token != credential:
-        raise BadBearer("X-Access-Token and Authorization: Bearer hold different tokens; send one")
     return credential
 
 

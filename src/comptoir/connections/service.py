@@ -11,6 +11,7 @@ from __future__ import annotations
 import hmac
 import re
 from typing import Any, TypedDict, Unpack
+from urllib.parse import urlsplit
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -25,7 +26,11 @@ from comptoir.models import Account, Catalog, Connection, CustomerList, Location
 
 OOB_REDIRECT_URI = "urn:ietf:wg:oauth:2.0:oob"
 MAX_NAME = 255
-_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s#]+")
+# A scheme, then no space, control character, backslash or fragment (RFC 3986 has none of them).
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s#\\\x00-\x1f\x7f]+")
+# docs/api/oauth.md "Redirect URIs": schemes whose address the browser runs or reads itself
+# rather than hands to an application.
+_BROWSER_SCHEMES = frozenset({"javascript", "vbscript", "data", "file", "blob", "filesystem", "about"})
 
 
 # --- clients ----------------------------------------------------------------------------
@@ -50,14 +55,34 @@ def render_client(key: bytes, client: OAuthClient) -> dict[str, Any]:
 
 
 def check_redirect_uri(uri: str) -> str | None:
-    """None when `uri` may be registered, else why not (RFC 6749 3.1.2: absolute, no fragment)."""
+    """None when `uri` may be a client's redirect URI, else why not: the one rule of
+    docs/api/oauth.md "Redirect URIs", applied at every registration and edit (the back
+    office, `comptoir admin create-client`) and again before `/authorize` sends a browser
+    anywhere (`oauth2.service.redirect_refused`)."""
     if uri == OOB_REDIRECT_URI:
         return None
-    if not _URI.fullmatch(uri):
+    if not _URI.fullmatch(uri):  # RFC 6749 3.1.2: absolute, without a fragment
         return f"{uri!r} is not an absolute URI without fragment"
     scheme, _, rest = uri.partition(":")
-    if scheme.lower() in ("http", "https") and not rest.startswith("//"):
-        return f"{uri!r} has no host"
+    scheme = scheme.lower()
+    if scheme in _BROWSER_SCHEMES:
+        return (
+            f"{uri!r} uses the {scheme}: scheme, whose address the browser runs or reads itself:"
+            " register an https URL or your application's own scheme"
+        )
+    try:
+        parts = urlsplit(uri)
+    except ValueError:  # an unclosed [IPv6 address, a host that NFKC turns into another
+        return f"{uri!r} is not an absolute URI without fragment"
+    if "@" in parts.netloc:  # `https://app.example@evil.example/`: a host easy to misread
+        return f"{uri!r} has user information (user@) before its host"
+    if scheme in ("http", "https"):
+        if not rest.startswith("//") or not parts.hostname:
+            return f"{uri!r} has no host"
+        try:
+            parts.port  # noqa: B018 - raises for a port out of range or not a number
+        except ValueError:
+            return f"{uri!r} has an invalid port"
     return None
 
 

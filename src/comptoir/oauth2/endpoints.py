@@ -132,11 +132,12 @@ async def _checked_request(request: Request, db: AsyncSession) -> AuthorizeReque
         return _error_page(f"No application has the client id {client_id!r}.")
     if not redirect_uri:
         return _error_page("The redirect_uri parameter is missing.")
-    if not service.redirect_allowed(client, redirect_uri):
-        return _error_page(f"The redirect_uri {redirect_uri!r} is not registered for {client.name}.")
-    refused = _response_type_refused(query.getlist("response_type"))
+    refused = service.redirect_refused(client, redirect_uri)
     if refused is not None:
-        return _back(redirect_uri, query.get("state"), error=refused[0], error_description=refused[1])
+        return _error_page(refused)
+    response_type = _response_type_refused(query.getlist("response_type"))
+    if response_type is not None:
+        return _back(redirect_uri, query.get("state"), error=response_type[0], error_description=response_type[1])
     challenge, method = query.get("code_challenge"), query.get("code_challenge_method", "plain")
     if challenge is not None and (method != "S256" or not service.valid_challenge(challenge)):
         description = "code_challenge must be an S256 challenge (code_challenge_method=S256)"
@@ -440,30 +441,31 @@ async def _token_fields(request: Request) -> dict[str, str]:
 
 
 class _Credentials:
-    """spec 5.3 item 2: HTTP Basic, or (compatible) `client_id`/`client_secret` fields,
-    admitted by the throttle (`Throttle`: per address, per (client id, address), and the
-    client id slowed down) before the request's transaction."""
+    """spec 5.3 item 2: HTTP Basic, or (compatible) `client_id`/`client_secret` fields
+    (`service.presented_credentials`: sent both ways, they must agree), admitted by the
+    throttle (`Throttle`: per address, per (client id, address), and the client id slowed
+    down) before the request's transaction."""
 
-    def __init__(self, client_id: str, secret: str, throttle: Throttle) -> None:
-        self.client_id, self.secret, self.throttle = client_id, secret, throttle
+    def __init__(self, presented: service.Presented, throttle: Throttle) -> None:
+        self.presented, self.throttle = presented, throttle
 
     @classmethod
     async def admitted(cls, request: Request, fields: dict[str, str]) -> _Credentials:
-        credentials = service.basic_credentials(request.headers.get("authorization"))
-        if credentials is None and "client_id" in fields:
-            credentials = (fields["client_id"], fields.get("client_secret", ""))
-        if credentials is None:
+        presented = service.presented_credentials(request.headers.get("authorization"), fields)
+        if presented is None:
             raise OAuthError(401, "invalid_client", "Client credentials are missing (HTTP Basic authentication)")
-        throttle = Throttle(app_state(request).limiter, "client", credentials[0], sessions.client_ip(request))
+        throttle = Throttle(app_state(request).limiter, "client", presented.client_id, sessions.client_ip(request))
         wait = await throttle.admit()
         if wait is not None:
             raise OAuthError(429, "invalid_client", "Too many failed client authentications", retry_after=wait)
-        return cls(*credentials, throttle)
+        return cls(presented, throttle)
 
     async def client(self, request: Request, db: AsyncSession) -> OAuthClient:
-        """The client, or 401 for wrong credentials (the failure counted)."""
-        client = await service.authenticate_client(db, app_state(request).key, self.client_id, self.secret)
-        if client is None:
+        """The client, or 401 for wrong credentials, wherever they are wrong (the failure
+        counted)."""
+        presented = self.presented
+        client = await service.authenticate_client(db, app_state(request).key, presented.client_id, presented.secret)
+        if client is None or not presented.agree:
             await self.throttle.failed()
             raise OAuthError(401, "invalid_client", "The client id or secret is wrong")
         return client

@@ -1,7 +1,7 @@
 """The authorisation server metadata at `/.well-known/oauth-authorization-server` (RFC 8414;
 docs/api/oauth.md "Metadata document"): what the endpoints of `oauth2.endpoints` accept,
-with their addresses built from the request's base URL, so the document names the host the
-client reached."""
+with their addresses built on Comptoir's public URL (`http.public_url.public_base`), never on
+the request's Host; a 404 when that URL cannot be known."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from fastapi import APIRouter
 from starlette.requests import Request
 from starlette.responses import Response
 
+from comptoir.errors import ComptoirError
+from comptoir.http.public_url import public_base
 from comptoir.kit.jsonutil import dumps
 
 router = APIRouter(include_in_schema=False)
@@ -20,7 +22,7 @@ CLIENT_AUTH = ["client_secret_basic", "client_secret_post"]  # oauth2.endpoints.
 
 
 def metadata(base: str) -> dict[str, Any]:
-    """The document for the service reached at `base` (scheme, host and port, no slash)."""
+    """The document for the service at `base` (scheme, host, port and path, no slash)."""
     return {
         "issuer": base,
         "authorization_endpoint": f"{base}{PREFIX}/authorize",
@@ -37,7 +39,17 @@ def metadata(base: str) -> dict[str, Any]:
     }
 
 
+class Unpublished(ComptoirError):
+    """No public URL to build the document on (docs/operations.md "Public URL")."""
+
+    status = 404
+    error_type = "not_found"
+    default_message = "No metadata document: set COMPTOIR_PUBLIC_URL to the address clients reach this server at"
+
+
 @router.get("/.well-known/oauth-authorization-server")
 async def authorization_server_metadata(request: Request) -> Response:
-    base = str(request.base_url).rstrip("/")
+    base = public_base(request)
+    if base is None:
+        raise Unpublished()
     return Response(dumps(metadata(base)), media_type="application/json")

@@ -81,9 +81,10 @@ def _query(name: str, description: str, example: str, *, required: bool = False)
     }
 
 
+_BODY_CREDENTIAL = "Accepted instead of HTTP Basic; discouraged. Sent beside HTTP Basic, it must be Basic's."
 _CLIENT_FIELDS = {
-    "client_id": {"type": "string", "description": "Accepted instead of HTTP Basic; discouraged."},
-    "client_secret": {"type": "string", "description": "Accepted instead of HTTP Basic; discouraged."},
+    "client_id": {"type": "string", "description": _BODY_CREDENTIAL},
+    "client_secret": {"type": "string", "description": _BODY_CREDENTIAL},
 }
 _THROTTLED = "Too many failed client authentications from this address or for this client id (`Retry-After`)"
 
@@ -135,7 +136,8 @@ AUTHORIZE = {
                 },
             },
             "400": {
-                "description": "An error page: unknown client, missing or unregistered redirect URI",
+                "description": "An error page: unknown client, missing or unregistered redirect URI, or a "
+                "registered one the registration rule refuses (`javascript:`, `user@`...)",
                 "content": {"text/html": {}},
             },
         },
@@ -229,7 +231,8 @@ METADATA = {
         "operationId": "oauth_metadata",
         "summary": "Describe the authorisation server",
         "description": "The authorisation server's metadata in the standard OAuth 2.0 form (RFC 8414): its "
-        "endpoints and what they support, for client libraries that discover them.",
+        "endpoints and what they support, for client libraries that discover them. The addresses are built on "
+        "the server's configured public URL, never on the request's Host.",
         "responses": {
             "200": {
                 "description": "The server's metadata",
@@ -247,7 +250,12 @@ METADATA = {
                         "example": METADATA_EXAMPLE,
                     }
                 },
-            }
+            },
+            "404": {
+                "description": "The server's public URL is not configured (and the request's Host is no loopback "
+                "name): no addresses to give",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}},
+            },
         },
         "security": [],
     }

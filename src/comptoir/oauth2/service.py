@@ -17,6 +17,8 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, ClassVar
 
@@ -26,6 +28,7 @@ from comptoir.auth.scopes import Scope, parse_scope
 from comptoir.connections.service import (
     OOB_REDIRECT_URI,
     authorise,
+    check_redirect_uri,
     client_secret,
     find_client,
     find_connection_by_token,
@@ -69,10 +72,18 @@ class OAuthError(ComptoirError):
 # --- redirect URIs ----------------------------------------------------------------------
 
 
-def redirect_allowed(client: OAuthClient, redirect_uri: str) -> bool:
-    """docs/api/oauth.md "Redirect URIs": the oob URI for every client; any other
-    registered, matched exactly (RFC 9700 2.1: no prefix or pattern matching)."""
-    return redirect_uri == OOB_REDIRECT_URI or redirect_uri in client.redirect_uris
+def redirect_refused(client: OAuthClient, redirect_uri: str) -> str | None:
+    """Why `/authorize` may not send the browser to `redirect_uri`, or None
+    (docs/api/oauth.md "Redirect URIs"): the oob URI for every client; any other registered,
+    matched exactly (RFC 9700 2.1: no prefix or pattern matching), and still allowed by the
+    registration rule, so that a row written before it (or by hand) sends no one to a
+    `javascript:` address."""
+    if redirect_uri == OOB_REDIRECT_URI:
+        return None
+    if redirect_uri not in client.redirect_uris:
+        return f"The redirect_uri {redirect_uri!r} is not registered for {client.name}."
+    problem = check_redirect_uri(redirect_uri)
+    return None if problem is None else f"The redirect_uri of {client.name} cannot be used: {problem}."
 
 
 def valid_challenge(challenge: str) -> bool:
@@ -219,6 +230,35 @@ def basic_credentials(header: str | None) -> tuple[str, str] | None:
         return None
     client_id, sep, secret = decoded.partition(":")
     return (client_id, secret) if sep else None
+
+
+@dataclass(frozen=True, slots=True)
+class Presented:
+    """The client credentials of a `/token` or `/revoke` request: the id and secret it
+    authenticates with, and whether what else it sent agrees with them."""
+
+    client_id: str
+    secret: str
+    agree: bool
+
+
+def presented_credentials(authorization: str | None, fields: Mapping[str, str]) -> Presented | None:
+    """docs/api/oauth.md "Token endpoint": HTTP Basic (RFC 6749 2.3.1), else (compatible) the
+    `client_id` and `client_secret` fields; None when neither is sent. A request that sends
+    both ways authenticates with Basic, and every field it also sends must be the same (a
+    `client_id` naming another client, a `client_secret` differing from Basic's: `agree` is
+    False, and the client authentication fails)."""
+    basic = basic_credentials(authorization)
+    if basic is None:
+        if "client_id" not in fields:
+            return None
+        return Presented(fields["client_id"], fields.get("client_secret", ""), agree=True)
+    client_id, secret = basic
+    agree = fields.get("client_id", client_id) == client_id
+    other = fields.get("client_secret")
+    if other is not None and not hmac.compare_digest(other.encode(), secret.encode()):
+        agree = False
+    return Presented(client_id, secret, agree)
 
 
 async def authenticate_client(session: AsyncSession, key: bytes, client_id: str, secret: str) -> OAuthClient | None:
