@@ -17,7 +17,7 @@ from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, custom_fields
 from comptoir.kit.codes import parse_country
 from comptoir.kit.pagination import Page, PageRequest
-from comptoir.kit.times import hhmm_minutes, localize, parse_timezone_name, render_datetime, render_timezone
+from comptoir.kit.times import future, hhmm_minutes, localize, parse_timezone_name, render_datetime, render_timezone
 from comptoir.kit.wire import WireError
 from comptoir.locations import repository
 from comptoir.locations.schemas import DAYS, MAX_MINUTES, MAX_REASON, LocationUpdate, OrderAcceptanceUpdate
@@ -221,8 +221,10 @@ def check_order_acceptance(
     resume_at = None
     if given.resume_at is not None and mode != "normal":
         resume_at = localize(given.resume_at, timezone)
-        if resume_at <= clock.now():
-            errors.add("order_acceptance.resume_at", "must be in the future")
+        try:
+            future(resume_at)
+        except WireError as exc:
+            errors.add("order_acceptance.resume_at", str(exc))
     if mode == "normal":
         return mode, None, None, None
     return mode, resume_at, given.extra_preparation_time if mode == "busy" else None, given.reason
