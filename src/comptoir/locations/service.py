@@ -358,11 +358,7 @@ async def edit_details(
     errors = FieldErrors()
     check_preparation_time(details["preparation_time"], errors)
     _check_texts(errors, details["name"], details["address"], details["postal_code"], details["city"])
-    for field, parse in (("country", parse_country), ("timezone", parse_timezone_name)):
-        try:
-            parse(details[field])
-        except WireError as exc:
-            errors.add(field, str(exc))
+    _check_codes(errors, details["country"], details["timezone"])
     errors.raise_if_any()
     previous = render_location(location, account)
     for field in ("name", "country", "timezone", "preparation_time"):
@@ -389,6 +385,16 @@ def _check_texts(
     check_text(errors, "city", city, 255)
 
 
+def _check_codes(errors: FieldErrors, country: str, timezone: str) -> None:
+    """A location's country and timezone (the API's Country and Timezone), as creating and
+    the back office's edit check them."""
+    for field, parse, value in (("country", parse_country, country), ("timezone", parse_timezone_name, timezone)):
+        try:
+            parse(value)
+        except WireError as exc:
+            errors.add(field, str(exc))
+
+
 async def create_location(
     session: AsyncSession,
     *,
@@ -401,9 +407,11 @@ async def create_location(
     city: str | None = None,
 ) -> Location:
     """A new location numbered after the account's last one (an atomic counter, so two
-    concurrent creations never share a number)."""
+    concurrent creations never share a number). Every field is checked before anything
+    is written, every error named."""
     errors = FieldErrors()
     _check_texts(errors, name, address, postal_code, city)
+    _check_codes(errors, country, timezone)
     errors.raise_if_any()
     number = await take_location_number(session, account)
     now = clock.now()
