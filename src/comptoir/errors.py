@@ -11,6 +11,7 @@
     ├── RoutingError            404    routing_error: unknown URL
     ├── RequestTimeout          408    request_timeout: headers or body too slow to arrive
     ├── Conflict                409    conflict: races an identical in-flight request
+    │   └── StaleForm           409    a back-office form sent from a page out of date
     ├── PayloadTooLarge         413    payload_too_large: the body is over the size limit
     ├── UnsupportedMediaType    415    unsupported_media_type
     ├── Unprocessable           422    unprocessable_entity, with errors [{field, message}]
@@ -151,6 +152,17 @@ class Conflict(ComptoirError):
     status = 409
     error_type = "conflict"
     default_message = "Conflict"
+
+
+class StaleForm(Conflict):
+    """A back-office form names what its page showed of `resource` (an order's status, a
+    customer's version) in its `seen` field; the service compares it under the row's lock
+    and refuses a form sent after the resource changed (docs/back-office.md "Errors").
+    `current`: what the resource is now, when the page can say it."""
+
+    def __init__(self, resource: str, current: str | None = None) -> None:
+        super().__init__(f"The {resource} changed since the page showed it")
+        self.resource, self.current = resource, current
 
 
 class PayloadTooLarge(ComptoirError):

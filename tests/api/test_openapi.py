@@ -333,7 +333,7 @@ async def test_catalog_responses_match_the_documented_schemas(
             "/v1/catalogs/{catalog_id}/locations/{location_id}/inventory",
             "put",
             await client.put(
-                inventory, json=[{"sku_ref": "cola", "stock": "0", "expires_at": "2026-06-24T18:00:00Z"}], headers=auth
+                inventory, json=[{"sku_ref": "cola", "stock": "0", "expires_at": "2030-06-24T18:00:00Z"}], headers=auth
             ),
         ),
         ("/v1/catalogs/{catalog_id}/images", "post", image),

@@ -1,12 +1,13 @@
 """Attacks on the back office's stock, catalog and customer forms (docs/back-office.md
 "Stock, catalogs and customers"): another owner's ids, missing or forged CSRF tokens,
-unknown refs, oversized or malformed input, markup in names. Each refusal changes
-nothing."""
+unknown refs, oversized or malformed input, markup in names, a customer form that did not see
+the customer's latest change (stale or made-up versions). Each refusal changes nothing."""
 
 # ruff: noqa: F811 - the API's fixtures are imported, then named as parameters
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -252,3 +253,48 @@ async def test_markup_in_catalog_product_list_and_customer_names_is_shown_as_tex
     )
     assert duplicate.status_code == 400
     assert SCRIPT not in duplicate.text
+
+
+# --- lost updates: a customer form that did not see the customer as it is ------------------
+
+
+@pytest.fixture
+async def consenting(client: httpx.AsyncClient, shop: Shop) -> tuple[str, str]:
+    """Ann, who accepted marketing by email and SMS, the owner logged in: (list, customer)."""
+    list_id = await lists_of(client, shop)
+    body = {"first_name": "Ann", "phone": "+33612345678", "email_marketing": True, "sms_marketing": True}
+    customer = await new_customer(client, shop, list_id, body)
+    await log_in(client, "owner@example.com")
+    return list_id, customer["id"]
+
+
+async def test_a_stale_customer_form_cannot_give_back_a_withdrawn_marketing_consent(
+    client: httpx.AsyncClient, shop: Shop, world: World, consenting: tuple[str, str]
+) -> None:
+    list_id, customer_id = consenting
+    url = f"/customer-lists/{list_id}/customers/{customer_id}"
+    page = (await client.get(url)).text  # both consents ticked on the form
+    seen = re.search(r'name="seen" value="([^"]+)"', page)
+    assert seen is not None
+    api = f"/v1/customer_lists/{list_id}/customers/{customer_id}"
+    withdrawn = {"email_marketing": False, "sms_marketing": False, "phone": "+33700000001"}
+    assert (await client.patch(api, json=withdrawn, headers=shop.headers())).status_code == 200
+    form = {"csrf": csrf_of(page), "seen": seen.group(1), "first_name": "Ann", "phone": "+33612345678"}
+    form |= {"email_marketing": "yes", "sms_marketing": "yes"}
+    await refused(world, lambda: client.post(url, data=form), 409)
+    customer = (await client.get(api, headers=shop.headers())).json()
+    assert {name: customer[name] for name in withdrawn} == withdrawn
+
+
+@pytest.mark.parametrize(
+    "seen", [None, "", "2000-01-01T00:00:00+00:00", "9999-12-31T23:59:59.999999+00:00", "x" * 100_000, SCRIPT]
+)
+async def test_a_customer_form_with_a_missing_or_made_up_version_is_refused(
+    client: httpx.AsyncClient, world: World, consenting: tuple[str, str], seen: str | None
+) -> None:
+    list_id, customer_id = consenting
+    form = {"csrf": await token_of(client), "first_name": "Eve"} | ({"seen": seen} if seen is not None else {})
+    url = f"/customer-lists/{list_id}/customers/{customer_id}"
+    answer = await refused(world, lambda: client.post(url, data=form), 409)
+    assert SCRIPT not in answer.text
+    assert len(answer.text) < 200_000

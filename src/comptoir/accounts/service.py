@@ -10,6 +10,8 @@ from comptoir.accounts import repository
 from comptoir.auth.context import Ctx
 from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, ids
+from comptoir.kit.codes import parse_currency
+from comptoir.kit.wire import WireError
 from comptoir.models import Account, Location, User
 from comptoir.models.accounts import AccountRef, AccountView
 
@@ -39,8 +41,14 @@ def account_of(ctx: Ctx, public_id: str | None) -> AccountView:
 
 
 async def create_account(session: AsyncSession, *, owner: User, name: str, currency: str) -> Account:
+    """An account of `owner`; its name and currency (`kit.codes.parse_currency`, the API's
+    Currency) are checked before anything is written, every error named."""
     errors = FieldErrors()
     check_text(errors, "name", name, 255, required=True)
+    try:
+        parse_currency(currency)
+    except WireError as exc:
+        errors.add("currency", str(exc))
     errors.raise_if_any()
     account = Account(name=name, currency=currency, owner_id=owner.id, created_at=clock.now())
     await repository.add(session, account)

@@ -524,13 +524,30 @@ async def get_image(catalog_id: str, image_id: str, session: Session, ctx: Image
     return JSON(await images.get_image(session, ctx, catalog_id, image_id))
 
 
+# docs/api/catalogs.md "Images": an image's bytes are answered as the type they were uploaded
+# with, which a browser must never second-guess (an image holding markup is never run as a page)
+NOSNIFF = {"X-Content-Type-Options": "nosniff"}
+
+
 @router.get(
     IMAGES + "/{image_id}/data",
     response_class=Response,
-    responses={**READ_ERRORS, 200: {"description": "The bytes", "content": {kind: {} for kind in images.TYPES}}},
+    responses={
+        **READ_ERRORS,
+        200: {
+            "description": "The bytes",
+            "content": {kind: {} for kind in images.TYPES},
+            "headers": {
+                "X-Content-Type-Options": {
+                    "description": "Always `nosniff`: the bytes are only ever read as their type.",
+                    "schema": {"type": "string", "enum": ["nosniff"]},
+                }
+            },
+        },
+    },
     summary="Get an image's bytes",
 )
 async def get_image_data(catalog_id: str, image_id: str, session: Session, ctx: ImageReader) -> Response:
-    """The image's bytes, with its media type."""
+    """The image's bytes, with its media type and `X-Content-Type-Options: nosniff`."""
     data, media_type = await images.image_data(session, ctx, catalog_id, image_id)
-    return Response(data, media_type=media_type)
+    return Response(data, media_type=media_type, headers=NOSNIFF)

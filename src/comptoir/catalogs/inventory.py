@@ -1,7 +1,7 @@
 """Inventory (docs/api/inventory.md "Entries"): the stock of a catalog's skus and options at one
 location. No entry means unlimited stock; an entry holds `stock` (a decimal >= 0 with at
-most 3 decimals) and, only with stock 0, `expires_at`, when the item comes back: the worker
-then removes the entry and records `inventory.patch`.
+most 3 decimals) and, only with stock 0, `expires_at`, when the item comes back (in the
+future when written): the worker then removes the entry and records `inventory.patch`.
 
 Access (docs/api/inventory.md "Access", spec 5.1): `inventory.read/write` at the location (or, for an
 account token, at any location of its account), or the deprecated `location[catalog.*]`, is
@@ -28,7 +28,7 @@ from comptoir.errors import FieldErrors, NotFound
 from comptoir.kit import clock, ids
 from comptoir.kit.decimals import parse_decimal, render_decimal
 from comptoir.kit.jsonstream import REFUSED, Path, Shape
-from comptoir.kit.times import localize, parse_datetime, render_datetime
+from comptoir.kit.times import future, localize, parse_datetime, render_datetime
 from comptoir.kit.wire import WireError, shown
 from comptoir.models import Catalog, InventoryEntry
 from comptoir.models.locations import LocationRef
@@ -105,8 +105,8 @@ class Entries:
         if entry.get("expires_at") is not None:
             try:
                 expires_at = parse_datetime(entry["expires_at"])
-                if self.timezone is not None:
-                    expires_at = localize(expires_at, self.timezone)
+                if self.timezone is not None:  # docs/api/inventory.md "Entries": in the future
+                    expires_at = future(localize(expires_at, self.timezone))
             except WireError as exc:
                 errors.add(f"{path}.expires_at", str(exc))
             if stock is not None and stock != 0:

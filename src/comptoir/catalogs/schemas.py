@@ -239,7 +239,8 @@ Catalog.model_rebuild()  # its `data` is declared below it
 def inventory_schema(*, patch: bool) -> dict[str, Any]:
     """An array of entries: exactly one of `sku_ref` and `option_ref` (the other absent or
     null), `stock` a decimal >= 0 with at most 3 decimals (required on PUT; null deletes on
-    PATCH), `expires_at` only with a stock of 0. Each ref once, and one of the catalog's."""
+    PATCH), `expires_at` in the future and only with a stock of 0. Each ref once, and one of
+    the catalog's."""
     ref = {"type": "string", "maxLength": 255, "pattern": NO_NUL}
     stock: dict[str, Any] = {
         "anyOf": [
@@ -256,7 +257,10 @@ def inventory_schema(*, patch: bool) -> dict[str, Any]:
             "sku_ref": {"anyOf": [ref, {"type": "null"}]},
             "option_ref": {"anyOf": [ref, {"type": "null"}]},
             "stock": stock,
-            "expires_at": {"anyOf": [DATETIME_SCHEMA, {"type": "null"}]},
+            "expires_at": {
+                "anyOf": [DATETIME_SCHEMA, {"type": "null"}],
+                "description": "In the future: when the item comes back (only with a stock of 0)",
+            },
         },
         **({} if patch else {"required": ["stock"]}),
         "oneOf": [

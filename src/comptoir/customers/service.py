@@ -14,7 +14,7 @@ from comptoir.customer_lists.service import ListInReach, list_in_reach
 from comptoir.customers import hooks, repository
 from comptoir.customers.repository import KIND
 from comptoir.customers.schemas import ANONYMISED_FIELDS, CustomerFields, CustomerFilters, CustomerWrite
-from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable
+from comptoir.errors import FieldError, FieldErrors, NotFound, StaleForm, Unprocessable
 from comptoir.kit import clock, custom_fields, ids
 from comptoir.kit.decimals import render_decimal
 from comptoir.kit.money import Money
@@ -219,12 +219,28 @@ async def update_customer(
     return await update_in_list(session, ctx, found, customer_id, body)
 
 
+def version_of(customer: Customer) -> str:
+    """The customer's version as a form carries it: the time of its last change, which every
+    change of its shape moves (docs/back-office.md "Stock, catalogs and customers")."""
+    return customer.updated_at.isoformat()
+
+
 async def update_in_list(
-    session: AsyncSession, ctx: Ctx | None, found: ListInReach, customer_id: str, body: CustomerWrite
+    session: AsyncSession,
+    ctx: Ctx | None,
+    found: ListInReach,
+    customer_id: str,
+    body: CustomerWrite,
+    *,
+    seen: str | None = None,
 ) -> dict[str, Any]:
     """`update_customer` in a list the caller found in reach; `ctx` None: caused by no
-    client (the back office), which has no private ref to set or read."""
+    client (the back office), which has no private ref to set or read. `seen`: the version
+    (`version_of`) the form's page showed; `StaleForm` (409) when the customer has changed
+    since, nothing changed."""
     customer = await customer_in_list(session, found, customer_id, for_update=True)
+    if seen is not None and seen != version_of(customer):
+        raise StaleForm("customer")
     cards = (await cards_of(session, [customer.id]))[customer.id]
     previous = _state(customer, found, cards)
     errors = FieldErrors()

@@ -89,6 +89,15 @@ def localize(value: datetime, timezone: str) -> datetime:
     return value.astimezone(UTC)
 
 
+def future(value: datetime) -> datetime:
+    """`value` (aware) when it is later than now, else a WireError: a time something resumes
+    or comes back must be in the future when written (docs/api/locations-accounts.md "Order
+    acceptance", docs/api/inventory.md "Entries")."""
+    if value <= clock.now():
+        raise WireError("must be in the future")
+    return value
+
+
 def render_datetime(value: datetime | None, timezone: str = "UTC") -> str | None:
     if value is None:
         return None

@@ -17,7 +17,7 @@ from comptoir.errors import FieldErrors, NotFound, check_text
 from comptoir.kit import clock, custom_fields
 from comptoir.kit.codes import parse_country
 from comptoir.kit.pagination import Page, PageRequest
-from comptoir.kit.times import hhmm_minutes, localize, parse_timezone_name, render_datetime, render_timezone
+from comptoir.kit.times import future, hhmm_minutes, localize, parse_timezone_name, render_datetime, render_timezone
 from comptoir.kit.wire import WireError
 from comptoir.locations import repository
 from comptoir.locations.schemas import DAYS, MAX_MINUTES, MAX_REASON, LocationUpdate, OrderAcceptanceUpdate
@@ -221,8 +221,10 @@ def check_order_acceptance(
     resume_at = None
     if given.resume_at is not None and mode != "normal":
         resume_at = localize(given.resume_at, timezone)
-        if resume_at <= clock.now():
-            errors.add("order_acceptance.resume_at", "must be in the future")
+        try:
+            future(resume_at)
+        except WireError as exc:
+            errors.add("order_acceptance.resume_at", str(exc))
     if mode == "normal":
         return mode, None, None, None
     return mode, resume_at, given.extra_preparation_time if mode == "busy" else None, given.reason
@@ -356,11 +358,7 @@ async def edit_details(
     errors = FieldErrors()
     check_preparation_time(details["preparation_time"], errors)
     _check_texts(errors, details["name"], details["address"], details["postal_code"], details["city"])
-    for field, parse in (("country", parse_country), ("timezone", parse_timezone_name)):
-        try:
-            parse(details[field])
-        except WireError as exc:
-            errors.add(field, str(exc))
+    _check_codes(errors, details["country"], details["timezone"])
     errors.raise_if_any()
     previous = render_location(location, account)
     for field in ("name", "country", "timezone", "preparation_time"):
@@ -387,6 +385,16 @@ def _check_texts(
     check_text(errors, "city", city, 255)
 
 
+def _check_codes(errors: FieldErrors, country: str, timezone: str) -> None:
+    """A location's country and timezone (the API's Country and Timezone), as creating and
+    the back office's edit check them."""
+    for field, parse, value in (("country", parse_country, country), ("timezone", parse_timezone_name, timezone)):
+        try:
+            parse(value)
+        except WireError as exc:
+            errors.add(field, str(exc))
+
+
 async def create_location(
     session: AsyncSession,
     *,
@@ -399,9 +407,11 @@ async def create_location(
     city: str | None = None,
 ) -> Location:
     """A new location numbered after the account's last one (an atomic counter, so two
-    concurrent creations never share a number)."""
+    concurrent creations never share a number). Every field is checked before anything
+    is written, every error named."""
     errors = FieldErrors()
     _check_texts(errors, name, address, postal_code, city)
+    _check_codes(errors, country, timezone)
     errors.raise_if_any()
     number = await take_location_number(session, account)
     now = clock.now()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from comptoir.errors import BadRequest, Conflict
+from comptoir.errors import BadRequest, Conflict, StaleForm
 from comptoir.kit.wire import shown
 from comptoir.models.locations import LocationRef
 from comptoir.orders import service
@@ -49,16 +49,6 @@ def next_statuses(status: str, service_type: str | None) -> tuple[str, ...]:
     return _NEXT.get(status, ())
 
 
-class StaleForm(Conflict):
-    """The order changed since the form was shown."""
-
-    default_message = "The order changed since this page showed it"
-
-    def __init__(self, current: str) -> None:
-        super().__init__()
-        self.current = current
-
-
 class NotAllowed(Conflict):
     """The workflow has no move from the order's status to the one asked."""
 
@@ -75,7 +65,7 @@ async def move(orders: OrderRepository, location: LocationRef, public_id: str, t
     if to not in STATUSES:
         raise BadRequest(f"Status: {shown(to)} is not an order status")
     if order.status != seen:
-        raise StaleForm(order.status)
+        raise StaleForm("order", order.status)
     if to not in next_statuses(order.status, order.body.get("service_type")):
         raise NotAllowed(order.status, to)
     return await service.update_order(orders, None, location, order, OrderUpdate.model_validate({"status": to}))

@@ -25,8 +25,15 @@ from starlette.responses import Response
 from comptoir.customer_lists import repository as customer_lists
 from comptoir.customer_lists.service import ListInReach, create_list, lists_by_name
 from comptoir.customers.schemas import CustomerFilters, CustomerWrite
-from comptoir.customers.service import cards_of, customer_in_list, render_customer, search_customers, update_in_list
-from comptoir.errors import BadRequest, NotFound, Unprocessable
+from comptoir.customers.service import (
+    cards_of,
+    customer_in_list,
+    render_customer,
+    search_customers,
+    update_in_list,
+    version_of,
+)
+from comptoir.errors import BadRequest, NotFound, StaleForm, Unprocessable
 from comptoir.http.state import app_state
 from comptoir.kit import ids
 from comptoir.kit.codes import countries
@@ -197,9 +204,13 @@ async def _customer_view(
     customer_id: str,
     *,
     form: dict[str, Any] | None = None,
+    seen: str | None = None,
     errors: Sequence[Problem | str] = (),
+    status: int = 400,
     saved: bool = False,
 ) -> Response:
+    """The customer's page; with `form` (what was written), `seen` (the version the form
+    showed) and `errors`, the refused form answered with `status`."""
     try:
         customer = await customer_in_list(db, found, customer_id)
     except NotFound:
@@ -211,7 +222,7 @@ async def _customer_view(
     name = display_name(shown) or ("Anonymised customer" if customer.anonymised else f"Customer {shown['id']}")
     return page(
         "bo_customer.html",
-        400 if errors else 200,
+        status if errors else 200,
         title=name,
         you=you,
         crumbs=[
@@ -225,6 +236,8 @@ async def _customer_view(
         edited=EDITED,
         consents=CONSENTS,
         form=form or _form_of(shown),
+        seen=seen if seen is not None else version_of(customer),
+        stale=status == STALE,
         countries=countries(),
         saved=saved,
         cards=[
@@ -254,24 +267,38 @@ async def customer_page(request: Request, list_id: str, customer_id: str) -> Res
         return await _customer_view(db, you, found, account, location, customer_id, saved=saved)
 
 
+STALE = StaleForm.status
+CHANGED = (
+    "This customer changed since this page showed it. Nothing was changed: reload the page to see"
+    " the customer as they are now, then make your changes again."
+)
+
+
 @router.post("/customer-lists/{list_id}/customers/{customer_id}")
 async def save_customer(request: Request, list_id: str, customer_id: str) -> Response:
     """The API's PATCH (`customers.service.update_in_list`): every error named at once,
-    beside its field; `customer.update` when something changed."""
+    beside its field; `customer.update` when something changed. The form's `seen` is the
+    version its page showed: a customer changed since (through the API, another page) is
+    refused (409), so that the form never writes back what it showed over a newer value."""
     form = await request.form()
-    written = _written(form)
+    written, seen = _written(form), text(form, "seen")
+    status, errors = 400, []
     async with app_state(request).db.transaction() as db:
         you = await visitor(request, db)
         you.check(form)
         found, account, location = await owned_list(db, you.user, list_id)
         try:
-            await update_in_list(db, None, found, customer_id, CustomerWrite.model_validate(written))
+            await update_in_list(db, None, found, customer_id, CustomerWrite.model_validate(written), seen=seen)
         except NotFound:
             raise not_found("No customer of this list has this id.") from None
+        except StaleForm:
+            status, errors = STALE, [Problem(None, CHANGED)]
         except (Unprocessable, ValidationError) as exc:
+            status, errors = 400, problems(exc, FIELDS, labels=LABELS)
+        if errors:  # rolled back (`PageAnswer`): the form as written, beside the customer as they stand
             shown = {name: "" if value is None else value for name, value in written.items()}
             answer = await _customer_view(
-                db, you, found, account, location, customer_id, form=shown, errors=problems(exc, FIELDS, labels=LABELS)
+                db, you, found, account, location, customer_id, form=shown, seen=seen, errors=errors, status=status
             )
             raise PageAnswer(answer) from None
     return redirect(f"/customer-lists/{found.public_id}/customers/{customer_id}?saved=1")

@@ -22,7 +22,7 @@ from starlette.responses import Response
 
 from comptoir.db.unit import Unit
 from comptoir.deliveries.service import list_quotes
-from comptoir.errors import BadRequest, Conflict, NotFound
+from comptoir.errors import BadRequest, Conflict, NotFound, StaleForm
 from comptoir.http.state import app_state
 from comptoir.kit.times import parse_date
 from comptoir.kit.wire import WireError
@@ -280,7 +280,7 @@ async def order_page(request: Request, location_id: str, order_id: str) -> Respo
 
 def _refusal(exc: BadRequest | Conflict) -> str:
     words = templates.filters["status_words"]
-    if isinstance(exc, workflow.StaleForm):
+    if isinstance(exc, StaleForm):
         return (
             f"This order changed since the page showed it; it is now “{words(exc.current)}”."
             " Nothing was changed: look again and choose."

@@ -19,10 +19,10 @@ from comptoir.callbacks.service import dismiss_notice
 from comptoir.callbacks.service import notices as callback_notices
 from comptoir.catalogs.service import catalogs_by_name
 from comptoir.customer_lists.service import lists_by_name
-from comptoir.errors import FieldError, Unprocessable
+from comptoir.errors import Unprocessable
 from comptoir.http.state import app_state
-from comptoir.kit.codes import countries, currencies, currency_of, parse_country, parse_currency
-from comptoir.kit.times import parse_timezone_name, timezone_names
+from comptoir.kit.codes import countries, currencies, currency_of, parse_country
+from comptoir.kit.times import timezone_names
 from comptoir.kit.wire import WireError
 from comptoir.locations.service import (
     create_location,
@@ -246,17 +246,10 @@ async def new_account(request: Request) -> Response:
     async with app_state(request).db.transaction() as db:
         you = await visitor(request, db)
         you.check(form)
-        found: list[FieldError] = []
-        try:
-            parse_currency(values["currency"])
-        except WireError:
-            found.append(FieldError("currency", "choose a currency from the list."))
-        try:
+        try:  # every field checked before anything is written (`create_account`)
             account = await create_account(db, owner=you.user, name=values["name"], currency=values["currency"])
         except Unprocessable as exc:
-            found.extend(e for e in exc.errors if e.field != "currency")
-        if found:
-            raise PageAnswer(_account_form(you, values, problems(found, ACCOUNT_FIELDS, labels=ACCOUNT_LABELS)))
+            raise PageAnswer(_account_form(you, values, problems(exc, ACCOUNT_FIELDS, labels=ACCOUNT_LABELS))) from None
     return redirect(f"/accounts/{account.public_id}")
 
 
@@ -352,16 +345,7 @@ async def new_location(request: Request, account_id: str) -> Response:
         you = await visitor(request, db)
         you.check(form)
         account = await owned_account(db, you.user, account_id)
-        found: list[FieldError] = []
-        for field, parse, words in (
-            ("country", parse_country, "choose a country from the list"),
-            ("timezone", parse_timezone_name, "choose a time zone from the list"),
-        ):
-            try:
-                parse(values[field])
-            except WireError:
-                found.append(FieldError(field, words))
-        try:
+        try:  # every field checked before anything is written (`create_location`)
             location = await create_location(
                 db,
                 account=account,
@@ -373,7 +357,5 @@ async def new_location(request: Request, account_id: str) -> Response:
                 city=values["city"] or None,
             )
         except Unprocessable as exc:
-            found.extend(exc.errors)
-        if found:
-            raise PageAnswer(_new_location_form(you, account, values, problems(found, DETAIL_FIELDS)))
+            raise PageAnswer(_new_location_form(you, account, values, problems(exc, DETAIL_FIELDS))) from None
     return redirect(f"/locations/{location.public_id}")

@@ -77,6 +77,21 @@ async def test_metadata_list_and_bytes_read_back(
     assert seen.json() == {**made, "private_ref": None}  # a private ref is its client's alone
 
 
+@pytest.mark.parametrize(
+    ("data", "content_type"),
+    [(PNG, "image/png"), (JPEG, "image/jpeg"), (GIF, "image/gif"), (WEBP, "image/webp"), (BMP, "image/bmp")],
+)
+async def test_an_images_bytes_are_served_with_nosniff(
+    client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any], data: bytes, content_type: str
+) -> None:
+    made = (await upload(client, shop, catalog, data, content_type)).json()
+    url = f"/v1/catalogs/{catalog['id']}/images/{made['id']}/data"
+    for answer in (await client.get(url, headers=shop.headers(shop.account_token)),
+                   await client.head(url, headers=shop.headers(shop.account_token))):  # fmt: skip
+        assert answer.status_code == 200
+        assert (answer.headers["content-type"], answer.headers["x-content-type-options"]) == (content_type, "nosniff")
+
+
 async def test_an_unsupported_content_type_is_415(
     client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any]
 ) -> None:

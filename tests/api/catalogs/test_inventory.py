@@ -63,8 +63,8 @@ async def test_put_replaces_every_entry(client: httpx.AsyncClient, shop: Shop, c
 async def test_expires_at_is_read_in_the_locations_time(
     client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any]
 ) -> None:
-    answer = await put(client, shop, catalog, [{"sku_ref": "cola", "stock": "0", "expires_at": "2026-06-24T18:00:00Z"}])
-    assert answer.json()[0]["expires_at"] == "2026-06-24T20:00:00+02:00"
+    answer = await put(client, shop, catalog, [{"sku_ref": "cola", "stock": "0", "expires_at": "2030-06-24T18:00:00Z"}])
+    assert answer.json()[0]["expires_at"] == "2030-06-24T20:00:00+02:00"
 
 
 async def test_patch_changes_only_the_listed_entries_and_null_deletes(
@@ -107,7 +107,7 @@ async def test_patch_changes_only_the_listed_entries_and_null_deletes(
         ({"sku_ref": "cola", "stock": "1.2345"}, ("[0].stock", "must have at most 3 decimals")),
         ({"sku_ref": "cola"}, ("[0].stock", "is required")),
         (
-            {"sku_ref": "cola", "stock": "2", "expires_at": "2026-06-24T18:00:00Z"},
+            {"sku_ref": "cola", "stock": "2", "expires_at": "2030-06-24T18:00:00Z"},
             ("[0].expires_at", "is allowed only with stock 0 (when the item comes back)"),
         ),
         (
@@ -133,6 +133,52 @@ async def test_bad_entries_are_refused_and_change_nothing(
     assert answer.status_code == 422
     assert answer.json()["errors"] == [{"field": error[0], "message": error[1]}]
     assert await world.snapshot() == before
+
+
+NOW = datetime(2026, 6, 24, 15, 7, 53, tzinfo=UTC)  # 17:07:53 in the location's time (Paris)
+
+
+@pytest.mark.parametrize("method", ["PUT", "PATCH"])
+@pytest.mark.parametrize(
+    "expires_at", ["2026-06-24T17:07:53", "2026-06-24T15:07:53Z", "2026-06-24T17:00:00+02:00", "1900-01-01T00:00:00"]
+)
+async def test_an_expires_at_now_or_in_the_past_is_refused_and_changes_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any], method: str, expires_at: str
+) -> None:
+    await put(client, shop, catalog, [{"sku_ref": "cola", "stock": "12"}])
+    clock.freeze(NOW)
+    before = await world.snapshot()
+    body = [{"option_ref": "mayo", "stock": "3"}, {"sku_ref": "cola", "stock": "0", "expires_at": expires_at}]
+    answer = await (put if method == "PUT" else patch)(client, shop, catalog, body)
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [{"field": "[1].expires_at", "message": "must be in the future"}]
+    assert await world.snapshot() == before
+
+
+async def test_an_expires_at_a_second_ahead_is_accepted(
+    client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any]
+) -> None:
+    clock.freeze(NOW)
+    answer = await patch(
+        client, shop, catalog, [{"sku_ref": "cola", "stock": "0", "expires_at": "2026-06-24T17:07:54"}]
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == [
+        {"sku_ref": "cola", "option_ref": None, "stock": "0.0", "expires_at": "2026-06-24T17:07:54+02:00"}
+    ]
+
+
+async def test_a_past_expires_at_is_refused_in_the_words_of_a_past_resume_at(
+    client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any]
+) -> None:
+    clock.freeze(NOW)
+    past = "2026-06-24T12:00:00"
+    stock = await patch(client, shop, catalog, [{"sku_ref": "cola", "stock": "0", "expires_at": past}])
+    paused = await client.patch(
+        "/v1/location", json={"order_acceptance": {"mode": "paused", "resume_at": past}}, headers=shop.headers()
+    )
+    assert (stock.status_code, paused.status_code) == (422, 422)
+    assert [e["message"] for e in stock.json()["errors"]] == [e["message"] for e in paused.json()["errors"]]
 
 
 async def test_a_ref_listed_twice_is_refused(

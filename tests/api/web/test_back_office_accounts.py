@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import select
 
 from comptoir.models import Account, Change, Location
@@ -99,11 +100,11 @@ async def test_a_refused_account_or_location_changes_nothing(
     account = await post_form(client, "/accounts/new", "/accounts/new", name="", currency="XXY")
     assert account.status_code == 400
     assert "Account name: must not be empty" in account.text
-    assert "Currency: choose a currency from the list." in account.text
+    assert "Currency: &#39;XXY&#39; is not an ISO 4217 currency code" in account.text  # the API's words
     url = f"/accounts/{shop.account.public_id}/locations/new"
     location = await post_form(client, url, url, name="Nowhere", country="ZZ", timezone="Europe/Paris")
     assert location.status_code == 400
-    assert "Country: choose a country from the list" in location.text
+    assert "Country: &#39;ZZ&#39; is not an ISO 3166-1 alpha-2 country code" in location.text
     assert await world.snapshot() == before
 
 
@@ -192,4 +193,45 @@ async def test_a_location_cannot_be_added_to_another_owners_account(
         data={"csrf": csrf, "name": "Intruder", "country": "FR", "timezone": "Europe/Paris"},
     )
     assert answer.status_code == 404
+    assert await world.snapshot() == before
+
+
+# --- codes checked before anything is written ------------------------------------------------
+
+TOO_LONG = [
+    ("currency", "EUROS", "Currency: &#39;EUROS&#39; is not an ISO 4217 currency code (e.g. &#34;EUR&#34;)"),
+    ("currency", "E" * 300, "Currency: &#39;" + "E" * 57 + "...&#39; is not an ISO 4217 currency code"),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "message"), TOO_LONG)
+async def test_an_over_long_currency_is_refused_beside_its_field_and_creates_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World, field: str, value: str, message: str
+) -> None:
+    await log_in(client, "owner@example.com")
+    before = await world.snapshot()
+    answer = await post_form(client, "/accounts/new", "/accounts/new", name="Ada Traiteur", **{field: value})
+    assert answer.status_code == 400
+    assert f'<p class="field-error" id="{field}-error">{message}' in answer.text
+    assert await world.snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("country", "FRA", "Country: &#39;FRA&#39; is not an ISO 3166-1 alpha-2 country code (e.g. &#34;FR&#34;)"),
+        ("country", "F" * 300, "Country: &#39;" + "F" * 57 + "...&#39; is not an ISO 3166-1 alpha-2 country code"),
+        ("timezone", "E" * 1000, "Timezone: &#39;" + "E" * 57 + "...&#39; is not an IANA timezone name"),
+    ],
+)
+async def test_an_over_long_country_or_timezone_is_refused_beside_its_field_and_creates_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World, field: str, value: str, message: str
+) -> None:
+    await log_in(client, "owner@example.com")
+    url = f"/accounts/{shop.account.public_id}/locations/new"
+    before = await world.snapshot()
+    form = {"name": "Ada Nantes", "country": "FR", "timezone": "Europe/Paris", field: value}
+    answer = await post_form(client, url, url, **form)
+    assert answer.status_code == 400
+    assert f'<p class="field-error" id="{field}-error">{message}' in answer.text
     assert await world.snapshot() == before

@@ -4,6 +4,8 @@ rules, messages and events."""
 
 from __future__ import annotations
 
+import asyncio
+import html
 import re
 from typing import Any
 
@@ -165,11 +167,31 @@ FORM = {
 }
 
 
-async def save(client: httpx.AsyncClient, list_id: str, customer_id: str, **changed: str) -> httpx.Response:
-    url = f"/customer-lists/{list_id}/customers/{customer_id}"
-    page = await client.get(url)
+def seen_of(page: str) -> str:
+    """The customer's version the page's form carries (its `seen` field)."""
+    found = re.search(r'name="seen" value="([^"]+)"', page)
+    assert found is not None, page
+    return html.unescape(found.group(1))
+
+
+async def shown_form(client: httpx.AsyncClient, list_id: str, customer_id: str) -> dict[str, str]:
+    """The hidden fields of the customer's page as it is now: its CSRF token and version."""
+    page = await client.get(f"/customer-lists/{list_id}/customers/{customer_id}")
     assert page.status_code == 200, page.text
-    return await client.post(url, data={"csrf": csrf_of(page.text), **FORM, **changed})
+    return {"csrf": csrf_of(page.text), "seen": seen_of(page.text)}
+
+
+async def send(
+    client: httpx.AsyncClient, list_id: str, customer_id: str, hidden: dict[str, str], **changed: str
+) -> httpx.Response:
+    """The form of a page shown earlier (`hidden`: its hidden fields), saved with FORM."""
+    url = f"/customer-lists/{list_id}/customers/{customer_id}"
+    return await client.post(url, data={**hidden, **FORM, **changed})
+
+
+async def save(client: httpx.AsyncClient, list_id: str, customer_id: str, **changed: str) -> httpx.Response:
+    """The page shown, then its form saved with FORM."""
+    return await send(client, list_id, customer_id, await shown_form(client, list_id, customer_id), **changed)
 
 
 async def api_customer(client: httpx.AsyncClient, shop: Shop, list_id: str, customer_id: str) -> dict[str, Any]:
@@ -226,3 +248,69 @@ async def test_bad_fields_are_refused_all_at_once_beside_each_and_change_nothing
     assert re.findall(r'<li><a href="#(\w+)">', page) == ["email", "phone", "birth_date"]  # the summary
     assert '<input id="email" name="email" type="email" value="not an email" aria-invalid="true"' in page
     assert await world.snapshot() == before
+
+
+# --- a form shown before the customer changed -----------------------------------------------
+
+CHANGED = (
+    "This customer changed since this page showed it. Nothing was changed: reload the page to see"
+    " the customer as they are now, then make your changes again."
+)
+
+
+async def test_a_form_shown_before_an_api_change_is_refused_with_409_and_reverts_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World, ann: tuple[str, str]
+) -> None:
+    list_id, customer_id = ann
+    assert (await save(client, list_id, customer_id)).status_code == 303  # email marketing: yes
+    hidden = await shown_form(client, list_id, customer_id)
+    meanwhile = {"phone": "+33700000001", "email": "ann@new.example", "email_marketing": False}
+    api = f"/v1/customer_lists/{list_id}/customers/{customer_id}"
+    assert (await client.patch(api, json=meanwhile, headers=shop.headers())).status_code == 200
+    before = await world.snapshot()
+    answer = await send(client, list_id, customer_id, hidden, last_name="Smith-Lee-Jones")
+    assert answer.status_code == 409
+    page = flat(answer)
+    assert f"<li>{html.escape(CHANGED, quote=True)}</li>" in page
+    assert 'value="Smith-Lee-Jones"' in page  # what was written is still on the form
+    assert f'<input type="hidden" name="seen" value="{hidden["seen"]}">' in page  # still the old version
+    assert f'<a href="/customer-lists/{list_id}/customers/{customer_id}#edit">Reload the customer</a>' in page
+    assert await world.snapshot() == before
+    customer = await api_customer(client, shop, list_id, customer_id)
+    assert {name: customer[name] for name in (*meanwhile, "last_name")} == {**meanwhile, "last_name": "Smith-Lee"}
+
+
+async def test_the_form_shown_again_after_the_change_saves(
+    client: httpx.AsyncClient, shop: Shop, world: World, ann: tuple[str, str]
+) -> None:
+    list_id, customer_id = ann
+    stale = await shown_form(client, list_id, customer_id)
+    api = f"/v1/customer_lists/{list_id}/customers/{customer_id}"
+    assert (await client.patch(api, json={"sms_marketing": True}, headers=shop.headers())).status_code == 200
+    assert (await send(client, list_id, customer_id, stale)).status_code == 409
+    fresh = await shown_form(client, list_id, customer_id)
+    assert fresh["seen"] != stale["seen"]
+    answer = await send(client, list_id, customer_id, fresh, sms_marketing="yes")
+    assert answer.status_code == 303
+    customer = await api_customer(client, shop, list_id, customer_id)
+    assert (customer["last_name"], customer["sms_marketing"], customer["email_marketing"]) == ("Smith-Lee", True, True)
+    assert [(c.event_type, c.client_id is None) for c in await changes(world, "customer")] == [
+        ("create", False),
+        ("update", False),
+        ("update", True),
+    ]
+
+
+async def test_two_pages_saving_at_once_save_once_and_refuse_the_other(
+    client: httpx.AsyncClient, shop: Shop, world: World, ann: tuple[str, str]
+) -> None:
+    list_id, customer_id = ann
+    hidden = await shown_form(client, list_id, customer_id)
+    answers = await asyncio.gather(
+        send(client, list_id, customer_id, hidden, city="Lyon"),
+        send(client, list_id, customer_id, hidden, city="Nice"),
+    )
+    assert sorted(answer.status_code for answer in answers) == [303, 409]
+    saved = next(city for city, answer in zip(("Lyon", "Nice"), answers, strict=True) if answer.status_code == 303)
+    assert (await api_customer(client, shop, list_id, customer_id))["city"] == saved
+    assert [c.event_type for c in await changes(world, "customer")] == ["create", "update"]

@@ -141,6 +141,7 @@ async def test_three_left_is_shown_in_words(client: httpx.AsyncClient, shop: Sho
     ("item", "until", "message"),
     [
         ("sku:classic-single", "tomorrow", "Until: &#39;tomorrow&#39; is not a valid ISO 8601 time"),
+        ("sku:classic-single", "2020-01-01T12:00", "Until: must be in the future"),
         ("sku:nope", "", "Item: no sku of the catalog has the ref &#39;nope&#39;"),
         ("product:nope", "", "Item: this product is not in the catalog"),
     ],
