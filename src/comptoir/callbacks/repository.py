@@ -186,6 +186,14 @@ async def redeliver(session: AsyncSession, connection_id: int, event_pk: int, no
     return bool(rowcount(result))
 
 
+async def redelivering(session: AsyncSession, connection_id: int) -> bool:
+    """Whether a resend or replay of the connection still has an event to send (marked for
+    redelivery until its next POST)."""
+    marked = (Event.connection_id == connection_id, Event.next_attempt_at.is_not(None), Event.redelivery.is_(True))
+    stmt = select(Event.id).where(*marked).limit(1)  # among the pending ones (`ix_events_due`)
+    return (await session.execute(stmt)).first() is not None
+
+
 async def redeliver_range(
     session: AsyncSession, connection_id: int, start: datetime, end: datetime, now: datetime
 ) -> int:

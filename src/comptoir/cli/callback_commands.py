@@ -70,7 +70,8 @@ def callback_replay(token: str, start: str, end: str) -> None:
     from comptoir.callbacks.service import replay
 
     async def work(session: AsyncSession, key: bytes, _sqlite: bool) -> dict[str, Any]:
-        return await replay(session, await _connection_id(session, key, token), start, end)
+        # an operator's command: not counted against the connection's rate limits
+        return await replay(session, await _connection_id(session, key, token), start, end, charge=None)
 
     _emit(_run_in_transaction(work))
 
