@@ -43,6 +43,7 @@ from comptoir.models import (
     Connection,
     DeliveryAttempt,
     Event,
+    Location,
     Notice,
     OAuthClient,
     Subscription,
@@ -518,6 +519,17 @@ async def purge_attempts(session: AsyncSession, before: datetime, limit: int) ->
     batch = select(DeliveryAttempt.id).where(DeliveryAttempt.attempted_at < before).limit(limit).scalar_subquery()
     result = await session.execute(delete(DeliveryAttempt).where(DeliveryAttempt.id.in_(batch)))
     return rowcount(result)
+
+
+async def timezone_of(session: AsyncSession, connection_id: int) -> str:
+    """The timezone the connection's times read in: its location's for a location-level
+    connection, UTC otherwise (docs/api/conventions.md "Times")."""
+    stmt = (
+        select(Location.timezone)
+        .join(Connection, Connection.location_id == Location.id)
+        .where(Connection.id == connection_id, Connection.level == "location")
+    )
+    return (await session.execute(stmt)).scalar_one_or_none() or "UTC"
 
 
 async def client_seed_of(session: AsyncSession, connection_id: int) -> str:

@@ -345,6 +345,7 @@ async def send_test(db: Database, key: bytes, settings: Settings, connection_id:
         keys = await signing.keys_of(session, key, callback, clock.now())
         url = callback.url
         client_secret = secret_from_seed(key, await repository.client_seed_of(session, connection_id)).encode()
+        timezone = await repository.timezone_of(session, connection_id)  # as its real events read
     assert url is not None  # _active
     # an id of the events' form, of a key no event reaches (2**62 and up: ids are sequential),
     # so a receiver parses it like any event's and its deduplication never drops a real one
@@ -353,7 +354,7 @@ async def send_test(db: Database, key: bytes, settings: Settings, connection_id:
         "id": event_id,
         "resource_type": "callback",
         "event_type": "test",
-        "created_at": render_datetime(clock.now()),
+        "created_at": render_datetime(clock.now(), timezone),
     }
     body = dumps(event)
     headers = signing.headers(client_secret, keys, event_id, int(clock.now().timestamp()), body, redelivery=False)
