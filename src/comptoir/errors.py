@@ -10,7 +10,7 @@
     ├── NotFound                404    not_found: unknown or inaccessible id
     ├── RoutingError            404    routing_error: unknown URL
     ├── RequestTimeout          408    request_timeout: headers or body too slow to arrive
-    ├── Conflict                409    conflict: races an identical in-flight request
+    ├── Conflict                409    conflict: races an identical in-flight request, or a replay still sent
     │   └── StaleForm           409    a back-office form sent from a page out of date
     ├── PayloadTooLarge         413    payload_too_large: the body is over the size limit
     ├── UnsupportedMediaType    415    unsupported_media_type

@@ -126,3 +126,60 @@ def test_rotate_callback_secret_prints_the_new_secret(cli: Cli, database_url: st
 )
 def test_an_unknown_token_is_refused(cli: Cli, command: list[str]) -> None:
     refused(cli("admin", command[0], "--token", "nope", *command[1:]), "no connection has that token")
+
+
+# docs/api/callbacks-events.md "Allowed addresses": with COMPTOIR_CALLBACK_ALLOWED_NETWORKS
+# unset, a demo installation allows loopback, for the command line as for `serve`.
+
+
+def subscribe_directly(database_url: str, token: str, url: str) -> None:
+    async def build() -> None:
+        settings = Settings(database_url=database_url, secret_key=SECRET_KEY)
+        db = create_database(settings, pool_size=1)
+        try:
+            await db.load_id_key()
+            await World(db, settings.server_key()).subscribe(token, url, {"location": ["update"]})
+        finally:
+            await db.dispose()
+
+    asyncio.run(build())
+
+
+def test_callback_test_on_a_demo_installation_reaches_loopback_with_the_variable_unset(
+    cli: Cli, database_url: str, receiver: Receiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("COMPTOIR_CALLBACK_ALLOWED_NETWORKS")
+    token = cli("demo").json["tokens"]["location"]
+    subscribe_directly(database_url, token, receiver.url("/hook"))
+    body = cli("admin", "callback-test", "--token", token).json
+    assert (body["delivered"], body["status"], body["error"]) == (True, 200, None)
+    assert len(receiver.requests_to("/hook")) == 1
+
+
+def test_callback_test_elsewhere_refuses_loopback_with_the_variable_unset(
+    cli: Cli, database_url: str, receiver: Receiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token, _ = seed(database_url, receiver.url("/hook"))
+    monkeypatch.delenv("COMPTOIR_CALLBACK_ALLOWED_NETWORKS")
+    body = cli("admin", "callback-test", "--token", token).json
+    assert (body["delivered"], body["status"], body["error"]) == (
+        False,
+        None,
+        "refused: 127.0.0.1 is a loopback address",
+    )
+    assert receiver.requests_to("/hook") == []
+
+
+def test_callback_test_on_a_demo_installation_follows_the_variable_when_set(
+    cli: Cli, database_url: str, receiver: Receiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = cli("demo").json["tokens"]["location"]
+    subscribe_directly(database_url, token, receiver.url("/hook"))
+    monkeypatch.setenv("COMPTOIR_CALLBACK_ALLOWED_NETWORKS", "")  # set, empty: only public addresses
+    body = cli("admin", "callback-test", "--token", token).json
+    assert (body["delivered"], body["status"], body["error"]) == (
+        False,
+        None,
+        "refused: 127.0.0.1 is a loopback address",
+    )
+    assert receiver.requests_to("/hook") == []

@@ -67,13 +67,17 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     files: list[IO[str]] = []
 
     def start(
-        *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, read_first_line: bool = False
+        *args: str,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+        read_first_line: bool = False,
+        unset: tuple[str, ...] = (),
     ) -> Server:
         port = free_port()
         stderr_path = tmp_path / f"server-{port}.log"
         stderr_file = stderr_path.open("w")
         files.append(stderr_file)
-        full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | LOOPBACK | (env or {})
+        full_env = _environment(env or {}, unset)
         process = subprocess.Popen(
             [COMPTOIR, "serve", "--port", str(port), *args],
             cwd=cwd or tmp_path,
@@ -120,8 +124,15 @@ def fresh_postgres() -> Iterator[str]:
     drop_postgres_database(name)
 
 
-def run_cli(*args: str, env: dict[str, str], cwd: Path) -> dict[str, object]:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | LOOPBACK | env
+def _environment(env: dict[str, str], unset: tuple[str, ...]) -> dict[str, str]:
+    """A process's environment: this one's without its COMPTOIR_ variables, then LOOPBACK and
+    `env`, less the variables named in `unset`."""
+    full = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | LOOPBACK | env
+    return {k: v for k, v in full.items() if k not in unset}
+
+
+def run_cli(*args: str, env: dict[str, str], cwd: Path, unset: tuple[str, ...] = ()) -> dict[str, object]:
+    full_env = _environment(env, unset)
     result = subprocess.run(
         [COMPTOIR, *args], env=full_env, cwd=cwd, capture_output=True, text=True, timeout=60, check=False
     )

@@ -13,7 +13,8 @@ import redis.asyncio as aioredis
 
 from comptoir.errors import RateLimited
 from comptoir.kit import clock
-from comptoir.ratelimit import GENERAL, HEAVY, IMAGE, RateLimiter
+from comptoir.ratelimit import GENERAL, HEAVY, IMAGE, Decision, RateLimiter
+from comptoir.ratelimit.limiter import REPLAYED
 from comptoir.ratelimit.memory import MemoryBackend
 from comptoir.ratelimit.redis import RedisBackend
 from tests.conftest import TEST_REDIS_URL
@@ -160,3 +161,36 @@ async def test_two_redis_limiters_share_counters_atomically() -> None:
     await client.aclose()
     await first.close()
     await second.close()
+
+
+def counted(decision: Decision | None) -> dict[str, int]:
+    assert decision is not None
+    return dict(zip([w.name for w in decision.windows], decision.counts, strict=True))
+
+
+async def test_a_replay_of_n_events_counts_ceil_n_over_100_requests_and_n_replayed_events(
+    limiter: RateLimiter,
+) -> None:
+    clock.freeze(START)
+    await hits(limiter, 1)  # the replay's own request, counted when it arrived
+    assert counted(await limiter.charge_replay(1, 250)) == {"minute": 3, "hour": 3, "day": 3, "replayed-day": 250}
+    await hits(limiter, 1)
+    assert counted(await limiter.charge_replay(1, 100)) == {"replayed-day": 350}  # one request: its own
+    assert await limiter.charge_replay(1, 0) is None  # nothing replayed, nothing more counted
+    assert counted(await limiter.hit(1)) == {"minute": 5, "hour": 5, "day": 5}
+
+
+async def test_a_replay_passing_a_limit_is_refused_and_counts_nothing(limiter: RateLimiter) -> None:
+    clock.freeze(START)
+    await hits(limiter, 499)
+    with pytest.raises(RateLimited) as refused:
+        await limiter.charge_replay(1, 250)  # 2 more requests: 501
+    assert (refused.value.window, refused.value.retry_after) == ("minute", 60)
+    assert counted(await limiter.hit(1)) == {"minute": 500, "hour": 500, "day": 500}
+    clock.freeze(START + timedelta(minutes=1))
+    await limiter.charge(1, {REPLAYED: 49_900})
+    with pytest.raises(RateLimited) as past_the_day:
+        await limiter.charge_replay(1, 101)
+    assert (past_the_day.value.window, past_the_day.value.retry_after) == ("replayed-day", 14 * 3600 - 60)
+    assert counted(await limiter.charge_replay(1, 100)) == {"replayed-day": 50_000}
+    assert counted(await limiter.hit(1)) == {"minute": 1, "hour": 501, "day": 501}

@@ -4,6 +4,7 @@ webhook tools: the signing secret, test events, resends, replays, enabling
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
@@ -22,7 +23,14 @@ from comptoir.callbacks.schemas import (
     TestEvent,
 )
 from comptoir.http.dependencies import Session
-from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, answer_example, body_example
+from comptoir.http.openapi import (
+    PAGE_RESPONSES,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    ErrorBody,
+    answer_example,
+    body_example,
+)
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, ComptoirRoute
 from comptoir.http.state import app_state
@@ -180,14 +188,17 @@ async def resend_event(event_id: str, session: Session, ctx: AnyToken) -> JSON:
     "/callback/replay",
     status_code=202,
     response_model=Queued,
-    responses=WRITE_ERRORS,
+    responses={**WRITE_ERRORS, 409: {"model": ErrorBody, "description": "An earlier replay or resend is still sent"}},
     summary="Send again the events of a time range",
 )
-async def replay_events(body: ReplayRange, session: Session, ctx: AnyToken) -> JSON:
+async def replay_events(body: ReplayRange, session: Session, ctx: AnyToken, request: Request) -> JSON:
     """Queues again every event of the connection created from `from` (included) to `to`
     (excluded), at most 31 days and 10,000 events, delivered oldest first and marked
-    `comptoir-redelivery: true`."""
-    return JSON(await service.replay(session, ctx.connection_id, body.start, body.end), status_code=202)
+    `comptoir-redelivery: true`. One replay at a time: a 409 while events queued by an
+    earlier replay or resend are still to be sent. A replay of n events counts as ceil(n/100)
+    requests, and its events count toward 50,000 replayed a day (a 429 past either)."""
+    charge = partial(app_state(request).limiter.charge_replay, ctx.connection_id)
+    return JSON(await service.replay(session, ctx.connection_id, body.start, body.end, charge=charge), status_code=202)
 
 
 @router.post("/callback/enable", response_model=Callback, responses=WRITE_ERRORS, summary="Enable a disabled callback")

@@ -29,6 +29,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.expression import ScalarSelect
 
 from comptoir.db.days import day_number
 from comptoir.db.direct import FastReader, Query
@@ -42,6 +43,7 @@ from comptoir.models import (
     Connection,
     DeliveryAttempt,
     Event,
+    Location,
     Notice,
     OAuthClient,
     Subscription,
@@ -183,6 +185,14 @@ async def redeliver(session: AsyncSession, connection_id: int, event_pk: int, no
         .values(next_attempt_at=now, **_REDELIVER)
     )
     return bool(rowcount(result))
+
+
+async def redelivering(session: AsyncSession, connection_id: int) -> bool:
+    """Whether a resend or replay of the connection still has an event to send (marked for
+    redelivery until its next POST)."""
+    marked = (Event.connection_id == connection_id, Event.next_attempt_at.is_not(None), Event.redelivery.is_(True))
+    stmt = select(Event.id).where(*marked).limit(1)  # among the pending ones (`ix_events_due`)
+    return (await session.execute(stmt)).first() is not None
 
 
 async def redeliver_range(
@@ -471,20 +481,37 @@ async def dismiss_notice(session: AsyncSession, account_id: int, notice_pk: int,
 # --- retention ------------------------------------------------------------------------------
 
 
+# A purge's DELETE states its condition again beside the batch it selected: an event changed
+# since it was selected (resent or replayed, so no longer done) is not deleted. On PostgreSQL,
+# a DELETE that meets a row updated meanwhile re-evaluates its own WHERE on the new version
+# of the row, never the batch's subquery (docs/operations.md "Retention").
+
+
 async def purge_events_of_revoked(session: AsyncSession, limit: int) -> int:
     """Up to `limit` events of revoked connections (nobody will fetch them); how many went."""
-    revoked = select(Connection.id).where(Connection.revoked_at.is_not(None))
-    batch = select(Event.id).where(Event.connection_id.in_(revoked)).limit(limit).scalar_subquery()
-    result = await session.execute(delete(Event).where(Event.id.in_(batch)))
+    revoked = Event.connection_id.in_(select(Connection.id).where(Connection.revoked_at.is_not(None)))
+    batch = select(Event.id).where(revoked).limit(limit).scalar_subquery()
+    result = await session.execute(delete(Event).where(Event.id.in_(batch), revoked))
+    return rowcount(result)
+
+
+async def done_events(session: AsyncSession, before: datetime, limit: int) -> list[int]:
+    """Up to `limit` events done (delivered or given up) before `before`: what a purge selects."""
+    return list(await session.scalars(select(Event.id).where(Event.done_at < before).limit(limit)))
+
+
+async def delete_done(session: AsyncSession, batch: Sequence[int] | ScalarSelect[int], before: datetime) -> int:
+    """Delete the events of `batch` that are still done before `before` (checked by the DELETE
+    itself, so an event resent or replayed since `batch` was read stays); how many went."""
+    result = await session.execute(delete(Event).where(Event.id.in_(batch), Event.done_at < before))
     return rowcount(result)
 
 
 async def purge_done_events(session: AsyncSession, before: datetime, limit: int) -> int:
     """Up to `limit` events done (delivered or given up) before `before`, no longer kept for
-    resends; how many went."""
+    resends; how many went. One statement: the selection of `done_events` and `delete_done`."""
     batch = select(Event.id).where(Event.done_at < before).limit(limit).scalar_subquery()
-    result = await session.execute(delete(Event).where(Event.id.in_(batch)))
-    return rowcount(result)
+    return await delete_done(session, batch, before)
 
 
 async def purge_attempts(session: AsyncSession, before: datetime, limit: int) -> int:
@@ -492,6 +519,17 @@ async def purge_attempts(session: AsyncSession, before: datetime, limit: int) ->
     batch = select(DeliveryAttempt.id).where(DeliveryAttempt.attempted_at < before).limit(limit).scalar_subquery()
     result = await session.execute(delete(DeliveryAttempt).where(DeliveryAttempt.id.in_(batch)))
     return rowcount(result)
+
+
+async def timezone_of(session: AsyncSession, connection_id: int) -> str:
+    """The timezone the connection's times read in: its location's for a location-level
+    connection, UTC otherwise (docs/api/conventions.md "Times")."""
+    stmt = (
+        select(Location.timezone)
+        .join(Connection, Connection.location_id == Location.id)
+        .where(Connection.id == connection_id, Connection.level == "location")
+    )
+    return (await session.execute(stmt)).scalar_one_or_none() or "UTC"
 
 
 async def client_seed_of(session: AsyncSession, connection_id: int) -> str:

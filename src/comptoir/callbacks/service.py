@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,7 +21,7 @@ from comptoir.config import IPNetwork, Settings
 from comptoir.connections.service import secret_from_seed
 from comptoir.db.days import day_starts
 from comptoir.db.engine import Database
-from comptoir.errors import FieldError, FieldErrors, NotFound, Unprocessable
+from comptoir.errors import Conflict, FieldError, FieldErrors, NotFound, Unprocessable
 from comptoir.events import RESOURCE_EVENTS
 from comptoir.events.payload import render_event
 from comptoir.events.repository import callback_changed, wake_workers
@@ -345,6 +345,7 @@ async def send_test(db: Database, key: bytes, settings: Settings, connection_id:
         keys = await signing.keys_of(session, key, callback, clock.now())
         url = callback.url
         client_secret = secret_from_seed(key, await repository.client_seed_of(session, connection_id)).encode()
+        timezone = await repository.timezone_of(session, connection_id)  # as its real events read
     assert url is not None  # _active
     # an id of the events' form, of a key no event reaches (2**62 and up: ids are sequential),
     # so a receiver parses it like any event's and its deduplication never drops a real one
@@ -353,7 +354,7 @@ async def send_test(db: Database, key: bytes, settings: Settings, connection_id:
         "id": event_id,
         "resource_type": "callback",
         "event_type": "test",
-        "created_at": render_datetime(clock.now()),
+        "created_at": render_datetime(clock.now(), timezone),
     }
     body = dumps(event)
     headers = signing.headers(client_secret, keys, event_id, int(clock.now().timestamp()), body, redelivery=False)
@@ -384,9 +385,19 @@ def _range_bound(errors: FieldErrors, name: str, value: Any) -> datetime | None:
         return None
 
 
-async def replay(session: AsyncSession, connection_id: int, start_raw: Any, end_raw: Any) -> dict[str, Any]:
+# What a replay of n events costs, counted where the caller counts requests (the connection's
+# rate limits, `RateLimiter.charge_replay`): RateLimited when that is too much.
+Charge = Callable[[int], Awaitable[object]]
+
+
+async def replay(
+    session: AsyncSession, connection_id: int, start_raw: Any, end_raw: Any, *, charge: Charge | None
+) -> dict[str, Any]:
     """POST /callback/replay: every kept event created in [from, to) is due again now, as a
-    redelivery, delivered oldest first (created_at, then id)."""
+    redelivery, delivered oldest first (created_at, then id). One at a time per connection:
+    a 409 while events an earlier replay or resend queued are still to be sent. `charge`
+    counts the events queued against the caller's limits first (None: the command line's,
+    an operator's). docs/api/callbacks-events.md "Testing, resending and replaying"."""
     errors = FieldErrors()
     start = _range_bound(errors, "from", start_raw)
     end = _range_bound(errors, "to", end_raw)
@@ -398,12 +409,18 @@ async def replay(session: AsyncSession, connection_id: int, start_raw: Any, end_
     errors.raise_if_any()
     assert start is not None
     assert end is not None
-    await _active(session, connection_id, "a replay")
+    await _active(session, connection_id, "a replay")  # the callback locked: one replay of it at a time
+    if await repository.redelivering(session, connection_id):
+        raise Conflict(
+            "Events queued by an earlier replay or resend are still to be sent: replay again once they have gone out"
+        )
     count = await repository.count_range(session, connection_id, start, end)
     if count > MAX_REPLAYED:
         raise Unprocessable(
             FieldError("to", f"the range holds {count} events, more than {MAX_REPLAYED}: replay a shorter one")
         )
+    if charge is not None:
+        await charge(count)
     count = await repository.redeliver_range(session, connection_id, start, end, clock.now())
     if count:
         await wake_workers(session)

@@ -27,14 +27,17 @@ async def _connection_id(session: AsyncSession, key: bytes, token: str) -> int:
 def callback_test(token: str) -> None:
     """POST a test event to the connection's callback URL now; print the outcome."""
     from comptoir.callbacks.service import send_test
+    from comptoir.cli.demo import holds_demo, with_demo_networks
     from comptoir.db.engine import create_database
     from comptoir.db.server_key import load_data_key
 
     async def find(session: AsyncSession, key: bytes, _sqlite: bool) -> dict[str, Any]:
-        return {"connection_id": await _connection_id(session, key, token)}
+        return {"connection_id": await _connection_id(session, key, token), "demo": await holds_demo(session)}
 
-    connection_id = _run_in_transaction(find)["connection_id"]  # migrated, and the token checked
-    settings = _settings()
+    found = _run_in_transaction(find)  # migrated, and the token checked
+    connection_id = found["connection_id"]
+    # the addresses `serve` allows on this database (docs/api/callbacks-events.md "Allowed addresses")
+    settings = with_demo_networks(_settings(), found["demo"])
 
     async def main() -> dict[str, Any]:
         db = create_database(settings, pool_size=2)
@@ -70,7 +73,8 @@ def callback_replay(token: str, start: str, end: str) -> None:
     from comptoir.callbacks.service import replay
 
     async def work(session: AsyncSession, key: bytes, _sqlite: bool) -> dict[str, Any]:
-        return await replay(session, await _connection_id(session, key, token), start, end)
+        # an operator's command: not counted against the connection's rate limits
+        return await replay(session, await _connection_id(session, key, token), start, end, charge=None)
 
     _emit(_run_in_transaction(work))
 

@@ -117,9 +117,6 @@ def cli() -> None:
 # --- serve, migrate, demo -------------------------------------------------------------
 
 
-DEMO_ALLOWED_NETWORKS = "127.0.0.0/8,::1/128"
-
-
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
@@ -134,15 +131,13 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
 
     from comptoir.core.logs import configure_logging, logging_config
 
-    if demo and "COMPTOIR_CALLBACK_ALLOWED_NETWORKS" not in os.environ:
-        # a demo's callbacks may go to a receiver on this machine
-        os.environ["COMPTOIR_CALLBACK_ALLOWED_NETWORKS"] = DEMO_ALLOWED_NETWORKS
     settings = _settings()
     configure_logging(settings)
     if demo:
         _emit(_run_in_transaction(_demo))
-    else:
-        _run_in_transaction(_migrate_only)
+    demo_settings = _demo_settings(settings)  # and migrated
+    if demo_settings is not settings:  # read by the processes serving the app
+        os.environ["COMPTOIR_CALLBACK_ALLOWED_NETWORKS"] = demo_settings.callback_allowed_networks
     if no_worker:
         os.environ["COMPTOIR_RUN_WORKER"] = "0"
     _metrics_directory(workers)
@@ -201,7 +196,7 @@ def worker() -> None:
 
     settings = _settings()
     configure_logging(settings)
-    _run_in_transaction(_migrate_only)
+    settings = _demo_settings(settings)  # and migrated
     tracing.configure_from_environment()  # docs/operations.md "Traces"
 
     async def main() -> None:
@@ -228,6 +223,20 @@ def worker() -> None:
             tracing.flush()
 
     asyncio.run(main())
+
+
+async def _holds_demo(session: AsyncSession, _key: bytes, _is_sqlite: bool) -> dict[str, Any]:
+    from comptoir.cli.demo import holds_demo
+
+    return {"demo": await holds_demo(session)}
+
+
+def _demo_settings(settings: Settings) -> Settings:
+    """Migrate, then `settings` as a demo installation reads them, when the database holds
+    the demo data (`cli.demo.with_demo_networks`)."""
+    from comptoir.cli.demo import with_demo_networks
+
+    return with_demo_networks(settings, _run_in_transaction(_holds_demo)["demo"])
 
 
 async def _migrate_only(_session: AsyncSession, _key: bytes, _is_sqlite: bool) -> dict[str, Any]:

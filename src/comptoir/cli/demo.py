@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir.accounts.service import accounts_of, create_account
 from comptoir.auth.scopes import parse_scope
 from comptoir.catalogs.service import catalogs_by_name, insert_catalog
+from comptoir.config import Settings
 from comptoir.connections.service import authorise, client_secret, clients_owned_by, create_client
 from comptoir.customer_lists.service import insert_list, lists_by_name
 from comptoir.db.engine import advisory_lock
@@ -34,6 +35,8 @@ REDIRECT_URI = "http://127.0.0.1:8080/callback"
 LOCATION_SCOPE = "location[orders.write,catalog.write,customer_list.write,inventory.write],profile_with_email"
 ACCOUNT_SCOPE = "account[orders.write,all_catalogs.write,all_customer_lists.write,inventory.write],profile_with_email"
 _LOCK = 0x64656D6F  # "demo": two concurrent runs on PostgreSQL create one set of data
+# what a demo installation's callbacks may reach when COMPTOIR_CALLBACK_ALLOWED_NETWORKS is unset
+ALLOWED_NETWORKS = "127.0.0.0/8,::1/128"
 
 
 async def ensure_demo(session: AsyncSession, key: bytes) -> dict[str, Any]:
@@ -86,3 +89,18 @@ async def ensure_demo(session: AsyncSession, key: bytes) -> dict[str, Any]:
         "customer_list_id": customer_list.public_id,
         "tokens": {"location": location_grant["access_token"], "account": account_grant["access_token"]},
     }
+
+
+async def holds_demo(session: AsyncSession) -> bool:
+    """Whether the database holds the demo data (`serve --demo` and `demo` made its user)."""
+    return await find_user_by_email(session, EMAIL) is not None
+
+
+def with_demo_networks(settings: Settings, demo: bool) -> Settings:
+    """`settings` as every process and command of a demo installation reads them
+    (docs/api/callbacks-events.md "Allowed addresses"): with COMPTOIR_CALLBACK_ALLOWED_NETWORKS
+    unset, its callbacks may reach this machine (loopback), so that `serve`, `worker` and
+    `admin callback-test` allow the same addresses. `demo`: the database holds the demo data."""
+    if not demo or "callback_allowed_networks" in settings.model_fields_set:
+        return settings
+    return settings.model_copy(update={"callback_allowed_networks": ALLOWED_NETWORKS})

@@ -20,6 +20,7 @@ from comptoir.auth.scopes import Scope, binding_reachable
 from comptoir.connections import repository
 from comptoir.connections.repository import Listed
 from comptoir.errors import FieldErrors
+from comptoir.events import drop_out_of_reach
 from comptoir.kit import clock, crypto
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, User
@@ -296,6 +297,7 @@ async def _upsert_connection(
         connection = await repository.locked_by_identity(session, client.id, target, name)
         now = clock.now()
         if connection is not None:
+            regranted = any(getattr(connection, field) != value for field, value in values.items())
             for field, value in values.items():
                 setattr(connection, field, value)
             connection.user_id = user.id
@@ -305,6 +307,8 @@ async def _upsert_connection(
                 connection.revoked_at = None
                 _new_token_seed(key, connection)
             await session.flush()
+            if regranted:  # docs/api/callbacks-events.md "Who receives an event": what it may no longer see goes
+                await drop_out_of_reach(session, connection.id)
             return connection
         connection = Connection(
             client_id=client.id, user_id=user.id, level=level, target=target, name=name, created_at=now, updated_at=now

@@ -8,6 +8,8 @@ when its write committed: none is lost on a crash, none exists for a rolled-back
 callbacks happens later, from the events table (`comptoir.callbacks.worker`).
 
 The rules are here and in `audience` (who may receive an event); the SQL is in `repository`.
+The same rule decides again, when a connection is authorised again with another grant, which
+of the events it holds it may still have (`drop_out_of_reach`).
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir.auth.context import Ctx
 from comptoir.db.connection_cache import ConnectionCache
 from comptoir.events import repository
-from comptoir.events.audience import receives
+from comptoir.events.audience import can_access, receives
 from comptoir.events.repository import NewChange, Source
 from comptoir.kit import clock, tracing
 
-__all__ = ["RESOURCE_EVENTS", "NewChange", "new_change", "receivers", "record", "record_change"]
+__all__ = ["RESOURCE_EVENTS", "NewChange", "drop_out_of_reach", "new_change", "receivers", "record", "record_change"]
 
 RESOURCE_EVENTS: dict[str, tuple[str, ...]] = {
     # spec 6.2: the allowed (resource type, event type) combinations
@@ -61,6 +63,22 @@ async def receivers(source: Source, change: NewChange, cache: ConnectionCache | 
     driver and the connection `cache` (`repository.subscribed`)."""
     candidates = await repository.subscribed(source, change, cache)
     return [(candidate.connection_id, key) for candidate, key in candidates if receives(change, candidate, key)]
+
+
+async def drop_out_of_reach(session: AsyncSession, connection_id: int) -> int:
+    """Once the connection's grant changed (authorised again with another scope, catalog or
+    customer list), drop the events it holds, pending or kept for resends, that it could no
+    longer receive: the rule fan-out applies (`audience.can_access`), applied again to what
+    they are about, in the transaction that changes the grant. So they are neither listed,
+    read, delivered, resent nor replayed (docs/api/callbacks-events.md "Who receives an
+    event"); how many went."""
+    candidate = await repository.candidate_of(session, connection_id)
+    held = await repository.held_by(session, connection_id)
+    gone = [about for about in held if candidate is None or not can_access(about, candidate, about.key)]
+    dropped = await repository.delete_held(session, connection_id, gone)
+    if dropped:
+        await repository.callback_changed(session, connection_id)  # a worker re-reads before its next POST
+    return dropped
 
 
 def new_change(

@@ -63,6 +63,10 @@ def receives(change: ChangeFacts, candidate: Candidate, key: str) -> bool:
 
 
 def can_access(change: ChangeFacts, candidate: Candidate, key: str) -> bool:
+    """Whether `candidate`'s level, scope and bindings reach the change's resource under the
+    subscription `key`: what fan-out asks of each subscriber (`receives`), and what decides,
+    once a connection's grant changed, which of its events it keeps
+    (`comptoir.events.drop_out_of_reach`)."""
     scope = candidate.scope
     kind = change.resource_type
     if key in ("own_order", "own_order_delivery"):

@@ -1,6 +1,7 @@
 """All SQL of the outbox (docs/architecture.md "An event: from a write to a callback"):
-writing a change and its events, reading the connections subscribed to a change, and the
-notifications that wake the delivery workers.
+writing a change and its events, reading the connections subscribed to a change, the
+notifications that wake the delivery workers, and what a connection's events are about (to
+drop those a new grant no longer allows, `comptoir.events.drop_out_of_reach`).
 
 A change and its events are written by one set of statement builders, run in one of two
 ways, by the writer's choice:
@@ -17,6 +18,7 @@ Who receives the events is decided once, by `comptoir.events.receivers`, from th
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from types import SimpleNamespace
@@ -26,6 +28,7 @@ from sqlalchemy import (
     BigInteger,
     Insert,
     String,
+    and_,
     bindparam,
     column,
     delete,
@@ -281,6 +284,79 @@ def write_params(change: NewChange, receivers: list[tuple[int, str]]) -> dict[st
     params["receivers"] = [connection_id for connection_id, _key in receivers]
     params["keys"] = [key for _connection_id, key in receivers]
     return params
+
+
+# --- what a connection's events are about (docs/api/callbacks-events.md "Who receives an event") --
+
+
+@dataclass(slots=True)
+class Held:
+    """What some of a connection's events are about: the subscription `key` they came under,
+    and the facts of their change that deciding who receives it reads (`audience.ChangeFacts`;
+    the causing client is not one of them here: it never changes who may see an event)."""
+
+    key: str
+    resource_type: str
+    account_id: int
+    location_id: int | None
+    catalog_id: int | None
+    customer_list_id: int | None
+    origin_connection_id: int | None
+    client_id: int | None = None
+
+
+_HELD = (
+    Event.resource_type.label("key"),
+    Change.resource_type,
+    Change.account_id,
+    Change.location_id,
+    Change.catalog_id,
+    Change.customer_list_id,
+    Change.origin_connection_id,
+)
+
+
+async def candidate_of(session: AsyncSession, connection_id: int) -> Candidate | None:
+    """The connection as fan-out sees it, with its current scope and bindings."""
+    stmt = select(
+        Connection.id.label("connection_id"), *(getattr(Connection, name) for name in _FIELDS[1:]), Connection.scope
+    ).where(Connection.id == connection_id)
+    row = (await session.execute(stmt)).mappings().first()
+    if row is None:
+        return None
+    return Candidate(**{name: row[name] for name in _FIELDS}, scope=parse_scope(row["scope"]))
+
+
+async def held_by(session: AsyncSession, connection_id: int) -> list[Held]:
+    """What the connection's events (pending, or done and kept for resends) are about: one
+    `Held` per distinct key, resource and creator, however many events share it."""
+    stmt = (
+        select(*_HELD).join(Change, Change.id == Event.change_id).where(Event.connection_id == connection_id).distinct()
+    )
+    return [Held(*row) for row in (await session.execute(stmt)).all()]
+
+
+async def delete_held(session: AsyncSession, connection_id: int, about: list[Held]) -> int:
+    """Delete the connection's events about any of `about` (`held_by`'s); how many went."""
+    if not about:
+        return 0
+    matches = or_(
+        *(
+            and_(
+                Event.resource_type == held.key,
+                Change.resource_type == held.resource_type,
+                Change.account_id == held.account_id,
+                Change.location_id.is_not_distinct_from(held.location_id),
+                Change.catalog_id.is_not_distinct_from(held.catalog_id),
+                Change.customer_list_id.is_not_distinct_from(held.customer_list_id),
+                Change.origin_connection_id.is_not_distinct_from(held.origin_connection_id),
+            )
+            for held in about
+        )
+    )
+    about_them = exists().where(Change.id == Event.change_id, matches)
+    result = await session.execute(delete(Event).where(Event.connection_id == connection_id, about_them))
+    return rowcount(result)
 
 
 async def purge_changes(session: AsyncSession, before: datetime, limit: int) -> int:

@@ -19,19 +19,26 @@ MINUTE, HOUR, DAY = 60, 3600, 86400
 GENERAL = "general"
 HEAVY = "heavy"
 IMAGE = "image"
+REPLAYED = "replayed"  # events queued again by replays, not requests
 
 _GENERAL_WINDOWS = (Window("minute", MINUTE, 500), Window("hour", HOUR, 2500), Window("day", DAY, 10000))
 POLICIES: dict[str, tuple[Window, ...]] = {
     GENERAL: _GENERAL_WINDOWS,
     HEAVY: (*_GENERAL_WINDOWS, Window("heavy-minute", MINUTE, 10)),
     IMAGE: (Window("image-minute", MINUTE, 3000), Window("image-day", DAY, 100000)),
+    REPLAYED: (Window("replayed-day", DAY, 50_000),),
 }
+# docs/api/conventions.md "Rate limits": a replay of n events counts as ceil(n / 100) requests
+EVENTS_PER_REQUEST = 100
 
 
 class Backend(Protocol):
-    async def take(self, keys: list[str], limits: list[int], ttls: list[int]) -> tuple[bool, list[int]]:
-        """Atomically: when every counter is below its limit, increment them all and return
-        (True, new counts); otherwise change nothing and return (False, current counts)."""
+    async def take(
+        self, keys: list[str], limits: list[int], ttls: list[int], amounts: list[int] | None = None
+    ) -> tuple[bool, list[int]]:
+        """Atomically: when every counter stays within its limit once increased by its amount
+        (1 each without `amounts`), increase them all and return (True, new counts);
+        otherwise change nothing and return (False, current counts)."""
         ...
 
     async def peek(self, keys: list[str]) -> list[int]:
@@ -65,24 +72,45 @@ class RateLimiter:
 
     async def hit(self, connection_id: int, kind: str = GENERAL) -> Decision | None:
         """Count one request of `kind` for the connection, or raise RateLimited (spec 8.2)."""
+        return await self.charge(connection_id, {kind: 1})
+
+    async def charge_replay(self, connection_id: int, events: int) -> Decision | None:
+        """What a replay of `events` events costs the connection beyond the request that asked
+        for it (counted as any, when it arrived): ceil(events / 100) requests in all, and
+        `events` toward the replayed events of the day; or RateLimited, counting nothing
+        (docs/api/conventions.md "Rate limits")."""
+        requests = max(1, math.ceil(events / EVENTS_PER_REQUEST))
+        return await self.charge(connection_id, {GENERAL: requests - 1, REPLAYED: events})
+
+    async def charge(self, connection_id: int, costs: dict[str, int]) -> Decision | None:
+        """Count `cost` toward every window of each `kind` (kinds with windows of their own)
+        at once, all or nothing: RateLimited when a window would pass its limit."""
         if not self.enabled:
             return None
-        windows = POLICIES[kind]
         now = clock.now().timestamp()
-        keys, limits, ttls, resets = [], [], [], []
-        for window in windows:
-            start = int(now // window.seconds) * window.seconds  # aligned on UTC (epoch)
-            keys.append(f"{self.prefix}rl:{connection_id}:{window.name}:{start}")
-            limits.append(window.limit)
-            ttls.append(window.seconds + 60)
-            resets.append(max(1, math.ceil(start + window.seconds - now)))
-        allowed, counts = await self.backend.take(keys, limits, ttls)
-        decision = Decision(windows, tuple(counts), tuple(resets))
+        windows: list[Window] = []
+        kinds, keys, limits, ttls, resets, amounts = [], [], [], [], [], []
+        for kind, cost in costs.items():
+            if cost <= 0:
+                continue
+            for window in POLICIES[kind]:
+                start = int(now // window.seconds) * window.seconds  # aligned on UTC (epoch)
+                windows.append(window)
+                kinds.append(kind)
+                keys.append(f"{self.prefix}rl:{connection_id}:{window.name}:{start}")
+                limits.append(window.limit)
+                ttls.append(window.seconds + 60)
+                resets.append(max(1, math.ceil(start + window.seconds - now)))
+                amounts.append(cost)
+        if not keys:
+            return None
+        allowed, counts = await self.backend.take(keys, limits, ttls, amounts)
+        decision = Decision(tuple(windows), tuple(counts), tuple(resets))
         if not allowed:
-            metrics.RATE_LIMITED.labels(kind).inc()  # docs/operations.md "Metrics"
-            hit = [i for i, (c, w) in enumerate(zip(counts, windows, strict=True)) if c >= w.limit]
+            full = [i for i, window in enumerate(windows) if counts[i] + amounts[i] > window.limit]
             # Refused until every full window has ended: wait for the latest of them.
-            worst = max(hit, key=lambda i: resets[i])
+            worst = max(full, key=lambda i: resets[i])
+            metrics.RATE_LIMITED.labels(kinds[worst]).inc()  # docs/operations.md "Metrics"
             raise RateLimitedWithState(resets[worst], windows[worst].name, decision)
         return decision
 

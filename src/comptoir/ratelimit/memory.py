@@ -11,18 +11,21 @@ class MemoryBackend:
         self._expiry: dict[str, float] = {}
         self._next_purge = time.monotonic() + 60
 
-    async def take(self, keys: list[str], limits: list[int], ttls: list[int]) -> tuple[bool, list[int]]:
+    async def take(
+        self, keys: list[str], limits: list[int], ttls: list[int], amounts: list[int] | None = None
+    ) -> tuple[bool, list[int]]:
         # No await between reading and writing: atomic within the event loop.
         counts = self._counts
+        amounts = amounts or [1] * len(keys)
         current = [counts.get(key, 0) for key in keys]
-        if any(c >= limit for c, limit in zip(current, limits, strict=True)):
+        if any(c + n > limit for c, n, limit in zip(current, amounts, limits, strict=True)):
             return False, current
         now = time.monotonic()
         for key, ttl in zip(keys, ttls, strict=True):
             if key not in counts:
                 self._expiry[key] = now + ttl
         for i, key in enumerate(keys):
-            current[i] += 1
+            current[i] += amounts[i]
             counts[key] = current[i]
         if now >= self._next_purge:
             self._purge(now)

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import redis.asyncio as aioredis
 
-# KEYS: the window counters; ARGV: their limits, then their time-to-live in seconds.
+# KEYS: the window counters; ARGV: their limits, their time-to-live in seconds, then the
+# amounts to add to them.
 _TAKE = """
 local n = #KEYS
 local counts = {}
 local full = false
 for i = 1, n do
   counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
-  if counts[i] >= tonumber(ARGV[i]) then full = true end
+  if counts[i] + tonumber(ARGV[2 * n + i]) > tonumber(ARGV[i]) then full = true end
 end
 if full then
   return {0, unpack(counts)}
 end
 for i = 1, n do
-  counts[i] = redis.call('INCR', KEYS[i])
-  if counts[i] == 1 then redis.call('EXPIRE', KEYS[i], ARGV[n + i]) end
+  local before = counts[i]
+  counts[i] = redis.call('INCRBY', KEYS[i], ARGV[2 * n + i])
+  if before == 0 then redis.call('EXPIRE', KEYS[i], ARGV[n + i]) end
 end
 return {1, unpack(counts)}
 """
@@ -32,8 +34,10 @@ class RedisBackend:
         self.client = aioredis.Redis.from_pool(pool)  # owns the pool: aclose() closes it
         self._take = self.client.register_script(_TAKE)
 
-    async def take(self, keys: list[str], limits: list[int], ttls: list[int]) -> tuple[bool, list[int]]:
-        result = await self._take(keys=keys, args=[*limits, *ttls])
+    async def take(
+        self, keys: list[str], limits: list[int], ttls: list[int], amounts: list[int] | None = None
+    ) -> tuple[bool, list[int]]:
+        result = await self._take(keys=keys, args=[*limits, *ttls, *(amounts or [1] * len(keys))])
         return bool(result[0]), [int(c) for c in result[1:]]
 
     async def peek(self, keys: list[str]) -> list[int]:

@@ -12,6 +12,7 @@ received, to debug an integration).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
@@ -346,7 +347,8 @@ async def _tool(request: Request, connection_id: str, action: str) -> Response:
                 you = await visitor(request, db)
                 you.check(form)
                 connection, _ = await _connection(db, you, connection_id, manage=False)
-                flash, secret = await _act_on_callback(db, state.key, connection.id, action, form)
+                charge = partial(state.limiter.charge_replay, connection.id)
+                flash, secret = await _act_on_callback(db, state.key, connection.id, action, form, charge)
     except Unprocessable as exc:
         flash = "; ".join(f"{e.field}: {e.message}" if e.field else e.message for e in exc.errors)
     except ComptoirError as exc:  # no callback, no such event: nothing changed
@@ -355,14 +357,15 @@ async def _tool(request: Request, connection_id: str, action: str) -> Response:
 
 
 async def _act_on_callback(
-    db: AsyncSession, key: bytes, connection_id: int, action: str, form: Any
+    db: AsyncSession, key: bytes, connection_id: int, action: str, form: Any, charge: callbacks.Charge
 ) -> tuple[str, dict[str, Any] | None]:
     if action == "resend":
         await callbacks.resend(db, connection_id, str(form.get("event_id", "")))
         return "The event is queued for a redelivery.", None
     if action == "replay":
         start, end = form.get("from") or None, form.get("to") or None
-        count = (await callbacks.replay(db, connection_id, start, end))["count"]
+        # the connection's limits, as the API's replay (docs/api/callbacks-events.md)
+        count = (await callbacks.replay(db, connection_id, start, end, charge=charge))["count"]
         return f"{count} events are queued for a redelivery, oldest first.", None
     if action == "enable":
         await callbacks.enable(db, connection_id)
