@@ -76,7 +76,7 @@ def build_limiter(settings: Settings) -> RateLimiter:
     if settings.redis_url:
         from comptoir.ratelimit.redis import RedisBackend
 
-        backend: Any = RedisBackend(settings.redis_url)
+        backend: Any = RedisBackend(settings.redis_url, timeout=settings.redis_timeout_seconds)
     else:
         backend = MemoryBackend()
     return RateLimiter(backend, enabled=settings.rate_limits == "on", prefix=settings.redis_prefix)
@@ -175,7 +175,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     for router in routers:
         app.include_router(router, prefix="/v1")
 
-    observe_endpoints.install(app, settings.metrics_path)  # /v1/ready, metrics
+    observe_endpoints.install(app, settings, db)  # /v1/ready, metrics
     app.include_router(oauth2_router, prefix="/oauth2/v1")
     app.include_router(oauth2_metadata_router)
     app.include_router(reference_router)
