@@ -30,7 +30,7 @@ from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database, create_database
 from comptoir.db.server_key import load_data_key
 from comptoir.deliveries.endpoints import router as deliveries_router
-from comptoir.errors import BadRequest, ComptoirError, RoutingError, validation_error
+from comptoir.errors import BadRequest, ComptoirError, DependencyUnavailable, RoutingError, validation_error
 from comptoir.http import openapi
 from comptoir.http.forwarded import TrustedProxies
 from comptoir.http.inputs import InputLimits
@@ -59,7 +59,7 @@ from comptoir.web.developers import router as developers_router
 from comptoir.web.location import router as location_pages_router
 from comptoir.web.orders import router as orders_pages_router
 from comptoir.web.pages import router as back_office_router
-from comptoir.web.render import PageAnswer, is_api_path, unknown_page
+from comptoir.web.render import PageAnswer, is_api_path, unavailable_page, unknown_page
 from comptoir.web.render import answer as page_answer_response
 from comptoir.web.stock import router as stock_pages_router
 
@@ -218,7 +218,11 @@ def error_response(error: ComptoirError) -> Response:
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ComptoirError)
-    async def comptoir_error(_request: Request, exc: ComptoirError) -> Response:
+    async def comptoir_error(request: Request, exc: ComptoirError) -> Response:
+        if isinstance(exc, DependencyUnavailable) and not is_api_path(
+            request.url.path, app_state(request).settings.metrics_path
+        ):
+            return unavailable_page(exc)  # a person in the back office reads a page
         return error_response(exc)
 
     @app.exception_handler(RequestValidationError)

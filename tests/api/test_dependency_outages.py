@@ -219,6 +219,19 @@ async def test_an_order_refused_during_an_outage_is_made_once_when_retried(
 
 
 @ON_POSTGRESQL
+async def test_the_back_office_says_so_in_a_page(db_behind_relay: Hub) -> None:
+    hub = db_behind_relay
+    assert (await log_in(hub.client, "owner@example.com")).status_code == 303
+    hub.relay.refuse()  # type: ignore[union-attr]
+    page = await hub.client.get("/")
+    assert (page.status_code, page.headers["retry-after"]) == (503, "2")
+    assert page.headers["content-type"].startswith("text/html")
+    assert "Comptoir cannot reach its database right now." in page.text
+    hub.relay.forward()  # type: ignore[union-attr]
+    assert (await hub.client.get("/")).status_code == 200
+
+
+@ON_POSTGRESQL
 async def test_a_slow_database_within_the_bounds_still_answers(db_behind_relay: Hub, db_kind: str) -> None:
     hub = db_behind_relay
     hub.relay.slow(0.05)  # type: ignore[union-attr]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-from datetime import datetime, timedelta
 from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 
 import structlog
 from fastapi import APIRouter, FastAPI
