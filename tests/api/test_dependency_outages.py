@@ -13,8 +13,6 @@ asserts an answer well within a generous multiple of them, where a request witho
 would wait a minute.
 """
 
-
-
 from __future__ import annotations
 
 import asyncio
@@ -257,7 +255,9 @@ async def test_a_write_waiting_for_sqlites_lock_is_a_503_within_the_bound(
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert (await hub.timed("POST", "/v1/location/orders", json={**ORDER, "private_ref": "locked"}))[0].status_code == 200
+    assert (await hub.timed("POST", "/v1/location/orders", json={**ORDER, "private_ref": "locked"}))[
+        0
+    ].status_code == 200
     assert await orders_in(database) == 1
 
 

@@ -81,9 +81,12 @@ def test_the_recommended_layout_shows_every_documented_family(  # type: ignore[n
     assert delivered[("comptoir_callback_deliveries_total", frozenset({("outcome", "acknowledged")}))] == 6
     assert delivered[("comptoir_callback_deliveries_total", frozenset({("outcome", "dropped")}))] == 0
     # the servers deliver nothing, and say so with zeros rather than no series
-    assert pages[0]["comptoir_callback_deliveries"][
-        ("comptoir_callback_deliveries_total", frozenset({("outcome", "acknowledged")}))
-    ] == 0
+    assert (
+        pages[0]["comptoir_callback_deliveries"][
+            ("comptoir_callback_deliveries_total", frozenset({("outcome", "acknowledged")}))
+        ]
+        == 0
+    )
     assert httpx.get(f"http://127.0.0.1:{metrics_port}/elsewhere", timeout=10).status_code == 404
 
 
