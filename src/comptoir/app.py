@@ -30,7 +30,7 @@ from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database, create_database
 from comptoir.db.server_key import load_data_key
 from comptoir.deliveries.endpoints import router as deliveries_router
-from comptoir.errors import BadRequest, ComptoirError, RoutingError, validation_error
+from comptoir.errors import BadRequest, ComptoirError, DependencyUnavailable, RoutingError, validation_error
 from comptoir.http import openapi
 from comptoir.http.forwarded import TrustedProxies
 from comptoir.http.inputs import InputLimits
@@ -59,7 +59,7 @@ from comptoir.web.developers import router as developers_router
 from comptoir.web.location import router as location_pages_router
 from comptoir.web.orders import router as orders_pages_router
 from comptoir.web.pages import router as back_office_router
-from comptoir.web.render import PageAnswer, is_api_path, unknown_page
+from comptoir.web.render import PageAnswer, is_api_path, unavailable_page, unknown_page
 from comptoir.web.render import answer as page_answer_response
 from comptoir.web.stock import router as stock_pages_router
 
@@ -76,7 +76,7 @@ def build_limiter(settings: Settings) -> RateLimiter:
     if settings.redis_url:
         from comptoir.ratelimit.redis import RedisBackend
 
-        backend: Any = RedisBackend(settings.redis_url)
+        backend: Any = RedisBackend(settings.redis_url, timeout=settings.redis_timeout_seconds)
     else:
         backend = MemoryBackend()
     return RateLimiter(backend, enabled=settings.rate_limits == "on", prefix=settings.redis_prefix)
@@ -175,7 +175,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     for router in routers:
         app.include_router(router, prefix="/v1")
 
-    observe_endpoints.install(app, settings.metrics_path)  # /v1/ready, metrics
+    observe_endpoints.install(app, settings, db)  # /v1/ready, metrics
     app.include_router(oauth2_router, prefix="/oauth2/v1")
     app.include_router(oauth2_metadata_router)
     app.include_router(reference_router)
@@ -218,7 +218,11 @@ def error_response(error: ComptoirError) -> Response:
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ComptoirError)
-    async def comptoir_error(_request: Request, exc: ComptoirError) -> Response:
+    async def comptoir_error(request: Request, exc: ComptoirError) -> Response:
+        if isinstance(exc, DependencyUnavailable) and not is_api_path(
+            request.url.path, app_state(request).settings.metrics_path
+        ):
+            return unavailable_page(exc)  # a person in the back office reads a page
         return error_response(exc)
 
     @app.exception_handler(RequestValidationError)

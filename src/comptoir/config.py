@@ -136,6 +136,14 @@ class Settings(BaseSettings):
     database_pool_size: int = Field(default=10, ge=1, le=1000)
     database_max_overflow: int = Field(default=10, ge=0, le=1000)
     database_direct_pool_size: int = Field(default=10, ge=1, le=1000)
+    # Beyond the contract: how long a request may wait on a dependency before it is answered
+    # 503 (docs/operations.md "When a dependency fails"), in seconds: opening a database
+    # connection, waiting for a free one in a pool, one statement (PostgreSQL's
+    # statement_timeout, and on SQLite the wait for the write lock), one Redis command.
+    database_connect_timeout_seconds: float = Field(default=2, gt=0, le=600, allow_inf_nan=False)
+    database_pool_timeout_seconds: float = Field(default=2, gt=0, le=600, allow_inf_nan=False)
+    database_statement_timeout_seconds: float = Field(default=3, gt=0, le=3600, allow_inf_nan=False)
+    redis_timeout_seconds: float = Field(default=1, gt=0, le=60, allow_inf_nan=False)
     # Beyond the contract: entries of each kind the connection cache keeps (docs/operations.md
     # "Connection cache"); beyond it that kind starts afresh.
     connection_cache_size: int = Field(default=10_000, ge=1, le=10_000_000)

@@ -18,6 +18,8 @@
     ├── RateLimited             429    too_many_requests, with Retry-After
     ├── InternalError           500    internal_error
     └── ServiceUnavailable      503    service_unavailable: the process's connection cap, with Retry-After
+        ├── NotReady                   /v1/ready when a check fails
+        └── DependencyUnavailable      the database or Redis unreachable or too slow, with Retry-After
 
 docs/api/conventions.md "Errors": every error body is `{"error_type", "message"}` plus
 `errors` on 422, and a rejected request changes nothing (the request's transaction is
@@ -237,6 +239,22 @@ class NotReady(ServiceUnavailable):
     message names the failing checks, nothing more (no address, no driver error)."""
 
     default_message = "Not ready"
+
+
+class DependencyUnavailable(ServiceUnavailable):
+    """A dependency (`database`, `redis`) did not answer in time, or refused: raised by the
+    layer that talks to it (`db/`), whatever asked, and answered 503 with `Retry-After`
+    (docs/operations.md "When a dependency fails"). Nothing the request did is kept: its
+    transaction is rolled back. The message names the dependency, never its address."""
+
+    RETRY_AFTER = 2  # seconds: long enough not to hammer a recovering server
+
+    def __init__(self, dependency: str) -> None:
+        self.dependency = dependency
+        super().__init__(f"The {dependency} is unavailable; retry in a few seconds")
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.RETRY_AFTER)}
 
 
 class FieldErrors:

@@ -63,11 +63,11 @@ def start_worker(tmp_path: Path) -> Iterator[Callable[[dict[str, str]], subproce
     processes: list[subprocess.Popen[bytes]] = []
     logs: list[IO[bytes]] = []
 
-    def start(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    def start(env: dict[str, str], *args: str) -> subprocess.Popen[bytes]:
         log = (tmp_path / f"worker-{len(processes)}.log").open("wb")
         logs.append(log)
         full_env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | LOOPBACK | env
-        process = subprocess.Popen([COMPTOIR, "worker"], env=full_env, cwd=tmp_path, stdout=log, stderr=log)
+        process = subprocess.Popen([COMPTOIR, "worker", *args], env=full_env, cwd=tmp_path, stdout=log, stderr=log)
         processes.append(process)
         return process
 

@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import json
 import signal
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,8 +14,10 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from comptoir.config import Settings
+from comptoir.db.engine import create_database
 from tests.conftest import SECRET_KEY
-from tests.e2e.conftest import Server, free_port
+from tests.e2e.conftest import Server
 from tests.e2e.test_callback_workers import (  # noqa: F401 - fixtures
     KEY,
     environment,
@@ -27,7 +27,9 @@ from tests.e2e.test_callback_workers import (  # noqa: F401 - fixtures
     start_worker,
     wait_until,
 )
+from tests.factories import World
 from tests.receiver import Answer
+from tests.relay import Relay, relay_to
 
 pytestmark = pytest.mark.e2e
 
@@ -58,63 +60,10 @@ def test_two_workers_metrics_add_up(start_server, tmp_path: Path) -> None:  # ty
     assert server.logs().count("Started server process") == 2
 
 
-class Relay:
-    """A TCP relay to PostgreSQL that can be closed (the database is down) and reopened."""
-
-    def __init__(self, target: int = 5432) -> None:
-        self.port = free_port()
-        self.target = target
-        self._listener: socket.socket | None = None
-        self._sockets: list[socket.socket] = []
-
-    def open(self) -> None:
-        listener = socket.create_server(("127.0.0.1", self.port))
-        self._listener = listener
-        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
-
-    def close(self) -> None:
-        assert self._listener is not None
-        with contextlib.suppress(OSError):
-            self._listener.shutdown(socket.SHUT_RDWR)  # wakes the thread blocked in accept()
-        self._listener.close()
-        for sock in list(self._sockets):
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-            sock.close()
-        self._sockets.clear()
-
-    def _accept(self, listener: socket.socket) -> None:
-        while True:
-            try:
-                client, _ = listener.accept()
-            except OSError:
-                return
-            if self._listener is not listener:  # closed meanwhile
-                client.close()
-                return
-            upstream = socket.create_connection(("127.0.0.1", self.target))
-            self._sockets += [client, upstream]
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
-        try:
-            while data := source.recv(65536):
-                sink.sendall(data)
-        except OSError:
-            pass
-        with contextlib.suppress(OSError):
-            sink.shutdown(socket.SHUT_WR)
-
-
 @pytest.fixture
 def relay() -> Iterator[Relay]:
-    running = Relay()
-    running.open()
-    yield running
-    with contextlib.suppress(AssertionError):  # closed by the test
-        running.close()
+    with relay_to(5432) as running:
+        yield running
 
 
 def ready(server: Server) -> tuple[int, dict[str, object], float]:
@@ -124,11 +73,10 @@ def ready(server: Server) -> tuple[int, dict[str, object], float]:
 
 
 def test_readiness_follows_the_database(start_server, fresh_postgres: str, relay: Relay) -> None:  # type: ignore[no-untyped-def]
-    url = fresh_postgres.replace("127.0.0.1:5432", f"127.0.0.1:{relay.port}")
-    assert url != fresh_postgres
+    url = relay.url_of(fresh_postgres, 5432)
     server = start_server("--no-worker", env={"COMPTOIR_DATABASE_URL": url, "COMPTOIR_SECRET_KEY": SECRET_KEY})
     assert ready(server)[:2] == (200, {"status": "ready", "checks": {"database": "ok", "migrations": "ok"}})
-    relay.close()
+    relay.refuse()
     status, body, took = ready(server)
     assert (status, body) == (
         503,
@@ -136,11 +84,57 @@ def test_readiness_follows_the_database(start_server, fresh_postgres: str, relay
     )
     assert took < 2.5
     assert httpx.get(f"{server.base_url}/v1/health").status_code == 200  # alive all the same
-    relay.open()
+    relay.forward()
     deadline = time.monotonic() + 10
     while ready(server)[0] != 200 and time.monotonic() < deadline:
         time.sleep(0.1)
     assert ready(server)[:2] == (200, {"status": "ready", "checks": {"database": "ok", "migrations": "ok"}})
+
+
+def test_a_silent_database_is_a_prompt_503_and_two_log_lines(  # type: ignore[no-untyped-def]
+    start_server, fresh_postgres: str, relay: Relay
+) -> None:
+    """docs/operations.md "When a dependency fails", as an operator sees it: a real `serve`
+    whose database stops answering answers each request 503 with `Retry-After` within the
+    bounds (defaults), logs the outage once and its end once, and needs no restart."""
+    url = relay.url_of(fresh_postgres, 5432)
+    env = {"COMPTOIR_DATABASE_URL": url, "COMPTOIR_SECRET_KEY": SECRET_KEY}
+    token = _location_token(fresh_postgres)
+    server = start_server("--no-worker", env=env)
+    headers = {"X-Access-Token": token}
+    assert httpx.get(f"{server.base_url}/v1/location", headers=headers, timeout=30).status_code == 200
+    relay.blackhole()
+    for _ in range(3):
+        started = time.monotonic()
+        response = httpx.get(f"{server.base_url}/v1/location", headers=headers, timeout=60)
+        took = time.monotonic() - started
+        assert (response.status_code, response.headers["retry-after"]) == (503, "2")
+        assert response.json()["error_type"] == "service_unavailable"
+        assert took < 15, took  # the defaults add up to about 5 s; unbounded, it was a minute
+    relay.forward()
+    wait_until(
+        lambda: httpx.get(f"{server.base_url}/v1/location", headers=headers, timeout=30).status_code == 200,
+        30,
+        "the database back",
+    )
+    logs = server.logs()
+    assert logs.count("event=dependency_unavailable") == 1
+    assert logs.count("event=dependency_recovered") == 1
+    assert "Traceback" not in logs
+    assert "internal_error" not in logs
+
+
+def _location_token(database_url: str) -> str:
+    async def make() -> str:
+        settings = Settings(database_url=database_url, secret_key=SECRET_KEY)
+        db = create_database(settings, pool_size=2)
+        try:
+            world = World(db, settings.server_key())
+            return await world.token("location[orders.read]", location=await world.location())
+        finally:
+            await db.dispose()
+
+    return asyncio.run(make())
 
 
 @pytest.mark.parametrize("log_format", ["json", "logfmt"])

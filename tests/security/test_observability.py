@@ -88,21 +88,37 @@ def test_a_metrics_path_inside_the_api_or_with_odd_characters_is_refused() -> No
     assert Settings(metrics_path="/internal/metrics/").metrics_path == "/internal/metrics"
 
 
-def test_the_metrics_networks_check_the_peer_address_ipv4_mapped_included() -> None:
-    from types import SimpleNamespace
+def test_the_metrics_networks_check_the_peer_address_ipv4_mapped_included(database: Database) -> None:
+    from comptoir.observe.endpoints import MetricsPage
 
-    from comptoir.observe.endpoints import _allowed
+    page = MetricsPage(Settings(metrics_allowed_networks="10.0.0.0/8"), database)
+    assert page.allows("10.1.2.3")
+    assert page.allows("::ffff:10.1.2.3")
+    assert not page.allows("192.168.1.1")
+    assert not page.allows("not-an-address")
+    assert not page.allows(None)
 
-    settings = Settings(metrics_allowed_networks="10.0.0.0/8")
 
-    def peer(host: str | None) -> object:
-        state = SimpleNamespace(comptoir=SimpleNamespace(settings=settings))
-        return SimpleNamespace(
-            app=SimpleNamespace(state=state), client=None if host is None else SimpleNamespace(host=host)
-        )
-
-    assert _allowed(peer("10.1.2.3"))  # type: ignore[arg-type]
-    assert _allowed(peer("::ffff:10.1.2.3"))  # type: ignore[arg-type]
-    assert not _allowed(peer("192.168.1.1"))  # type: ignore[arg-type]
-    assert not _allowed(peer("not-an-address"))  # type: ignore[arg-type]
-    assert not _allowed(peer(None))  # type: ignore[arg-type]
+async def test_a_trusted_proxys_forwarded_address_does_not_open_the_metrics(
+    settings: Settings, database: Database
+) -> None:
+    """The allow list judges the TCP peer: behind a trusted proxy, the forwarded client
+    (which a client may choose) neither opens the page nor closes it."""
+    proxied = {"forwarded_allow_ips": "127.0.0.1"}  # the ASGI transport's client is the proxy
+    closed = create_app(
+        settings.model_copy(update={**proxied, "metrics_allowed_networks": "10.0.0.0/8"}),
+        database=database,
+        background=False,
+    )
+    async with httpx.AsyncClient(transport=CheckedASGITransport(app=closed), base_url="http://testserver") as http:
+        refused = await http.get("/metrics", headers={"X-Forwarded-For": "10.1.2.3"})
+    assert (refused.status_code, refused.json()["error_type"]) == (404, "routing_error")
+    opened = create_app(
+        settings.model_copy(update={**proxied, "metrics_allowed_networks": "127.0.0.0/8"}),
+        database=database,
+        background=False,
+    )
+    async with httpx.AsyncClient(transport=CheckedASGITransport(app=opened), base_url="http://testserver") as http:
+        assert (await http.get("/metrics", headers={"X-Forwarded-For": "203.0.113.9"})).status_code == 200
+    await closed.state.comptoir.fast.close()
+    await opened.state.comptoir.fast.close()

@@ -54,6 +54,7 @@ from comptoir.config import Settings
 from comptoir.connections.service import secret_from_seed
 from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database
+from comptoir.errors import DependencyUnavailable
 from comptoir.events import signals
 from comptoir.events.payload import render_event
 from comptoir.events.repository import CALLBACK_CHANNEL, NOTIFY_CHANNEL
@@ -67,6 +68,7 @@ log = structlog.get_logger("comptoir.callbacks")
 
 MAX_RESENDS = 6  # spec 6.4 item 3
 MAX_WAIT_FACTOR = 32  # the wait doubles up to 32 x base
+OUTAGE_PAUSE = 1.0  # seconds between claims while the database is unavailable
 
 
 def resend_wait(base: float, failures: int) -> float:
@@ -174,10 +176,17 @@ class DeliveryWorker:
             while not self._stopping:
                 self._wake.clear()
                 free = self.concurrency - len(self._lanes)
-                for lane in await self._claim(free) if free > 0 else []:
-                    self._lanes[lane.connection_id] = asyncio.create_task(self._run_lane(lane))
+                wait = self.poll_interval
+                try:
+                    for lane in await self._claim(free) if free > 0 else []:
+                        self._lanes[lane.connection_id] = asyncio.create_task(self._run_lane(lane))
+                except DependencyUnavailable:  # logged once per outage; tried again, not hurried
+                    wait = max(wait, OUTAGE_PAUSE)
+                except Exception:
+                    log.exception("callback_claim_failed")
+                    wait = max(wait, OUTAGE_PAUSE)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self.poll_interval)
+                    await asyncio.wait_for(self._wake.wait(), wait)
         finally:
             unsubscribe()
             lanes = list(self._lanes.values())
@@ -209,13 +218,15 @@ class DeliveryWorker:
             return None
         import asyncpg
 
-        from comptoir.db.direct import asyncpg_options
+        from comptoir.db.failures import asyncpg_options, connect
 
         try:
-            connection = await asyncpg.connect(**asyncpg_options(self.settings))
+            connection = await connect(asyncpg_options(self.settings, statement_timeout=False))
             await connection.add_listener(NOTIFY_CHANNEL, lambda *_args: self._wake.set())
             await connection.add_listener(CALLBACK_CHANNEL, self._on_callback_changed)
             connection.add_termination_listener(self._on_listener_lost)
+        except DependencyUnavailable:  # polling still delivers; the outage is logged once
+            return None
         except (OSError, asyncpg.PostgresError) as exc:  # polling still delivers, checking every send
             log.warning("callback_listen_failed", error=type(exc).__name__)
             return None
@@ -288,6 +299,8 @@ class DeliveryWorker:
                 if not await self._record(lane, batch[: len(outcomes)], outcomes):
                     return  # the callback is gone (or, after a stall, another worker has the lane)
                 renewed = loop.time()
+        except DependencyUnavailable:  # logged once per outage (docs/operations.md "When a dependency fails")
+            hold = resend_wait(self.base, 1)
         except Exception:
             log.exception("callback_lane_failed", connection_id=lane.connection_id)
             # whatever failed, the lane is not claimed again at once (no resend storm)
@@ -388,6 +401,8 @@ class DeliveryWorker:
         health = Health(failing_since, self._disable_reason(failing_since, last_failed))
         try:
             return await self._write(lane, done, retries, log_rows, health)
+        except DependencyUnavailable:
+            raise  # nothing written: the attempts are made again once the database is back
         except Exception:
             if not log_rows:
                 raise
@@ -439,5 +454,7 @@ class DeliveryWorker:
             async with self.db.transaction() as session:
                 # served now (least recently served lanes are claimed first), or held off after a failure
                 await repository.release(session, lane.connection_id, lane.token, clock.now() + timedelta(seconds=hold))
+        except DependencyUnavailable:  # the lease then simply runs out; the outage is logged once
+            pass
         except Exception:  # the lease then simply runs out
             log.exception("callback_lane_release_failed", connection_id=lane.connection_id)

@@ -40,7 +40,7 @@ def callback_test(token: str) -> None:
     settings = with_demo_networks(_settings(), found["demo"])
 
     async def main() -> dict[str, Any]:
-        db = create_database(settings, pool_size=2)
+        db = create_database(settings, pool_size=2, statement_timeout=False)
         try:
             await db.load_id_key()
             return await send_test(db, await load_data_key(db, settings.server_key()), settings, connection_id)

@@ -83,7 +83,7 @@ def _run_in_transaction(work: Callable[[AsyncSession, bytes, bool], Awaitable[di
     new_files = [path for path in _local_files(settings) if not path.exists()]
 
     async def main() -> dict[str, Any]:
-        db = create_database(settings, pool_size=2)
+        db = create_database(settings, pool_size=2, statement_timeout=False)
         try:
             async with db.transaction() as session:
                 await upgrade_in(await session.connection())
@@ -182,7 +182,14 @@ def _metrics_directory(workers: int) -> None:
 
 
 @cli.command()
-def worker() -> None:
+@click.option(
+    "--metrics-port",
+    type=click.IntRange(1, 65535),
+    default=None,
+    help="Serve this worker's Prometheus metrics on this port (at COMPTOIR_METRICS_PATH).",
+)
+@click.option("--metrics-host", default="127.0.0.1", show_default=True, help="The address --metrics-port listens on.")
+def worker(metrics_port: int | None, metrics_host: str) -> None:
     """Run a callback delivery worker (and the timed jobs) until interrupted; any number may
     run beside any number of `serve` processes on one PostgreSQL."""
     import signal
@@ -193,6 +200,7 @@ def worker() -> None:
     from comptoir.db.server_key import load_data_key
     from comptoir.jobs.timed import Retention, TimedJobs
     from comptoir.kit import metrics, tracing
+    from comptoir.observe.endpoints import serve_alone
 
     settings = _settings()
     configure_logging(settings)
@@ -213,9 +221,13 @@ def worker() -> None:
             loop.add_signal_handler(sig, delivery.stop)
         jobs.start()
         lag = asyncio.create_task(metrics.watch_loop_lag())
+        # docs/operations.md "Metrics": the worker's deliveries on a page of its own
+        stop_page = await serve_alone(settings, db, metrics_host, metrics_port) if metrics_port else None
         try:
             await delivery.run()
         finally:
+            if stop_page is not None:
+                await stop_page()
             lag.cancel()
             metrics.process_exited()  # docs/operations.md "Metrics"
             await jobs.stop()

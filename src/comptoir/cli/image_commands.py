@@ -35,7 +35,7 @@ def move(to: str, batch: int) -> None:
 
     async def main() -> int:
         images.use_directory(settings.image_directory)
-        db = create_database(settings, pool_size=2)
+        db = create_database(settings, pool_size=2, statement_timeout=False)
         try:
             await db.load_id_key()
             return await images.move_images(db, to, batch=batch)

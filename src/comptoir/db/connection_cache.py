@@ -43,6 +43,7 @@ from typing import Any, TypeVar, TypeVarTuple
 import structlog
 
 from comptoir.config import Settings
+from comptoir.errors import DependencyUnavailable
 
 CHANNEL = "comptoir_connections"
 TOKENS = "tokens"  # access token -> Ctx
@@ -167,14 +168,16 @@ class ConnectionCache:
     async def _keep_listening(self) -> None:
         import asyncpg
 
-        from comptoir.db.direct import asyncpg_options
+        from comptoir.db.failures import asyncpg_options, connect
 
         while not self._stopping:
             if self._listener is None:
                 try:
-                    connection = await asyncpg.connect(**asyncpg_options(self._settings))
+                    connection = await connect(asyncpg_options(self._settings, statement_timeout=False))
                     await connection.add_listener(CHANNEL, self._on_change)
                     connection.add_termination_listener(self._on_lost)
+                except DependencyUnavailable:
+                    pass  # the outage is logged once (docs/operations.md "When a dependency fails")
                 except (OSError, asyncpg.PostgresError) as exc:
                     log.warning("connection_cache_listen_failed", error=type(exc).__name__)
                 else:

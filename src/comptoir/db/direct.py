@@ -37,14 +37,15 @@ from typing import Any
 from sqlalchemy import Boolean, Select, bindparam, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql.base import PGDialect
-from sqlalchemy.engine import make_url
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement, ColumnElement
 from sqlalchemy.types import TypeEngine
 
 from comptoir.config import Settings
+from comptoir.db.failures import asyncpg_options, connect, is_unavailable, unavailable
 from comptoir.kit import metrics, tracing
 from comptoir.kit.jsonutil import dumps_str, loads_stored
+from comptoir.kit.outages import DATABASE
 from comptoir.models.base import ExactDecimal, JSONValue, UTCDateTime
 
 Converter = Callable[[Any], Any]
@@ -174,7 +175,11 @@ class FastReader:
         self.is_sqlite = settings.is_sqlite
         self._settings = settings
         self._sqlite: sqlite3.Connection | None = None
-        self._pool = StatementPool(asyncpg_options(settings), size=settings.database_direct_pool_size)
+        self._pool = StatementPool(
+            asyncpg_options(settings),
+            size=settings.database_direct_pool_size,
+            timeout=settings.database_pool_timeout_seconds,
+        )
         self.database_url = settings.database_url
         if tracing.enabled():  # a span per statement; nothing wrapped otherwise (docs/operations.md "Traces")
             system = "sqlite" if self.is_sqlite else "postgresql"
@@ -189,7 +194,7 @@ class FastReader:
         sql, order, converters = query.for_dialect(self.is_sqlite)
         values = [params[name] for name in order]
         if self.is_sqlite:
-            row = self._sqlite_connection().execute(sql, values).fetchone()
+            row = _sqlite_read(self._sqlite_connection(), sql, values).fetchone()
         else:
             async with self._pool.connection() as connection:
                 row = await connection.fetchrow(sql, *values)
@@ -199,7 +204,7 @@ class FastReader:
         sql, order, converters = query.for_dialect(self.is_sqlite)
         values = [params[name] for name in order]
         if self.is_sqlite:
-            rows = self._sqlite_connection().execute(sql, values).fetchall()
+            rows = _sqlite_read(self._sqlite_connection(), sql, values).fetchall()
         else:
             async with self._pool.connection() as connection:
                 rows = await connection.fetch(sql, *values)
@@ -240,15 +245,28 @@ _ACQUIRED = metrics.DB_ACQUIRE_SECONDS.labels("direct")
 _IN_USE = metrics.DB_IN_USE.labels("direct")
 
 
+def _sqlite_read(connection: sqlite3.Connection, sql: str, values: list[Any]) -> sqlite3.Cursor:
+    try:
+        return connection.execute(sql, values)
+    except sqlite3.OperationalError as error:
+        if is_unavailable(error):
+            raise unavailable(error) from error
+        raise
+
+
 class StatementPool:
     """Up to `size` asyncpg connections, each running one statement at a time outside any
     transaction, so they hold no session state: a connection goes back as it is (asyncpg's
     pool resets and times each one, several times this pool's cost per statement). One
-    whose statement failed or was interrupted is closed instead of kept."""
+    whose statement failed or was interrupted is closed instead of kept. Waiting for a free
+    connection longer than `timeout`, and a connection or a statement that fails for want of
+    the database, raise `DependencyUnavailable` (docs/operations.md "When a dependency
+    fails")."""
 
-    def __init__(self, options: dict[str, Any], size: int) -> None:
+    def __init__(self, options: dict[str, Any], size: int, timeout: float = 2.0) -> None:
         self._options = options
         self._size = size
+        self._timeout = timeout
         self._idle: list[Any] = []
         self._open = 0
         self._waiters: deque[asyncio.Future[None]] = deque()
@@ -262,20 +280,29 @@ class StatementPool:
         _IN_USE.inc()
         try:
             yield connection
-        except BaseException:
+        except BaseException as error:
             # Refused, cancelled, or the connection failed (a server shutting a connection
             # down sends an error first): whatever its state, it is not used again.
             _IN_USE.dec()
             self._open -= 1
             connection.terminate()
             self._wake()
+            if isinstance(error, Exception) and is_unavailable(error):
+                raise unavailable(error) from error
             raise
         _IN_USE.dec()
         self._release(connection)
+        if DATABASE.down:
+            DATABASE.ok()
 
     async def _acquire(self) -> Any:
-        import asyncpg
+        try:
+            async with asyncio.timeout(self._timeout):
+                return await self._acquire_waiting()
+        except TimeoutError as error:  # no connection freed in time
+            raise unavailable(error) from error
 
+    async def _acquire_waiting(self) -> Any:
         while True:
             if self._closed:
                 raise RuntimeError("the statement pool is closed")
@@ -287,7 +314,7 @@ class StatementPool:
             if self._open < self._size:
                 self._open += 1
                 try:
-                    return await asyncpg.connect(**self._options)
+                    return await connect(self._options)
                 except BaseException:
                     self._open -= 1
                     self._wake()
@@ -336,24 +363,3 @@ def _converted(query: Query, converters: list[tuple[int, Converter]], row: Any) 
     for i, convert in converters:
         values[i] = convert(values[i])
     return dict(zip(query.names, values, strict=True))
-
-
-def asyncpg_options(settings: Settings) -> dict[str, Any]:
-    """asyncpg.connect() arguments for COMPTOIR_DATABASE_URL, with the URL query options
-    asyncpg understands (e.g. `?ssl=disable`, `?host=/run/postgresql`)."""
-    url = make_url(settings.database_url)
-    query = url.query
-    options: dict[str, Any] = {
-        "host": url.host,
-        "port": url.port,
-        "user": url.username,
-        "password": url.password,
-        "database": url.database,
-    }
-    if "ssl" in query:
-        options["ssl"] = query["ssl"]
-    elif "sslmode" in query:
-        options["ssl"] = query["sslmode"]
-    if "host" in query:
-        options["host"] = query["host"]
-    return options

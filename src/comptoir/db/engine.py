@@ -9,6 +9,7 @@ snapshot goes stale (docs/architecture.md "Concurrency").
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,13 +17,17 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import CursorResult, Result, Select, event, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import ExceptionContext, make_url
+from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, StaticPool
 
 from comptoir.config import Settings
+from comptoir.db.failures import asyncpg_options, connect, is_broken, is_unavailable, unavailable
 from comptoir.kit import ids, metrics, tracing
 from comptoir.kit.jsonutil import dumps_str, loads_stored
+from comptoir.kit.outages import DATABASE
 
 M = TypeVar("M")
 WRITE = {"comptoir_write": True}  # execution option: this transaction will write
@@ -96,13 +101,17 @@ class Database:
                 await session.rollback()
                 raise
             await session.commit()
+            DATABASE.ok()  # docs/operations.md "When a dependency fails": the outage, if any, is over
 
 
-def create_database(settings: Settings, *, pool_size: int | None = None) -> Database:
+def create_database(settings: Settings, *, pool_size: int | None = None, statement_timeout: bool = True) -> Database:
     """The engine and its sessions. On PostgreSQL the pool keeps COMPTOIR_DATABASE_POOL_SIZE
     connections and opens up to COMPTOIR_DATABASE_MAX_OVERFLOW more when busy
     (docs/operations.md "Database pool"); a command or a test that needs few gives `pool_size`
-    (then as many again when busy)."""
+    (then as many again when busy). Every wait on the database is bounded
+    (docs/operations.md "When a dependency fails"): opening a connection, waiting for a free
+    one, and, unless `statement_timeout` is False (commands, whose migrations may take
+    long), each statement; a wait that runs out raises `DependencyUnavailable`."""
     url = async_url(settings.database_url)
     is_sqlite = url.startswith("sqlite")
     options: dict = {"json_serializer": dumps_str, "json_deserializer": loads_stored}
@@ -110,17 +119,22 @@ def create_database(settings: Settings, *, pool_size: int | None = None) -> Data
         path = settings.sqlite_path
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-        options["connect_args"] = {"timeout": 30}
+        # the wait for the write lock: sqlite3's own busy handler (`PRAGMA busy_timeout`)
+        options["connect_args"] = {"timeout": settings.database_statement_timeout_seconds if statement_timeout else 30}
     else:
         size = settings.database_pool_size if pool_size is None else pool_size
         overflow = settings.database_max_overflow if pool_size is None else pool_size
         options.update(pool_size=size, max_overflow=overflow, pool_pre_ping=False)
+        options["pool_timeout"] = settings.database_pool_timeout_seconds
+        connect_with = asyncpg_options(settings, statement_timeout=statement_timeout)
+        options["async_creator"] = lambda: connect(connect_with)
     if is_sqlite and settings.sqlite_path is None:
         options["poolclass"] = StaticPool  # one connection holds the database in memory
     else:
         options["poolclass"] = MeasuredPool
     engine = create_async_engine(url, **options)
     _count_connections(engine)
+    _unavailable_is_one_error(engine)
     tracing.instrument_engine(engine.sync_engine)  # docs/operations.md "Traces"
     if is_sqlite:
         _configure_sqlite(engine)
@@ -128,24 +142,62 @@ def create_database(settings: Settings, *, pool_size: int | None = None) -> Data
     return Database(engine=engine, sessions=sessions, is_sqlite=is_sqlite)
 
 
+def _unavailable_is_one_error(engine: AsyncEngine) -> None:
+    """A statement that failed for want of the database raises `DependencyUnavailable`, its
+    connection given up at once (a graceful close would wait on a server that does not answer)."""
+
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def _on_error(context: ExceptionContext) -> None:
+        error = context.original_exception
+        if not (context.is_disconnect or is_unavailable(error)):
+            return
+        if context.is_disconnect or is_broken(error):
+            context.is_disconnect = True  # the pool drops the connection
+            driver = _driver_connection(context)
+            if driver is not None and hasattr(driver, "terminate"):
+                with contextlib.suppress(Exception):
+                    driver.terminate()  # asyncpg: closed now, without a goodbye to a silent server
+        raise unavailable(error) from error
+
+
+def _driver_connection(context: ExceptionContext) -> Any:
+    """The driver's own connection (asyncpg's) behind a failed statement, if any."""
+    try:
+        return context.connection.connection.driver_connection if context.connection is not None else None
+    except Exception:  # already invalidated
+        return None
+
+
+def _open() -> bool:
+    return False
+
+
 _ACQUIRED = metrics.DB_ACQUIRE_SECONDS.labels("engine")
 _IN_USE = metrics.DB_IN_USE.labels("engine")
 
 
 class MeasuredPool(AsyncAdaptedQueuePool):
-    """SQLAlchemy's pool for asyncio drivers, timing each checkout (docs/operations.md "Metrics")."""
+    """SQLAlchemy's pool for asyncio drivers, timing each checkout (docs/operations.md
+    "Metrics"); no free connection within COMPTOIR_DATABASE_POOL_TIMEOUT_SECONDS is
+    `DependencyUnavailable`."""
 
     def _do_get(self) -> ConnectionPoolEntry:
         started = time.perf_counter()
         try:
             return super()._do_get()
+        except PoolTimeout as error:
+            raise unavailable(error) from error
         finally:
             _ACQUIRED.observe(time.perf_counter() - started)
 
 
 def _count_connections(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "checkout")
-    def _out(*_args: Any) -> None:
+    def _out(_dbapi_connection: Any, record: ConnectionPoolEntry, *_args: Any) -> None:
+        if getattr(record.driver_connection, "is_closed", _open)():
+            # cut while it sat in the pool (the server restarted, the network dropped it):
+            # the pool opens another instead (docs/operations.md "When a dependency fails")
+            raise DisconnectionError("the connection was closed while idle")
         _IN_USE.inc()
 
     @event.listens_for(engine.sync_engine, "checkin")
@@ -160,7 +212,6 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 

@@ -37,6 +37,7 @@ _SCHEMES = {b"http": "http", b"https": "https"}
 # costs microseconds where a look-up costs a tenth of one.
 _REMEMBERED = 4096
 _REMEMBERED_LENGTH = 64
+PEER = "comptoir.peer"  # the scope's key for the TCP peer when `client` is a forwarded one
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,13 @@ def forwarded_client(forwarded_for: str, proxies: TrustedProxies) -> str | None:
     return client
 
 
+def peer_of(scope: Scope) -> str | None:
+    """The address of the request's TCP peer, whatever a trusted proxy forwarded: what
+    network allow lists judge (docs/operations.md "Metrics")."""
+    peer = scope.get(PEER) or scope.get("client")
+    return peer[0] if peer else None
+
+
 def forwarded(scope: Scope, proxies: TrustedProxies) -> Scope:
     """The request as the client made it, when its peer is a trusted proxy; else as it is."""
     if not proxies:
@@ -120,6 +128,7 @@ def forwarded(scope: Scope, proxies: TrustedProxies) -> Scope:
         client = forwarded_client(b",".join(forwarded_for).decode("latin-1"), proxies)
         if client is not None:
             changes["client"] = (client, 0)
+            changes[PEER] = peer
     scheme = _SCHEMES.get(proto.strip().lower()) if proto is not None else None
     if scheme is not None:
         changes["scheme"] = scheme

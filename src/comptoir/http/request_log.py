@@ -21,6 +21,7 @@ from typing import Any
 import structlog
 
 from comptoir.db.engine import Database
+from comptoir.errors import DependencyUnavailable
 from comptoir.http import repository
 from comptoir.kit.safetext import storable
 
@@ -122,18 +123,29 @@ class RequestLogBuffer:
         async with self._lock:
             records, self._pending = self._pending, []
             used, self._used = self._used, {}
-            if used:
-                async with self.db.transaction() as session:
-                    await repository.touch_connections(session, used)
-            if not records:
-                return 0
-            rows = _rows(records)
             try:
-                async with self.db.transaction() as session:
-                    await repository.write_logs(session, rows)
-            except Exception:  # a connection went (its client was deleted) meanwhile, or a line is bad
-                return await self._insert_each(rows)
-            return len(rows)
+                if used:
+                    async with self.db.transaction() as session:
+                        await repository.touch_connections(session, used)
+                if not records:
+                    return 0
+                rows = _rows(records)
+                try:
+                    async with self.db.transaction() as session:
+                        await repository.write_logs(session, rows)
+                except DependencyUnavailable:
+                    raise
+                except Exception:  # a connection went (its client was deleted) meanwhile, or a line is bad
+                    return await self._insert_each(rows)
+                return len(rows)
+            except DependencyUnavailable:
+                # kept for the next flush, once the database is back (MAX_PENDING at most)
+                for connection_id, at in used.items():
+                    self._used.setdefault(connection_id, at)
+                for record in reversed(records):
+                    self._pending.insert(0, record)
+                del self._pending[: max(0, len(self._pending) - MAX_PENDING)]
+                raise
 
     async def _insert_each(self, rows: list[dict[str, Any]]) -> int:
         """The batch failed: write its lines of live connections, in one INSERT, or else one
@@ -182,6 +194,8 @@ class RequestLogBuffer:
     async def _flush_logged(self) -> None:
         try:
             await self.flush()
+        except DependencyUnavailable:
+            pass  # logged once per outage (docs/operations.md "When a dependency fails")
         except Exception:
             log.exception("request_log_flush_failed")
 

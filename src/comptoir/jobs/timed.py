@@ -19,6 +19,7 @@ from comptoir.catalogs.images import remove_unused, sweep_files
 from comptoir.catalogs.inventory import expire_entries
 from comptoir.config import Settings
 from comptoir.db.engine import Database
+from comptoir.errors import DependencyUnavailable
 from comptoir.events import repository as outbox
 from comptoir.http.idempotency import purge_expired
 from comptoir.http.repository import purge_logs as purge_request_logs
@@ -137,6 +138,8 @@ async def run_once(db: Database, jobs: tuple[TimedJob, ...] = TIMED_JOBS) -> dic
     for job in jobs:
         try:
             done[job.name] = await job.run(db)
+        except DependencyUnavailable:  # logged once per outage; the job runs again at its next turn
+            done[job.name] = 0
         except Exception:
             log.exception("timed_job_failed", job=job.name)
             done[job.name] = 0

@@ -85,7 +85,28 @@ LOOP_LAG = Gauge(
     "How late the event loop ran a timer due now (the largest of the live processes).",
     multiprocess_mode="livemax",
 )
+DEPENDENCY_UNAVAILABLE = Gauge(
+    "comptoir_dependency_unavailable",
+    "1 while a dependency (database, redis) is unreachable or too slow for this process, else 0.",
+    ["dependency"],
+    multiprocess_mode="livemax",
+)
+DEPENDENCY_FAILURES = Counter(
+    "comptoir_dependency_failures",
+    "Operations that failed because a dependency (database, redis) was unreachable or too slow.",
+    ["dependency"],
+)
 OLDEST_UNDELIVERED = "comptoir_callback_oldest_undelivered_seconds"
+
+# Every label value known in advance is there from the start, at 0: a series an alert
+# watches exists before its first event (docs/operations.md "Metrics").
+for _outcome in ("acknowledged", "retry", "dropped"):
+    DELIVERIES.labels(_outcome)
+for _kind in ("general", "heavy", "image"):
+    RATE_LIMITED.labels(_kind)
+for _dependency in ("database", "redis"):
+    DEPENDENCY_FAILURES.labels(_dependency)
+    DEPENDENCY_UNAVAILABLE.labels(_dependency)
 
 
 def multiprocess_dir() -> str | None:

@@ -6,17 +6,23 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 
 import structlog
 from fastapi import APIRouter, FastAPI
+from prometheus_client.metrics_core import Metric
 from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.callbacks.service import oldest_undelivered_age
-from comptoir.errors import NotReady, RoutingError
+from comptoir.config import Settings
+from comptoir.db.engine import Database
+from comptoir.errors import DependencyUnavailable, NotReady, RoutingError
+from comptoir.http.forwarded import peer_of
 from comptoir.http.routing import JSON, ComptoirRoute
 from comptoir.http.state import app_state
-from comptoir.kit import metrics
+from comptoir.kit import clock, metrics
 from comptoir.observe import readiness
 
 log = structlog.get_logger("comptoir.metrics")
@@ -36,39 +42,102 @@ async def ready(request: Request) -> Response:
     return JSON({"status": "ready", "checks": verdicts})
 
 
-def _allowed(request: Request) -> bool:
-    networks = app_state(request).settings.metrics_networks
-    if not networks:
-        return True
-    client = request.client
-    try:
-        address = ipaddress.ip_address(client.host) if client is not None else None
-    except ValueError:
-        return False
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped  # an IPv4 client of a server listening on "::"
-    return address is not None and any(address in network for network in networks)
+class MetricsPage:
+    """A process's metrics page (docs/operations.md "Metrics"): `serve` answers it at
+    COMPTOIR_METRICS_PATH, `comptoir worker --metrics-port` on its own port.
+
+    Only clients whose TCP peer address is in COMPTOIR_METRICS_ALLOWED_NETWORKS may read it
+    (`allows`), never judged by a forwarded header. The age of the oldest undelivered event
+    is read from the database at most once a second, by one scrape at a time: the others
+    of that second get the same value, so scrapers never add up to load on the database.
+    When the database does not answer, the page goes out without that figure."""
+
+    MAX_AGE = 1.0  # seconds an oldest-undelivered reading serves
+
+    def __init__(self, settings: Settings, db: Database) -> None:
+        self._networks = settings.metrics_networks
+        self._db = db
+        self._read_at: datetime | None = None
+        self._oldest: Metric | None = None
+        self._reading: asyncio.Task[Metric | None] | None = None
+
+    def allows(self, peer: str | None) -> bool:
+        if not self._networks:
+            return True
+        try:
+            address = ipaddress.ip_address(peer) if peer is not None else None
+        except ValueError:
+            return False
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped  # an IPv4 client of a server listening on "::"
+        return address is not None and any(address in network for network in self._networks)
+
+    async def body(self) -> bytes:
+        """Every process's metrics, and the oldest undelivered event's age."""
+        oldest = await self._oldest_undelivered()
+        # reads files in multiprocess mode
+        return await asyncio.to_thread(metrics.exposition, [oldest] if oldest is not None else [])
+
+    async def _oldest_undelivered(self) -> Metric | None:
+        read_at = self._read_at
+        if read_at is not None and timedelta(0) <= clock.now() - read_at < timedelta(seconds=self.MAX_AGE):
+            return self._oldest
+        if self._reading is None:
+            self._reading = asyncio.create_task(self._read())
+        reading = self._reading
+        try:
+            return await asyncio.shield(reading)
+        finally:
+            if self._reading is reading and reading.done():
+                self._reading = None
+
+    async def _read(self) -> Metric | None:
+        try:
+            async with asyncio.timeout(readiness.TIMEOUT):
+                async with self._db.transaction(write=False) as session:
+                    self._oldest = metrics.oldest_undelivered(await oldest_undelivered_age(session))
+        except DependencyUnavailable:
+            self._oldest = None  # logged once per outage; the other metrics still go out
+        except Exception as exc:
+            log.warning("metrics_database_failed", error=type(exc).__name__)
+            self._oldest = None
+        self._read_at = clock.now()
+        return self._oldest
 
 
-async def metrics_page(request: Request) -> Response:
-    """Every process's metrics, and the age of the oldest undelivered event read now; a
-    client outside COMPTOIR_METRICS_ALLOWED_NETWORKS gets the 404 of an unknown URL."""
-    if not _allowed(request):
-        raise RoutingError(request.method, request.url.path)
-    state = app_state(request)
-    scraped = []
-    try:
-        async with asyncio.timeout(readiness.TIMEOUT):
-            async with state.db.transaction(write=False) as session:
-                scraped.append(metrics.oldest_undelivered(await oldest_undelivered_age(session)))
-    except Exception as exc:  # the database is down: the other metrics still go out
-        log.warning("metrics_database_failed", error=type(exc).__name__)
-    body = await asyncio.to_thread(metrics.exposition, scraped)  # reads files in multiprocess mode
-    return Response(body, media_type=metrics.CONTENT_TYPE_LATEST)
-
-
-def install(app: FastAPI, metrics_path: str) -> None:
-    """`/v1/ready`, and the metrics page at COMPTOIR_METRICS_PATH unless it is off."""
+def install(app: FastAPI, settings: Settings, db: Database) -> None:
+    """`/v1/ready`, and the metrics page at COMPTOIR_METRICS_PATH unless it is off; a client
+    the page does not allow gets the 404 of an unknown URL."""
     app.include_router(router, prefix="/v1")
-    if metrics_path:
-        app.add_api_route(metrics_path, metrics_page, methods=["GET"], include_in_schema=False)
+    if not settings.metrics_path:
+        return
+    page = MetricsPage(settings, db)
+
+    async def metrics_page(request: Request) -> Response:
+        if not page.allows(peer_of(request.scope)):
+            raise RoutingError(request.method, request.url.path)
+        return Response(await page.body(), media_type=metrics.CONTENT_TYPE_LATEST)
+
+    app.add_api_route(settings.metrics_path, metrics_page, methods=["GET"], include_in_schema=False)
+
+
+async def serve_alone(settings: Settings, db: Database, host: str, port: int) -> Callable[[], Awaitable[None]]:
+    """The metrics page on a port of its own, for a process that serves no API (`comptoir
+    worker --metrics-port`): COMPTOIR_METRICS_PATH answers it, any other path is a 404.
+    Returns the function that stops it."""
+    from aiohttp import web
+
+    page = MetricsPage(settings, db)
+    path = settings.metrics_path or "/metrics"
+
+    async def answer(request: web.Request) -> web.Response:
+        if request.path.rstrip("/") != path or not page.allows(request.remote):
+            return web.Response(status=404, text="Not found")
+        return web.Response(body=await page.body(), headers={"Content-Type": metrics.CONTENT_TYPE_LATEST})
+
+    app = web.Application()
+    app.router.add_get("/{tail:.*}", answer)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    return runner.cleanup

@@ -1,8 +1,29 @@
-"""Counters in Redis, shared by every process: one atomic Lua script per request."""
+"""Counters in Redis, shared by every process: one atomic Lua script per request.
+
+docs/operations.md "When a dependency fails": an outage of Redis never refuses or fails a
+request. A command that gets no answer within `timeout` seconds, or cannot reach Redis, is
+answered by this process's own counters (`MemoryBackend`) instead, and so is every command
+for the next RETRY_SECONDS; then one command tries Redis again (the others keep counting
+locally meanwhile) and, once Redis answers, the counters are Redis's again. The outage is
+logged once, when it starts, and once when it ends (`kit.outages`), and shows in
+`comptoir_dependency_unavailable{dependency="redis"}`. What was counted locally stays local:
+for the length of an outage each process counts only its own requests.
+"""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeout
+
+from comptoir.kit.outages import REDIS
+from comptoir.ratelimit.memory import MemoryBackend
+
+T = TypeVar("T")
 
 # KEYS: the window counters; ARGV: their limits, their time-to-live in seconds, then the
 # amounts to add to them.
@@ -25,23 +46,60 @@ end
 return {1, unpack(counts)}
 """
 
+POOL_WAIT_SECONDS = 10.0  # longest wait for one of the pool's connections
+RETRY_SECONDS = 2.0  # after a failure, how long the local counters answer before Redis is tried again
+_UNREACHABLE = (RedisConnectionError, RedisTimeout, OSError, TimeoutError)
+
 
 class RedisBackend:
-    def __init__(self, url: str, *, max_connections: int = 32) -> None:
+    def __init__(self, url: str, *, timeout: float = 1.0, max_connections: int = 32) -> None:
         # A blocking pool: under a burst, requests wait a moment for a connection instead of
-        # failing with "Too many connections" (the default pool raises at 100).
-        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
+        # failing with "Too many connections" (the default pool raises at 100). That wait is
+        # this process's own queue, not Redis's slowness: it has a bound of its own.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=max_connections,
+            timeout=POOL_WAIT_SECONDS,
+            socket_connect_timeout=timeout,
+            socket_timeout=timeout,
+        )
         self.client = aioredis.Redis.from_pool(pool)  # owns the pool: aclose() closes it
         self._take = self.client.register_script(_TAKE)
+        self.local = MemoryBackend()  # while Redis is unavailable
+        self._retry_at = 0.0  # before this (time.monotonic()), Redis is not asked
+        self._trying = False  # one command tries Redis again at a time
 
     async def take(
         self, keys: list[str], limits: list[int], ttls: list[int], amounts: list[int] | None = None
     ) -> tuple[bool, list[int]]:
-        result = await self._take(keys=keys, args=[*limits, *ttls, *(amounts or [1] * len(keys))])
-        return bool(result[0]), [int(c) for c in result[1:]]
+        async def in_redis() -> tuple[bool, list[int]]:
+            result = await self._take(keys=keys, args=[*limits, *ttls, *(amounts or [1] * len(keys))])
+            return bool(result[0]), [int(c) for c in result[1:]]
+
+        return await self._either(in_redis, lambda: self.local.take(keys, limits, ttls, amounts))
 
     async def peek(self, keys: list[str]) -> list[int]:
-        return [int(c or 0) for c in await self.client.mget(keys)]
+        async def in_redis() -> list[int]:
+            return [int(c or 0) for c in await self.client.mget(keys)]
+
+        return await self._either(in_redis, lambda: self.local.peek(keys))
+
+    async def _either(self, in_redis: Callable[[], Awaitable[T]], locally: Callable[[], Awaitable[T]]) -> T:
+        """Redis's answer, or the local counters' while Redis is unavailable."""
+        if REDIS.down:
+            if self._trying or time.monotonic() < self._retry_at:
+                return await locally()
+            self._trying = True
+        try:
+            answer = await in_redis()
+        except _UNREACHABLE as error:
+            REDIS.failed(error)
+            self._retry_at = time.monotonic() + RETRY_SECONDS
+            return await locally()
+        finally:
+            self._trying = False
+        REDIS.ok()
+        return answer
 
     async def close(self) -> None:
         await self.client.aclose()

@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from comptoir.accounts.service import navigation_of
-from comptoir.errors import FieldError, Unprocessable, field_path, validation_message
+from comptoir.errors import FieldError, ServiceUnavailable, Unprocessable, field_path, validation_message
 from comptoir.http.state import app_state
 from comptoir.kit import ids
 from comptoir.kit.safetext import printable
@@ -138,6 +138,21 @@ def not_found(message: str) -> PageAnswer:
 def not_found_page(you: Visitor | None, message: str, status: int = 404) -> Response:
     """The one "not found" page: unknown URLs and ids alike (with the navigation when signed in)."""
     return page("bo_404.html", status, title="Page not found", you=you, message=message)
+
+
+def unavailable_page(error: ServiceUnavailable) -> Response:
+    """A page that could not be served for want of a dependency (docs/operations.md "When a
+    dependency fails"): 503 with the error's `Retry-After`, without the navigation (which
+    needs the database)."""
+    response = page(
+        "bo_unavailable.html",
+        error.status,
+        title="Temporarily unavailable",
+        you=None,
+        message=("Comptoir cannot reach its database right now."),
+    )
+    response.headers.update(error.headers())
+    return response
 
 
 def label_of(name: str) -> str:
