@@ -17,6 +17,7 @@ import os
 import re
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -65,6 +66,7 @@ def test_the_page_marks_one_settings_block_then_the_blocks_of_each_step() -> Non
 def names(tmp_path: Path) -> Iterator[dict[str, str]]:
     suffix = uuid.uuid4().hex[:10]
     admin = make_url(TEST_POSTGRES_URL)
+    port = str(free_port())
     names = {
         "COMPTOIR_REPO": str(ROOT),
         "COMPTOIR_VERSION": subprocess.run(
@@ -86,9 +88,11 @@ def names(tmp_path: Path) -> Iterator[dict[str, str]]:
                 *("-U", admin.username or "postgres", "-d", admin.database or "postgres"),
             ]
         ),
-        "PORT": str(free_port()),
+        "PORT": port,
         "SERVERS": "2",
         "DELIVERY_WORKERS": "2",
+        "WORKER_METRICS_PORT": str(two_free_ports()),
+        "PUBLIC_URL": f"http://127.0.0.1:{port}",
     }
     yield names
     for database in (names["RESTORE_DB"], names["DB_NAME"]):
@@ -206,6 +210,27 @@ def preparation_time(database_url: str) -> str:
     return found.stdout
 
 
+def two_free_ports() -> int:
+    """A port free, with the next one free too."""
+    while True:
+        port = free_port()
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+        return port
+
+
+def acknowledged(url: str) -> int:
+    """The acknowledged deliveries a metrics page counts."""
+    page = httpx.get(url, timeout=10)
+    assert page.status_code == 200, page.text
+    found = re.search(r'^comptoir_callback_deliveries_total\{outcome="acknowledged"\} ([0-9.]+)$', page.text, re.M)
+    assert found is not None, page.text
+    return int(float(found.group(1)))
+
+
 def test_the_production_recipe_runs_serves_delivers_backs_up_rotates_the_key_and_restores(
     names: dict[str, str], tmp_path: Path
 ) -> None:
@@ -241,6 +266,16 @@ def test_the_production_recipe_runs_serves_delivers_backs_up_rotates_the_key_and
             finally:
                 client.close()
             assert "callback_worker_started" not in (Path(names["LOG_DIR"]) / "serve.log").read_text()
+            # each worker's deliveries on its own metrics page, the servers' pages show none
+            first_worker = int(names["WORKER_METRICS_PORT"])
+            delivered = [
+                acknowledged(f"http://127.0.0.1:{first_worker + i}/metrics")
+                for i in range(int(names["DELIVERY_WORKERS"]))
+            ]
+            assert (sorted(delivered), acknowledged(f"{base_url}/metrics")) == ([0, 1], 0)
+            # the OAuth metadata names the configured public URL
+            metadata = httpx.get(f"{base_url}/.well-known/oauth-authorization-server", timeout=5).json()
+            assert metadata["issuer"] == names["PUBLIC_URL"]
 
             # a dump, its owner's only
             finish(run_recipe("backup", names, tmp_path), "backup", tmp_path, timeout=120)
