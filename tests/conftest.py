@@ -34,6 +34,15 @@ SECRET_KEY = "test-secret-key-at-least-32-bytes-long"
 # The tests' callback receivers listen on loopback (COMPTOIR_CALLBACK_ALLOWED_NETWORKS).
 TEST_ALLOWED_NETWORKS = "127.0.0.0/8,::1/128"
 RUN_ID = uuid.uuid4().hex[:10]
+# How long a test's requests may wait on the database and Redis before a 503 or local
+# counting (docs/operations.md "When a dependency fails"): long enough that a loaded machine
+# never looks like an outage. The outage tests set the short bounds they test.
+PATIENT_BOUNDS = {
+    "database_connect_timeout_seconds": 30.0,
+    "database_pool_timeout_seconds": 30.0,
+    "database_statement_timeout_seconds": 60.0,
+    "redis_timeout_seconds": 30.0,
+}
 
 
 def postgres_url(database: str) -> str:
@@ -127,6 +136,7 @@ def settings(database_url: str) -> Settings:
         rate_limits="on",
         redis_prefix=f"comptoir-test:{RUN_ID}:",
         callback_allowed_networks=TEST_ALLOWED_NETWORKS,
+        **PATIENT_BOUNDS,
     )
 
 

@@ -17,11 +17,20 @@ from typing import IO
 import httpx
 import pytest
 
-from tests.conftest import TEST_ALLOWED_NETWORKS, create_postgres_database, drop_postgres_database, new_database_name
+from tests.conftest import (
+    PATIENT_BOUNDS,
+    TEST_ALLOWED_NETWORKS,
+    create_postgres_database,
+    drop_postgres_database,
+    new_database_name,
+)
 from tests.response_schemas import CheckedHTTPTransport
 
 # what every `comptoir` process of the tests gets: its callback receivers are on loopback
-LOOPBACK = {"COMPTOIR_CALLBACK_ALLOWED_NETWORKS": TEST_ALLOWED_NETWORKS}
+LOOPBACK = {
+    "COMPTOIR_CALLBACK_ALLOWED_NETWORKS": TEST_ALLOWED_NETWORKS,
+    **{f"COMPTOIR_{name.upper()}": str(value) for name, value in PATIENT_BOUNDS.items()},
+}
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 

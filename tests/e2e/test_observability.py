@@ -16,7 +16,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from comptoir.config import Settings
 from comptoir.db.engine import create_database
-from tests.conftest import SECRET_KEY
+from tests.conftest import PATIENT_BOUNDS, SECRET_KEY
 from tests.e2e.conftest import Server
 from tests.e2e.test_callback_workers import (  # noqa: F401 - fixtures
     KEY,
@@ -100,7 +100,7 @@ def test_a_silent_database_is_a_prompt_503_and_two_log_lines(  # type: ignore[no
     url = relay.url_of(fresh_postgres, 5432)
     env = {"COMPTOIR_DATABASE_URL": url, "COMPTOIR_SECRET_KEY": SECRET_KEY}
     token = _location_token(fresh_postgres)
-    server = start_server("--no-worker", env=env)
+    server = start_server("--no-worker", env=env, unset=SHIPPED_BOUNDS)  # the defaults, as shipped
     headers = {"X-Access-Token": token}
     assert httpx.get(f"{server.base_url}/v1/location", headers=headers, timeout=30).status_code == 200
     relay.blackhole()
@@ -122,6 +122,9 @@ def test_a_silent_database_is_a_prompt_503_and_two_log_lines(  # type: ignore[no
     assert logs.count("event=dependency_recovered") == 1
     assert "Traceback" not in logs
     assert "internal_error" not in logs
+
+
+SHIPPED_BOUNDS = tuple(f"COMPTOIR_{name.upper()}" for name in PATIENT_BOUNDS)
 
 
 def _location_token(database_url: str) -> str:

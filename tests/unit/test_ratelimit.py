@@ -20,6 +20,9 @@ from comptoir.ratelimit.redis import RedisBackend
 from tests.conftest import TEST_REDIS_URL
 
 START = datetime(2026, 3, 2, 10, 0, 0, tzinfo=UTC)  # a round hour
+# Redis is up here: a wait, however long a loaded machine makes it, is never an outage whose
+# local counting would split the counts these tests assert (tests/api/test_dependency_outages.py)
+SHARED_COUNTS_TIMEOUT = 60.0
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -28,7 +31,7 @@ async def limiter(request: pytest.FixtureRequest) -> AsyncIterator[RateLimiter]:
     if request.param == "memory":
         yield RateLimiter(MemoryBackend(), prefix=prefix)
         return
-    limiter = RateLimiter(RedisBackend(TEST_REDIS_URL), prefix=prefix)
+    limiter = RateLimiter(RedisBackend(TEST_REDIS_URL, timeout=SHARED_COUNTS_TIMEOUT), prefix=prefix)
     yield limiter
     keys = [key async for key in limiter.backend.client.scan_iter(f"{prefix}*")]  # type: ignore[attr-defined]
     if keys:
@@ -141,8 +144,8 @@ async def test_headers_follow_the_ietf_draft(limiter: RateLimiter) -> None:
 
 async def test_two_redis_limiters_share_counters_atomically() -> None:
     prefix = f"comptoir-test:{uuid.uuid4().hex}:"
-    first = RateLimiter(RedisBackend(TEST_REDIS_URL), prefix=prefix)
-    second = RateLimiter(RedisBackend(TEST_REDIS_URL), prefix=prefix)
+    first = RateLimiter(RedisBackend(TEST_REDIS_URL, timeout=SHARED_COUNTS_TIMEOUT), prefix=prefix)
+    second = RateLimiter(RedisBackend(TEST_REDIS_URL, timeout=SHARED_COUNTS_TIMEOUT), prefix=prefix)
     clock.freeze(START)
 
     async def attempt(limiter: RateLimiter) -> bool:
