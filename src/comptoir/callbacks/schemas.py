@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from comptoir.events import RESOURCE_EVENTS
 from comptoir.kit.ids import Id
+from comptoir.kit.requests import RequestModel
 from comptoir.kit.text import body_schema
 from comptoir.kit.times import TimeOut
 
@@ -23,7 +24,7 @@ _EVENTS_SCHEMA: dict[str, Any] = {
 MAX_URL = 2048
 
 
-class CallbackUpdate(BaseModel):
+class CallbackUpdate(RequestModel):
     """POST /callback: `url` (null or absent: passive, polling) and the `events` map."""
 
     model_config = ConfigDict(
@@ -129,7 +130,7 @@ class Queued(BaseModel):
     count: int = Field(description="How many events were queued for redelivery")
 
 
-class ReplayRange(BaseModel):
+class ReplayRange(RequestModel):
     """POST /callback/replay: the events created from `from` (included) to `to` (excluded)."""
 
     model_config = ConfigDict(

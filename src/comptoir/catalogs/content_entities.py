@@ -226,7 +226,8 @@ class EntityReader:
         except WireError as exc:
             self.c.add(f"{path}.custom_fields", str(exc))
             return {}
-        return fields
+        # docs/api/conventions.md "Custom fields": a key set to null is no key
+        return {key: item for key, item in fields.items() if item is not None} if None in fields.values() else fields
 
     def option_list(self, o: dict[str, Any], path: str) -> dict[str, Any]:
         c = self.c
@@ -234,7 +235,8 @@ class EntityReader:
         low = c.integer(o, path, "min_selections")
         high = c.integer(o, path, "max_selections")
         if kind is not None:  # catalog rule 5: the deprecated type, unless min/max are given
-            low = low if "min_selections" in o else (1 if kind == "single" else 0)
+            # a null max_selections is given (unlimited); a null min_selections is not
+            low = low if o.get("min_selections") is not None else (1 if kind == "single" else 0)
             high = high if "max_selections" in o else (1 if kind == "single" else None)
         low = low or 0
         if high is not None and low > high:

@@ -23,7 +23,9 @@ ZERO = Decimal(0)
 
 
 class FieldReader:
-    """Reads fields of upload objects, collecting errors at their paths."""
+    """Reads fields of upload objects, collecting errors at their paths. A field sent as
+    null is read as absent (docs/api/conventions.md "Null fields"): an optional one gets
+    its default, a required one is an error naming it."""
 
     def __init__(self, currency: str) -> None:
         self.currency = currency

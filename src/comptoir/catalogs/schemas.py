@@ -8,11 +8,12 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from comptoir.kit.ids import Id, LocationId
+from comptoir.kit.requests import RequestModel
 from comptoir.kit.text import NO_NUL, body_schema, text_json_schema
 from comptoir.kit.times import DATETIME_SCHEMA, TimeOut
 
 
-class CatalogWrite(BaseModel):
+class CatalogWrite(RequestModel):
     """POST and PUT body: `name` (required on POST), and `data`, whose presence replaces all
     the content (docs/api/catalogs.md). Other keys are ignored."""
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from comptoir.kit.ids import Id
+from comptoir.kit.requests import RequestModel
 from comptoir.kit.text import Label, body_schema
 from comptoir.kit.times import TimeOut
 
 
-class CustomerListWrite(BaseModel):
+class CustomerListWrite(RequestModel):
     """POST and PATCH/PUT body: `name` only; other keys are ignored."""
 
     model_config = ConfigDict(extra="ignore", json_schema_extra=body_schema({"name": "Regulars"}))

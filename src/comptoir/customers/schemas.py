@@ -14,6 +14,7 @@ from comptoir.kit.ids import Id
 from comptoir.kit.patterns import MAX_PATTERN
 from comptoir.kit.phone import Phone
 from comptoir.kit.refs import PrivateRef
+from comptoir.kit.requests import RequestModel
 from comptoir.kit.text import (
     Email,
     Latitude,
@@ -34,7 +35,7 @@ ANONYMISED_FIELDS = (
 )  # fmt: skip
 
 
-class CustomerWrite(BaseModel):
+class CustomerWrite(RequestModel):
     """POST, PATCH and PUT body (docs/api/customers.md): every field optional; on update only the
     fields present change. Read-only fields and unknown keys are ignored
     (docs/api/conventions.md "Requests")."""

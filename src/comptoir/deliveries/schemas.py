@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from comptoir.kit.ids import Id, LocationId
 from comptoir.kit.phone import Phone
+from comptoir.kit.requests import RequestModel
 from comptoir.kit.text import KEYS_WITHOUT_NUL, Latitude, Longitude, Text64, Text255, Text2000, body_schema
 from comptoir.kit.times import DateTimeStr, TimeOut
 
@@ -17,7 +18,7 @@ DeliveryStatus = Literal[
 ]  # fmt: skip
 
 
-class _In(BaseModel):
+class _In(RequestModel):
     model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
 

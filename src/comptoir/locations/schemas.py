@@ -10,6 +10,7 @@ from comptoir.accounts.schemas import Account
 from comptoir.kit.custom_fields import CustomFields
 from comptoir.kit.decimals import WholeNumber
 from comptoir.kit.ids import LocationId
+from comptoir.kit.requests import RequestModel
 from comptoir.kit.text import KEYS_WITHOUT_NUL, NO_NUL, body_schema
 from comptoir.kit.times import DateTimeStr, HourMinute, TimeOut
 
@@ -26,14 +27,14 @@ class Timezone(BaseModel):
     offset: int = Field(description="Deprecated: standard offset in seconds, ignoring daylight saving")
 
 
-class Slot(BaseModel):
+class Slot(RequestModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True, json_schema_extra=KEYS_WITHOUT_NUL)
 
     from_: HourMinute = Field(alias="from")
     to: HourMinute
 
 
-class OpeningHoursUpdate(BaseModel):
+class OpeningHoursUpdate(RequestModel):
     """Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
     has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
     a slot's `to` follows its `from`, and the slots of a day do not overlap."""
@@ -62,7 +63,7 @@ class OpeningHoursUpdate(BaseModel):
         }
 
 
-class OrderAcceptanceUpdate(BaseModel):
+class OrderAcceptanceUpdate(RequestModel):
     """One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,
     `{mode: paused, resume_at?, reason?}` (docs/api/locations-accounts.md)."""
 
@@ -95,9 +96,10 @@ def _one_shape(schema: dict[str, Any]) -> None:
     schema |= KEYS_WITHOUT_NUL
 
 
-class LocationUpdate(BaseModel):
-    """PATCH/PUT /locations/:id: only these fields; others are ignored. An absent
-    field is unchanged; `opening_hours: null` unsets the opening hours."""
+class LocationUpdate(RequestModel):
+    """PATCH/PUT /locations/:id: only these fields; others are ignored. An absent field,
+    or one sent as null, is unchanged; but `opening_hours: null` unsets the opening hours
+    (docs/api/conventions.md "Null fields")."""
 
     model_config = ConfigDict(
         extra="ignore",
@@ -119,7 +121,6 @@ class LocationUpdate(BaseModel):
 
     cutoff_time: HourMinute = None
     opening_hours: OpeningHoursUpdate | None = None
-    # Not nullable: an explicit null is refused (absent means unchanged).
     preparation_time: WholeNumber = Field(default=None, json_schema_extra=_MINUTES)
     order_acceptance: OrderAcceptanceUpdate = None  # type: ignore[assignment]
     custom_fields: CustomFields = None

@@ -6,11 +6,12 @@ from pydantic import BaseModel, ConfigDict
 
 from comptoir.kit.decimals import DecimalStr
 from comptoir.kit.ids import Id, IdIn, LocationId
+from comptoir.kit.requests import RequestModel
 from comptoir.kit.text import Text255, Text1000, body_schema
 from comptoir.kit.times import TimeOut
 
 
-class LoyaltyCardCreate(BaseModel):
+class LoyaltyCardCreate(RequestModel):
     """POST body: `customer_id` required (a customer of the list)."""
 
     model_config = ConfigDict(
@@ -22,7 +23,7 @@ class LoyaltyCardCreate(BaseModel):
     ref: Text255 | None = None
 
 
-class LoyaltyCardUpdate(BaseModel):
+class LoyaltyCardUpdate(RequestModel):
     """PATCH/PUT body: `name` and `ref` only; `customer_id` and `balance` are
     read-only and ignored."""
 
@@ -49,7 +50,7 @@ class LoyaltyCard(BaseModel):
     balance: str
 
 
-class LoyaltyOperationCreate(BaseModel):
+class LoyaltyOperationCreate(RequestModel):
     """POST body: `delta` required, an exact decimal (string or JSON number)."""
 
     model_config = ConfigDict(

@@ -86,7 +86,7 @@ def element_changes(
         if not isinstance(raw, dict):
             errors.add(path, "must be a JSON object")
             continue
-        if "id" not in raw:
+        if raw.get("id") is None:  # docs/api/conventions.md "Null fields": `id: null` is no id
             try:
                 element = ELEMENT_MODELS[collection].model_validate(raw)
             except ValidationError as exc:

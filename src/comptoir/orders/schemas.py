@@ -22,6 +22,7 @@ from comptoir.kit.ids import Id, IdIn, LocationId
 from comptoir.kit.money import MoneyStr
 from comptoir.kit.phone import OrderPhone
 from comptoir.kit.refs import PrivateRef
+from comptoir.kit.requests import RequestModel
 from comptoir.kit.text import KEYS_WITHOUT_NUL, NO_NUL, Str, Text64, Text255, Text1000, Text2000, Text5000, body_schema
 from comptoir.kit.times import DateTimeStr, TimeOut
 
@@ -33,7 +34,7 @@ STATUSES = get_args(Status)
 Name = Text255
 
 
-class _In(BaseModel):
+class _In(RequestModel):
     model_config = ConfigDict(extra="ignore", json_schema_extra=KEYS_WITHOUT_NUL)
 
 
@@ -214,7 +215,7 @@ class OrderCreate(_In):
     custom_fields: CustomFields = Field(default_factory=dict)
 
 
-class ElementDelete(BaseModel):
+class ElementDelete(RequestModel):
     """Deletes the element `id` of the order, for good."""
 
     model_config = ConfigDict(extra="forbid")
@@ -223,7 +224,7 @@ class ElementDelete(BaseModel):
     deleted: Literal[True]
 
 
-class ElementRef(BaseModel):
+class ElementRef(RequestModel):
     """Sets (or with null, removes) your private ref of the element `id` of the order."""
 
     model_config = ConfigDict(extra="forbid")

@@ -96,7 +96,7 @@ async def test_operations_are_listed_newest_first(
     ("body", "field", "message"),
     [
         ({}, "delta", "is required"),
-        ({"delta": None}, "delta", "null is not a valid decimal"),
+        ({"delta": None}, "delta", "is required"),  # docs/api/conventions.md "Null fields"
         ({"delta": "ten"}, "delta", "'ten' is not a valid decimal (expected e.g. \"13.5\")"),
         ({"delta": True}, "delta", "true is not a valid decimal"),
         ({"delta": "1", "reason": 5}, "reason", "must be a string"),

@@ -127,7 +127,7 @@ async def test_custom_field_numbers_keep_their_exact_text(client: httpx.AsyncCli
     assert b'"big":12345678901234567890' in response.content
 
 
-@pytest.mark.parametrize("value", [[1, 2], "text", 3, None])
+@pytest.mark.parametrize("value", [[1, 2], "text", 3])
 async def test_custom_fields_must_be_an_object(client: httpx.AsyncClient, shop: Shop, world: World, value: Any) -> None:
     before = await world.snapshot()
     response = await patch(client, shop, {"custom_fields": value})
@@ -165,12 +165,10 @@ async def test_custom_fields_of_exactly_8_kb_are_accepted(client: httpx.AsyncCli
             "cutoff_time",
             "'24:00' is not a valid time of day (expected HH:mm, e.g. \"06:00\")",
         ),
-        ({"cutoff_time": None}, "cutoff_time", 'null is not a valid time of day (expected HH:mm, e.g. "06:00")'),
         ({"preparation_time": "20"}, "preparation_time", "must be an integer"),
         ({"preparation_time": 20.5}, "preparation_time", "must be an integer"),
-        ({"preparation_time": None}, "preparation_time", "must be an integer"),
         ({"preparation_time": -1}, "preparation_time", "must be between 0 and 10080 minutes"),
-        ({"order_acceptance": None}, "order_acceptance", "must be a JSON object"),
+        ({"order_acceptance": []}, "order_acceptance", "must be a JSON object"),
         ({"order_acceptance": {}}, "order_acceptance.mode", "is required"),
         ({"order_acceptance": {"mode": "closed"}}, "order_acceptance.mode", "must be 'normal', 'busy' or 'paused'"),
     ],

@@ -147,7 +147,8 @@ async def test_an_account_token_creates_in_any_location_of_its_account(client: h
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [
-        ({"status": None}, "status", "must be 'new', 'received', 'accepted', 'in_preparation', 'awaiting_shipment', "
+        ({"status": None}, "status", "is required"),  # docs/api/conventions.md "Null fields"
+        ({"status": "open"}, "status", "must be 'new', 'received', 'accepted', 'in_preparation', 'awaiting_shipment', "
          "'awaiting_collection', 'in_delivery', 'completed', 'rejected', 'cancelled' or 'delivery_failed'"),
         ({"items": [{"product_name": "X", "price": "1 USD", "quantity": 1}]}, "items[0].price",
          "must be in EUR, the account's currency (not USD)"),

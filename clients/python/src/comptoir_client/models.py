@@ -3126,8 +3126,9 @@ class Location(BaseModel):
 
 class LocationUpdate(BaseModel):
     """
-    PATCH/PUT /locations/:id: only these fields; others are ignored. An absent
-    field is unchanged; `opening_hours: null` unsets the opening hours.
+    PATCH/PUT /locations/:id: only these fields; others are ignored. An absent field,
+    or one sent as null, is unchanged; but `opening_hours: null` unsets the opening hours
+    (docs/api/conventions.md "Null fields").
     """
 
     model_config = ConfigDict(
