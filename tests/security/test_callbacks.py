@@ -128,7 +128,7 @@ async def start_worker(settings: Settings, database: Database) -> AsyncIterator[
     yield start
     for worker, task in running:
         worker.stop()
-        await asyncio.wait_for(task, 10)
+        await asyncio.wait_for(task, PATIENCE)
 
 
 async def post_callback(client: httpx.AsyncClient, listener: Listener, url: str | None) -> httpx.Response:
