@@ -11,6 +11,10 @@ import time
 from collections.abc import Awaitable, Callable
 
 PATIENCE = 60.0  # seconds
+# What "answered quickly" allows one request: many times what it takes on a loaded machine,
+# and far less than a server that stalls or whose work grows out of proportion with what it
+# is sent (a regular expression backtracking, a parse in quadratic time).
+QUICKLY = 5.0  # seconds
 
 
 def wait_until(predicate: Callable[[], object], what: str, within: float = PATIENCE) -> None:
