@@ -21,6 +21,7 @@ from comptoir.models import Account, Connection, Location, OAuthClient
 from tests.api.callbacks.conftest import subscribe
 from tests.api.conftest import Shop
 from tests.factories import World
+from tests.waiting import eventually
 
 POSTGRESQL = pytest.mark.parametrize("db_kind", ["postgresql"])  # SQLite has no cache
 
@@ -30,22 +31,22 @@ async def cache(app: FastAPI, db_kind: str) -> AsyncIterator[ConnectionCache]:
     tokens: ConnectionCache = app.state.comptoir.cache
     tokens.start()
     if db_kind == "postgresql":
-        for _ in range(200):
-            if tokens.active:
-                break
-            await asyncio.sleep(0.01)
-        assert tokens.active
+
+        async def listening() -> bool:
+            return tokens.active
+
+        await eventually(listening, "the cache listening")
     yield tokens
     await tokens.stop()
 
 
 async def _forgotten(cache: ConnectionCache, generation: int) -> None:
     """Wait for the notification of a committed change (it arrives on the LISTEN connection)."""
-    for _ in range(200):
-        if cache.generation != generation:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the cache was not told of the change")
+
+    async def told() -> bool:
+        return cache.generation != generation
+
+    await eventually(told, "the cache told of the change")
 
 
 def _hash(app: FastAPI, token: str) -> str:
@@ -196,11 +197,11 @@ async def test_without_its_listen_connection_the_cache_is_not_used(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%comptoir_connections%'"
             )
         )
-    for _ in range(200):
-        if not cache.active:
-            break
-        await asyncio.sleep(0.01)
-    assert not cache.active
+
+    async def stopped() -> bool:
+        return not cache.active
+
+    await eventually(stopped, "the cache no longer listening")
     assert cache.get(TOKENS, shop.location_token) is None
     async with database.transaction() as session:
         await session.execute(update(Connection).values(blocked=True))

@@ -29,9 +29,9 @@ from comptoir.config import Settings
 from comptoir.db.engine import create_database
 from tests.conftest import TEST_POSTGRES_URL, TEST_REDIS_URL, _execute
 from tests.e2e.conftest import LOOPBACK, free_port
-from tests.e2e.test_callback_workers import wait_until
 from tests.factories import World
 from tests.receiver import Receiver, running_receiver
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -157,7 +157,7 @@ def test_the_production_recipe_runs_serves_delivers_and_restores(names: dict[str
                 f"{base_url}/v1/location", json={"preparation_time": 25}, headers={"X-Access-Token": writer}
             )
             assert patched.status_code == 200, patched.text
-            wait_until(lambda: len(receiver.received) == 1, 30, "the delivery")
+            wait_until(lambda: len(receiver.received) == 1, "the delivery")
             assert receiver.received[0].path == "/hook"
         # the servers count their rate limits in the Redis of the environment file
         client = redis.Redis.from_url(TEST_REDIS_URL)
