@@ -17,7 +17,6 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog,
 import comptoir.web
 from tests.browser.conftest import APP, PASSWORD, SCREENSHOTS, Hub
 from tests.receiver import Receiver, running_receiver
+from tests.waiting import wait_until
 
 WIDTHS = {1280: 800, 768: 1024, 375: 812}  # viewport width -> height
 # The routes the walk from `/` reaches: one test per page and width. A page added to the
@@ -184,10 +184,11 @@ def owner(hub: Hub) -> Iterator[Owner]:
         _call("PATCH", f"{v1}/location/orders/{orders[0]['id']}", token, {"status": "received"})
         for n, status in enumerate(("new", "awaiting_collection")):
             _call("POST", f"{v1}/locations/{lyon}/orders", account_token, _order(status, f"L-{n}"))
-        written = time.monotonic() + 1.2  # the request log is written every second (http/request_log.py)
         for path, count in (("/location", 6), ("/account", 6), ("/till", 1)):
             receiver.wait_for(path, count)
-        time.sleep(max(0.0, written - time.monotonic()))
+        # the request log is written about once a second, in order: the last call's line, then all
+        last = f"SELECT count(*) FROM request_logs WHERE method = 'POST' AND path = '/v1/locations/{lyon}/orders'"
+        wait_until(lambda: hub.scalar(last) == 2, "the request log written")
         yield Owner(str(user["email"]), str(user["password"]), demo, receiver)
 
 

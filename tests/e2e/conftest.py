@@ -19,6 +19,7 @@ import pytest
 
 from tests.conftest import TEST_ALLOWED_NETWORKS, create_postgres_database, drop_postgres_database, new_database_name
 from tests.response_schemas import CheckedHTTPTransport
+from tests.waiting import PATIENCE
 
 # what every `comptoir` process of the tests gets: its callback receivers are on loopback
 LOOPBACK = {"COMPTOIR_CALLBACK_ALLOWED_NETWORKS": TEST_ALLOWED_NETWORKS}
@@ -47,7 +48,7 @@ class Server:
         return self.stderr_path.read_text()
 
 
-def wait_until_up(server: Server, timeout: float = 30) -> None:
+def wait_until_up(server: Server, timeout: float = PATIENCE) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
