@@ -33,7 +33,7 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog,
 import comptoir.web
 from tests.browser.conftest import APP, PASSWORD, SCREENSHOTS, Hub
 from tests.receiver import Receiver, running_receiver
-from tests.waiting import wait_until
+from tests.waiting import PATIENCE, wait_until
 
 WIDTHS = {1280: 800, 768: 1024, 375: 812}  # viewport width -> height
 # The routes the walk from `/` reaches: one test per page and width. A page added to the
@@ -87,7 +87,7 @@ class Owner:
 
 
 def _call(method: str, url: str, token: str, body: object) -> dict[str, Any]:
-    answer = httpx.request(method, url, json=body, headers={"X-Access-Token": token}, timeout=10)
+    answer = httpx.request(method, url, json=body, headers={"X-Access-Token": token}, timeout=PATIENCE)
     assert answer.status_code in (200, 201), f"{method} {url}: {answer.status_code} {answer.text}"
     return answer.json()
 
@@ -274,7 +274,7 @@ def _walk(http: httpx.Client, origin: str) -> Walk:
 
 @pytest.fixture(scope="module")
 def walk(hub: Hub, owner: Owner) -> Walk:
-    with httpx.Client(base_url=hub.url, timeout=10) as http:
+    with httpx.Client(base_url=hub.url, timeout=PATIENCE) as http:
         _sign_in(http, owner.email, owner.password)
         return _walk(http, hub.url)
 
@@ -354,7 +354,7 @@ class Screens:
 
     def _cookies(self) -> list[Any]:
         if self.cookies is None:
-            with httpx.Client(base_url=self.hub.url, timeout=10) as http:
+            with httpx.Client(base_url=self.hub.url, timeout=PATIENCE) as http:
                 _sign_in(http, self.owner.email, self.owner.password)
                 self.cookies = [{"name": c.name, "value": c.value, "url": self.hub.url} for c in http.cookies.jar]
         return self.cookies
@@ -475,7 +475,7 @@ def planted(hub: Hub, owner: Owner) -> Planted:
     """A user signs up with scripts in their names, then an application writes more through
     the API: a catalog and its product, a customer list and customer, an order's notes."""
     email = "script-owner@example.com"
-    with httpx.Client(base_url=hub.url, timeout=10) as http:
+    with httpx.Client(base_url=hub.url, timeout=PATIENCE) as http:
         fields = {
             "first_name": f"Eve {SCRIPT}",
             "last_name": "Doe",

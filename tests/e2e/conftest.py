@@ -42,7 +42,7 @@ class Server:
 
     def http(self) -> httpx.Client:
         """A client whose every JSON answer is checked against its documented schema."""
-        return httpx.Client(base_url=self.base_url, timeout=10, transport=CheckedHTTPTransport())
+        return httpx.Client(base_url=self.base_url, timeout=PATIENCE, transport=CheckedHTTPTransport())
 
     def logs(self) -> str:
         return self.stderr_path.read_text()

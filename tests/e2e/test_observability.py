@@ -33,7 +33,7 @@ pytestmark = pytest.mark.e2e
 
 
 def requests_counted(server: Server, route: str) -> float:
-    page = httpx.get(f"{server.base_url}/metrics", timeout=10).text
+    page = httpx.get(f"{server.base_url}/metrics", timeout=PATIENCE).text
     return sum(
         sample.value
         for family in text_string_to_metric_families(page)
@@ -177,7 +177,7 @@ def test_the_worker_logs_each_delivery_in_json(  # type: ignore[no-untyped-def]
     log = tmp_path / "worker-0.log"
     wait_until(lambda: "callback_delivery" in log.read_text(), "the delivery's line")
     worker.send_signal(signal.SIGTERM)
-    worker.wait(timeout=15)
+    worker.wait(timeout=PATIENCE)
     lines = [json.loads(line) for line in log.read_text().splitlines() if line]
     [delivery] = [line for line in lines if line["event"] == "callback_delivery"]
     assert {k: delivery[k] for k in ("outcome", "attempt", "status", "error", "level")} == {

@@ -31,7 +31,7 @@ from tests.conftest import TEST_POSTGRES_URL, TEST_REDIS_URL, _execute
 from tests.e2e.conftest import LOOPBACK, free_port
 from tests.factories import World
 from tests.receiver import Receiver, running_receiver
-from tests.waiting import wait_until
+from tests.waiting import PATIENCE, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -149,7 +149,7 @@ def test_the_production_recipe_runs_serves_delivers_and_restores(names: dict[str
         assert environment["COMPTOIR_SECRET_KEY"] == (etc / "secret-key").read_text().strip()
 
         base_url = f"http://127.0.0.1:{names['PORT']}"
-        assert httpx.get(f"{base_url}/v1/health", timeout=5).json() == {"status": "ok"}
+        assert httpx.get(f"{base_url}/v1/health", timeout=PATIENCE).json() == {"status": "ok"}
         with running_receiver() as receiver:
             writer = subscribe(environment, receiver)
             # the servers run --no-worker: what arrives comes from a `comptoir worker`

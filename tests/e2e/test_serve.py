@@ -17,7 +17,7 @@ import redis
 
 from tests.conftest import TEST_REDIS_URL
 from tests.e2e.conftest import Server, run_cli
-from tests.waiting import PATIENCE, wait_until
+from tests.waiting import PATIENCE, QUICKLY, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -124,7 +124,7 @@ def test_resume_at_reverts_inside_serve_without_any_read(start_server: Callable[
     server = start_server("--demo", read_first_line=True)
     assert server.first_line is not None
     token = {"X-Access-Token": json.loads(server.first_line)["tokens"]["location"]}
-    resume_at = (datetime.now(UTC) + timedelta(seconds=2)).isoformat()
+    resume_at = (datetime.now(UTC) + timedelta(seconds=QUICKLY)).isoformat()  # still ahead when the PATCH arrives
     with server.http() as http:
         body = {"order_acceptance": {"mode": "paused", "resume_at": resume_at, "reason": "Rush"}}
         assert http.patch("/v1/location", json=body, headers=token).status_code == 200

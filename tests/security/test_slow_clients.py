@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import re
@@ -181,24 +182,33 @@ async def test_slow_body_is_closed_with_408_after_the_body_timeout(server: Serve
 
 async def test_slow_but_steady_large_body_is_read_in_full(server: Server) -> None:
     """3 s for 96 KiB (32 KiB/s, well over the minimum rate) with 1 s timeouts: the body is
-    read and answered as the same body sent at once."""
+    read and answered as the same body sent at once. Steady means no pause of a second: a
+    loaded machine may hold this client back that long, and the server then rightly cuts the
+    upload, so an upload the client could not keep steady is tried again."""
     token = location_token(server)
     body = json.dumps({"items": [], "notes": "n" * (96 * 1024)}).encode()
+    body_timeout = float(SLOW["COMPTOIR_BODY_TIMEOUT_SECONDS"])
     async with httpx.AsyncClient(base_url=server.base_url, timeout=PATIENCE) as http:
         at_once = await http.post("/v1/location/orders", content=body, headers={"X-Access-Token": token})
 
-        async def steadily() -> Any:
+        async def steadily(sent: list[float]) -> Any:
             for start in range(0, len(body), 4096):
+                sent.append(time.monotonic())
                 yield body[start : start + 4096]
                 await asyncio.sleep(3 / (len(body) / 4096))
 
-        started = time.monotonic()
-        slowly = await http.post(
-            "/v1/location/orders",
-            content=steadily(),
-            headers={"X-Access-Token": token, "Content-Length": str(len(body))},
-        )
-    assert time.monotonic() - started > 2.5
+        for _ in range(3):
+            sent: list[float] = []
+            slowly = await http.post(
+                "/v1/location/orders",
+                content=steadily(sent),
+                headers={"X-Access-Token": token, "Content-Length": str(len(body))},
+            )
+            if max(b - a for a, b in itertools.pairwise(sent)) < body_timeout:
+                break
+        else:
+            raise AssertionError("the client could not send steadily three times")
+    assert sent[-1] - sent[0] > 2.5  # slowly indeed
     assert at_once.status_code != 408
     assert (slowly.status_code, slowly.json()) == (at_once.status_code, at_once.json())
 
