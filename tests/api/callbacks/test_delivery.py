@@ -87,12 +87,12 @@ async def test_the_post_is_the_event_body_signed_with_the_client_secret(
 
 
 BASE = 0.25  # the schedule test's retry base: its whole schedule is 63 x BASE
-TIMEOUT = 0.75
+TIMEOUT = 2.0  # the schedule test's: a receiver answering at once is far within it, even on a loaded machine
 
 
 @pytest.fixture
 async def schedule_worker(fast_retries: Settings, database: Database) -> AsyncIterator[DeliveryWorker]:
-    """A worker on a 0.25 s base and a 0.75 s timeout: the whole schedule in 16 s."""
+    """A worker on a 0.25 s base and a 2 s timeout: the whole schedule in 16 s, 30 s with timeouts."""
     quick = fast_retries.model_copy(update={"callback_retry_base_seconds": BASE, "callback_timeout_seconds": TIMEOUT})
     delivery = DeliveryWorker(quick, database, quick.server_key(), poll_interval=0.05)
     task = asyncio.create_task(delivery.run())
@@ -147,7 +147,8 @@ async def test_5xx_and_timeouts_resend_on_the_schedule_then_drop(
     failing = await new_listener(world, shop, "5xx")
     slow = await new_listener(world, shop, "Slow")
     receiver.answer("/fail", Answer(status=503, body=b"unavailable"))
-    receiver.answer("/slow", Answer(status=200, delay=TIMEOUT + 0.5))  # answers after the timeout
+    unanswered = threading.Event()  # set at the end: the slow receiver answers only after every timeout
+    receiver.answer("/slow", Answer(status=200, hold=unanswered))
     await subscribe(client, failing.token, {"location": ["update"]}, receiver.url("/fail"))
     await subscribe(client, slow.token, {"location": ["update"]}, receiver.url("/slow"))
     await touch_location(client, shop, 62)
@@ -167,6 +168,7 @@ async def test_5xx_and_timeouts_resend_on_the_schedule_then_drop(
     await wait_until_listed(client, slow, 0)
     past_every_resend(BASE)
     await looked_again(schedule_worker)
+    unanswered.set()
     assert len(receiver.requests_to("/fail")) == len(receiver.requests_to("/slow")) == 7
     async with world.db.transaction(write=False) as session:
         fail_log = await render_delivery_log(session, await connection_id(world, failing), 10)
