@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from tests.waiting import PATIENCE
+
 
 @dataclass
 class Received:
@@ -27,6 +29,9 @@ class Answer:
     headers: dict[str, str] = field(default_factory=dict)
     pause_after: int | None = None  # write this many body bytes, flush, wait `stall` s, then the rest
     stall: float = 0.2
+    # answer only once the test sets it: "while the request is still being answered" is then
+    # a state the test holds, not a delay it hopes is long enough
+    hold: threading.Event | None = None
 
 
 class Receiver:
@@ -63,7 +68,7 @@ class Receiver:
         with self.lock:
             return [r for r in self.received if r.path == path]
 
-    def wait_for(self, path: str, count: int, timeout: float = 10) -> list[Received]:
+    def wait_for(self, path: str, count: int, timeout: float = PATIENCE) -> list[Received]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             got = self.requests_to(path)
@@ -87,6 +92,8 @@ class Receiver:
         body = b"" if answer.status in (204, 304) else answer.body  # no body allowed
         if answer.delay:
             time.sleep(answer.delay)
+        if answer.hold is not None:
+            answer.hold.wait(PATIENCE)
         try:
             handler.send_response(answer.status)
             for key, value in answer.headers.items():

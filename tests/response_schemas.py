@@ -37,6 +37,7 @@ from pydantic import TypeAdapter
 from pydantic import ValidationError as ModelError
 
 from comptoir_client import models as client_models
+from tests.waiting import PATIENCE
 
 _PARAMETER = re.compile(r"\\{[^/{}]+\\}")
 
@@ -210,7 +211,7 @@ class CheckedHTTPTransport(httpx.HTTPTransport):
         origin = f"{request.url.scheme}://{request.url.netloc.decode('ascii')}"
         schemas = _of_origin.get(origin)
         if schemas is None:
-            document = httpx.get(f"{origin}/v1/openapi.json", timeout=10)
+            document = httpx.get(f"{origin}/v1/openapi.json", timeout=PATIENCE)
             document.raise_for_status()
             schemas = _of_origin.setdefault(origin, ResponseSchemas(document.json()))
         return schemas

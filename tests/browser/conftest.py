@@ -8,6 +8,7 @@ itself (`Page.route`), as the application's own page would be.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -22,10 +23,18 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from sqlalchemy import text
 
+from comptoir.config import Settings
+from comptoir.db.engine import create_database
 from tests.conftest import create_postgres_database, drop_postgres_database, new_database_name
 from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, cli_in_process, free_port, wait_until_up
+from tests.waiting import PATIENCE
+
+# What a page is expected to show, it may take a loaded machine seconds to show (Playwright's
+# own default is 5 s): only a page that never shows it waits this long.
+expect.set_options(timeout=PATIENCE * 1000)
 
 CHROMIUM = os.environ.get("COMPTOIR_TEST_CHROMIUM", "/usr/bin/chromium")
 # Chromium flags for a closed network (library env notes): no background connections.
@@ -64,6 +73,24 @@ class Hub:
     def cli(self, *args: str) -> dict[str, object]:
         """`comptoir *args` against the hub's database (in this process)."""
         return cli_in_process(*args, env=self.env)
+
+    def scalar(self, sql: str) -> object:
+        """One value read from the hub's database (in a thread: Playwright keeps an event
+        loop running in this one)."""
+
+        async def read() -> object:
+            settings = Settings(
+                database_url=self.env["COMPTOIR_DATABASE_URL"], secret_key=self.env["COMPTOIR_SECRET_KEY"]
+            )
+            db = create_database(settings, pool_size=1)
+            try:
+                async with db.transaction(write=False) as session:
+                    return await session.scalar(text(sql))
+            finally:
+                await db.dispose()
+
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, read()).result()
 
     def new_client(self, name: str) -> dict[str, str]:
         created = self.cli("admin", "create-client", "--name", name, "--redirect-uri", APP)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog,
 import comptoir.web
 from tests.browser.conftest import APP, PASSWORD, SCREENSHOTS, Hub
 from tests.receiver import Receiver, running_receiver
+from tests.waiting import PATIENCE, wait_until
 
 WIDTHS = {1280: 800, 768: 1024, 375: 812}  # viewport width -> height
 # The routes the walk from `/` reaches: one test per page and width. A page added to the
@@ -87,7 +87,7 @@ class Owner:
 
 
 def _call(method: str, url: str, token: str, body: object) -> dict[str, Any]:
-    answer = httpx.request(method, url, json=body, headers={"X-Access-Token": token}, timeout=10)
+    answer = httpx.request(method, url, json=body, headers={"X-Access-Token": token}, timeout=PATIENCE)
     assert answer.status_code in (200, 201), f"{method} {url}: {answer.status_code} {answer.text}"
     return answer.json()
 
@@ -184,10 +184,11 @@ def owner(hub: Hub) -> Iterator[Owner]:
         _call("PATCH", f"{v1}/location/orders/{orders[0]['id']}", token, {"status": "received"})
         for n, status in enumerate(("new", "awaiting_collection")):
             _call("POST", f"{v1}/locations/{lyon}/orders", account_token, _order(status, f"L-{n}"))
-        written = time.monotonic() + 1.2  # the request log is written every second (http/request_log.py)
         for path, count in (("/location", 6), ("/account", 6), ("/till", 1)):
             receiver.wait_for(path, count)
-        time.sleep(max(0.0, written - time.monotonic()))
+        # the request log is written about once a second, in order: the last call's line, then all
+        last = f"SELECT count(*) FROM request_logs WHERE method = 'POST' AND path = '/v1/locations/{lyon}/orders'"
+        wait_until(lambda: hub.scalar(last) == 2, "the request log written")
         yield Owner(str(user["email"]), str(user["password"]), demo, receiver)
 
 
@@ -273,7 +274,7 @@ def _walk(http: httpx.Client, origin: str) -> Walk:
 
 @pytest.fixture(scope="module")
 def walk(hub: Hub, owner: Owner) -> Walk:
-    with httpx.Client(base_url=hub.url, timeout=10) as http:
+    with httpx.Client(base_url=hub.url, timeout=PATIENCE) as http:
         _sign_in(http, owner.email, owner.password)
         return _walk(http, hub.url)
 
@@ -353,7 +354,7 @@ class Screens:
 
     def _cookies(self) -> list[Any]:
         if self.cookies is None:
-            with httpx.Client(base_url=self.hub.url, timeout=10) as http:
+            with httpx.Client(base_url=self.hub.url, timeout=PATIENCE) as http:
                 _sign_in(http, self.owner.email, self.owner.password)
                 self.cookies = [{"name": c.name, "value": c.value, "url": self.hub.url} for c in http.cookies.jar]
         return self.cookies
@@ -474,7 +475,7 @@ def planted(hub: Hub, owner: Owner) -> Planted:
     """A user signs up with scripts in their names, then an application writes more through
     the API: a catalog and its product, a customer list and customer, an order's notes."""
     email = "script-owner@example.com"
-    with httpx.Client(base_url=hub.url, timeout=10) as http:
+    with httpx.Client(base_url=hub.url, timeout=PATIENCE) as http:
         fields = {
             "first_name": f"Eve {SCRIPT}",
             "last_name": "Doe",

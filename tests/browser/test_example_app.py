@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import PASSWORD, Hub, Phone
 from tests.e2e.conftest import free_port
+from tests.waiting import PATIENCE
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "connect.py"
 
@@ -42,6 +43,6 @@ def test_the_example_application_connects_a_location(hub: Hub, phone: Phone) -> 
         assert (forged.status_code, "Not connected" in forged.text) == (400, True)
     finally:
         app.terminate()
-        app.wait(timeout=10)
+        app.wait(timeout=PATIENCE)
         if app.stdout is not None:
             app.stdout.close()

@@ -65,7 +65,7 @@ def test_a_new_order_appears_on_the_board_and_is_accepted_there(hub: Hub, tablet
     assert created.status_code == 200, created.text
     order_id = created.json()["id"]
     ticket = page.locator(f'[data-order="{order_id}"]')
-    expect(ticket).to_be_visible(timeout=2000)  # without a reload
+    expect(ticket).to_be_visible()  # without a reload: the board asks for its orders again and again
     expect(ticket).to_contain_text("2 × Croque")
     expect(page.get_by_role("status")).to_have_text("1 new order")
     assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]

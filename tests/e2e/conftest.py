@@ -25,6 +25,7 @@ from tests.conftest import (
     new_database_name,
 )
 from tests.response_schemas import CheckedHTTPTransport
+from tests.waiting import PATIENCE
 
 # what every `comptoir` process of the tests gets: its callback receivers are on loopback
 LOOPBACK = {
@@ -50,13 +51,13 @@ class Server:
 
     def http(self) -> httpx.Client:
         """A client whose every JSON answer is checked against its documented schema."""
-        return httpx.Client(base_url=self.base_url, timeout=10, transport=CheckedHTTPTransport())
+        return httpx.Client(base_url=self.base_url, timeout=PATIENCE, transport=CheckedHTTPTransport())
 
     def logs(self) -> str:
         return self.stderr_path.read_text()
 
 
-def wait_until_up(server: Server, timeout: float = 30) -> None:
+def wait_until_up(server: Server, timeout: float = PATIENCE) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.process.poll() is not None:

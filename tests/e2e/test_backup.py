@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server
+from tests.waiting import PATIENCE
 
 pytestmark = pytest.mark.e2e
 
@@ -38,7 +39,7 @@ def test_a_backup_taken_while_a_server_writes_restores_with_its_data_and_tokens(
     stop = threading.Event()
 
     def write() -> None:
-        with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        with httpx.Client(base_url=server.base_url, timeout=PATIENCE) as http:
             while not stop.is_set():
                 response = http.post("/v1/location/orders", json=ORDER, headers=headers)
                 if response.status_code != 200:
@@ -67,7 +68,7 @@ def test_a_backup_taken_while_a_server_writes_restores_with_its_data_and_tokens(
             threading.Event().wait(0.02)
     finally:
         stop.set()
-        writer.join(timeout=30)
+        writer.join(timeout=PATIENCE)
     assert failures == []
     assert result.returncode == 0, result.stderr
     copy = tmp_path / "copy.db"

@@ -8,6 +8,7 @@ import asyncio
 import os
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,6 +22,7 @@ from comptoir.db.engine import create_database
 from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server
 from tests.factories import World
 from tests.receiver import Answer, Receiver, running_receiver
+from tests.waiting import PATIENCE, wait_until
 
 pytestmark = pytest.mark.e2e
 KEY = "e2e-worker-key-at-least-32-bytes-long"
@@ -96,15 +98,6 @@ def patch_location(server: Server, token: str, minutes: int) -> None:
     assert response.status_code == 200, response.text
 
 
-def wait_until(predicate: Callable[[], bool], within: float, what: str) -> None:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def test_a_worker_killed_mid_flight_loses_nothing(
     start_server: Callable[..., Server],
     start_worker: Callable[..., subprocess.Popen[bytes]],
@@ -113,24 +106,31 @@ def test_a_worker_killed_mid_flight_loses_nothing(
 ) -> None:
     env = environment(fresh_postgres, COMPTOIR_CALLBACK_TIMEOUT_SECONDS="3", COMPTOIR_CALLBACK_RETRY_BASE_SECONDS="1")
     writer, [listener] = setup_shop(fresh_postgres, receiver, listeners=1)
-    receiver.per_event = lambda n: Answer(status=200, delay=2.5 if n == 0 else 0)  # the first POST of each hangs
+    killed = threading.Event()
+    # the first POST is answered only once its worker is dead
+    receiver.per_event = lambda n: Answer(status=200, hold=killed if n == 0 else None)
     server = start_server("--no-worker", env=env)
     doomed = start_worker(env)
     for minutes in (30, 31, 32):
         patch_location(server, writer, minutes)
-    wait_until(lambda: len(receiver.received) >= 1, 15, "the first POST")
+    wait_until(lambda: len(receiver.received) >= 1, "the first POST")
     doomed.send_signal(signal.SIGKILL)  # while the receiver is still answering it
     doomed.wait()
+    killed.set()
     start_worker(env)
     interrupted = receiver.received[0].headers["X-Event-Id"]
     # the dead worker's lease runs out (timeout 3 s + 15 s), then every event arrives; the
     # interrupted one is sent again with the same X-Event-Id
-    wait_until(lambda: len(receiver.by_event()) == 3 and len(receiver.by_event()[interrupted]) == 2, 60, "all events")
+    wait_until(
+        lambda: len(receiver.by_event()) == 3 and len(receiver.by_event()[interrupted]) == 2,
+        "all events",
+        within=2 * PATIENCE,
+    )
 
     def pending() -> list[object]:
         return httpx.get(f"{server.base_url}/v1/callback/events", headers={"X-Access-Token": listener}).json()
 
-    wait_until(lambda: pending() == [], 15, "every event acknowledged")
+    wait_until(lambda: pending() == [], "every event acknowledged")
 
 
 def test_several_workers_never_send_an_attempt_twice(
@@ -139,7 +139,8 @@ def test_several_workers_never_send_an_attempt_twice(
     fresh_postgres: str,
     receiver: Receiver,
 ) -> None:
-    env = environment(fresh_postgres, COMPTOIR_CALLBACK_RETRY_BASE_SECONDS="1")
+    retry_base = 1
+    env = environment(fresh_postgres, COMPTOIR_CALLBACK_RETRY_BASE_SECONDS=str(retry_base))
     writer, _listeners = setup_shop(fresh_postgres, receiver, listeners=10)
     receiver.per_event = lambda n: Answer(status=500 if n == 0 else 200)  # one failure, then acknowledged
     servers = [start_server(env=env), start_server(env=env)]  # each runs a worker in-process
@@ -148,8 +149,11 @@ def test_several_workers_never_send_an_attempt_twice(
     for minutes in range(40, 70):
         patch_location(servers[minutes % 2], writer, minutes)
     expected = 30 * 10
-    wait_until(lambda: sum(len(v) for v in receiver.by_event().values()) >= 2 * expected, 60, "600 POSTs")
-    time.sleep(2)  # anything extra would show now
+    wait_until(lambda: sum(len(v) for v in receiver.by_event().values()) >= 2 * expected, "600 POSTs", 2 * PATIENCE)
+    # A duplicate is sent beside the attempt it repeats, or at the latest once its resend is
+    # due again: two retry bases after the last expected POST, it would have arrived. (A
+    # correct run sends nothing more, however long this waits.)
+    time.sleep(2 * retry_base)
     counts = [len(v) for v in receiver.by_event().values()]
     assert len(counts) == expected
     assert counts == [2] * expected  # each event: one failed attempt, one resend, never a duplicate
@@ -164,12 +168,14 @@ def test_serve_delivers_unless_no_worker(
     writer, _listeners = setup_shop(fresh_postgres, receiver, listeners=1)
     quiet = start_server("--no-worker", env=env)
     patch_location(quiet, writer, 20)
-    time.sleep(1.5)
+    time.sleep(1.5)  # a worker, were one running, is told of the event at once
     assert receiver.received == []
     quiet.process.send_signal(signal.SIGTERM)
-    quiet.process.wait(timeout=15)
-    start_server(env=env)
-    wait_until(lambda: len(receiver.received) == 1, 10, "the delivery")
+    quiet.process.wait(timeout=PATIENCE)
+    assert "callback_worker_started" not in quiet.logs()
+    delivering = start_server(env=env)
+    wait_until(lambda: len(receiver.received) == 1, "the delivery")
+    assert "callback_worker_started" in delivering.logs()
 
 
 def test_a_worker_alone_runs_the_timed_jobs(
@@ -208,4 +214,4 @@ def test_a_worker_alone_runs_the_timed_jobs(
 
     location_id = asyncio.run(pause())
     start_worker(environment(fresh_postgres))
-    wait_until(lambda: asyncio.run(mode(location_id)) == "normal", 20, "the reversion")
+    wait_until(lambda: asyncio.run(mode(location_id)) == "normal", "the reversion")

@@ -19,6 +19,7 @@ from tests.api.orders.conftest import ORDER
 from tests.e2e.conftest import Server
 from tests.factories import World
 from tests.response_schemas import CheckedHTTPTransport
+from tests.waiting import PATIENCE
 
 pytestmark = pytest.mark.e2e
 KEY = "e2e-idempotency-key-at-least-32-bytes-long"
@@ -57,6 +58,6 @@ def test_twenty_concurrent_copies_create_one_order(
     assert {r.status_code for r in responses} <= {200, 409}, {r.text for r in responses}
     orders = {r.json()["id"] for r in responses if r.status_code == 200}
     assert len(orders) == 1
-    with httpx.Client(base_url=server.base_url, timeout=10, transport=CheckedHTTPTransport()) as http:
+    with httpx.Client(base_url=server.base_url, timeout=PATIENCE, transport=CheckedHTTPTransport()) as http:
         listed = http.get("/v1/location/orders", headers={"X-Access-Token": headers["X-Access-Token"]}).json()
     assert [o["id"] for o in listed] == list(orders)

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, free_port, run_cli
+from tests.waiting import PATIENCE
 
 KEY_A = "a" * 64
 KEY_B = "b" * 64
@@ -56,7 +57,7 @@ def log_in(server: Server, email: str, password: str) -> httpx.Cookies:
 
 
 def home(server: Server, cookies: httpx.Cookies) -> httpx.Response:
-    with httpx.Client(base_url=server.base_url, timeout=10, cookies=cookies) as http:
+    with httpx.Client(base_url=server.base_url, timeout=PATIENCE, cookies=cookies) as http:
         return http.get("/")
 
 

@@ -35,9 +35,9 @@ from comptoir.db.engine import create_database
 from comptoir.db.server_key import MISMATCH
 from tests.conftest import TEST_POSTGRES_URL, TEST_REDIS_URL, _execute
 from tests.e2e.conftest import LOOPBACK, free_port
-from tests.e2e.test_callback_workers import wait_until
 from tests.factories import World
 from tests.receiver import Receiver, running_receiver
+from tests.waiting import PATIENCE, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -246,7 +246,7 @@ def test_the_production_recipe_runs_serves_delivers_backs_up_rotates_the_key_and
         old_key = environment["COMPTOIR_SECRET_KEY"]
         assert old_key == (etc / "secret-key").read_text().strip()
 
-        assert httpx.get(f"{base_url}/v1/health", timeout=5).json() == {"status": "ok"}
+        assert httpx.get(f"{base_url}/v1/health", timeout=PATIENCE).json() == {"status": "ok"}
         with running_receiver() as receiver:
             writer = subscribe(environment, receiver)
             headers = {"X-Access-Token": writer}
@@ -257,7 +257,7 @@ def test_the_production_recipe_runs_serves_delivers_backs_up_rotates_the_key_and
 
             # the servers run --no-worker: what arrives comes from a `comptoir worker`
             update(25)
-            wait_until(lambda: len(receiver.received) == 1, 30, "the delivery")
+            wait_until(lambda: len(receiver.received) == 1, "the delivery")
             assert receiver.received[0].path == "/hook"
             # the servers count their rate limits in the Redis of the environment file
             client = redis.Redis.from_url(TEST_REDIS_URL)
@@ -315,7 +315,7 @@ def test_the_production_recipe_runs_serves_delivers_backs_up_rotates_the_key_and
             assert (refused.returncode, refused.stderr) == (1, f"error: {MISMATCH}\n")
             # a token made before the rotation still works, and the restarted workers deliver
             update(35)
-            wait_until(lambda: len(receiver.by_event()) == 3, 30, "the third event's delivery")  # 25, 30, 35
+            wait_until(lambda: len(receiver.by_event()) == 3, "the third event's delivery")  # 25, 30, 35
 
         # the dump, older than the rotation, restores with the key kept for it, then takes the current one
         finish(run_recipe("restore", names, tmp_path), "restore", tmp_path, timeout=180)

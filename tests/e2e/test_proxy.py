@@ -15,6 +15,7 @@ import pytest
 
 from tests.api.web.test_back_office_login import csrf_of
 from tests.e2e.conftest import Server
+from tests.waiting import PATIENCE
 
 pytestmark = pytest.mark.e2e
 
@@ -23,7 +24,7 @@ DEMO_EMAIL = "demo@comptoir.example"  # cli/demo.py
 
 def log_in(server: Server, email: str, password: str, **headers: str) -> httpx.Response:
     """A back-office login by a browser of its own, through the proxy's headers."""
-    with httpx.Client(base_url=server.base_url, timeout=10, headers=headers) as browser:
+    with httpx.Client(base_url=server.base_url, timeout=PATIENCE, headers=headers) as browser:
         form = browser.get("/login")
         cookie = form.headers["set-cookie"].split(";")[0]  # sent back as over https, even if Secure
         data = {"csrf": csrf_of(form.text), "email": email, "password": password}
@@ -37,7 +38,7 @@ def secure(answer: httpx.Response) -> bool:
 def clients_logged(server: Server, path: str, count: int) -> list[str | None]:
     """The `client=` of the access log lines of `path`, once `count` are there: a line is
     written just after its response is sent."""
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + PATIENCE
     while True:
         lines = [line for line in server.logs().splitlines() if "event=request" in line and f"path={path} " in line]
         if len(lines) >= count or time.monotonic() > deadline:

@@ -18,6 +18,7 @@ from comptoir.models import DeliveryAttempt, RequestLog
 from tests.e2e.conftest import COMPTOIR, LOOPBACK
 from tests.factories import World
 from tests.retention_rows import add_delivery_attempts, add_request_logs, subscribed_connection
+from tests.waiting import PATIENCE, eventually
 
 pytestmark = pytest.mark.e2e
 
@@ -41,14 +42,18 @@ async def test_the_worker_purges_with_the_retention_of_its_settings(
         COMPTOIR, "worker", cwd=tmp_path, env=env, stderr=asyncio.subprocess.DEVNULL
     )
     try:
-        for _ in range(300):  # 30 seconds at most: the purge runs as the worker starts
-            await asyncio.sleep(0.1)
+        lines: list[str] = []
+        urls: list[str] = []
+
+        async def purged() -> bool:  # the purge runs as the worker starts
+            nonlocal lines, urls
             async with database.transaction(write=False) as session:
                 lines = list(await session.scalars(select(RequestLog.request_id)))
                 urls = list(await session.scalars(select(DeliveryAttempt.url)))
-            if lines == ["new"] and urls == ["https://x.example/new"]:
-                break
+            return lines == ["new"] and urls == ["https://x.example/new"]
+
+        await eventually(purged, "the purge", within=2 * PATIENCE)  # a process starting, then its purge
         assert (lines, urls) == (["new"], ["https://x.example/new"])
     finally:
         process.send_signal(signal.SIGTERM)
-        assert await asyncio.wait_for(process.wait(), 30) == 0
+        assert await asyncio.wait_for(process.wait(), PATIENCE) == 0

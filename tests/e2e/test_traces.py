@@ -13,6 +13,7 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from tests.e2e.conftest import Server
 from tests.receiver import Receiver, running_receiver
+from tests.waiting import PATIENCE
 
 pytestmark = pytest.mark.e2e
 
@@ -55,7 +56,7 @@ def test_otlp_exports_the_server_span_and_its_statements(
 ) -> None:
     server = start_server(env=_otlp(collector))
     _read_location(server)
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + PATIENCE
     while time.monotonic() < deadline:
         spans = _exported(collector)
         [*servers] = [span for _service, span in spans if span.name == "GET /v1/location"]

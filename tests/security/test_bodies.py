@@ -6,10 +6,12 @@ are measured on a real server process: tests/security/test_huge_invalid_bodies_m
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
 
+from comptoir.kit.jsonstream import STEP
 from tests.api import conftest as api
 from tests.api.catalogs.conftest import create, full
 from tests.api.conftest import Shop
@@ -31,6 +33,15 @@ def opening_hours_body(count: int) -> bytes:
 
 def products_body(count: int) -> bytes:
     return empty_objects(b'{"data":{"products":', count, b"}}")
+
+
+def catalog_of_empty_products(limit: int) -> bytes:
+    """A catalog of as many empty products as `limit` bytes hold."""
+    prefix, suffix = b'{"data":{"products":', b"}}"
+    count = (limit - len(prefix) - len(suffix) - 1) // 3  # "[" + "{}," * count, the last "," a "]"
+    body = products_body(count)
+    assert limit - 3 < len(body) <= limit
+    return body
 
 
 def refusal(errors: list[tuple[str, str]], total: int) -> dict[str, Any]:
@@ -137,4 +148,35 @@ async def test_an_error_naming_a_huge_key_is_cut(client: httpx.AsyncClient, shop
     [error] = response.json()["errors"]
     assert error == {"field": "custom_fields." + "k" * 983 + "...", "message": "key must not contain a NUL character"}
     assert len(response.content) < 3_000
+    assert await world.snapshot() == before
+
+
+async def test_refusing_a_32_mib_catalog_lets_other_requests_run_between_every_step(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    """docs/architecture.md "Request bodies": no step holds the event loop. The body comes in
+    one 32 MiB chunk; the loop turns (another task runs) at least once between two steps of
+    STEP bytes, whatever the machine's speed."""
+    created = await create(client, shop, {"name": "Carte", "data": full()})
+    assert created.status_code == 200, created.text
+    content = catalog_of_empty_products(32 * 1024 * 1024)
+    turns = 0
+
+    async def another_task() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    before = await world.snapshot()
+    other = asyncio.create_task(another_task())
+    try:
+        response = await client.put(
+            f"/v1/catalogs/{created.json()['id']}", content=content, headers=shop.headers(shop.account_token) | JSON
+        )
+    finally:
+        other.cancel()
+    assert response.status_code == 422
+    assert len(response.json()["errors"]) == 50
+    assert turns >= len(content) // STEP - 1
     assert await world.snapshot() == before

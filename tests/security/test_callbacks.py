@@ -13,7 +13,6 @@ network allowed unless they say so, and resolve names only through `fake_dns`.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,11 +30,12 @@ from comptoir.db.engine import Database
 from comptoir.http.request_log import Record
 from comptoir.kit import clock
 from comptoir.models import Callback, Connection, Event, RequestLog
-from tests.api.callbacks.conftest import PUBLIC, Listener, fake_dns, new_listener, touch_location
+from tests.api.callbacks.conftest import PUBLIC, Listener, fake_dns, looked_again, new_listener, touch_location
 from tests.api.conftest import Shop, app, client, shop, world  # noqa: F401 - the API's fixtures
 from tests.api.web.test_back_office_login import log_in
 from tests.factories import World
 from tests.receiver import Answer, Receiver, running_receiver
+from tests.waiting import PATIENCE, eventually
 
 LOOPBACK = "127.0.0.0/8,::1/128"
 
@@ -90,8 +90,8 @@ RETRY_BASE = 3.0
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
-    """No network allowed (the operator's default), a 3 s retry base (long enough that a busy
-    machine does not reach a resend while a test checks there is none) and a 1.5 s timeout."""
+    """No network allowed (the operator's default), a 3 s retry base and a 1.5 s timeout (the
+    stalling receiver stalls longer)."""
     return settings.model_copy(
         update={
             "callback_allowed_networks": "",
@@ -128,7 +128,7 @@ async def start_worker(settings: Settings, database: Database) -> AsyncIterator[
     yield start
     for worker, task in running:
         worker.stop()
-        await asyncio.wait_for(task, 10)
+        await asyncio.wait_for(task, PATIENCE)
 
 
 async def post_callback(client: httpx.AsyncClient, listener: Listener, url: str | None) -> httpx.Response:
@@ -144,16 +144,18 @@ async def connection_of(world: World, listener: Listener) -> int:
         ).scalar_one()
 
 
-async def attempts_logged(world: World, listener: Listener, count: int, within: float = 10) -> list[dict[str, Any]]:
+async def attempts_logged(world: World, listener: Listener, count: int) -> list[dict[str, Any]]:
     connection_id = await connection_of(world, listener)
-    deadline = time.monotonic() + within
-    while True:
+    log: list[dict[str, Any]] = []
+
+    async def logged() -> bool:
+        nonlocal log
         async with world.db.transaction(write=False) as session:
             log = await render_delivery_log(session, connection_id, 50)
-        if len(log) >= count or time.monotonic() > deadline:
-            assert len(log) >= count, log
-            return log
-        await asyncio.sleep(0.05)
+        return len(log) >= count
+
+    await eventually(logged, f"{count} attempts logged")
+    return log
 
 
 async def pending_events(world: World, listener: Listener) -> list[tuple[int, datetime]]:
@@ -167,15 +169,16 @@ async def pending_events(world: World, listener: Listener) -> list[tuple[int, da
         return [(attempts, next_at) for attempts, next_at in rows]
 
 
-async def counted(world: World, listener: Listener, within: float = 5) -> list[tuple[int, datetime]]:
+async def counted(world: World, listener: Listener) -> list[tuple[int, datetime]]:
     """The pending events once the first attempt is counted."""
-    deadline = time.monotonic() + within
-    events = await pending_events(world, listener)
-    for _ in range(int(within / 0.05)):
-        if not events or events[0][0] > 0 or time.monotonic() > deadline:
-            break
-        await asyncio.sleep(0.05)
+    events: list[tuple[int, datetime]] = []
+
+    async def first_counted() -> bool:
+        nonlocal events
         events = await pending_events(world, listener)
+        return not events or events[0][0] > 0
+
+    await eventually(first_counted, "the first attempt counted")
     return events
 
 
@@ -189,6 +192,7 @@ class Delivery:
     world: World
     receiver: Receiver
     start_worker: StartWorker
+    worker: DeliveryWorker | None = None  # the one `touch` started
 
     def receiver_port(self) -> str:
         return self.receiver.url("/").split(":")[2].rstrip("/")
@@ -199,7 +203,7 @@ class Delivery:
 
     async def touch(self, number: int, allowed: str = "") -> datetime:
         """Starts a worker allowing `allowed`, then updates the location: when it was updated."""
-        await self.start_worker(allowed=allowed)
+        self.worker = await self.start_worker(allowed=allowed)
         started = clock.now()
         await touch_location(self.client, self.shop, number)
         return started
@@ -209,6 +213,14 @@ class Delivery:
 
     async def pending(self) -> list[tuple[int, datetime]]:
         return await pending_events(self.world, self.listener)
+
+    async def none_resent_within_the_backoff(self) -> None:
+        """Once the worker has looked again (a resend due at once would have been sent by
+        then), no POST followed the first before the retry base had passed."""
+        assert self.worker is not None
+        await looked_again(self.worker)
+        first, *others = self.receiver.requests_to("/hook")
+        assert [r for r in others if r.at - first.at < RETRY_BASE] == []
 
     async def connection_public_id(self) -> str:
         async with self.world.db.transaction(write=False) as session:
@@ -455,7 +467,8 @@ async def test_ssrf_address_stored_before_the_operator_refused_it_is_not_reached
     [attempt] = await delivery.attempts(1)
     assert attempt["error"] == "refused: 127.0.0.1 is a loopback address"
     assert attempt["outcome"] == "retry"
-    await asyncio.sleep(0.3)
+    assert delivery.worker is not None
+    await looked_again(delivery.worker)
     assert delivery.receiver.received == []
 
 
@@ -490,7 +503,8 @@ async def test_ssrf_redirect_to_an_internal_address_is_not_followed(delivery: De
     await delivery.touch(47, allowed=LOOPBACK)
     [attempt] = await delivery.attempts(1)
     assert (attempt["status_code"], attempt["outcome"]) == (302, "acknowledged")
-    await asyncio.sleep(0.3)
+    assert delivery.worker is not None
+    await looked_again(delivery.worker)
     assert receiver.requests_to("/internal") == []
 
 
@@ -502,14 +516,14 @@ async def test_a_receiver_answering_nul_bytes_is_logged_as_safe_text_and_counted
     delivery: Delivery, status: int
 ) -> None:
     delivery.receiver.answer("/hook", Answer(status=status, body=b"ok\x00\xff\xed\xa0\x80"))
+    clock.freeze()  # a resend on the schedule is never due while the test looks for one
     await delivery.subscribe()
     started = await delivery.touch(48, allowed=LOOPBACK)
     [attempt] = await delivery.attempts(1)
     assert attempt["response_excerpt"] == "ok" + "\ufffd" * 5  # NUL, then 4 bytes of bad UTF-8
     assert attempt["response_bytes"] == 7
     assert attempt["status_code"] == status
-    await asyncio.sleep(0.5)  # within the backoff: no resend (not 830 POSTs in 10 s)
-    assert len(delivery.receiver.requests_to("/hook")) == 1
+    await delivery.none_resent_within_the_backoff()  # (not 830 POSTs in 10 s)
     if status == 200:
         assert attempt["outcome"] == "acknowledged"
         assert await delivery.pending() == []
@@ -530,12 +544,12 @@ async def test_a_log_line_that_cannot_be_written_never_skips_the_count_or_the_ba
 
     monkeypatch.setattr(DeliveryWorker, "_write", failing_log)
     delivery.receiver.answer("/hook", Answer(status=503, body=b"busy"))
+    clock.freeze()  # a resend on the schedule is never due while the test looks for one
     await delivery.subscribe()
     started = await delivery.touch(49, allowed=LOOPBACK)
     await asyncio.to_thread(delivery.receiver.wait_for, "/hook", 1)
     assert_counted_once_with_a_backoff(await counted(delivery.world, delivery.listener), started)
-    await asyncio.sleep(0.5)
-    assert len(delivery.receiver.requests_to("/hook")) == 1
+    await delivery.none_resent_within_the_backoff()
 
 
 async def test_back_office_shows_a_reply_only_as_status_size_and_a_short_escaped_excerpt(
@@ -574,7 +588,7 @@ async def test_slow_reply_body_stalling_past_the_timeout_is_a_failed_attempt_and
         "retry",
     )
     assert_counted_once_with_a_backoff(await delivery.pending(), started)
-    await asyncio.to_thread(delivery.receiver.wait_for, "/hook", 2, RETRY_BASE + 5)
+    await asyncio.to_thread(delivery.receiver.wait_for, "/hook", 2)
     log = await delivery.attempts(2)
     assert [(a["attempt"], a["status_code"], a["error"], a["outcome"]) for a in log] == [
         (2, 200, None, "acknowledged"),

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -20,6 +22,7 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, _read_line, free_port, wait_until_up
+from tests.waiting import PATIENCE, QUICKLY, eventually
 
 pytestmark = pytest.mark.e2e
 
@@ -32,6 +35,9 @@ SLOW = {
 }
 DRIP = 0.2  # seconds between two bytes of a slow client
 COUNT = 40
+# A slow client is closed this long after it connected at most: the 1 s timeout, and what a
+# loaded machine adds to it; below the default timeouts (10 s) the settings replace.
+CLOSED_WITHIN = 1 + QUICKLY
 
 
 @pytest.fixture(scope="module")
@@ -75,13 +81,16 @@ def port_of(server: Server) -> int:
     return int(server.base_url.rsplit(":", 1)[1])
 
 
-async def slow_client(port: int, head: bytes, drip: bytes) -> tuple[float, bytes]:
-    """Sends `head` at once, then `drip` a byte every DRIP seconds, reading meanwhile; returns
-    when the server closed the connection (seconds after the head was sent) and what it sent."""
+async def slow_client(port: int, head: bytes, drip: bytes, connected: list[None] | None = None) -> tuple[float, bytes]:
+    """Sends `head` at once (then says so in `connected`), then `drip` a byte every DRIP
+    seconds, reading meanwhile; returns when the server closed the connection (seconds after
+    the client began connecting: the server's clocks start later) and what it sent."""
+    started = time.monotonic()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(head)
     await writer.drain()
-    started = time.monotonic()
+    if connected is not None:
+        connected.append(None)
 
     async def dripping() -> None:
         for byte in drip:
@@ -92,7 +101,7 @@ async def slow_client(port: int, head: bytes, drip: bytes) -> tuple[float, bytes
     sender = asyncio.create_task(dripping())
     received = b""
     try:
-        while chunk := await asyncio.wait_for(reader.read(65536), 10):
+        while chunk := await asyncio.wait_for(reader.read(65536), PATIENCE):
             received += chunk
     except ConnectionResetError:
         pass
@@ -112,19 +121,25 @@ def error_answer(received: bytes) -> tuple[int, dict[str, str], Any]:
     return int(status_line.split(" ")[1]), headers, json.loads(body)
 
 
-async def served_meanwhile(server: Server, path: str, headers: dict[str, str]) -> int:
-    await asyncio.sleep(0.5)  # the slow clients are all connected
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=5) as http:
+async def served_meanwhile(server: Server, path: str, headers: dict[str, str], connected: list[None]) -> int:
+    """A normal client's request, once every slow client has connected and sent its head."""
+
+    async def all_connected() -> bool:
+        return len(connected) == COUNT
+
+    await eventually(all_connected, "the slow clients connected")
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=PATIENCE) as http:
         return (await http.get(path, headers=headers)).status_code
 
 
 async def test_slowloris_headers_are_closed_with_408_after_the_header_timeout(server: Server) -> None:
     head = b"GET /v1/health HTTP/1.1\r\nHost: comptoir\r\n"
-    slow = [slow_client(port_of(server), head, b"X-Padding: " + b"a" * 100) for _ in range(COUNT)]
-    *closed, normal = await asyncio.gather(*slow, served_meanwhile(server, "/v1/health", {}))
+    connected: list[None] = []
+    slow = [slow_client(port_of(server), head, b"X-Padding: " + b"a" * 100, connected) for _ in range(COUNT)]
+    *closed, normal = await asyncio.gather(*slow, served_meanwhile(server, "/v1/health", {}, connected))
     assert normal == 200
     for closed_after, received in closed:
-        assert 0.9 < closed_after < 4, closed_after
+        assert 0.9 < closed_after < CLOSED_WITHIN, closed_after
         status, headers, body = error_answer(received)
         assert (status, headers["connection"], headers["content-type"]) == (408, "close", "application/json")
         assert body == {"error_type": "request_timeout", "message": "The request headers did not arrive in time"}
@@ -133,7 +148,7 @@ async def test_slowloris_headers_are_closed_with_408_after_the_header_timeout(se
 async def test_slowloris_connection_that_sends_nothing_is_closed_after_the_header_timeout(server: Server) -> None:
     closed = await asyncio.gather(*(slow_client(port_of(server), b"", b"") for _ in range(COUNT)))
     for closed_after, received in closed:
-        assert 0.9 < closed_after < 4, closed_after
+        assert 0.9 < closed_after < CLOSED_WITHIN, closed_after
         assert received == b""
 
 
@@ -144,15 +159,21 @@ async def test_slow_body_is_closed_with_408_after_the_body_timeout(server: Serve
         f"X-Access-Token: {token}\r\nContent-Length: 1000\r\n\r\n"
     ).encode()
     # a byte every 0.2 s: never a pause of 1 s, but far below the minimum rate after the grace
-    slow = [slow_client(port_of(server), head, b"{" + b" " * 100) for _ in range(COUNT)]
-    *closed, normal = await asyncio.gather(*slow, served_meanwhile(server, "/v1/location", {"X-Access-Token": token}))
-    assert normal == 200
+    connected: list[None] = []
+    slow = [slow_client(port_of(server), head, b"{" + b" " * 100, connected) for _ in range(COUNT)]
+    normal = served_meanwhile(server, "/v1/location", {"X-Access-Token": token}, connected)
+    *closed, answered = await asyncio.gather(*slow, normal)
+    assert answered == 200
     for closed_after, received in closed:
-        assert 0.9 < closed_after < 4, closed_after
+        assert 0.9 < closed_after < CLOSED_WITHIN, closed_after
         status, headers, body = error_answer(received)
         assert (status, headers["connection"]) == (408, "close")
         assert body == {"error_type": "request_timeout", "message": "The request body did not arrive in time"}
-    await asyncio.sleep(0.3)  # the log lines are written
+
+    async def logged() -> bool:  # each line is written as its connection closes
+        return server.logs().count("event=client_disconnected") >= COUNT
+
+    await eventually(logged, "a line for each slow client")
     logs = server.logs()
     assert logs.count("event=request_body_timeout") == COUNT
     assert logs.count("event=client_disconnected") == COUNT  # an info line each, no error
@@ -161,48 +182,67 @@ async def test_slow_body_is_closed_with_408_after_the_body_timeout(server: Serve
 
 async def test_slow_but_steady_large_body_is_read_in_full(server: Server) -> None:
     """3 s for 96 KiB (32 KiB/s, well over the minimum rate) with 1 s timeouts: the body is
-    read and answered as the same body sent at once."""
+    read and answered as the same body sent at once. Steady means no pause of a second: a
+    loaded machine may hold this client back that long, and the server then rightly cuts the
+    upload, so an upload the client could not keep steady is tried again."""
     token = location_token(server)
     body = json.dumps({"items": [], "notes": "n" * (96 * 1024)}).encode()
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as http:
+    body_timeout = float(SLOW["COMPTOIR_BODY_TIMEOUT_SECONDS"])
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=PATIENCE) as http:
         at_once = await http.post("/v1/location/orders", content=body, headers={"X-Access-Token": token})
 
-        async def steadily() -> Any:
+        async def steadily(sent: list[float]) -> Any:
             for start in range(0, len(body), 4096):
+                sent.append(time.monotonic())
                 yield body[start : start + 4096]
                 await asyncio.sleep(3 / (len(body) / 4096))
 
-        started = time.monotonic()
-        slowly = await http.post(
-            "/v1/location/orders",
-            content=steadily(),
-            headers={"X-Access-Token": token, "Content-Length": str(len(body))},
-        )
-    assert time.monotonic() - started > 2.5
+        for _ in range(3):
+            sent: list[float] = []
+            slowly = await http.post(
+                "/v1/location/orders",
+                content=steadily(sent),
+                headers={"X-Access-Token": token, "Content-Length": str(len(body))},
+            )
+            if max(b - a for a, b in itertools.pairwise(sent)) < body_timeout:
+                break
+        else:
+            raise AssertionError("the client could not send steadily three times")
+    assert sent[-1] - sent[0] > 2.5  # slowly indeed
     assert at_once.status_code != 408
     assert (slowly.status_code, slowly.json()) == (at_once.status_code, at_once.json())
 
 
-async def hold(port: int) -> asyncio.StreamWriter:
+async def hold(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """A connection kept alive (5 s) after one answered request."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(b"GET /v1/health HTTP/1.1\r\nHost: comptoir\r\n\r\n")
     await writer.drain()
-    assert (await reader.readuntil(b"\r\n")).startswith(b"HTTP/1.1 200")
-    return writer
+    head = await reader.readuntil(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200")
+    length = re.search(rb"\r\ncontent-length: *(\d+)", head, re.IGNORECASE)
+    assert length is not None
+    await reader.readexactly(int(length.group(1)))  # the whole answer: all that follows is the close
+    return reader, writer
 
 
 async def test_connections_past_the_cap_are_answered_503_then_served_once_others_close(server: Server) -> None:
     holders = await asyncio.gather(*(hold(port_of(server)) for _ in range(CAP)))
-    started = time.monotonic()
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=5) as http:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=PATIENCE) as http:
         refused = await http.get("/v1/health")
-    assert time.monotonic() - started < 2
+    # at once, not once a connection freed up: every held connection is still open
+    assert [reader.at_eof() for reader, _ in holders] == [False] * CAP
     assert (refused.status_code, refused.headers["retry-after"], refused.headers["connection"]) == (503, "1", "close")
     assert refused.json() == {"error_type": "service_unavailable", "message": "Too many connections; retry shortly"}
-    for holder in holders:
+    for _, holder in holders:
         holder.close()
         await holder.wait_closed()
-    await asyncio.sleep(0.2)  # the server sees them close
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=5) as http:
-        assert (await http.get("/v1/health")).status_code == 200
+    statuses: list[int] = []
+
+    async def served() -> bool:  # once the server has seen them close
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=PATIENCE) as http:
+            statuses.append((await http.get("/v1/health")).status_code)
+        return statuses[-1] == 200
+
+    await eventually(served, "a connection served")
+    assert set(statuses[:-1]) <= {503}

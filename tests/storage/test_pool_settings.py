@@ -12,6 +12,7 @@ from comptoir.db.connection_cache import TOKENS, ConnectionCache
 from comptoir.db.direct import FastReader
 from comptoir.db.engine import create_database
 from tests.conftest import SECRET_KEY
+from tests.waiting import PATIENCE, eventually
 
 
 def _settings(url: str) -> Settings:
@@ -32,10 +33,10 @@ async def test_the_sqlalchemy_pool_opens_at_most_its_size_and_overflow(postgres_
         held = [await db.engine.connect().start() for _ in range(4)]
         assert db.engine.pool.checkedout() == 4  # type: ignore[attr-defined]
         fifth = asyncio.create_task(db.engine.connect().start())
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # time enough to open a fifth connection: none is
         assert not fifth.done()  # waits for one of the four
         await held.pop().close()
-        held.append(await asyncio.wait_for(fifth, 5))
+        held.append(await asyncio.wait_for(fifth, PATIENCE))
         for connection in held:
             await connection.close()
     finally:
@@ -47,10 +48,14 @@ async def test_the_direct_pool_opens_at_most_its_size(postgres_template: str) ->
     pool = reader._pool
     held = [await pool._acquire() for _ in range(2)]
     third = asyncio.create_task(pool._acquire())
-    await asyncio.sleep(0.3)
-    assert (third.done(), pool._open) == (False, 2)  # waits for one of the two
+
+    async def waiting_or_open() -> bool:
+        return bool(pool._waiters) or third.done() or pool._open > 2
+
+    await eventually(waiting_or_open, "the third acquisition waiting or opening")
+    assert (third.done(), pool._open, len(pool._waiters)) == (False, 2, 1)  # waits for one of the two
     pool._release(held.pop())
-    held.append(await asyncio.wait_for(third, 5))
+    held.append(await asyncio.wait_for(third, PATIENCE))
     assert pool._open == 2
     for connection in held:
         pool._release(connection)

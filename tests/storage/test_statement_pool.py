@@ -10,6 +10,7 @@ import pytest
 
 from comptoir.config import Settings
 from comptoir.db.direct import StatementPool, asyncpg_options
+from tests.waiting import PATIENCE, eventually
 
 pytestmark = pytest.mark.parametrize("db_kind", ["postgresql"])  # SQLite reads in-process
 
@@ -40,10 +41,21 @@ async def test_a_refused_statement_closes_its_connection_and_the_pool_goes_on(po
     assert await _backend(pool) != first
 
 
-async def test_a_cancelled_statement_closes_its_connection_and_the_pool_goes_on(pool: StatementPool) -> None:
+async def test_a_cancelled_statement_closes_its_connection_and_the_pool_goes_on(
+    pool: StatementPool, settings: Settings
+) -> None:
     first = await _backend(pool)
-    slow = asyncio.create_task(_backend(pool, 5))  # on that idle connection
-    await asyncio.sleep(0.1)
+    slow = asyncio.create_task(_backend(pool, PATIENCE))  # on that idle connection
+    admin = await asyncpg.connect(**asyncpg_options(settings))
+    try:
+
+        async def running() -> bool:
+            state = "SELECT state FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%pg_sleep%'"
+            return await admin.fetchval(state, first) == "active"
+
+        await eventually(running, "the slow statement running")
+    finally:
+        await admin.close()
     slow.cancel()
     with pytest.raises(asyncio.CancelledError):
         await slow
@@ -52,13 +64,30 @@ async def test_a_cancelled_statement_closes_its_connection_and_the_pool_goes_on(
 
 
 async def test_a_waiter_cancelled_does_not_hold_up_the_others(pool: StatementPool) -> None:
-    busy = [asyncio.create_task(_backend(pool, 0.2)) for _ in range(2)]
-    await asyncio.sleep(0.05)
+    done = asyncio.Event()
+    held: list[None] = []
+
+    async def busy_until_done() -> None:
+        async with pool.connection():
+            held.append(None)
+            await done.wait()
+
+    busy = [asyncio.create_task(busy_until_done()) for _ in range(2)]
+
+    async def both_held() -> bool:
+        return len(held) == 2
+
+    await eventually(both_held, "both connections held")
     waiting = [asyncio.create_task(_backend(pool)) for _ in range(3)]
-    await asyncio.sleep(0.05)
+
+    async def all_waiting() -> bool:
+        return len(pool._waiters) == 3
+
+    await eventually(all_waiting, "three statements waiting")
     waiting[0].cancel()
+    done.set()
     await asyncio.gather(*busy)
-    assert len(await asyncio.wait_for(asyncio.gather(*waiting[1:]), 5)) == 2
+    assert len(await asyncio.wait_for(asyncio.gather(*waiting[1:]), PATIENCE)) == 2
 
 
 async def test_a_connection_the_server_dropped_is_replaced(pool: StatementPool, settings: Settings) -> None:
@@ -66,7 +95,11 @@ async def test_a_connection_the_server_dropped_is_replaced(pool: StatementPool, 
     admin = await asyncpg.connect(**asyncpg_options(settings))
     await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
     await admin.close()
-    await asyncio.sleep(0.2)  # the idle connection hears of it
+
+    async def heard_of_it() -> bool:  # the idle connection
+        return all(connection.is_closed() for connection in pool._idle)
+
+    await eventually(heard_of_it, "the idle connection closed")
     assert await _backend(pool) != pid
 
 

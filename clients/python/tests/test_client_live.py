@@ -174,7 +174,7 @@ def test_a_real_delivery_verifies_under_the_hmac_scheme(live: Live) -> None:
     with running_receiver() as receiver, live.client(token) as listener, live.client() as writer:
         listener.callback.set(receiver.url("/hook"), {"order": ["create"]})
         order = writer.orders.create(live.location_id, {"status": "new"})
-        [received] = receiver.wait_for("/hook", 1, timeout=20)
+        [received] = receiver.wait_for("/hook", 1)
         delivery = verify_hmac(received.body, received.headers, secret)
         assert (delivery.event.order_id, delivery.event.event_type, delivery.redelivery) == (order.id, "create", False)
         listener.callback.delete()
@@ -186,7 +186,7 @@ def test_a_real_delivery_verifies_under_the_standard_webhooks_scheme(live: Live)
         listener.callback.set(receiver.url("/hook"), {"order": ["create"]})
         secret = listener.callback.signing_secret().secret
         order = writer.orders.create(live.location_id, {"status": "new"})
-        [received] = receiver.wait_for("/hook", 1, timeout=20)
+        [received] = receiver.wait_for("/hook", 1)
         delivery = verify_standard(received.body, received.headers, secret)
         assert (delivery.event.order_id, delivery.event.event_type, delivery.redelivery) == (order.id, "create", False)
         with pytest.raises(WebhookVerificationError):
@@ -201,23 +201,23 @@ def test_test_events_resends_and_replays_arrive_signed_and_marked(live: Live) ->
         secret = listener.callback.signing_secret().secret
         tested = listener.callback.send_test()
         assert (tested.delivered, tested.status, tested.error) == (True, 200, None)
-        [test] = receiver.wait_for("/hook", 1, timeout=20)
+        [test] = receiver.wait_for("/hook", 1)
         assert verify_standard(test.body, test.headers, secret).event.event_type == "test"
 
         start = datetime.now(UTC) - timedelta(seconds=1)
         first = writer.orders.create(live.location_id, {"status": "new"})
         second = writer.orders.create(live.location_id, {"status": "new"})
-        delivered = receiver.wait_for("/hook", 3, timeout=20)[1:]
+        delivered = receiver.wait_for("/hook", 3)[1:]
         [first_event, second_event] = [verify_standard(r.body, r.headers, secret) for r in delivered]
         assert [d.event.order_id for d in (first_event, second_event)] == [first.id, second.id]
 
         assert listener.callback.resend(first_event.event_id).count == 1
-        [resent] = receiver.wait_for("/hook", 4, timeout=20)[3:]
+        [resent] = receiver.wait_for("/hook", 4)[3:]
         again = verify_standard(resent.body, resent.headers, secret)
         assert (again.event_id, again.redelivery) == (first_event.event_id, True)
 
         assert listener.callback.replay(start, datetime.now(UTC) + timedelta(seconds=1)).count == 2
-        replayed = [verify_standard(r.body, r.headers, secret) for r in receiver.wait_for("/hook", 6, timeout=20)[4:]]
+        replayed = [verify_standard(r.body, r.headers, secret) for r in receiver.wait_for("/hook", 6)[4:]]
         assert [(d.event_id, d.redelivery) for d in replayed] == [
             (first_event.event_id, True),
             (second_event.event_id, True),

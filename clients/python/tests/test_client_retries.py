@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import httpx
 import pytest
+from tests.waiting import wait_until
 
 from comptoir_client import (
     AsyncComptoir,
@@ -166,6 +167,7 @@ def test_from_the_second_page_on_the_next_is_read_ahead_at_most_one() -> None:
     seen: list[httpx.Request] = []
     walk = paged(seen, 5).accounts.list().pages()
     assert [next(walk).items[0].name for _ in range(2)] == ["page 0", "page 1"]
+    wait_until(lambda: len(seen) == 3, "the read-ahead")  # asked for in a thread, which may start late
     walk.close()
     assert [request.url.params.get("cursor") for request in seen] == [None, "1", "2"]
 

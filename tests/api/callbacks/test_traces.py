@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind
 from sqlalchemy import select
@@ -18,6 +19,7 @@ from tests.api.conftest import Shop
 from tests.api.orders.conftest import order
 from tests.factories import World
 from tests.receiver import Receiver
+from tests.waiting import eventually
 
 
 async def test_an_order_and_its_delivery_are_one_trace_the_receiver_continues(
@@ -33,11 +35,14 @@ async def test_an_order_and_its_delivery_are_one_trace_the_receiver_continues(
     created = await client.post("/v1/location/orders", json=order(), headers=shop.headers())
     assert created.status_code == 200, created.text
     [request] = await asyncio.to_thread(receiver.wait_for, "/hook", 1)
-    for _ in range(200):  # the delivery's spans end once the reply is read
+    spans_of_trace: list[ReadableSpan] = []
+
+    async def delivery_ended() -> bool:  # the delivery's spans end once the reply is read
+        nonlocal spans_of_trace
         spans_of_trace = trace_of(spans, "POST /v1/location/orders")
-        if {"deliver event", "POST"} <= {span.name for span in spans_of_trace}:
-            break
-        await asyncio.sleep(0.02)
+        return {"deliver event", "POST"} <= {span.name for span in spans_of_trace}
+
+    await eventually(delivery_ended, "the delivery's spans")
     by_name = {span.name: span for span in spans_of_trace}
     server, delivery, post = by_name["POST /v1/location/orders"], by_name["deliver event"], by_name["POST"]
     assert server.kind == SpanKind.SERVER

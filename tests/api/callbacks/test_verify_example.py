@@ -16,6 +16,7 @@ import pytest
 from tests.api.callbacks.conftest import Listener, subscribe
 from tests.api.callbacks.test_delivery import secret_of
 from tests.factories import World
+from tests.waiting import PATIENCE
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "verify_callback.py"
 
@@ -36,7 +37,7 @@ def start(port: int, env: dict[str, str]) -> subprocess.Popen[str]:
     process = subprocess.Popen(
         [sys.executable, str(EXAMPLE)], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
     )
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + PATIENCE  # a Python process starting
     while time.monotonic() < deadline:
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
@@ -67,5 +68,5 @@ async def test_the_example_verifies_a_real_test_event_and_refuses_a_forged_one(
         assert forged.status_code == 400
     finally:
         process.terminate()
-        out, _ = process.communicate(timeout=10)
+        out, _ = process.communicate(timeout=PATIENCE)
     assert out == f"verified {body['event']['id']}: callback.test\n"

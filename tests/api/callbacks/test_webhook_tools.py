@@ -20,11 +20,12 @@ from comptoir.config import Settings
 from comptoir.db.engine import Database
 from comptoir.kit import clock
 from comptoir.models import Notice
-from tests.api.callbacks.conftest import Listener, subscribe, touch_location
+from tests.api.callbacks.conftest import Listener, looked_again, past_every_resend, subscribe, touch_location
 from tests.api.callbacks.test_delivery import connection_id, received, secret_of, wait_until_listed
 from tests.api.conftest import Shop
 from tests.factories import World
 from tests.receiver import Answer, Received, Receiver
+from tests.waiting import PATIENCE, eventually
 
 
 async def signing_secret(client: httpx.AsyncClient, listener: Listener) -> dict[str, object]:
@@ -205,16 +206,18 @@ async def test_a_callback_failing_for_the_disable_time_is_disabled_then_enabling
         await touch_location(client, shop, 69)
         await touch_location(client, shop, 70)
         callback: dict[str, object] = {}
-        for _ in range(200):
+
+        async def disabled() -> bool:
+            nonlocal callback
             callback = (await client.get("/v1/callback", headers=listener.headers())).json()
-            if callback["disabled_at"] is not None:
-                break
-            await asyncio.sleep(0.05)
-        assert callback["disabled_at"] is not None
+            return callback["disabled_at"] is not None
+
+        await eventually(disabled, "the callback disabled")
         assert str(callback["disabled_reason"]).startswith("every delivery attempt failed since ")
         assert str(callback["disabled_reason"]).endswith("(last: status 503)")
         attempts = len(receiver.requests_to("/hook"))
-        await asyncio.sleep(2.5)  # past the next resend: nothing more is sent
+        past_every_resend(settings.callback_retry_base_seconds)
+        await looked_again(delivery)  # every resend time has passed: nothing more is sent
         assert len(receiver.requests_to("/hook")) == attempts
         listed = (await client.get("/v1/callback/events", headers=listener.headers())).json()
         assert len(listed) == 2  # kept pending
@@ -231,7 +234,7 @@ async def test_a_callback_failing_for_the_disable_time_is_disabled_then_enabling
         await wait_until_listed(client, listener, 0)
     finally:
         delivery.stop()
-        await asyncio.wait_for(task, 10)
+        await asyncio.wait_for(task, PATIENCE)
 
 
 async def test_registering_again_enables_a_disabled_callback(

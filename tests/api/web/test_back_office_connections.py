@@ -3,7 +3,6 @@ and each connection's request log and callback delivery attempts."""
 
 from __future__ import annotations
 
-import asyncio
 import html
 import re
 from datetime import timedelta
@@ -28,6 +27,7 @@ from tests.api.conftest import Shop
 from tests.api.web.test_back_office_login import csrf_of, log_in
 from tests.factories import World
 from tests.response_schemas import CheckedASGITransport
+from tests.waiting import eventually
 
 
 async def connection_of(world: World, token: str) -> Connection:
@@ -308,10 +308,12 @@ async def test_last_used_is_written_within_seconds_while_the_process_runs(
         async with httpx.AsyncClient(transport=CheckedASGITransport(app=app), base_url="http://testserver") as http:
             assert (await http.get("/v1/location", headers=shop.headers())).status_code == 200
         last_used = None
-        for _ in range(30):  # 3 seconds at most
-            await asyncio.sleep(0.1)
+
+        async def written() -> bool:  # by the running process: its stop comes after
+            nonlocal last_used
             async with world.db.transaction(write=False) as session:
                 last_used = await session.scalar(select(Connection.last_used_at).where(Connection.id == connection.id))
-            if last_used is not None:
-                break
+            return last_used is not None
+
+        await eventually(written, "last used written")
         assert last_used == used_at
