@@ -175,7 +175,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     for router in routers:
         app.include_router(router, prefix="/v1")
 
-    observe_endpoints.install(app, settings, db)  # /v1/ready, metrics
+    observe_endpoints.install(app, settings.metrics_path)  # /v1/ready, metrics
     app.include_router(oauth2_router, prefix="/oauth2/v1")
     app.include_router(oauth2_metadata_router)
     app.include_router(reference_router)

@@ -30,7 +30,7 @@ answer stays small whatever the body.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -304,6 +304,18 @@ def check_text(errors: FieldErrors, field: str, value: str | None, max_length: i
         return
     if problem := too_long(value, max_length):
         errors.add(field, problem)
+
+
+def check_code(errors: FieldErrors, field: str, value: str, parse: Callable[[str], object]) -> None:
+    """A required code (a currency, a country, a timezone): "must not be empty" when none was
+    given, else `parse`'s own refusal (a `ValueError`, such as kit.wire's WireError)."""
+    if not value.strip():
+        errors.add(field, "must not be empty")
+        return
+    try:
+        parse(value)
+    except ValueError as exc:
+        errors.add(field, str(exc))
 
 
 def field_path(loc: Iterable[str | int]) -> str:

@@ -23,9 +23,9 @@ from tests.e2e.test_callback_workers import (  # noqa: F401 - fixtures
     receiver,
     setup_shop,
     start_worker,
-    wait_until,
 )
 from tests.receiver import Answer, Receiver
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"

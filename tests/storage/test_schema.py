@@ -7,7 +7,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 
-from comptoir.db.engine import Database
+from comptoir.config import Settings
+from comptoir.db.engine import Database, create_database
 from comptoir.db.migrate import alembic_head
 from comptoir.models import Base
 from tests.storage.migrating import migrate
@@ -24,13 +25,24 @@ async def test_migrations_match_the_models(database: Database) -> None:
     assert version == alembic_head()
 
 
-async def test_sqlite_runs_with_wal_and_foreign_keys(database: Database) -> None:
-    if not database.is_sqlite:
-        return
+@pytest.mark.parametrize("db_kind", ["sqlite"])
+async def test_sqlite_runs_with_wal_and_foreign_keys(database: Database, settings: Settings) -> None:
     async with database.engine.connect() as connection:
         assert (await connection.execute(text("PRAGMA journal_mode"))).scalar_one() == "wal"
         assert (await connection.execute(text("PRAGMA foreign_keys"))).scalar_one() == 1
-        assert (await connection.execute(text("PRAGMA busy_timeout"))).scalar_one() == 30000
+        # docs/operations.md "When a dependency fails": a write waits that long for the lock
+        busy = (await connection.execute(text("PRAGMA busy_timeout"))).scalar_one()
+        assert busy == settings.database_statement_timeout_seconds * 1000
+
+
+@pytest.mark.parametrize("db_kind", ["sqlite"])
+async def test_commands_wait_for_sqlites_lock_without_a_statement_bound(settings: Settings) -> None:
+    unbounded = create_database(settings, pool_size=1, statement_timeout=False)
+    try:
+        async with unbounded.engine.connect() as connection:
+            assert (await connection.execute(text("PRAGMA busy_timeout"))).scalar_one() == 30000
+    finally:
+        await unbounded.dispose()
 
 
 @pytest.mark.parametrize("db_kind", ["postgresql"])  # SQLite does not compress

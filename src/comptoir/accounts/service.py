@@ -8,10 +8,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts import repository
 from comptoir.auth.context import Ctx
-from comptoir.errors import FieldErrors, NotFound, check_text
+from comptoir.errors import FieldErrors, NotFound, check_code, check_text
 from comptoir.kit import clock, ids
 from comptoir.kit.codes import parse_currency
-from comptoir.kit.wire import WireError
 from comptoir.models import Account, Location, User
 from comptoir.models.accounts import AccountRef, AccountView
 
@@ -45,10 +44,7 @@ async def create_account(session: AsyncSession, *, owner: User, name: str, curre
     Currency) are checked before anything is written, every error named."""
     errors = FieldErrors()
     check_text(errors, "name", name, 255, required=True)
-    try:
-        parse_currency(currency)
-    except WireError as exc:
-        errors.add("currency", str(exc))
+    check_code(errors, "currency", currency, parse_currency)
     errors.raise_if_any()
     account = Account(name=name, currency=currency, owner_id=owner.id, created_at=clock.now())
     await repository.add(session, account)

@@ -13,7 +13,7 @@ from comptoir.accounts.service import take_location_number
 from comptoir.auth.context import Ctx
 from comptoir.db.engine import Database
 from comptoir.db.unit import Unit
-from comptoir.errors import FieldErrors, NotFound, check_text
+from comptoir.errors import FieldErrors, NotFound, check_code, check_text
 from comptoir.kit import clock, custom_fields
 from comptoir.kit.codes import parse_country
 from comptoir.kit.pagination import Page, PageRequest
@@ -388,11 +388,8 @@ def _check_texts(
 def _check_codes(errors: FieldErrors, country: str, timezone: str) -> None:
     """A location's country and timezone (the API's Country and Timezone), as creating and
     the back office's edit check them."""
-    for field, parse, value in (("country", parse_country, country), ("timezone", parse_timezone_name, timezone)):
-        try:
-            parse(value)
-        except WireError as exc:
-            errors.add(field, str(exc))
+    check_code(errors, "country", country, parse_country)
+    check_code(errors, "timezone", timezone, parse_timezone_name)
 
 
 async def create_location(

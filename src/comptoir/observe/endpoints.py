@@ -42,48 +42,51 @@ async def ready(request: Request) -> Response:
     return JSON({"status": "ready", "checks": verdicts})
 
 
+def allowed(settings: Settings, peer: str | None) -> bool:
+    """Whether a client whose TCP peer address is `peer` may read the metrics: any, unless
+    COMPTOIR_METRICS_ALLOWED_NETWORKS names networks (never judged by a forwarded header)."""
+    networks = settings.metrics_networks
+    if not networks:
+        return True
+    try:
+        address = ipaddress.ip_address(peer) if peer is not None else None
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped  # an IPv4 client of a server listening on "::"
+    return address is not None and any(address in network for network in networks)
+
+
 class MetricsPage:
     """A process's metrics page (docs/operations.md "Metrics"): `serve` answers it at
     COMPTOIR_METRICS_PATH, `comptoir worker --metrics-port` on its own port.
 
-    Only clients whose TCP peer address is in COMPTOIR_METRICS_ALLOWED_NETWORKS may read it
-    (`allows`), never judged by a forwarded header. The age of the oldest undelivered event
-    is read from the database at most once a second, by one scrape at a time: the others
-    of that second get the same value, so scrapers never add up to load on the database.
-    When the database does not answer, the page goes out without that figure."""
+    The age of the oldest undelivered event is read from the database at most once a second,
+    by one scrape at a time: the others of that second get the same value, so scrapers never
+    add up to load on the database. When the database does not answer, the page goes out
+    without that figure."""
 
     MAX_AGE = 1.0  # seconds an oldest-undelivered reading serves
 
-    def __init__(self, settings: Settings, db: Database) -> None:
-        self._networks = settings.metrics_networks
-        self._db = db
+    def __init__(self) -> None:
+        self._db: Database | None = None  # the database of the reading kept
         self._read_at: datetime | None = None
         self._oldest: Metric | None = None
         self._reading: asyncio.Task[Metric | None] | None = None
 
-    def allows(self, peer: str | None) -> bool:
-        if not self._networks:
-            return True
-        try:
-            address = ipaddress.ip_address(peer) if peer is not None else None
-        except ValueError:
-            return False
-        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-            address = address.ipv4_mapped  # an IPv4 client of a server listening on "::"
-        return address is not None and any(address in network for network in self._networks)
-
-    async def body(self) -> bytes:
-        """Every process's metrics, and the oldest undelivered event's age."""
-        oldest = await self._oldest_undelivered()
+    async def body(self, db: Database) -> bytes:
+        """Every process's metrics, and the oldest undelivered event's age in `db`."""
+        oldest = await self._oldest_undelivered(db)
         # reads files in multiprocess mode
         return await asyncio.to_thread(metrics.exposition, [oldest] if oldest is not None else [])
 
-    async def _oldest_undelivered(self) -> Metric | None:
+    async def _oldest_undelivered(self, db: Database) -> Metric | None:
         read_at = self._read_at
-        if read_at is not None and timedelta(0) <= clock.now() - read_at < timedelta(seconds=self.MAX_AGE):
+        fresh = read_at is not None and timedelta(0) <= clock.now() - read_at < timedelta(seconds=self.MAX_AGE)
+        if fresh and db is self._db:
             return self._oldest
         if self._reading is None:
-            self._reading = asyncio.create_task(self._read())
+            self._reading = asyncio.create_task(self._read(db))
         reading = self._reading
         try:
             return await asyncio.shield(reading)
@@ -91,34 +94,35 @@ class MetricsPage:
             if self._reading is reading and reading.done():
                 self._reading = None
 
-    async def _read(self) -> Metric | None:
+    async def _read(self, db: Database) -> Metric | None:
         try:
             async with asyncio.timeout(readiness.TIMEOUT):
-                async with self._db.transaction(write=False) as session:
+                async with db.transaction(write=False) as session:
                     self._oldest = metrics.oldest_undelivered(await oldest_undelivered_age(session))
         except DependencyUnavailable:
             self._oldest = None  # logged once per outage; the other metrics still go out
         except Exception as exc:
             log.warning("metrics_database_failed", error=type(exc).__name__)
             self._oldest = None
-        self._read_at = clock.now()
+        self._db, self._read_at = db, clock.now()
         return self._oldest
 
 
-def install(app: FastAPI, settings: Settings, db: Database) -> None:
+def install(app: FastAPI, metrics_path: str) -> None:
     """`/v1/ready`, and the metrics page at COMPTOIR_METRICS_PATH unless it is off; a client
     the page does not allow gets the 404 of an unknown URL."""
     app.include_router(router, prefix="/v1")
-    if not settings.metrics_path:
+    if not metrics_path:
         return
-    page = MetricsPage(settings, db)
+    page = MetricsPage()
 
     async def metrics_page(request: Request) -> Response:
-        if not page.allows(peer_of(request.scope)):
+        state = app_state(request)
+        if not allowed(state.settings, peer_of(request.scope)):
             raise RoutingError(request.method, request.url.path)
-        return Response(await page.body(), media_type=metrics.CONTENT_TYPE_LATEST)
+        return Response(await page.body(state.db), media_type=metrics.CONTENT_TYPE_LATEST)
 
-    app.add_api_route(settings.metrics_path, metrics_page, methods=["GET"], include_in_schema=False)
+    app.add_api_route(metrics_path, metrics_page, methods=["GET"], include_in_schema=False)
 
 
 async def serve_alone(settings: Settings, db: Database, host: str, port: int) -> Callable[[], Awaitable[None]]:
@@ -127,13 +131,13 @@ async def serve_alone(settings: Settings, db: Database, host: str, port: int) ->
     Returns the function that stops it."""
     from aiohttp import web
 
-    page = MetricsPage(settings, db)
+    page = MetricsPage()
     path = settings.metrics_path or "/metrics"
 
     async def answer(request: web.Request) -> web.Response:
-        if request.path.rstrip("/") != path or not page.allows(request.remote):
+        if request.path.rstrip("/") != path or not allowed(settings, request.remote):
             return web.Response(status=404, text="Not found")
-        return web.Response(body=await page.body(), headers={"Content-Type": metrics.CONTENT_TYPE_LATEST})
+        return web.Response(body=await page.body(db), headers={"Content-Type": metrics.CONTENT_TYPE_LATEST})
 
     app = web.Application()
     app.router.add_get("/{tail:.*}", answer)

@@ -59,7 +59,7 @@ class RedisBackend:
         pool = aioredis.BlockingConnectionPool.from_url(
             url,
             max_connections=max_connections,
-            timeout=POOL_WAIT_SECONDS,
+            timeout=max(POOL_WAIT_SECONDS, timeout),
             socket_connect_timeout=timeout,
             socket_timeout=timeout,
         )

@@ -36,6 +36,8 @@ async def test_oldest_undelivered_event_age_is_read_at_scrape_time(
     assert value(await scrape(client), metrics.OLDEST_UNDELIVERED) == 95.5
     # a passive callback's events are the client's to fetch, not the worker's to deliver
     await subscribe(client, listener.token, {"location": ["update"]})
+    assert value(await scrape(client), metrics.OLDEST_UNDELIVERED) == 95.5  # that second's reading
+    clock.freeze(START + timedelta(seconds=96.5))  # read again a second later
     assert value(await scrape(client), metrics.OLDEST_UNDELIVERED) == 0
 
 

@@ -92,7 +92,7 @@ async def test_a_new_accounts_errors_name_the_forms_labels(client: httpx.AsyncCl
     refused = await post_form(client, "/accounts/new", "/accounts/new", name="", currency="")
     assert summary(refused.text) == [
         '<a href="#name">Account name: must not be empty</a>',
-        '<a href="#currency">Currency: choose a currency from the list.</a>',
+        '<a href="#currency">Currency: must not be empty</a>',
     ]
     assert 'aria-invalid="true" aria-describedby="currency-error currency-help"' in refused.text
 
