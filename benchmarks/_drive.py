@@ -1,5 +1,5 @@
 """What the in-process profiles drive (benchmarks/order_instructions.py, benchmarks/order_cpu.py):
-the four kinds of work, their data, and the child process that does them.
+the kinds of work, their data, and the child process that does them.
 
 Kinds (docs/performance.md):
 - `post`: `POST /v1/location/orders` with the realistic order of benchmarks/orders.py;
@@ -11,18 +11,19 @@ Kinds (docs/performance.md):
   seconds (the delivery worker's polls, the timed jobs, the request log's flush).
 
 The three request kinds run the app `comptoir serve` runs (`app_from_environment`: its
-logging configured, uvloop), driven through its ASGI interface by an httpx client in the same
-process, with the production defaults: rate limits on (in-process counters), request log on,
-log level info (one access line per request, written to a file), metrics on, the connection
-cache's LISTEN connection; the timers whose cost is per second (the in-process delivery worker's
-poll, the timed jobs) are off (`QUIET`) and measured by `idle`. Requests rotate
-over `TOKENS` connections of the demo location, so no rate limit refuses any. A delivery runs
-`comptoir worker` itself (`comptoir.cli.main(["worker"])`), its timed jobs and its idle poll
-off, stopped once it has delivered the events queued for it.
+logging configured, uvloop), driven through its ASGI interface by a bare client in the same
+process (`AsgiClient`), with the production defaults: rate limits on (in-process counters),
+request log on, log level info (one access line per request, written to a file), metrics
+on, the connection cache's LISTEN connection. The timers whose cost is per second (the
+in-process delivery worker's poll, the timed jobs) are off (`QUIET`) and measured by `idle`.
+Requests rotate over `TOKENS` connections of the demo location, so no rate limit refuses
+any. A delivery runs `comptoir worker` itself (`comptoir.cli.main(["worker"])`), its timed
+jobs and its idle poll off, stopped once it has delivered the events queued for it.
 
 A child process (`python benchmarks/_drive.py --kind ...`) does its warm-up, then calls
-`on_warm` (start the clock or the sampling profiler), does `--requests` of its kind, then calls
-`on_done`: what runs under callgrind, or is sampled (py-spy, or `CpuSampler`), is exactly this.
+`Hooks.warm` (start the clock, the sampler), does `--requests` of its kind, then calls
+`Hooks.done`: what runs under callgrind, or is sampled (`CpuSampler`, or py-spy), is exactly
+this. The ids the warm-up made are tabulated in between (`steady_ids`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import greenlet
 import httpx
 
 from _common import free_port, fresh_demo, recreate_database
@@ -182,6 +184,48 @@ def steady_ids() -> None:
             ids._round_tables(kind)
 
 
+class AsgiClient:
+    """The harness's client: one request at a time handed to the app's ASGI callable as
+    `serve`'s protocol hands it over (the scope, the whole body in one message), and the
+    answer collected; it costs a request a few microseconds, where httpx's ASGITransport cost
+    a third of a GET's CPU (URL parsing, cookies, a failed `import trio` per request)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def request(self, method: str, path: str, token: str, body: bytes = b"") -> tuple[int, bytes]:
+        headers = [(b"host", b"comptoir"), (b"x-access-token", token.encode()), (b"accept", b"*/*")]
+        if body:
+            headers += [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        scope = {
+            "type": "http", "asgi": {"version": "3.0", "spec_version": "2.4"}, "http_version": "1.1",
+            "method": method, "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+            "root_path": "", "headers": headers, "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000),
+        }  # fmt: skip
+        answered = asyncio.Event()
+        status, parts, sent = 0, [], False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await answered.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            elif message["type"] == "http.response.body":
+                parts.append(message.get("body", b""))
+                if not message.get("more_body", False):
+                    answered.set()
+
+        await self.app(scope, receive, send)
+        return status, b"".join(parts)
+
+
 async def drive_requests(kind: str, tokens: list[str], warm_up: int, requests: int, hooks: Hooks) -> None:
     """The warm-up (creations, order GETs, location GETs: plans, caches, id blocks, every
     token seen), then `requests` of `kind` (none for `none`)."""
@@ -189,24 +233,22 @@ async def drive_requests(kind: str, tokens: list[str], warm_up: int, requests: i
     from orders import realistic_order
 
     app = app_from_environment()
-    body = realistic_order()
-    transport = httpx.ASGITransport(app=app)
+    client = AsgiClient(app)
+    body = json.dumps(realistic_order(), separators=(",", ":")).encode()  # 2.5 KB
     turn = iter(range(1 << 62))
 
-    def headers() -> dict[str, str]:
-        return {"X-Access-Token": tokens[next(turn) % len(tokens)]}
-
     async def one(kind: str, i: int, created: list[str]) -> str:
+        token = tokens[next(turn) % len(tokens)]
         if kind == "post":
-            answer = await client.post("/v1/location/orders", json=body, headers=headers())
+            status, answer = await client.request("POST", "/v1/location/orders", token, body)
         elif kind == "get":
-            answer = await client.get(f"/v1/location/orders/{created[i % len(created)]}", headers=headers())
+            status, answer = await client.request("GET", f"/v1/location/orders/{created[i % len(created)]}", token)
         else:
-            answer = await client.get("/v1/location", headers=headers())
-        assert answer.status_code == 200, answer.text
-        return answer.json()["id"] if kind == "post" else ""
+            status, answer = await client.request("GET", "/v1/location", token)
+        assert status == 200, answer
+        return str(json.loads(answer)["id"]) if kind == "post" and i < warm_up else ""
 
-    async with app.router.lifespan_context(app), httpx.AsyncClient(transport=transport, base_url="http://x") as client:
+    async with app.router.lifespan_context(app):
         created = [await one("post", i, []) for i in range(warm_up)]
         for i in range(warm_up):
             await one("get", i, created)
@@ -216,7 +258,7 @@ async def drive_requests(kind: str, tokens: list[str], warm_up: int, requests: i
         if kind == "idle":
             await asyncio.sleep(requests)
         for i in range(requests if kind not in ("none", "idle") else 0):
-            await one(kind, i, created)
+            await one(kind, i + warm_up, created)
         hooks.done()
 
 
@@ -270,10 +312,18 @@ class CpuSampler:
 
     def _sample(self, _signal: int, frame: FrameType | None) -> None:
         stack = []
-        while frame is not None:
-            code = frame.f_code
-            stack.append(f"{code.co_qualname} ({code.co_filename}:{code.co_firstlineno})")
-            frame = frame.f_back
+        runner = greenlet.getcurrent()
+        while True:
+            while frame is not None:
+                code = frame.f_code
+                stack.append(f"{code.co_qualname} ({code.co_filename}:{code.co_firstlineno})")
+                frame = frame.f_back
+            # SQLAlchemy runs a session's work in a greenlet: go on with the frames of the
+            # coroutine that started it (`greenlet_spawn`), suspended in the parent greenlet
+            runner = runner.parent
+            if runner is None:
+                break
+            frame = runner.gr_frame
         self.counts[";".join(reversed(stack))] += 1
 
     def stop(self) -> None:

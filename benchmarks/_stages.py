@@ -16,7 +16,8 @@ A sample's stage is, in this order: the first of the run's overrides that any of
 matches (a commit, the connection cache's round trip, the request log, the background tasks,
 the garbage collector when C frames show it), else the stage of its innermost frame that one
 of the run's rules matches (so time in SQLAlchemy called by a repository is SQL, time in
-pydantic called by the body reader is body parsing), else "event loop and other".
+pydantic called by the body reader is body parsing), else the event loop's (a sample taken
+while uvloop's C code ran, with the asyncpg protocol it calls and the kernel's socket work).
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def named(pattern: str, *file_parts: str) -> Match:
     return lambda frame: any(part in frame.file for part in file_parts) and bool(regex.search(frame.function))
 
 
-CLIENT = "client (harness: httpx)"
+CLIENT = "client (the harness's)"
 PROTOCOL = "protocol and middleware"
 AUTH = "authentication and rate limit"
 CACHE_SYNC = "connection cache sync (LISTEN round trip)"
@@ -91,18 +92,22 @@ BODY = "body parse and validation"
 RULES_STAGE = "rules (service)"
 IDS = "ids"
 RENDER = "rendering (read shape, JSON)"
-SQL = "SQL (statement building, driver)"
+SQL_BUILD = "SQL: statements, ORM, results (SQLAlchemy, repositories)"
+SQL_DRIVER = "SQL: driver (asyncpg, db/direct.py)"
 COMMIT = "commit"
-LOGGING = "logging and metrics"
+ACCESS_LOG = "logging: log lines (structlog)"
+REQUEST_LOG = "logging: request log (record, flush)"
+METRICS = "metrics (prometheus)"
 BACKGROUND = "background tasks (worker, cache, jobs)"
 GC = "garbage collection"
-LOOP = "event loop and other"
+LOOP = "event loop, socket I/O, C callbacks"  # no Python frame of its own: uvloop, the kernel
 
 # any frame of a sample: these decide before the innermost frame does
 OVERRIDES: list[tuple[str, Match]] = [
     (GC, named(r"^(gc_collect_main|gc_collect_with_callback|collect)$", "libpython", "gcmodule.c")),
-    (LOGGING, files("comptoir/http/request_log.py")),  # the buffer, and its flush every second
-    (LOGGING, functions("comptoir/http/middleware.py", "access_log", "BodyTap.record")),
+    (REQUEST_LOG, files("comptoir/http/request_log.py")),  # the buffer, and its flush every second
+    (REQUEST_LOG, functions("comptoir/http/middleware.py", "BodyTap.record", "BodyTap.receive", "BodyTap.send")),
+    (ACCESS_LOG, functions("comptoir/http/middleware.py", "access_log")),
     (BACKGROUND, files("comptoir/jobs/", "comptoir/callbacks/worker.py")),
     (BACKGROUND, functions("comptoir/kit/metrics.py", "watch_loop_lag")),
     (BACKGROUND, functions("comptoir/db/connection_cache.py", "ConnectionCache._keep_listening")),
@@ -110,22 +115,26 @@ OVERRIDES: list[tuple[str, Match]] = [
     (COMMIT, named(r"commit", "/sqlalchemy/", "/asyncpg/")),
 ]
 
-# the innermost frame that matches one of these decides (first match in this order)
+# The innermost frame that matches one of these decides (first match in this order). Shared
+# helpers (the stdlib's json, kit/money, kit/wire, ...) match none: their caller decides.
 RULES: list[tuple[str, Match]] = [
-    (CLIENT, files("/httpx/", "/httpcore/", "benchmarks/_drive.py")),
-    (LOGGING, files("/structlog/", "/logging/", "comptoir/core/logs.py", "comptoir/kit/metrics.py")),
-    (LOGGING, files("/prometheus_client/", "/opentelemetry/", "comptoir/kit/tracing.py")),
+    (CLIENT, files("/httpx/", "/httpcore/")),
+    (CLIENT, named(r"^(AsgiClient|drive_requests)", "benchmarks/_drive.py")),
+    (ACCESS_LOG, files("/structlog/", "/logging/", "comptoir/core/logs.py")),
+    (METRICS, files("/prometheus_client/", "comptoir/kit/metrics.py", "/opentelemetry/", "comptoir/kit/tracing.py")),
     (IDS, files("comptoir/db/ids.py", "comptoir/kit/ids.py")),
     (BODY, functions("comptoir/http/routing.py", "read_json_body")),
-    (BODY, functions("comptoir/kit/jsonutil.py", "loads", "loads_stored")),
-    (BODY, files("comptoir/http/bodies.py", "comptoir/kit/jsonstream.py", "/json/decoder.py", "/json/scanner.py")),
-    (BODY, files("/schemas.py", "/pydantic/", "/pydantic_core/", "/annotated_types/")),
-    (RENDER, functions("comptoir/kit/jsonutil.py", "dumps", "dumps_str", "dumps_checked")),
+    (BODY, functions("comptoir/kit/jsonutil.py", "loads")),
+    (BODY, files("comptoir/http/bodies.py", "comptoir/kit/jsonstream.py", "/schemas.py")),
+    (RENDER, named(r"model_dump|dump_python|dump_json|serializ", "/pydantic/", "/pydantic_core/")),
+    (BODY, files("/pydantic/", "/pydantic_core/", "/annotated_types/")),
+    (RENDER, functions("comptoir/kit/jsonutil.py", "dumps", "dumps_str", "dumps_checked", "loads_stored")),
     (RENDER, functions("comptoir/locations/service.py", "render_location")),
-    (RENDER, files("/render.py", "comptoir/events/payload.py", "/json/encoder.py", "_json.c", "/orjson/")),
+    (RENDER, files("/render.py", "comptoir/events/payload.py", "/orjson/")),
     (RENDER, functions("comptoir/http/routing.py", "JSON.render", "JSON.__init__")),
-    (SQL, files("/sqlalchemy/", "/asyncpg/", "comptoir/db/direct.py", "comptoir/db/unit.py")),
-    (SQL, files("comptoir/db/engine.py", "comptoir/db/pagination.py", "/repository.py", "comptoir/models/")),
+    (SQL_DRIVER, files("/asyncpg/", "comptoir/db/direct.py")),
+    (SQL_BUILD, files("/sqlalchemy/", "comptoir/db/unit.py", "comptoir/db/engine.py", "comptoir/db/pagination.py")),
+    (SQL_BUILD, files("/repository.py", "comptoir/models/")),
     (AUTH, files("comptoir/auth/", "comptoir/ratelimit/", "comptoir/db/connection_cache.py")),
     (RULES_STAGE, files("/service.py", "comptoir/orders/totals.py", "comptoir/orders/elements.py")),
     (RULES_STAGE, files("comptoir/events/", "comptoir/customers/hooks.py", "comptoir/core/")),
@@ -147,11 +156,11 @@ DELIVERY_OVERRIDES: list[tuple[str, Match]] = [
     (COMMIT, named(r"commit", "/sqlalchemy/", "/asyncpg/")),
 ]
 DELIVERY_RULES: list[tuple[str, Match]] = [
-    (LOGGING, files("/structlog/", "/logging/", "comptoir/core/logs.py", "comptoir/kit/metrics.py")),
-    (LOGGING, files("/prometheus_client/", "/opentelemetry/", "comptoir/kit/tracing.py")),
-    (LOGGING, functions("comptoir/callbacks/worker.py", "delivered")),
+    (ACCESS_LOG, functions("comptoir/callbacks/worker.py", "delivered")),  # its log line, its metric
+    (ACCESS_LOG, files("/structlog/", "/logging/", "comptoir/core/logs.py")),
+    (METRICS, files("/prometheus_client/", "comptoir/kit/metrics.py", "/opentelemetry/", "comptoir/kit/tracing.py")),
     (DELIVERY_SIGN, files("comptoir/callbacks/signing.py", "/hmac.py", "_hashopenssl", "libcrypto")),
-    (DELIVERY_RENDER, files("comptoir/events/payload.py", "comptoir/kit/jsonutil.py", "/json/encoder.py", "_json.c")),
+    (DELIVERY_RENDER, files("comptoir/events/payload.py", "comptoir/kit/jsonutil.py")),
     (IDS, files("comptoir/kit/ids.py", "comptoir/db/ids.py")),
     (DELIVERY_POST, files("/aiohttp/", "/yarl/", "/multidict/", "/aiohappyeyeballs/", "comptoir/callbacks/sending.py")),
     (DELIVERY_POST, files("comptoir/callbacks/addresses.py", "/_http_parser", "/_http_writer")),
@@ -161,7 +170,8 @@ DELIVERY_RULES: list[tuple[str, Match]] = [
     (DELIVERY_CLAIM, functions("comptoir/callbacks/worker.py", "DeliveryWorker._claim", "DeliveryWorker._release")),
     (DELIVERY_CLAIM, functions("comptoir/callbacks/worker.py", "DeliveryWorker._renew", "DeliveryWorker.run")),
     (DELIVERY_CLAIM, functions("comptoir/callbacks/worker.py", "DeliveryWorker._extend")),
-    (SQL, files("/sqlalchemy/", "/asyncpg/", "comptoir/db/", "/repository.py", "comptoir/models/")),
+    (SQL_DRIVER, files("/asyncpg/", "comptoir/db/direct.py")),
+    (SQL_BUILD, files("/sqlalchemy/", "comptoir/db/", "/repository.py", "comptoir/models/")),
 ]
 # inside the worker, SQL is told apart by the worker's step that asked for it
 DELIVERY_STEPS = {DELIVERY_DUE, DELIVERY_RECORD, DELIVERY_CLAIM}
@@ -199,8 +209,8 @@ class Profile:
                 continue
             stacks[frames] += int(count)
         profile = cls(stacks, waiting)
-        for frames, count in stacks.items():
-            profile.stages[stage(frames, kind)] += count
+        for frames, samples in stacks.items():
+            profile.stages[stage(frames, kind)] += samples
         return profile
 
     @property
@@ -242,7 +252,7 @@ class Profile:
 
 
 def harness(frame: Frame) -> bool:
-    """A frame of the benchmark's own client (httpx) or loop runner."""
+    """A frame of the benchmark's own client or loop runner."""
     return any(part in frame.file for part in ("/httpx/", "/httpcore/", "benchmarks/_drive.py", "/uvloop/"))
 
 
@@ -256,7 +266,7 @@ def stage(frames: tuple[Frame, ...], kind: str) -> str:
     for frame in reversed(frames):
         for name, match in rules:
             if match(frame):
-                if delivery and name == SQL:  # the worker's step that sent it
-                    return next((s for f in reversed(frames) for s, m in rules if s in DELIVERY_STEPS and m(f)), SQL)
+                if delivery and name in (SQL_BUILD, SQL_DRIVER):  # the worker's step that sent it
+                    return next((s for f in reversed(frames) for s, m in rules if s in DELIVERY_STEPS and m(f)), name)
                 return name
     return LOOP

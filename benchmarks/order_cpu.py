@@ -65,16 +65,16 @@ def measured(
     if done.returncode != 0:
         tail = (setup.work / LOG_NAME).read_text()[-3000:]
         raise SystemExit(f"the {kind} run failed (logs in {setup.work}):\n{tail}")
-    return json.loads(result.read_text())["cpu"] / requests * 1e6  # type: ignore[no-any-return]
+    return float(json.loads(result.read_text())["cpu"]) / requests * 1e6
 
 
 def show_profile(kind: str, profile: Profile, cpu_us: float, requests: int, top: int) -> None:
     total = profile.samples
     print(f"\n{LABELS[kind]}: {cpu_us:.0f} us CPU per request; {total} samples ({total / requests:.2f} a request),"
           f" {profile.waiting} more set apart waiting in a system call")  # fmt: skip
-    print(f"  {'stage':<45}{'share':>8}{'us':>8}")
+    print(f"  {'stage':<60}{'share':>8}{'us':>8}")
     for name, count in profile.stages.most_common():
-        print(f"  {name:<45}{100 * count / total:>7.1f}%{cpu_us * count / total:>8.0f}")
+        print(f"  {name:<60}{100 * count / total:>7.1f}%{cpu_us * count / total:>8.0f}")
     # left out: the entry chain (over 90% of the samples), the harness's client, and for the
     # cumulative list the wrappers (middleware calling the next one, within 1% of its cost)
     cumulative = profile.cumulative()
@@ -100,13 +100,20 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=15, help="functions listed per kind and order")
     parser.add_argument("--database", default="comptoir_bench_order_cpu", help="PostgreSQL database name")
     parser.add_argument("--lean", action="store_true", help="rate limits, request log and info lines off")
-    parser.add_argument("--keep", type=Path, help="keep py-spy's raw files and the logs in this directory")
+    parser.add_argument("--keep", type=Path, help="keep the samples and the logs in this directory")
+    parser.add_argument("--reread", type=Path, help="only print the profile kept in this directory by --keep")
     args = parser.parse_args()
     if args.profile and args.sampler == "py-spy" and shutil.which("py-spy") is None:
         raise SystemExit("py-spy is required: uv run --with py-spy python benchmarks/order_cpu.py --profile ...")
     rate = args.rate or (1000 if args.sampler == "cpu" else 200)
     kinds = args.kind or list(KINDS)
 
+    if args.reread:  # the same --requests, --idle-seconds and --sampler as the run that kept it
+        for kind in kinds:
+            count = args.idle_seconds if kind == "idle" else args.requests
+            cpu_us = json.loads((args.reread / f"{kind}.json").read_text())["cpu"] / count * 1e6
+            show_profile(kind, Profile.read(args.reread / f"{args.sampler}.{kind}.txt", kind), cpu_us, count, args.top)
+        return
     work = args.keep or Path(tempfile.mkdtemp(prefix="comptoir-cpu-"))
     work.mkdir(parents=True, exist_ok=True)
     settings = "lean: rate limits, request log, info lines off" if args.lean else "production defaults"

@@ -6,17 +6,21 @@ raises every count). docs/performance.md holds the figures and how to read them.
 Kinds (benchmarks/_drive.py): `post` (an order creation, the realistic 2.5 KB order of
 benchmarks/orders.py), `get` (an order GET), `location` (`GET /v1/location`) and `delivery`
 (one callback delivery by `comptoir worker` to a local receiver). The requests go through the
-app's ASGI interface, in one process (the httpx client's share included), on PostgreSQL, with
-the production defaults: rate limits on (in-process counters), request log on, log level info;
-`--lean` turns the three off, as the figures measured before docs/performance.md were.
+app's ASGI interface, in one process (a bare client, about 1% of the samples), on
+PostgreSQL, with the production defaults: rate limits on (in-process counters), request log
+on, log level info; `--lean` turns the three off, as the figures measured before
+docs/performance.md were. The timers whose cost is per second (the delivery worker's poll,
+the timed jobs) are off: under callgrind they would fire ~50x as often per request.
 
 Each kind is counted twice under `valgrind --tool=callgrind`: warm-up only, and warm-up then
 `--requests`; a request costs the difference, divided by `--requests` (the request kinds share
-one warm-up-only run). The 15 costliest functions are those of the same difference, by
-inclusive and by self cost (`callgrind_annotate` on both outputs): Python code shows as the
-interpreter's C functions there; benchmarks/order_cpu.py `--profile` gives the Python functions
-and the stages. Needs valgrind (Debian: `apt-get install -y valgrind`); valgrind is ~50x
-slower, so a run takes several minutes per kind.
+one warm-up-only run). The callgrind outputs are then read (`Profile`) and the `--top`
+costliest functions of the same difference listed: by self cost, by inclusive cost (only the
+functions outside any recursion, whose inclusive cost is exact: callgrind_annotate shows the
+interpreter's at several times the program's total), and the self cost by object file.
+Python code shows there as the interpreter's C functions; benchmarks/order_cpu.py `--profile`
+gives the Python functions and the stages. Needs valgrind (Debian: `apt-get install -y
+valgrind`); valgrind is ~50x slower, so a run takes several minutes per kind.
 
     uv run python benchmarks/order_instructions.py
     uv run python benchmarks/order_instructions.py --kind post --kind delivery --requests 200 --top 15 --keep /tmp/cg
