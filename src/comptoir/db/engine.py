@@ -149,6 +149,8 @@ def _unavailable_is_one_error(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "handle_error")
     def _on_error(context: ExceptionContext) -> None:
         error = context.original_exception
+        if not isinstance(error, Exception):  # a cancellation stays one: its task must end
+            return
         if not (context.is_disconnect or is_unavailable(error)):
             return
         if context.is_disconnect or is_broken(error):
