@@ -52,11 +52,12 @@ from _common import free_port, fresh_demo, recreate_database
 ROOT = Path(__file__).resolve().parent.parent
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
-KINDS = ("post", "get", "location", "delivery", "idle")
+KINDS = ("post", "get", "location", "health", "delivery", "idle")
 LABELS = {
     "post": "POST /v1/location/orders",
     "get": "GET /v1/location/orders/:id",
     "location": "GET /v1/location",
+    "health": "GET /v1/health",
     "delivery": "callback delivery",
     "idle": "idle serve process, 1 s",
 }
@@ -243,6 +244,8 @@ async def drive_requests(kind: str, tokens: list[str], warm_up: int, requests: i
             status, answer = await client.request("POST", "/v1/location/orders", token, body)
         elif kind == "get":
             status, answer = await client.request("GET", f"/v1/location/orders/{created[i % len(created)]}", token)
+        elif kind == "health":  # the bare endpoint: the middleware alone, no token read
+            status, answer = await client.request("GET", "/v1/health", token)
         else:
             status, answer = await client.request("GET", "/v1/location", token)
         assert status == 200, answer

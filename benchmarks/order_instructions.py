@@ -44,7 +44,7 @@ from pathlib import Path
 from _drive import LABELS, LOG_NAME, Setup, prepared
 
 WARM_UP = 60
-REQUEST_KINDS = ("post", "get", "location")
+REQUEST_KINDS = ("post", "get", "location", "health")
 COUNTED = (*REQUEST_KINDS, "delivery")  # not `idle`: under callgrind its timers fire late
 ENTRY_SHARE = 0.9  # an inclusive cost above this share of a request is the entry chain's
 
@@ -229,7 +229,7 @@ def report(kind: str, base: Run, run: Run, requests: int, count: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--kind", action="append", choices=COUNTED, help="repeat for several (default: all four)")
+    parser.add_argument("--kind", action="append", choices=COUNTED, help="repeat for several (default: all five)")
     parser.add_argument("--requests", type=int, default=200, help="measured requests of each kind")
     parser.add_argument("--top", type=int, default=15, help="functions listed per kind and cost (0: none)")
     parser.add_argument("--database", default="comptoir_bench_instructions", help="PostgreSQL database name")

@@ -32,6 +32,7 @@ from comptoir.db.server_key import load_data_key
 from comptoir.deliveries.endpoints import router as deliveries_router
 from comptoir.errors import BadRequest, ComptoirError, DependencyUnavailable, RoutingError, validation_error
 from comptoir.http import openapi
+from comptoir.http.dispatch import index_routes
 from comptoir.http.forwarded import TrustedProxies
 from comptoir.http.inputs import InputLimits
 from comptoir.http.middleware import HttpConventions
@@ -194,6 +195,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     app.include_router(developers_router)
 
     install_error_handlers(app)
+    index_routes(app)  # after every router: http/dispatch.py
     app.add_middleware(InputLimits)
     app.add_middleware(HttpConventions)
     return app

@@ -146,8 +146,10 @@ async def test_metrics_off_serves_no_page_and_counts_nothing(settings: Settings,
 
     app = create_app(settings.model_copy(update={"metrics_path": ""}), database=database, background=False)
     async with httpx.AsyncClient(transport=CheckedASGITransport(app=app), base_url="http://testserver") as http:
+        metrics.flush_requests()
         counted = metrics.REQUESTS.labels("/v1/health", "GET", "200")._value.get()
         assert (await http.get("/v1/health")).status_code == 200
         assert (await http.get("/metrics")).status_code == 404
+        metrics.flush_requests()
         assert metrics.REQUESTS.labels("/v1/health", "GET", "200")._value.get() == counted
     await app.state.comptoir.fast.close()

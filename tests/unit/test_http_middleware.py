@@ -19,6 +19,7 @@ from comptoir.http.middleware import (
     error_answer,
     etag_matches,
     etag_of,
+    has_token,
     overridden_method,
     preflight,
     request_id,
@@ -54,10 +55,29 @@ def test_request_id_is_new_when_the_callers_is_not_sane(given: bytes) -> None:
 
 
 def test_tag_request_keeps_the_id_in_the_state_and_the_log_context() -> None:
-    scope: dict[str, Any] = {"state": {"other": 1}}
+    structlog.contextvars.bind_contextvars(left="over")
+    scope: dict[str, Any] = {"state": {"other": 1}, "client": ("203.0.113.9", 4000)}
     assert tag_request(scope, "r1") is scope["state"]
     assert scope["state"] == {"other": 1, "request_id": "r1"}
-    assert structlog.contextvars.get_contextvars() == {"request_id": "r1"}
+    assert structlog.contextvars.get_contextvars() == {"request_id": "r1", "client": "203.0.113.9"}
+
+
+def test_a_request_without_a_client_is_tagged_with_none() -> None:
+    tag_request({}, "r2")
+    assert structlog.contextvars.get_contextvars() == {"request_id": "r2", "client": None}
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ([(b"x-access-token", b"t")], True),
+        ([(b"accept", b"*/*"), (b"authorization", b"Bearer t")], True),
+        ([(b"accept", b"*/*"), (b"cookie", b"s=1")], False),
+        ([], False),
+    ],
+)
+def test_has_token_sees_either_token_header(headers: list[tuple[bytes, bytes]], expected: bool) -> None:
+    assert has_token(headers) is expected
 
 
 @pytest.mark.parametrize(

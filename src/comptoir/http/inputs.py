@@ -44,21 +44,28 @@ def body_limit(max_body: int, max_catalog_body: int, method: str, path: str) -> 
     return max_body
 
 
-def _declared_length(scope: Scope) -> int | None:
-    for key, value in scope["headers"]:
+def body_headers(headers: list[tuple[bytes, bytes]]) -> tuple[bool, int | None, bool]:
+    """Whether the request carries a body (HTTP/1.1: only with `Content-Length` or
+    `Transfer-Encoding`), its declared length (None when not given or not a number), and
+    whether it is a form; one look at the headers."""
+    length: bytes | None = None
+    chunked = False
+    kind: bytes | None = None
+    for key, value in headers:  # the first of each, as a server reads them
         if key == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return None
-    return None
-
-
-def _is_form(scope: Scope) -> bool:
-    for key, value in scope["headers"]:
-        if key == b"content-type":
-            return value.split(b";", 1)[0].strip().lower() == b"application/x-www-form-urlencoded"
-    return False
+            length = value if length is None else length
+        elif key == b"transfer-encoding":
+            chunked = True
+        elif key == b"content-type" and kind is None:
+            kind = value
+    declared = None
+    if length is not None:
+        try:
+            declared = int(length)
+        except ValueError:
+            declared = None
+    form = kind is not None and kind.split(b";", 1)[0].strip().lower() == b"application/x-www-form-urlencoded"
+    return length is not None or chunked, declared, form
 
 
 def nul_query_parameter(query_string: bytes) -> str | None:
@@ -117,10 +124,12 @@ class InputLimits:
         if bad is not None:
             await _reply(send, BadRequest(f"Invalid query parameter {shown(bad)}: {NUL_MESSAGE}"))
             return
+        has_body, declared, form = body_headers(scope["headers"])
+        if not has_body:  # nothing to limit: a GET, a DELETE
+            await self.app(scope, receive, send)
+            return
         settings = scope["app"].state.comptoir.settings
         limit = body_limit(settings.max_body_bytes, settings.max_catalog_body_bytes, scope["method"], scope["path"])
-        declared = _declared_length(scope)
-        form = _is_form(scope)
         received = 0
         tail = b""  # the end of the previous chunk, for a `%00` cut in two
         started = False

@@ -4,8 +4,9 @@
 
 - `request_id`, `tag_request`: `X-Request-Id` on every response (the caller's own when it
   sends a sane one), and on every log line of the request;
-- `forwarded` (`http/forwarded.py`), `tag_client`: behind a trusted proxy, the client and
-  scheme it forwards (docs/operations.md "Behind a proxy"); the client on every log line;
+- `forwarded` (`http/forwarded.py`): behind a trusted proxy, the client and scheme it
+  forwards (docs/operations.md "Behind a proxy"); `tag_request` puts the client on every log
+  line too;
 - `without_trailing_slash`: a trailing slash is ignored (`GET /locations/` of spec 4.8 is
   `GET /locations`);
 - `overridden_method`: `X-Http-Method-Override` on POST turns it into the named method; on
@@ -72,6 +73,7 @@ _PREFLIGHT = [
 _DEFAULT_ALLOWED_HEADERS = (
     b"X-Access-Token, Authorization, Content-Type, X-Http-Method-Override, If-None-Match, Idempotency-Key"
 )
+_TOKEN_HEADERS = frozenset((b"x-access-token", b"authorization"))
 _NOT_KEPT_BY_304 = (b"content-length", b"content-type", b"etag")
 
 
@@ -92,18 +94,20 @@ def request_id(headers: Headers) -> str:
 
 
 def tag_request(scope: Scope, request_id: str) -> dict[str, Any]:
-    """The request's state, holding its id; every log line of the request carries the id."""
+    """The request's state, holding its id; every log line of the request carries the id and
+    the client's address (`forwarded`'s), bound at once."""
     state: dict[str, Any] = scope.setdefault("state", {})
     state["request_id"] = request_id
+    client = scope.get("client")
     structlog.contextvars.clear_contextvars()
-    structlog.contextvars.bind_contextvars(request_id=request_id)
+    structlog.contextvars.bind_contextvars(request_id=request_id, client=client[0] if client else None)
     return state
 
 
-def tag_client(scope: Scope) -> None:
-    """Every log line of the request carries its client's address (`forwarded`'s)."""
-    client = scope.get("client")
-    structlog.contextvars.bind_contextvars(client=client[0] if client else None)
+def has_token(headers: Headers) -> bool:
+    """Whether the request carries an access token's header: only such a request can be made
+    with a connection, and go to its request log."""
+    return any(key in _TOKEN_HEADERS for key, _ in headers)
 
 
 def without_trailing_slash(scope: Scope) -> Scope:
@@ -363,9 +367,9 @@ class HttpConventions:
         headers: Headers = scope["headers"]
         rid = request_id(headers)
         id_header = (b"x-request-id", rid.encode())
+        comptoir = scope["app"].state.comptoir
+        scope = forwarded(scope, comptoir.proxies)
         state = tag_request(scope, rid)
-        scope = forwarded(scope, scope["app"].state.comptoir.proxies)
-        tag_client(scope)
         scope = without_trailing_slash(scope)
         scope, send = head_as_get(scope, send)
         path: str = scope["path"]
@@ -384,8 +388,9 @@ class HttpConventions:
                 access_log(method, path, await answer(send, *preflight_answer), started)
                 return
 
-        # Only /v1 requests are made with tokens: the others skip the request log entirely.
-        request_log = scope["app"].state.comptoir.request_log if api else None
+        # Only /v1 requests made with a token can be a connection's: the others skip the
+        # request log entirely.
+        request_log = comptoir.request_log if api and has_token(headers) else None
         at = clock.now() if request_log is not None else None
         tap = BodyTap(receive, send) if request_log is not None and request_log.enabled else None
         if tap is not None:

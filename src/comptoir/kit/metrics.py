@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from bisect import bisect_left
 from collections.abc import Iterable
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -118,32 +120,82 @@ def multiprocess_dir() -> str | None:
 _children: dict[tuple[str, str, int], tuple[Counter, Histogram]] = {}
 
 
-def request_done(route: str, method: str, status: int, seconds: float) -> None:
-    """Count one answered request (`http/middleware.py`)."""
-    key = (route, method, status)
+def _child(key: tuple[str, str, int]) -> tuple[Counter, Histogram]:
     child = _children.get(key)
     if child is None:
+        route, method, status = key
         label = method if method in _METHODS else OTHER_METHOD
         child = (REQUESTS.labels(route, label, str(status)), REQUEST_SECONDS.labels(route, label))
         if len(_children) < 10_000:  # bounded anyway: templates x methods x statuses
             _children[key] = child
-    child[0].inc()
-    child[1].observe(seconds)
+    return child
+
+
+class RequestTally:
+    """The requests answered since the last `flush`, counted in plain numbers: a request adds
+    to a count, a sum and one bucket (no lock, no file), and `flush` adds them all to the
+    Prometheus series at once, as if each had been observed there (tests/unit/
+    test_metrics_tally.py compares the pages). The delivery of each figure waits at most
+    FLUSH_SECONDS: `watch_loop_lag` flushes twice a second, a scrape and the end of the
+    process flush first. Used from the event loop's thread only."""
+
+    FLUSH_SECONDS = 0.5
+
+    def __init__(self) -> None:
+        self._bounds = tuple(REQUEST_SECONDS._upper_bounds)  # the histogram's, +Inf last
+        self._pending: dict[tuple[str, str, int], list[Any]] = {}
+
+    def add(self, route: str, method: str, status: int, seconds: float) -> None:
+        key = (route, method, status)
+        entry = self._pending.get(key)
+        if entry is None:
+            entry = self._pending[key] = [0, 0.0, [0] * len(self._bounds)]
+        entry[0] += 1
+        entry[1] += seconds
+        entry[2][bisect_left(self._bounds, seconds)] += 1
+
+    def flush(self) -> None:
+        pending, self._pending = self._pending, {}
+        for key, (count, total, buckets) in pending.items():
+            counter, histogram = _child(key)
+            counter.inc(count)
+            histogram._sum.inc(total)  # what Histogram.observe does, for `count` at once
+            for index, inside in enumerate(buckets):
+                if inside:
+                    histogram._buckets[index].inc(inside)
+
+
+_tally = RequestTally()
+
+
+def request_done(route: str, method: str, status: int, seconds: float) -> None:
+    """Count one answered request (`http/middleware.py`); on the metrics page within
+    RequestTally.FLUSH_SECONDS."""
+    _tally.add(route, method, status, seconds)
+
+
+def flush_requests() -> None:
+    """Put the requests counted so far on the Prometheus series (from the event loop's thread)."""
+    _tally.flush()
 
 
 # --- the event loop ---------------------------------------------------------------------------
 
 
-async def watch_loop_lag(interval: float = 0.5) -> None:
-    """Until cancelled: sleep `interval`, and record how much later than asked the loop woke."""
+async def watch_loop_lag(interval: float = RequestTally.FLUSH_SECONDS) -> None:
+    """Until cancelled: sleep `interval`, record how much later than asked the loop woke, and
+    flush the requests counted meanwhile."""
     while True:
         asked = time.perf_counter()
         await asyncio.sleep(interval)
         LOOP_LAG.set(max(0.0, time.perf_counter() - asked - interval))
+        flush_requests()
 
 
 def process_exited() -> None:
-    """Forget this process's live gauges (`livesum`, `livemax`) in multiprocess mode."""
+    """Count the last requests, and forget this process's live gauges (`livesum`, `livemax`)
+    in multiprocess mode."""
+    flush_requests()
     path = multiprocess_dir()
     if path is not None:
         multiprocess.mark_process_dead(os.getpid(), path)

@@ -7,8 +7,8 @@ worker`) builds a tracer provider and `install`s it. Tests `install` their own p
 in-memory exporter) and `install(None)` to turn tracing off again.
 
 While no provider is installed, nothing of OpenTelemetry's SDK or instrumentations is
-imported and nothing is wrapped: each call here returns at once (`fastapi_telemetry()` None,
-FastAPI's defaults) and `traceparent()` returns None after one test. The pieces that trace
+imported and nothing is wrapped: each call here returns at once (`fastapi_telemetry()`
+turns FastAPI's own off) and `traceparent()` returns None after one test. The pieces that trace
 are chosen where they are built (the app, the engine, the direct reader, the callback
 client), so a request pays nothing when tracing is off.
 """
@@ -144,15 +144,16 @@ def flush() -> None:
 # --- what is traced (each a no-op while tracing is off) -------------------------------------
 
 
-def fastapi_telemetry() -> TelemetryConfig | None:
+def fastapi_telemetry() -> TelemetryConfig:
     """FastAPI's own telemetry settings (`FastAPI(telemetry=...)`): with tracing on, the
     server span of every request from our provider, around the whole application and our
     middlewares, named after the route (`POST /v1/locations/{location_id}/orders`); a
     client's valid `traceparent` is continued, any other is ignored. No metrics, logs or
-    per-step spans. None while tracing is off: FastAPI's defaults, which trace nothing
-    without a global provider."""
+    per-step spans. While tracing is off, every kind of FastAPI's telemetry off: its
+    defaults trace nothing without a global provider, but ask OpenTelemetry's API for its
+    providers at every request to find that out (docs/performance.md "Routing")."""
     if _provider is None:
-        return None
+        return {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}
     return {"tracer_provider": _provider, "metrics": False, "logs": False, "operation_spans": False}
 
 

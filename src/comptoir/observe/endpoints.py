@@ -77,6 +77,7 @@ class MetricsPage:
     async def body(self, db: Database) -> bytes:
         """Every process's metrics, and the oldest undelivered event's age in `db`."""
         oldest = await self._oldest_undelivered(db)
+        metrics.flush_requests()  # here, in the event loop's thread: the tally is its own
         # reads files in multiprocess mode
         return await asyncio.to_thread(metrics.exposition, [oldest] if oldest is not None else [])
 
