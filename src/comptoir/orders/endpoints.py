@@ -127,6 +127,7 @@ async def create_order(request: Request, location_id: str | None, body: OrderCre
     ORDERS + "/{order_id}",
     response_model=Order,
     responses=READ_ERRORS,
+    direct=True,
     summary="Get an order",
     own_summary="Get an order of the connection's location",
 )
