@@ -34,6 +34,7 @@ from starlette.responses import JSONResponse, Response
 
 from comptoir.auth.access import Permission, authorize, guard, permission_of, token_of
 from comptoir.auth.context import Ctx
+from comptoir.db.connection_cache import one_sync_per_request
 from comptoir.errors import (
     BadRequest,
     FieldError,
@@ -172,11 +173,22 @@ def declared_permission(api_route: APIRoute) -> Permission | None:
     return None if found is None else permission_of(found.call)
 
 
+def _one_sync(handler: Handler) -> Handler:
+    """`handler` reading the connection cache after one round trip at most
+    (`db.connection_cache.one_sync_per_request`)."""
+
+    async def once(request: Request) -> Response:
+        with one_sync_per_request():
+            return await handler(request)
+
+    return once
+
+
 class ComptoirRoute(APIRoute):
     def get_route_handler(self) -> Handler:
         handler = super().get_route_handler()
         if self.body_field is None:
-            return handler
+            return _one_sync(handler)
         permission = declared_permission(self)
         info = self.body_field.field_info
         shape = shape_of(info.annotation, info.metadata)
@@ -200,7 +212,7 @@ class ComptoirRoute(APIRoute):
                 request._json = None
             return await handler(request)
 
-        return route_handler
+        return _one_sync(route_handler)
 
 
 class DirectRoute(ComptoirRoute):
@@ -239,21 +251,24 @@ class DirectRoute(ComptoirRoute):
         if body_field is None or body_model is None:
 
             async def read(request: Request) -> Response:
-                ctx = await authorize(request, permission, token_of(request))
-                return await endpoint(**{request_name: request, ctx_name: ctx}, **request.path_params)
+                with one_sync_per_request():
+                    ctx = await authorize(request, permission, token_of(request))
+                    return await endpoint(**{request_name: request, ctx_name: ctx}, **request.path_params)
 
             return read
         body_name = body_field.name
         shape = shape_of(body_model, body_field.field_info.metadata)
 
         async def handler(request: Request) -> Response:
-            ctx = await authorize(request, permission, token_of(request))
-            await read_json_body(request, shape, ctx, body_model)
-            try:
-                body = body_model.model_validate(getattr(request, "_json", None))
-            except ValidationError as exc:
-                raise validation_error({**error, "loc": ("body", *error["loc"])} for error in exc.errors()) from None
-            return await endpoint(**{request_name: request, ctx_name: ctx, body_name: body}, **request.path_params)
+            with one_sync_per_request():
+                ctx = await authorize(request, permission, token_of(request))
+                await read_json_body(request, shape, ctx, body_model)
+                try:
+                    body = body_model.model_validate(getattr(request, "_json", None))
+                except ValidationError as exc:
+                    errors = exc.errors()
+                    raise validation_error({**error, "loc": ("body", *error["loc"])} for error in errors) from None
+                return await endpoint(**{request_name: request, ctx_name: ctx, body_name: body}, **request.path_params)
 
         return handler
 
