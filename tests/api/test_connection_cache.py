@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from sqlalchemy import text, update
 
 from comptoir.auth.tokens import resolve
-from comptoir.db.connection_cache import AUDIENCES, TOKENS, ConnectionCache
+from comptoir.db.connection_cache import AUDIENCES, TOKENS, ConnectionCache, one_sync_per_request
 from comptoir.db.engine import Database
 from comptoir.kit import crypto
 from comptoir.models import Account, Connection, Location, OAuthClient
@@ -321,3 +321,34 @@ async def test_nothing_is_kept_longer_than_its_maximum_age(
     cache.max_age = 0.0  # as if 30 seconds had passed without any notification
     await asyncio.sleep(0.01)
     assert cache.get(TOKENS, shop.location_token) is None
+
+
+@POSTGRESQL
+async def test_an_order_creation_waits_for_one_round_trip(
+    client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, db_kind: str
+) -> None:
+    # its token, then who subscribes to its change: both read after the request's one round trip
+    assert (await client.post("/v1/location/orders", json=ORDER, headers=shop.headers())).status_code == 200
+    assert cache.get(TOKENS, shop.location_token) is not None
+    before = cache.syncs
+    assert (await client.post("/v1/location/orders", json=ORDER, headers=shop.headers())).status_code == 200
+    assert cache.syncs - before == 1
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    assert cache.syncs - before == 2  # the next request makes its own
+
+
+@POSTGRESQL
+async def test_one_round_trip_answers_for_a_request_in_its_own_task_only(cache: ConnectionCache, db_kind: str) -> None:
+    before = cache.syncs
+    assert (await cache.synced(), await cache.synced()) == (True, True)
+    assert cache.syncs - before == 2  # outside a request: one each
+    with one_sync_per_request():
+        assert (await cache.synced(), await cache.synced(), await cache.synced()) == (True, True, True)
+        assert cache.syncs - before == 3
+        assert await asyncio.create_task(cache.synced()) is True  # a task of its own: its own round trip
+        assert cache.syncs - before == 4
+        assert await cache.synced() is True
+        assert cache.syncs - before == 4
+    with one_sync_per_request():  # the next request
+        assert await cache.synced() is True
+        assert cache.syncs - before == 5

@@ -15,7 +15,10 @@ hands, at its commit, to the backend of every listening process.
 That backend forwards it on its own schedule, so a notification may reach this process
 after the next request, sent by a client that has already read the changing response.
 Every request therefore reads the cache through `cached()`, only after `synced()`: one
-round trip on the LISTEN connection, begun after the request arrived. A backend sends the notifications it holds
+round trip on the LISTEN connection, begun after the request arrived, and one only: within
+a request (`one_sync_per_request`, opened by `http.routing` around every API endpoint) the
+first round trip answers for the request's later reads too (an order creation reads its
+token, then who subscribes to its change). A backend sends the notifications it holds
 before answering any query, and each was handed to it before its change's commit returned,
 so when the answer comes back every change committed before the request is forgotten.
 Requests that arrive while one round trip is under way share the next one: one query at a
@@ -37,7 +40,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Iterator
+from contextvars import ContextVar
 from typing import Any, TypeVar, TypeVarTuple
 
 import structlog
@@ -55,6 +59,24 @@ SYNC_TIMEOUT_SECONDS = 2.0  # a LISTEN connection slower than this is dropped an
 log = structlog.get_logger("comptoir.connections")
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
+
+
+# The round trip that answers for the request under way: [the LISTEN connection it was made
+# on (None until made), the task of the request]; None outside a request.
+_REQUEST_SYNC: ContextVar[list[Any] | None] = ContextVar("comptoir_request_sync", default=None)
+
+
+@contextlib.contextmanager
+def one_sync_per_request() -> Iterator[None]:
+    """Within: one round trip of `ConnectionCache.synced` answers for every later call in
+    the same task on the same LISTEN connection. It began after the request arrived, so
+    every change committed before the request is forgotten whichever read follows; a task
+    started meanwhile makes its own (it inherits the context, not the request)."""
+    token = _REQUEST_SYNC.set([None, asyncio.current_task()])
+    try:
+        yield
+    finally:
+        _REQUEST_SYNC.reset(token)
 
 
 class ConnectionCache:
@@ -111,17 +133,26 @@ class ConnectionCache:
 
     async def synced(self) -> bool:
         """Whether the cache may be read for the request under way: True once everything
-        committed before this call has been forgotten (one round trip on the LISTEN
-        connection, shared with the requests that arrive meanwhile), False while the cache
-        is not in use."""
-        if self._listener is None:
+        committed before this call (within `one_sync_per_request`: before the request) has
+        been forgotten (one round trip on the LISTEN connection, shared with the requests
+        that arrive meanwhile), False while the cache is not in use."""
+        listener = self._listener
+        if listener is None:
             return False
+        request = _REQUEST_SYNC.get()
+        if request is not None and request[1] is not asyncio.current_task():
+            request = None  # a task started by the request: on its own
+        if request is not None and request[0] is listener:
+            return True  # made for this request, on the connection still listening
         if self._next_sync is None:
             self._next_sync = asyncio.get_running_loop().create_future()
             if self._syncing is None:
                 self._syncing = asyncio.create_task(self._sync_all(), name="comptoir-connection-cache-sync")
         # Shielded: a cancelled request does not cancel the round trip others wait for.
-        return await asyncio.shield(self._next_sync)
+        done = await asyncio.shield(self._next_sync)
+        if done and request is not None:
+            request[0] = listener
+        return done
 
     async def _sync_all(self) -> None:
         """Round trips until nobody waits; each one begins after all its waiters arrived."""

@@ -37,15 +37,20 @@ SECRET_WORDS = ("secret", "password", "passwd", "token", "authorization", "api_k
 _MASKED_NAME = rf"[^\"\\=&]*(?:{'|'.join(map(re.escape, SECRET_WORDS))})[^\"\\=&]*"
 _SECRET_JSON = re.compile(rf'("{_MASKED_NAME}"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|\\?$)', re.IGNORECASE)
 _SECRET_QUERY = re.compile(rf"([?&]{_MASKED_NAME}=)[^&]*", re.IGNORECASE)
+# The first test of `mask`, searches fewer than the words: a stem, then (found) its words.
+# Every word holds one of the stems (tests/api/web/test_back_office_connections.py).
+_STEMS = ("secret", "passw", "token", "authorization", "api", "verifier")
+_WORDS_BY_STEM = tuple((stem, tuple(word for word in SECRET_WORDS if stem in word)) for stem in _STEMS)
 _TEXT_TYPES = ("application/json", "text/", "application/x-www-form-urlencoded", "application/problem+json")
 
 
 def mask(text: str) -> str:
     """Replace the value of every JSON string member whose name speaks of a secret (also
     when the 10 KB cut falls inside it) with "***". Most bodies name no secret: a plain
-    search for the words first spares them the regex (0.9 ms a body down to a few µs)."""
+    search for the words first spares them the regex (0.9 ms a body down to a few µs), by
+    their stems (six searches of a body that holds none, not nine)."""
     lowered = text.lower()
-    if not any(word in lowered for word in SECRET_WORDS):
+    if not any(stem in lowered and any(word in lowered for word in words) for stem, words in _WORDS_BY_STEM):
         return text
     return _SECRET_JSON.sub(r'\1"***"', text)
 

@@ -34,6 +34,7 @@ from starlette.responses import JSONResponse, Response
 
 from comptoir.auth.access import Permission, authorize, guard, permission_of, token_of
 from comptoir.auth.context import Ctx
+from comptoir.db.connection_cache import one_sync_per_request
 from comptoir.errors import (
     BadRequest,
     FieldError,
@@ -172,11 +173,22 @@ def declared_permission(api_route: APIRoute) -> Permission | None:
     return None if found is None else permission_of(found.call)
 
 
+def _one_sync(handler: Handler) -> Handler:
+    """`handler` reading the connection cache after one round trip at most
+    (`db.connection_cache.one_sync_per_request`)."""
+
+    async def once(request: Request) -> Response:
+        with one_sync_per_request():
+            return await handler(request)
+
+    return once
+
+
 class ComptoirRoute(APIRoute):
     def get_route_handler(self) -> Handler:
         handler = super().get_route_handler()
         if self.body_field is None:
-            return handler
+            return _one_sync(handler)
         permission = declared_permission(self)
         info = self.body_field.field_info
         shape = shape_of(info.annotation, info.metadata)
@@ -200,22 +212,24 @@ class ComptoirRoute(APIRoute):
                 request._json = None
             return await handler(request)
 
-        return route_handler
+        return _one_sync(route_handler)
 
 
 class DirectRoute(ComptoirRoute):
-    """A route served without FastAPI's dependency solving, for the hottest writes (order
-    creation: about 15% of its CPU, benchmarks/orders.py); `route(..., direct=True)`.
+    """A route served without FastAPI's dependency solving, for the hottest requests (order
+    creation: about 15% of its CPU; an order GET: about 23%, benchmarks/orders.py);
+    `route(..., direct=True)`.
 
     The route is declared as usual, and its OpenAPI operation does not change. Its endpoint
-    takes the request, its `ctx` (an `auth.access.require(...)` dependency), its body (one
-    pydantic model) and path parameters, nothing else. Both are found on the route and applied
-    as FastAPI would: the permission first (`auth.access.authorize`, as for every route), then
-    the body (415, 400, 422 in the spec's shapes)."""
+    takes the request, its `ctx` (an `auth.access.require(...)` dependency), at most one body
+    (a pydantic model) and string path parameters, nothing else. Both are found on the route
+    and applied as FastAPI would: the permission first (`auth.access.authorize`, as for every
+    route), then the body (415, 400, 422 in the spec's shapes)."""
 
     def get_route_handler(self) -> Handler:
         dependant, body_field, found = self.dependant, self.body_field, _permission_of(self.dependant)
         model = None if body_field is None else body_field.field_info.annotation
+        body_model = model if isinstance(model, type) and issubclass(model, BaseModel) else None
         permission = None if found is None else permission_of(found.call)
         if (
             found is None
@@ -226,23 +240,35 @@ class DirectRoute(ComptoirRoute):
             or dependant.query_params
             or dependant.header_params
             or dependant.cookie_params
-            or body_field is None
-            or not isinstance(model, type)
-            or not issubclass(model, BaseModel)
+            or any(param.field_info.annotation is not str for param in dependant.path_params)
+            or (body_field is not None and body_model is None)
         ):
-            raise TypeError(f"{self.name}: a direct endpoint takes the request, ctx, body and path parameters only")
-        endpoint, body_model = self.endpoint, model
-        request_name, ctx_name, body_name = dependant.request_param_name, found.name, body_field.name
-        shape = shape_of(model, body_field.field_info.metadata)
+            raise TypeError(
+                f"{self.name}: a direct endpoint takes the request, ctx, a body and string path parameters only"
+            )
+        endpoint = self.endpoint
+        request_name, ctx_name = dependant.request_param_name, found.name
+        if body_field is None or body_model is None:
+
+            async def read(request: Request) -> Response:
+                with one_sync_per_request():
+                    ctx = await authorize(request, permission, token_of(request))
+                    return await endpoint(**{request_name: request, ctx_name: ctx}, **request.path_params)
+
+            return read
+        body_name = body_field.name
+        shape = shape_of(body_model, body_field.field_info.metadata)
 
         async def handler(request: Request) -> Response:
-            ctx = await authorize(request, permission, token_of(request))
-            await read_json_body(request, shape, ctx, body_model)
-            try:
-                body = body_model.model_validate(getattr(request, "_json", None))
-            except ValidationError as exc:
-                raise validation_error({**error, "loc": ("body", *error["loc"])} for error in exc.errors()) from None
-            return await endpoint(**{request_name: request, ctx_name: ctx, body_name: body}, **request.path_params)
+            with one_sync_per_request():
+                ctx = await authorize(request, permission, token_of(request))
+                await read_json_body(request, shape, ctx, body_model)
+                try:
+                    body = body_model.model_validate(getattr(request, "_json", None))
+                except ValidationError as exc:
+                    errors = exc.errors()
+                    raise validation_error({**error, "loc": ("body", *error["loc"])} for error in errors) from None
+                return await endpoint(**{request_name: request, ctx_name: ctx, body_name: body}, **request.path_params)
 
         return handler
 

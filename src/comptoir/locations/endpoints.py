@@ -62,6 +62,7 @@ async def list_locations(session: Session, ctx: AccountReader, page: Pagination)
     LOCATION,
     response_model=Location,
     responses=answer_example(READ_ERRORS, LOCATION_EXAMPLE),
+    direct=True,
     summary="Get a location",
     own_summary="Get the connection's location",
 )

@@ -127,19 +127,20 @@ async def create_order(request: Request, location_id: str | None, body: OrderCre
     ORDERS + "/{order_id}",
     response_model=Order,
     responses=READ_ERRORS,
+    direct=True,
     summary="Get an order",
     own_summary="Get an order of the connection's location",
 )
 async def get_order(request: Request, location_id: str | None, order_id: str, ctx: Reader) -> JSON:
     """The order with its elements (deleted ones included, marked `deleted`), totals, customer
     and your own private refs; every reader sees the same order, except for private refs."""
-    # A location-level connection's own location needs no read: then one statement, no
-    # session, the hot read of a point of sale (benchmarks/orders.py).
+    # One unit of work. A location-level connection's own location needs no read: then one
+    # statement on the direct driver, no transaction, the hot read of a point of sale
+    # (benchmarks/orders.py); a location read by an account token opens the unit's (read)
+    # transaction, and the order is read in it.
     state = app_state(request)
     async with Unit(state.db, state.fast, write=False) as unit:
         location, _account = await location_of(unit, ctx, location_id)
-    # the order itself in one statement on the direct driver, outside the location's transaction
-    async with Unit(state.db, state.fast, write=False) as unit:
         return JSON(await service.get_order(OrderRepository(unit), ctx, location, order_id))
 
 

@@ -25,7 +25,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, bindparam, case, func, insert, null, select
+from sqlalchemy import Select, bindparam, case, func, insert, literal_column, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.core.repository import private_ref_filter, private_ref_upsert, private_refs_of, upsert_private_ref
@@ -59,22 +59,23 @@ ORDER_IDS = f"{Order.__tablename__}_id_seq"
 _COLUMNS = tuple(column.key for column in Order.__table__.columns)
 _READ_COLUMNS = tuple(name for name in _COLUMNS if name != "body")
 _DELIVERY_COLUMNS = tuple(column.key for column in Delivery.__table__.columns)
-ORDER_READ = Query(  # one order with its delivery
+ORDER_READ = Query(  # one order with its delivery and the caller's ref on its customer
     select(
         *(getattr(Order, name) for name in _READ_COLUMNS),
         *(getattr(Delivery, name).label(f"d_{name}") for name in _DELIVERY_COLUMNS),
+        select(PrivateRef.ref)
+        .where(
+            PrivateRef.resource_type == literal_column(f"'{Customer.KIND}'"),  # no parameter of its own
+            PrivateRef.resource_id == Order.customer_id,
+            PrivateRef.client_id == bindparam("client_id"),
+        )
+        .scalar_subquery()
+        .label("customer_ref"),
     )
     .outerjoin(Delivery, Delivery.order_id == Order.id)
     .where(Order.id == bindparam("id"), Order.location_id == bindparam("location_id"))
 )
 ORDER_BODY = Query(select(Order.body).where(Order.id == bindparam("id")))
-CUSTOMER_REF = Query(
-    select(PrivateRef.ref).where(
-        PrivateRef.resource_type == bindparam("resource_type"),
-        PrivateRef.resource_id == bindparam("customer_id"),
-        PrivateRef.client_id == bindparam("client_id"),
-    )
-)
 # The order, its columns bound as `:o_<column>`: run on SQLite, a CTE of the one statement on PostgreSQL.
 ORDER_INSERT = insert(Order).values({c.key: bindparam(f"o_{c.key}", type_=c.type) for c in Order.__table__.columns})
 # The changes of an order are recorded while its row (or its delivery's) is written, right
@@ -122,11 +123,12 @@ class OrderRepository:
         self, location_id: int, timezone: str, public_id: str, client_id: int
     ) -> tuple[OrderRow, Delivery | None, str | None] | None:
         """One order of a location, its delivery and `client_id`'s ref on its customer: one
-        statement on the direct driver, without a transaction (plus one for the customer's
-        ref when one is attached, and one for the body of an order without a view in the
-        location's `timezone`)."""
+        statement on the direct driver, without a transaction (plus one for the body of an
+        order without a view in the location's `timezone`)."""
         pk = ids.decode(Order.KIND, public_id)
-        row = await self._one(ORDER_READ, id=pk, location_id=location_id) if pk is not None else None
+        if pk is None:
+            return None
+        row = await self._one(ORDER_READ, id=pk, location_id=location_id, client_id=client_id)
         if row is None:
             return None
         order = OrderRow(**{name: row[name] for name in _READ_COLUMNS}, body=None)
@@ -135,13 +137,7 @@ class OrderRepository:
         delivery = None
         if row["d_id"] is not None:
             delivery = Delivery(**{name: row[f"d_{name}"] for name in _DELIVERY_COLUMNS})
-        customer_ref = None
-        if order.customer_id is not None:
-            found = await self._one(
-                CUSTOMER_REF, resource_type="customer", customer_id=order.customer_id, client_id=client_id
-            )
-            customer_ref = found["ref"] if found else None
-        return order, delivery, customer_ref
+        return order, delivery, row["customer_ref"]
 
     async def page(
         self,

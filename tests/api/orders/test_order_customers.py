@@ -233,3 +233,18 @@ async def test_anonymising_again_touches_no_order(
     again = await client.post(url, headers=shop.headers())
     assert again.json() == first.json()
     assert await world.snapshot() == before
+
+
+async def test_an_order_read_shows_the_readers_own_ref_on_its_customer(
+    client: httpx.AsyncClient, shop: Shop, ann: dict[str, Any], world: World
+) -> None:
+    # the order, its delivery and the reader's ref on its customer come in one statement
+    read = await created(client, shop, {"status": "new", "customer_id": ann["id"], "items": [ITEM]})
+    other = await world.token("location[orders.read]", location=shop.location)
+    paths = (f"/v1/location/orders/{read['id']}", f"/v1/locations/{shop.location.public_id}/orders/{read['id']}")
+    for path in paths:
+        mine = await client.get(path, headers=shop.headers())
+        theirs = await client.get(path, headers=shop.headers(other))
+        assert (mine.status_code, theirs.status_code) == (200, 200)
+        assert (mine.json()["customer"]["private_ref"], theirs.json()["customer"]["private_ref"]) == ("crm-ann", None)
+        assert mine.json()["customer"]["id"] == theirs.json()["customer"]["id"] == ann["id"]

@@ -9,9 +9,12 @@ import pytest
 from sqlalchemy import func, select
 
 from comptoir.auth.tokens import MISSING, REVOKED
+from comptoir.http.routing import DirectRoute
+from comptoir.locations.endpoints import router as locations_router
 from comptoir.models import Order
+from comptoir.orders.endpoints import router as orders_router
 from tests.api.conftest import Shop
-from tests.api.orders.conftest import order
+from tests.api.orders.conftest import created, order
 from tests.factories import World
 
 JSON = {"Content-Type": "application/json"}
@@ -114,3 +117,69 @@ async def test_field_errors_are_one_422_naming_every_field(client: httpx.AsyncCl
             {"field": "items[0].quantity", "message": "must be greater than 0"},
         ]
     assert await _orders(world) == 0
+
+
+# An order GET and a location GET are served directly too: the same answers, refusals first.
+
+
+def _get_paths(shop: Shop, order_id: str) -> list[str]:
+    return [
+        f"/v1/location/orders/{order_id}",
+        f"/v1/locations/{shop.location.public_id}/orders/{order_id}",
+        "/v1/location",
+        f"/v1/locations/{shop.location.public_id}",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("token", "message"), [(None, MISSING), ("", MISSING), ("nope", REVOKED)], ids=["none", "empty", "unknown"]
+)
+async def test_a_get_checks_the_token_first(
+    client: httpx.AsyncClient, shop: Shop, token: str | None, message: str
+) -> None:
+    made = await created(client, shop, order())
+    for path in _get_paths(shop, made["id"]):
+        response = await client.get(path, headers={} if token is None else {"X-Access-Token": token})
+        assert (response.status_code, response.json()) == (401, {"error_type": "unauthorized", "message": message})
+
+
+async def test_a_get_checks_the_scope_and_the_level(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    made = await created(client, shop, order())
+    no_orders = await world.token("location[all_catalogs.write]", location=shop.location)
+    for path in _get_paths(shop, made["id"])[:2]:
+        response = await client.get(path, headers={"X-Access-Token": no_orders})
+        assert (response.status_code, response.json()) == (
+            403,
+            {
+                "error_type": "forbidden",
+                "message": "The connection's scope (location[all_catalogs.write]) does not allow this request:"
+                " it needs orders.read",
+            },
+        )
+    response = await client.get(f"/v1/location/orders/{made['id']}", headers=shop.headers(shop.account_token))
+    assert (response.status_code, response.json()) == (
+        403,
+        {"error_type": "forbidden", "message": "This endpoint needs a location-level token"},
+    )
+
+
+async def test_a_get_answers_as_before_at_both_forms(client: httpx.AsyncClient, shop: Shop) -> None:
+    made = await created(client, shop, order())
+    short, long = [await client.get(path, headers=shop.headers()) for path in _get_paths(shop, made["id"])[:2]]
+    assert (short.status_code, long.status_code) == (200, 200)
+    assert short.json() == long.json() == made
+    by_account = await client.get(_get_paths(shop, made["id"])[1], headers=shop.headers(shop.account_token))
+    assert (by_account.status_code, by_account.json()["id"]) == (200, made["id"])
+    other = await client.get(
+        f"/v1/locations/{shop.other_location.public_id}/orders/{made['id']}", headers=shop.headers(shop.account_token)
+    )
+    assert (other.status_code, other.json()["error_type"]) == (404, "not_found")
+    location = await client.get("/v1/location", headers=shop.headers())
+    assert (location.status_code, location.json()["id"]) == (200, shop.location.public_id)
+
+
+def test_the_gets_are_direct_routes() -> None:
+    names = {"get_order", "get_own_order", "get_location", "get_own_location"}
+    routes = [*orders_router.routes, *locations_router.routes]
+    kinds = {route.name: type(route) for route in routes if getattr(route, "name", None) in names}
+    assert kinds == dict.fromkeys(names, DirectRoute)

@@ -17,7 +17,7 @@ from comptoir.app import create_app
 from comptoir.config import Settings
 from comptoir.connections.service import find_connection_by_token
 from comptoir.db.engine import Database
-from comptoir.http.request_log import Record, body_text, mask
+from comptoir.http.request_log import SECRET_WORDS, Record, body_text, mask
 from comptoir.jobs.timed import purge_logs
 from comptoir.kit import clock
 from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
@@ -188,6 +188,18 @@ def test_masking_covers_secret_names_and_a_value_cut_at_the_end() -> None:
     assert mask('{"password":"p","token": "t\\"x","name":"n"}') == '{"password":"***","token": "***","name":"n"}'
     assert mask('{"a":{"refresh_token":"abcdef') == '{"a":{"refresh_token":"***"'
     assert mask('{"code_verifier":"v","api_key":"k"}') == '{"code_verifier":"***","api_key":"***"}'
+
+
+@pytest.mark.parametrize("word", SECRET_WORDS)
+def test_every_secret_word_is_masked_in_any_case_within_a_name(word: str) -> None:
+    # mask() searches the words by their stems first: each word must be found through one
+    for name in (word, word.upper(), f"my_{word.title()}_2"):
+        assert mask(f'{{"{name}":"s3cr3t","name":"n"}}') == f'{{"{name}":"***","name":"n"}}'
+
+
+def test_a_body_holding_stems_but_no_secret_word_is_kept_as_it_is() -> None:
+    text = '{"passwx":"a","capital":"b","api":"c","api key":"d","tokens_left":1}'
+    assert mask(text) == text
 
 
 async def test_delivery_attempts_are_shown(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
