@@ -13,8 +13,10 @@ Needs wrk (`apt-get install -y wrk`). Run by hand, not in CI:
 
     uv run python benchmarks/orders.py
     uv run python benchmarks/orders.py --runs 5 --duration 10 --list-orders 1000000
+    uv run python benchmarks/orders.py --lists-only --database comptoir_bench_orders_mine
 
-The PostgreSQL database `comptoir_bench_orders` is (re)created by each run.
+The PostgreSQL database `comptoir_bench_orders` (or `--database`) is (re)created by each run;
+`--lists-only` skips wrk and times the list pages alone.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from _common import free_port, percentile, recreate_database, run_wrk, wait_unti
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 NAME = "comptoir_bench_orders"
-URL = f"postgresql://postgres@127.0.0.1:5432/{NAME}"
+URL = f"postgresql://postgres@127.0.0.1:5432/{NAME}"  # main() points it at --database
 SECRET_KEY = "benchmark-secret-key-at-least-32-bytes-long"
 
 
@@ -197,6 +199,49 @@ def time_lists(base: str, token: str, requests: int) -> list[tuple[str, list[flo
     return results
 
 
+def _wrk_rounds(base: str, token: str, order_file: Path, workdir: Path, args: argparse.Namespace) -> None:
+    """Creation, read and bare endpoint under wrk, in rotating runs; prints their figures."""
+    headers = {"X-Access-Token": token, "Content-Type": "application/json"}
+    ids = [
+        httpx.post(f"{base}/v1/location/orders", content=order_file.read_bytes(), headers=headers).json()["id"]
+        for _ in range(500)
+    ]
+    ids_file = workdir / "ids.txt"
+    ids_file.write_text("\n".join(ids) + "\n")
+    scripts = {}
+    for name, text in (("bare", BARE_SCRIPT), ("create", POST_SCRIPT), ("get", GET_SCRIPT)):
+        scripts[name] = workdir / f"{name}.lua"
+        scripts[name].write_text(text)
+    extra = {"bare": [], "create": [str(order_file), token], "get": [str(ids_file), token]}
+    for name in scripts:  # warm-up
+        run_wrk(base, scripts[name], extra[name], 3, args.connections)
+    results: dict[str, list[dict[str, float]]] = {name: [] for name in scripts}
+    for run in range(args.runs):
+        names = ["bare", "create", "get"]
+        for name in names[run % 3 :] + names[: run % 3]:
+            results[name].append(run_wrk(base, scripts[name], extra[name], args.duration, args.connections))
+
+    print(
+        "\nOrders: PostgreSQL, 2 serve processes, Redis, rate limits off;"
+        f" order body {len(order_file.read_bytes())} bytes"
+    )
+    print(f"wrk -t2 -c{args.connections}, {args.runs} rotating runs of {args.duration}s each")
+    print(f"{'endpoint':<32}{'req/s per run':<40}{'median':>9}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}")
+    bare = statistics.median(r["rps"] for r in results["bare"])
+    for name, label in (
+        ("bare", "GET /v1/health (bare)"),
+        ("create", "POST /v1/location/orders"),
+        ("get", "GET /v1/location/orders/:id"),
+    ):
+        runs = results[name]
+        median = statistics.median(r["rps"] for r in runs)
+        print(
+            f"{label:<32}{' '.join(format(r['rps'], '.0f') for r in runs):<40}{median:>9.0f}"
+            f"{statistics.median(r['p50'] for r in runs):>9.2f}{statistics.median(r['p99'] for r in runs):>9.2f}"
+            f"{median / bare:>8.1%}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
@@ -205,8 +250,12 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--list-orders", type=int, default=1_000_000)
     parser.add_argument("--list-requests", type=int, default=300)
+    parser.add_argument("--lists-only", action="store_true", help="no wrk: the list pages alone")
+    parser.add_argument("--database", default=NAME, help="the PostgreSQL database to (re)create")
     args = parser.parse_args()
-    if shutil.which("wrk") is None:
+    global NAME, URL
+    NAME, URL = args.database, URL.rsplit("/", 1)[0] + "/" + args.database
+    if not args.lists_only and shutil.which("wrk") is None:
         raise SystemExit("wrk is required: apt-get install -y wrk")
 
     workdir, env, demo, order_file = prepare(args.redis)
@@ -222,45 +271,8 @@ def main() -> None:
         headers = {"X-Access-Token": token, "Content-Type": "application/json"}
         first = httpx.post(f"{base}/v1/location/orders", content=order_file.read_bytes(), headers=headers)
         assert first.status_code == 200, first.text
-        ids = [
-            httpx.post(f"{base}/v1/location/orders", content=order_file.read_bytes(), headers=headers).json()["id"]
-            for _ in range(500)
-        ]
-        ids_file = workdir / "ids.txt"
-        ids_file.write_text("\n".join(ids) + "\n")
-        scripts = {}
-        for name, text in (("bare", BARE_SCRIPT), ("create", POST_SCRIPT), ("get", GET_SCRIPT)):
-            scripts[name] = workdir / f"{name}.lua"
-            scripts[name].write_text(text)
-        extra = {"bare": [], "create": [str(order_file), token], "get": [str(ids_file), token]}
-        for name in scripts:  # warm-up
-            run_wrk(base, scripts[name], extra[name], 3, args.connections)
-        results: dict[str, list[dict[str, float]]] = {name: [] for name in scripts}
-        for run in range(args.runs):
-            names = ["bare", "create", "get"]
-            for name in names[run % 3 :] + names[: run % 3]:
-                results[name].append(run_wrk(base, scripts[name], extra[name], args.duration, args.connections))
-
-        print(
-            "\nOrders: PostgreSQL, 2 serve processes, Redis, rate limits off;"
-            f" order body {len(order_file.read_bytes())} bytes"
-        )
-        print(f"wrk -t2 -c{args.connections}, {args.runs} rotating runs of {args.duration}s each")
-        print(f"{'endpoint':<32}{'req/s per run':<40}{'median':>9}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}")
-        bare = statistics.median(r["rps"] for r in results["bare"])
-        for name, label in (
-            ("bare", "GET /v1/health (bare)"),
-            ("create", "POST /v1/location/orders"),
-            ("get", "GET /v1/location/orders/:id"),
-        ):
-            runs = results[name]
-            median = statistics.median(r["rps"] for r in runs)
-            print(
-                f"{label:<32}{' '.join(format(r['rps'], '.0f') for r in runs):<40}{median:>9.0f}"
-                f"{statistics.median(r['p50'] for r in runs):>9.2f}{statistics.median(r['p99'] for r in runs):>9.2f}"
-                f"{median / bare:>8.1%}"
-            )
-
+        if not args.lists_only:
+            _wrk_rounds(base, token, order_file, workdir, args)
         if args.list_orders:
             location_pk = asyncio.run(_location_pk(demo["location_ids"][0]))
             seconds = asyncio.run(fill(location_pk, args.list_orders))
