@@ -243,6 +243,7 @@ def _wrk_rounds(base: str, token: str, order_file: Path, workdir: Path, args: ar
 
 
 def main() -> None:
+    global NAME, URL
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--runs", type=int, default=5)
@@ -253,7 +254,6 @@ def main() -> None:
     parser.add_argument("--lists-only", action="store_true", help="no wrk: the list pages alone")
     parser.add_argument("--database", default=NAME, help="the PostgreSQL database to (re)create")
     args = parser.parse_args()
-    global NAME, URL
     NAME, URL = args.database, URL.rsplit("/", 1)[0] + "/" + args.database
     if not args.lists_only and shutil.which("wrk") is None:
         raise SystemExit("wrk is required: apt-get install -y wrk")
