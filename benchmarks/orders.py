@@ -267,7 +267,7 @@ def main() -> None:
         [COMPTOIR, "serve", "--port", str(port), "--workers", "2"], env=env, stdout=subprocess.DEVNULL, stderr=log
     )
     try:
-        wait_until_up(base)
+        wait_until_up(base, 120)  # a loaded machine starts two processes slowly
         headers = {"X-Access-Token": token, "Content-Type": "application/json"}
         first = httpx.post(f"{base}/v1/location/orders", content=order_file.read_bytes(), headers=headers)
         assert first.status_code == 200, first.text
