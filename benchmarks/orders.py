@@ -13,10 +13,11 @@ Needs wrk (`apt-get install -y wrk`). Run by hand, not in CI:
 
     uv run python benchmarks/orders.py
     uv run python benchmarks/orders.py --runs 5 --duration 10 --list-orders 1000000
-    uv run python benchmarks/orders.py --lists-only --database comptoir_bench_orders_mine
+    uv run python benchmarks/orders.py --lists-only --database comptoir_bench_orders_mine --keep
 
 The PostgreSQL database `comptoir_bench_orders` (or `--database`) is (re)created by each run;
-`--lists-only` skips wrk and times the list pages alone.
+`--lists-only` skips wrk and times the list pages alone; `--keep` reuses the database an
+earlier run filled (migrated first), so that two checkouts can be timed alternately.
 """
 
 from __future__ import annotations
@@ -129,10 +130,12 @@ end
 BARE_SCRIPT = 'request = function() return wrk.format("GET", "/v1/health") end\n'
 
 
-def prepare(redis: str) -> tuple[Path, dict[str, str], dict, Path]:
-    """A new database with the demo data; returns a work directory, the servers' environment
+def prepare(redis: str, keep: bool = False) -> tuple[Path, dict[str, str], dict, Path]:
+    """A new database with the demo data (with `keep`, the database of an earlier run,
+    migrated, when there is one); returns a work directory, the servers' environment
     (PostgreSQL, Redis, rate limits off), the demo's output and the realistic order's file."""
-    asyncio.run(recreate_database(ADMIN_URL, NAME))
+    if not (keep and asyncio.run(_exists(NAME))):
+        asyncio.run(recreate_database(ADMIN_URL, NAME))
     workdir = Path(tempfile.mkdtemp(prefix="comptoir-bench-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | {
         "COMPTOIR_DATABASE_URL": URL,
@@ -142,17 +145,29 @@ def prepare(redis: str) -> tuple[Path, dict[str, str], dict, Path]:
         "COMPTOIR_REDIS_PREFIX": f"comptoir-bench:{os.getpid()}:",
         "COMPTOIR_LOG_LEVEL": "warning",
     }
+    subprocess.run([COMPTOIR, "migrate"], env=env, check=True, capture_output=True)
     demo = json.loads(subprocess.run([COMPTOIR, "demo"], env=env, check=True, capture_output=True, text=True).stdout)
     order_file = workdir / "order.json"
     order_file.write_text(json.dumps(realistic_order()))
     return workdir, env, demo, order_file
 
 
+async def _exists(name: str) -> bool:
+    admin = await asyncpg.connect(ADMIN_URL)
+    try:
+        return bool(await admin.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name))
+    finally:
+        await admin.close()
+
+
 async def fill(location_pk: int, count: int) -> float:
-    """`count` more orders, copies of the newest, spread over the past year; returns seconds."""
+    """`count` more orders, copies of the newest, spread over the past year; returns seconds
+    (none are added when the location already holds that many: `--keep`)."""
     connection = await asyncpg.connect(URL)
     try:
         started = time.perf_counter()
+        if await connection.fetchval("SELECT count(*) FROM orders WHERE location_id = $1", location_pk) > count:
+            return 0.0
         template = await connection.fetchrow(
             "SELECT * FROM orders WHERE location_id = $1 ORDER BY id DESC LIMIT 1", location_pk
         )
@@ -253,12 +268,13 @@ def main() -> None:
     parser.add_argument("--list-requests", type=int, default=300)
     parser.add_argument("--lists-only", action="store_true", help="no wrk: the list pages alone")
     parser.add_argument("--database", default=NAME, help="the PostgreSQL database to (re)create")
+    parser.add_argument("--keep", action="store_true", help="reuse --database when an earlier run filled it")
     args = parser.parse_args()
     NAME, URL = args.database, URL.rsplit("/", 1)[0] + "/" + args.database
     if not args.lists_only and shutil.which("wrk") is None:
         raise SystemExit("wrk is required: apt-get install -y wrk")
 
-    workdir, env, demo, order_file = prepare(args.redis)
+    workdir, env, demo, order_file = prepare(args.redis, args.keep)
     token = demo["tokens"]["location"]
     port = free_port()
     base = f"http://127.0.0.1:{port}"
