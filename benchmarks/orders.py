@@ -13,8 +13,11 @@ Needs wrk (`apt-get install -y wrk`). Run by hand, not in CI:
 
     uv run python benchmarks/orders.py
     uv run python benchmarks/orders.py --runs 5 --duration 10 --list-orders 1000000
+    uv run python benchmarks/orders.py --lists-only --database comptoir_bench_orders_mine --keep
 
-The PostgreSQL database `comptoir_bench_orders` is (re)created by each run.
+The PostgreSQL database `comptoir_bench_orders` (or `--database`) is (re)created by each run;
+`--lists-only` skips wrk and times the list pages alone; `--keep` reuses the database an
+earlier run filled (migrated first), so that two checkouts can be timed alternately.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from _common import free_port, percentile, recreate_database, run_wrk, wait_unti
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 NAME = "comptoir_bench_orders"
-URL = f"postgresql://postgres@127.0.0.1:5432/{NAME}"
+URL = f"postgresql://postgres@127.0.0.1:5432/{NAME}"  # main() points it at --database
 SECRET_KEY = "benchmark-secret-key-at-least-32-bytes-long"
 
 
@@ -127,10 +130,12 @@ end
 BARE_SCRIPT = 'request = function() return wrk.format("GET", "/v1/health") end\n'
 
 
-def prepare(redis: str) -> tuple[Path, dict[str, str], dict, Path]:
-    """A new database with the demo data; returns a work directory, the servers' environment
+def prepare(redis: str, keep: bool = False) -> tuple[Path, dict[str, str], dict, Path]:
+    """A new database with the demo data (with `keep`, the database of an earlier run,
+    migrated, when there is one); returns a work directory, the servers' environment
     (PostgreSQL, Redis, rate limits off), the demo's output and the realistic order's file."""
-    asyncio.run(recreate_database(ADMIN_URL, NAME))
+    if not (keep and asyncio.run(_exists(NAME))):
+        asyncio.run(recreate_database(ADMIN_URL, NAME))
     workdir = Path(tempfile.mkdtemp(prefix="comptoir-bench-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")} | {
         "COMPTOIR_DATABASE_URL": URL,
@@ -140,17 +145,29 @@ def prepare(redis: str) -> tuple[Path, dict[str, str], dict, Path]:
         "COMPTOIR_REDIS_PREFIX": f"comptoir-bench:{os.getpid()}:",
         "COMPTOIR_LOG_LEVEL": "warning",
     }
+    subprocess.run([COMPTOIR, "migrate"], env=env, check=True, capture_output=True)
     demo = json.loads(subprocess.run([COMPTOIR, "demo"], env=env, check=True, capture_output=True, text=True).stdout)
     order_file = workdir / "order.json"
     order_file.write_text(json.dumps(realistic_order()))
     return workdir, env, demo, order_file
 
 
+async def _exists(name: str) -> bool:
+    admin = await asyncpg.connect(ADMIN_URL)
+    try:
+        return bool(await admin.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name))
+    finally:
+        await admin.close()
+
+
 async def fill(location_pk: int, count: int) -> float:
-    """`count` more orders, copies of the newest, spread over the past year; returns seconds."""
+    """`count` more orders, copies of the newest, spread over the past year; returns seconds
+    (none are added when the location already holds that many: `--keep`)."""
     connection = await asyncpg.connect(URL)
     try:
         started = time.perf_counter()
+        if await connection.fetchval("SELECT count(*) FROM orders WHERE location_id = $1", location_pk) > count:
+            return 0.0
         template = await connection.fetchrow(
             "SELECT * FROM orders WHERE location_id = $1 ORDER BY id DESC LIMIT 1", location_pk
         )
@@ -197,7 +214,51 @@ def time_lists(base: str, token: str, requests: int) -> list[tuple[str, list[flo
     return results
 
 
+def _wrk_rounds(base: str, token: str, order_file: Path, workdir: Path, args: argparse.Namespace) -> None:
+    """Creation, read and bare endpoint under wrk, in rotating runs; prints their figures."""
+    headers = {"X-Access-Token": token, "Content-Type": "application/json"}
+    ids = [
+        httpx.post(f"{base}/v1/location/orders", content=order_file.read_bytes(), headers=headers).json()["id"]
+        for _ in range(500)
+    ]
+    ids_file = workdir / "ids.txt"
+    ids_file.write_text("\n".join(ids) + "\n")
+    scripts = {}
+    for name, text in (("bare", BARE_SCRIPT), ("create", POST_SCRIPT), ("get", GET_SCRIPT)):
+        scripts[name] = workdir / f"{name}.lua"
+        scripts[name].write_text(text)
+    extra = {"bare": [], "create": [str(order_file), token], "get": [str(ids_file), token]}
+    for name in scripts:  # warm-up
+        run_wrk(base, scripts[name], extra[name], 3, args.connections)
+    results: dict[str, list[dict[str, float]]] = {name: [] for name in scripts}
+    for run in range(args.runs):
+        names = ["bare", "create", "get"]
+        for name in names[run % 3 :] + names[: run % 3]:
+            results[name].append(run_wrk(base, scripts[name], extra[name], args.duration, args.connections))
+
+    print(
+        "\nOrders: PostgreSQL, 2 serve processes, Redis, rate limits off;"
+        f" order body {len(order_file.read_bytes())} bytes"
+    )
+    print(f"wrk -t2 -c{args.connections}, {args.runs} rotating runs of {args.duration}s each")
+    print(f"{'endpoint':<32}{'req/s per run':<40}{'median':>9}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}")
+    bare = statistics.median(r["rps"] for r in results["bare"])
+    for name, label in (
+        ("bare", "GET /v1/health (bare)"),
+        ("create", "POST /v1/location/orders"),
+        ("get", "GET /v1/location/orders/:id"),
+    ):
+        runs = results[name]
+        median = statistics.median(r["rps"] for r in runs)
+        print(
+            f"{label:<32}{' '.join(format(r['rps'], '.0f') for r in runs):<40}{median:>9.0f}"
+            f"{statistics.median(r['p50'] for r in runs):>9.2f}{statistics.median(r['p99'] for r in runs):>9.2f}"
+            f"{median / bare:>8.1%}"
+        )
+
+
 def main() -> None:
+    global NAME, URL
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--runs", type=int, default=5)
@@ -205,11 +266,15 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--list-orders", type=int, default=1_000_000)
     parser.add_argument("--list-requests", type=int, default=300)
+    parser.add_argument("--lists-only", action="store_true", help="no wrk: the list pages alone")
+    parser.add_argument("--database", default=NAME, help="the PostgreSQL database to (re)create")
+    parser.add_argument("--keep", action="store_true", help="reuse --database when an earlier run filled it")
     args = parser.parse_args()
-    if shutil.which("wrk") is None:
+    NAME, URL = args.database, URL.rsplit("/", 1)[0] + "/" + args.database
+    if not args.lists_only and shutil.which("wrk") is None:
         raise SystemExit("wrk is required: apt-get install -y wrk")
 
-    workdir, env, demo, order_file = prepare(args.redis)
+    workdir, env, demo, order_file = prepare(args.redis, args.keep)
     token = demo["tokens"]["location"]
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -218,49 +283,12 @@ def main() -> None:
         [COMPTOIR, "serve", "--port", str(port), "--workers", "2"], env=env, stdout=subprocess.DEVNULL, stderr=log
     )
     try:
-        wait_until_up(base)
+        wait_until_up(base, 120)  # a loaded machine starts two processes slowly
         headers = {"X-Access-Token": token, "Content-Type": "application/json"}
         first = httpx.post(f"{base}/v1/location/orders", content=order_file.read_bytes(), headers=headers)
         assert first.status_code == 200, first.text
-        ids = [
-            httpx.post(f"{base}/v1/location/orders", content=order_file.read_bytes(), headers=headers).json()["id"]
-            for _ in range(500)
-        ]
-        ids_file = workdir / "ids.txt"
-        ids_file.write_text("\n".join(ids) + "\n")
-        scripts = {}
-        for name, text in (("bare", BARE_SCRIPT), ("create", POST_SCRIPT), ("get", GET_SCRIPT)):
-            scripts[name] = workdir / f"{name}.lua"
-            scripts[name].write_text(text)
-        extra = {"bare": [], "create": [str(order_file), token], "get": [str(ids_file), token]}
-        for name in scripts:  # warm-up
-            run_wrk(base, scripts[name], extra[name], 3, args.connections)
-        results: dict[str, list[dict[str, float]]] = {name: [] for name in scripts}
-        for run in range(args.runs):
-            names = ["bare", "create", "get"]
-            for name in names[run % 3 :] + names[: run % 3]:
-                results[name].append(run_wrk(base, scripts[name], extra[name], args.duration, args.connections))
-
-        print(
-            "\nOrders: PostgreSQL, 2 serve processes, Redis, rate limits off;"
-            f" order body {len(order_file.read_bytes())} bytes"
-        )
-        print(f"wrk -t2 -c{args.connections}, {args.runs} rotating runs of {args.duration}s each")
-        print(f"{'endpoint':<32}{'req/s per run':<40}{'median':>9}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}")
-        bare = statistics.median(r["rps"] for r in results["bare"])
-        for name, label in (
-            ("bare", "GET /v1/health (bare)"),
-            ("create", "POST /v1/location/orders"),
-            ("get", "GET /v1/location/orders/:id"),
-        ):
-            runs = results[name]
-            median = statistics.median(r["rps"] for r in runs)
-            print(
-                f"{label:<32}{' '.join(format(r['rps'], '.0f') for r in runs):<40}{median:>9.0f}"
-                f"{statistics.median(r['p50'] for r in runs):>9.2f}{statistics.median(r['p99'] for r in runs):>9.2f}"
-                f"{median / bare:>8.1%}"
-            )
-
+        if not args.lists_only:
+            _wrk_rounds(base, token, order_file, workdir, args)
         if args.list_orders:
             location_pk = asyncio.run(_location_pk(demo["location_ids"][0]))
             seconds = asyncio.run(fill(location_pk, args.list_orders))

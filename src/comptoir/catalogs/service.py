@@ -97,13 +97,13 @@ async def get_catalog(
     head = render_catalog(found)
     if hide_data:
         return dumps(head), {}
-    cached = await repository.cached_data(session, found.id)
+    head_bytes = dumps(head)
+    cached = await repository.cached_data(session, found.id, head_bytes[:-1] + b',"data":')
     if cached is None:  # created before content was stored: empty
         return with_data(head, EMPTY_DATA), {}
-    data, digest = cached
-    head_bytes = dumps(head)
+    whole, digest = cached
     etag = hashlib.blake2b(head_bytes + digest.encode(), digest_size=12).hexdigest()
-    return b"".join((head_bytes[:-1], b',"data":', data, b"}")), {"ETag": f'"{etag}"'}
+    return whole, {"ETag": f'"{etag}"'}
 
 
 async def list_catalogs(

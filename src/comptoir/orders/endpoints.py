@@ -161,7 +161,7 @@ async def list_orders(
     and `customer_id`. A heavy query for the rate limits."""
     location, _account = await location_of(session, ctx, location_id)
     body, result = await service.list_orders(
-        OrderRepository(Unit.of(session)), ctx.client_id, page, filters, locations={location.id: location}
+        OrderRepository(Unit.of(session)), ctx.client_id, page, filters, locations={location.id: location}, encoded=True
     )
     return JSON(body, headers=result.headers())
 
@@ -184,7 +184,7 @@ async def list_account_orders(
     orders = OrderRepository(Unit.of(session))
     locations = await orders.locations_of(account.id)
     body, result = await service.list_orders(
-        orders, ctx.client_id, page, filters, locations=locations, account_id=account.id
+        orders, ctx.client_id, page, filters, locations=locations, account_id=account.id, encoded=True
     )
     return JSON(body, headers=result.headers())
 

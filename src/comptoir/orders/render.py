@@ -177,12 +177,20 @@ def _customer(order: OrderLike) -> dict[str, Any] | None:
     return _as_attached(customer_read(snapshot), order, None)
 
 
+def _shows_no_ids(customer: dict[str, Any] | None) -> bool:
+    """Whether an order's `customer` state shows no ids and no private ref (none, a guest,
+    or shown detached): what `_as_attached` leaves as it is while the order has no customer."""
+    return customer is None or (
+        customer["id"] is None and customer["customer_list_id"] is None and customer["private_ref"] is None
+    )
+
+
 def _as_attached(customer: dict[str, Any], order: OrderLike, customer_ref: str | None) -> dict[str, Any]:
     """spec 2.5 rule 6: an order's customer shows its ids, and the reader's private ref on it
     (`customer_ref`), only while the customer exists (the foreign key nulls `customer_id`
     when it is deleted)."""
     if order.customer_id is None:
-        if customer["id"] is None and customer["customer_list_id"] is None and customer["private_ref"] is None:
+        if _shows_no_ids(customer):
             return customer  # a guest, or shown detached already
         return {**customer, "id": None, "customer_list_id": None, "private_ref": None}
     return {**customer, "id": ids.encode(Customer.KIND, order.customer_id), "private_ref": customer_ref}
@@ -275,22 +283,84 @@ def rendered_delivery(delivery: Delivery | None, order: OrderLike, location: Loc
     return render_delivery(delivery, order.public_id, location.public_id, location.timezone) if delivery else None
 
 
+# An order's view is `{"tz": <its timezone>, "detached": <_shows_no_ids(its customer)>,
+# "order": <render_order's state>}`, written by `stored_view` and `keep_view` alone, in that
+# key order: a list reads it as text and answers that text (`view_json`).
+
+
 def stored_view(location: LocationRef, state: dict[str, Any]) -> tuple[bytes, orjson.Fragment]:
     """`state` (without private refs) serialised once: its text, which a reader without refs
     reads and the order's change carries, and the order's view holding it."""
     text, plain = jsonutil.dumps_checked(state)
-    view = b'{"tz":' + jsonutil.dumps(location.timezone) + b',"order":' + text + b"}"
+    view = b"".join((_view_head(location.timezone, _shows_no_ids(state["customer"])), text, b"}"))
     return text, jsonutil.stored_fragment(view, plain)
 
 
 def keep_view(order: OrderLike, location: LocationRef, state: dict[str, Any]) -> None:
     """Store the read shape just rendered for an event (`state`, without private refs),
     without its delivery (a row of its own)."""
-    order.view = {"tz": location.timezone, "order": {**state, "delivery": None}}
+    detached = _shows_no_ids(state["customer"])
+    order.view = {"tz": location.timezone, "detached": detached, "order": {**state, "delivery": None}}
+
+
+def _view_head(timezone: str, detached: bool) -> bytes:
+    return (
+        b'{"tz":'
+        + jsonutil.dumps(timezone)
+        + (b',"detached":true' if detached else b',"detached":false')
+        + b',"order":'
+    )
 
 
 def has_view(order: OrderLike, location: LocationRef) -> bool:
+    """Whether the order's view is in the location's timezone (read as text by a list:
+    `view_text`, before its view is decoded)."""
+    if order.view is None and getattr(order, "view_text", None) is not None:
+        text = order.view_text.lstrip(" ")  # type: ignore[union-attr]
+        return text.startswith('{"tz":' + jsonutil.dumps_str(location.timezone) + ",")
     return order.view is not None and order.view.get("tz") == location.timezone
+
+
+_PRIVATE_REF = b',"private_ref":null,"status":'  # render_order's keys, the first that is not the reader's
+_NO_DELIVERY = b',"delivery":null}'  # render_order's last key
+
+
+def view_json(
+    order: OrderLike,
+    location: LocationRef,
+    client_id: int | None,
+    delivery: dict[str, Any] | None,
+) -> orjson.Fragment | None:
+    """`personalise(order, ...)` as JSON, from the view's text (`order.view_text`) without
+    decoding it, when what `as_read_by` changes for this reader is the order's own private ref
+    alone: the reader has no refs on its elements, the order no customer and its view's
+    customer no ids (`_as_attached` leaves it); its `id` and `delivery` are set here as
+    `personalise` sets them. None when it is not so (the caller personalises the decoded view).
+    The same bytes as `jsonutil.dumps(personalise(...))`: the view's text is orjson's."""
+    text = getattr(order, "view_text", None)
+    if text is None or order.customer_id is not None:
+        return None
+    refs = order.refs.get(str(client_id), {}) if client_id is not None else {}
+    if any(key != ORDER_REF for key in refs):
+        return None
+    raw = text.encode()
+    head = _view_head(location.timezone, True)
+    start = 1 if raw[:1] == b" " else 0  # `jsonutil.stored_fragment`'s mark
+    if not raw.startswith(head, start) or not raw.endswith(_NO_DELIVERY + b"}"):
+        return None
+    state = raw[start + len(head) : -1]
+    if not state.startswith(b'{"id":' + jsonutil.dumps(order.public_id) + b","):
+        return None
+    ref = refs.get(ORDER_REF)
+    if ref is not None:
+        at = state.find(_PRIVATE_REF)
+        # only scalars before it (no object or array opens): the order's own key, not a nested one
+        if at < 0 or state.find(b"{", 1, at) >= 0 or state.find(b"[", 0, at) >= 0:
+            return None
+        state = b"".join((state[:at], b',"private_ref":', jsonutil.dumps(ref), state[at + len(_PRIVATE_REF) - 10 :]))
+    if delivery is not None:
+        state = b"".join((state[: -len(_NO_DELIVERY)], b',"delivery":', jsonutil.dumps(delivery), b"}"))
+    return orjson.Fragment(state)
 
 
 def personalise(

@@ -25,7 +25,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, bindparam, case, func, insert, literal_column, null, select
+from sqlalchemy import Select, Text, bindparam, case, cast, func, insert, literal_column, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.core.repository import private_ref_filter, private_ref_upsert, private_refs_of, upsert_private_ref
@@ -74,6 +74,12 @@ ORDER_READ = Query(  # one order with its delivery and the caller's ref on its c
     )
     .outerjoin(Delivery, Delivery.order_id == Order.id)
     .where(Order.id == bindparam("id"), Order.location_id == bindparam("location_id"))
+)
+_PAGE_ORDER = tuple(name for name in _READ_COLUMNS if name != "view")
+_PAGE_COLUMNS = (  # a list's orders with their deliveries, the view as text (`page`)
+    *(getattr(Order, name) for name in _PAGE_ORDER),
+    cast(Order.view, Text).label("view_text"),
+    *(getattr(Delivery, name).label(f"d_{name}") for name in _DELIVERY_COLUMNS),
 )
 ORDER_BODY = Query(select(Order.body).where(Order.id == bindparam("id")))
 # The order, its columns bound as `:o_<column>`: run on SQLite, a CTE of the one statement on PostgreSQL.
@@ -155,9 +161,11 @@ class OrderRepository:
         says so get their bodies (one more query); the others are read without.
 
         The columns, not ORM instances: instrumenting 100 orders cost more than reading them
-        (benchmarks/orders.py, list pages)."""
+        (benchmarks/orders.py, list pages). The deliveries are joined in the same statement,
+        and the view is read as text (`OrderRow.view_text`, decoded by the caller when it
+        needs to: `render.view_json` answers it as it is)."""
         session = await self.session()
-        stmt = select(*(getattr(Order, name) for name in _READ_COLUMNS))
+        stmt = select(*_PAGE_COLUMNS).outerjoin(Delivery, Delivery.order_id == Order.id)
         if account_id is not None:
             stmt = stmt.where(Order.account_id == account_id)
         else:
@@ -165,14 +173,21 @@ class OrderRepository:
         stmt = _filtered(stmt, client_id, filters, timezone)
         keys = [Key(Order.created_at, datetime), Key(Order.id, int)]
         result = await paginate(session, stmt, keys, page, descending=True)
-        orders = [OrderRow(**row._mapping, body=None) for row in result.rows]
+        orders, deliveries = [], {}
+        for row in result.rows:
+            values = row._mapping
+            order = OrderRow(
+                **{name: values[name] for name in _PAGE_ORDER}, view=None, view_text=values["view_text"], body=None
+            )
+            orders.append(order)
+            if values["d_id"] is not None:
+                deliveries[order.id] = Delivery(**{name: values[f"d_{name}"] for name in _DELIVERY_COLUMNS})
         wanted = [order for order in orders if bodies_for is not None and bodies_for(order)]
         if wanted:
             stmt = select(Order.id, Order.body).where(Order.id.in_([o.id for o in wanted]))
             bodies: dict[int, dict[str, Any]] = {row[0]: row[1] for row in (await session.execute(stmt)).all()}
             for order in wanted:
                 order.body = bodies[order.id]
-        deliveries = await self.deliveries_of([order.id for order in orders])
         attached = [order.customer_id for order in orders if order.customer_id is not None]
         customer_refs = await self._customer_refs(attached, client_id) if client_id is not None else {}
         return orders, deliveries, customer_refs, result

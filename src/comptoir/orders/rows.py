@@ -29,6 +29,9 @@ class OrderRow(SimpleNamespace):
     view: Any
     created_at: datetime
     updated_at: datetime
+    # a list's rows: the view as the database holds it, decoded into `view` only when needed
+    # (`render.view_json`)
+    view_text: str | None = None
 
     @property
     def public_id(self) -> str:

@@ -25,6 +25,7 @@ from comptoir.db.unit import Unit
 from comptoir.errors import BadRequest, FieldErrors, NotFound
 from comptoir.kit import clock, custom_fields, gcpause, ids
 from comptoir.kit.decimals import exact_add, exact_sub, render_decimal
+from comptoir.kit.jsonutil import loads_stored
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import localize, parse_datetime
 from comptoir.kit.wire import WireError, shown
@@ -48,6 +49,7 @@ from comptoir.orders.render import (
     render_order,
     rendered_delivery,
     stored_view,
+    view_json,
 )
 from comptoir.orders.repository import ORDER_IDS, OrderRepository
 from comptoir.orders.rows import OrderLike, OrderRow
@@ -383,10 +385,13 @@ async def list_orders(
     *,
     locations: dict[int, Any],
     account_id: int | None = None,
-) -> tuple[list[dict[str, Any]], Page]:
+    encoded: bool = False,
+) -> tuple[list[Any], Page]:
     """spec 4.1: newest first, as `client_id` reads them (None: nobody's private refs, as
     the back office shows them). `locations` are the listed locations by pk (one, or every
-    location of `account_id` for the account list).
+    location of `account_id` for the account list). `encoded` (the API): an order whose
+    stored view is what this reader reads comes as its JSON (`render.view_json`), the others
+    as `personalise` renders them; else every order as `personalise` renders it.
 
     The cyclic collector is paused meanwhile (`kit.gcpause`): 100 orders are tens of
     thousands of objects (their views), which it walked over and over, every 700
@@ -403,11 +408,16 @@ async def list_orders(
         bodies_for=lambda order: not has_view(order, locations[order.location_id]),
         **where,
     )
-    body = []
+    body: list[Any] = []
     for order in rows:
         location = locations[order.location_id]
         customer_ref = customer_refs.get(order.customer_id) if order.customer_id is not None else None
         delivery = rendered_delivery(deliveries.get(order.id), order, location)
+        if encoded and (as_json := view_json(order, location, client_id, delivery)) is not None:
+            body.append(as_json)
+            continue
+        if order.view is None and order.view_text is not None:
+            order.view = loads_stored(order.view_text)
         body.append(personalise(order, location, client_id, customer_ref, delivery))
     return body, result
 
