@@ -43,11 +43,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-import aiohttp
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.callbacks import repository, signing
+from comptoir.callbacks.client import CallbackClient
 from comptoir.callbacks.repository import AttemptRow, Done, Retry
 from comptoir.callbacks.sending import MAX_ERROR, Outcome, http_client, post
 from comptoir.config import Settings
@@ -161,7 +161,7 @@ class DeliveryWorker:
         self._listening = False
         self._changed: set[int] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._http: aiohttp.ClientSession | None = None
+        self._http: CallbackClient | None = None
 
     # --- lifecycle ------------------------------------------------------------------------
 
