@@ -41,7 +41,7 @@ import secrets
 import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -120,6 +120,32 @@ class Due:
     traceparent: str | None = None  # of the write that recorded it (docs/operations.md "Traces")
 
 
+class _EventRow:
+    """An event as `repository.DUE_EVENTS` reads it, for `render_event`."""
+
+    __slots__ = ("event_type", "public_id", "resource_type")
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.public_id = ids.encode(Event.KIND, row["id"])
+        self.resource_type: str = row["resource_type"]
+        self.event_type: str = row["event_type"]
+
+
+class _ChangeRow:
+    """The event's change as `repository.DUE_EVENTS` reads it, for `render_event`."""
+
+    __slots__ = ("created_at", "ids", "new_state", "previous_state", "resource_type", "state_change", "timezone")
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.created_at: datetime = row["change_created_at"]
+        self.timezone: str = row["timezone"]
+        self.ids: dict[str, Any] = row["ids"]
+        self.resource_type: str = row["change_resource_type"]
+        self.previous_state: Any = row["previous_state"]
+        self.new_state: Any = row["new_state"]
+        self.state_change: Any = row["state_change"]
+
+
 class DeliveryWorker:
     def __init__(
         self,
@@ -129,7 +155,7 @@ class DeliveryWorker:
         *,
         concurrency: int = 32,
         poll_interval: float = 0.2,
-        batch: int = 20,
+        batch: int = 100,
         lane_seconds: float = 5.0,
         reader: FastReader | None = None,
     ) -> None:
@@ -283,8 +309,8 @@ class DeliveryWorker:
                 outcomes: list[Outcome | None] = []  # None: not sent, nothing to record
                 checking = False  # once something changed, read every remaining event's state
                 for item in batch:
-                    if self._stopping:
-                        break
+                    if self._stopping or (outcomes and loop.time() >= ends):
+                        break  # the rest waits for the next claim: a lane's turn ends on time
                     if loop.time() - renewed > self.renew_every:
                         if not await self._renew(lane):
                             return
@@ -325,21 +351,21 @@ class DeliveryWorker:
         return await repository.still_due(self._reader, item.event_id, lane.token, item.url)
 
     async def _due(self, lane: Lane) -> list[Due]:
-        """The lane's due events, oldest first, while this worker holds its lease."""
+        """The lane's due events, oldest first, while this worker holds its lease: one fast
+        read (no session), each body rendered and encoded once."""
         self._changed.discard(lane.connection_id)  # this read is fresh
-        async with self.db.transaction(write=False) as session:
-            rows = await repository.due_events(session, lane.connection_id, lane.token, clock.now(), self.batch)
+        rows = await repository.due_events(self._reader, lane.connection_id, lane.token, clock.now(), self.batch)
         return [
             Due(
-                event.id,
-                event.attempts,
-                url,
-                dumps(render_event(event, change, full=True)),
-                event.redelivery,
-                cast("datetime", event.next_attempt_at),  # due: not null
-                change.traceparent,
+                row["id"],
+                row["attempts"],
+                row["url"],
+                dumps(render_event(_EventRow(row), _ChangeRow(row), full=True)),
+                row["redelivery"],
+                row["next_attempt_at"],  # due: not null
+                row["traceparent"],
             )
-            for event, change, url in rows
+            for row in rows
         ]
 
     async def _send(self, lane: Lane, item: Due) -> Outcome:
