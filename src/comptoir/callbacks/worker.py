@@ -302,7 +302,7 @@ class DeliveryWorker:
         renewed = loop.time()
         hold = 0.0  # seconds before the lane may be claimed again
         try:
-            while not self._stopping and loop.time() < ends:
+            while not self._stopping:  # a turn sends at least one event, then ends on time
                 batch = await self._due(lane)
                 if not batch:
                     break
@@ -325,6 +325,8 @@ class DeliveryWorker:
                 if not await self._record(lane, batch[: len(outcomes)], outcomes):
                     return  # the callback is gone (or, after a stall, another worker has the lane)
                 renewed = loop.time()
+                if renewed >= ends:
+                    break
         except DependencyUnavailable:  # logged once per outage (docs/operations.md "When a dependency fails")
             hold = resend_wait(self.base, 1)
         except Exception:
