@@ -163,6 +163,7 @@ DELIVERY_RULES: list[tuple[str, Match]] = [
     (DELIVERY_RENDER, files("comptoir/events/payload.py", "comptoir/kit/jsonutil.py")),
     (IDS, files("comptoir/kit/ids.py", "comptoir/db/ids.py")),
     (DELIVERY_POST, files("/aiohttp/", "/yarl/", "/multidict/", "/aiohappyeyeballs/", "comptoir/callbacks/sending.py")),
+    (DELIVERY_POST, files("comptoir/callbacks/client.py", "/asyncio/streams.py")),
     (DELIVERY_POST, files("comptoir/callbacks/addresses.py", "/_http_parser", "/_http_writer")),
     (DELIVERY_POST, functions("comptoir/callbacks/worker.py", "DeliveryWorker._send")),
     (DELIVERY_DUE, functions("comptoir/callbacks/worker.py", "DeliveryWorker._due", "DeliveryWorker._still_due")),

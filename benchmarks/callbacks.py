@@ -3,7 +3,9 @@
 The callbacks benchmark, on PostgreSQL:
 1. 10,000 events wait for one connection whose callback points at a local receiver that
    answers at once; one `comptoir worker` process starts; the figure is events delivered per
-   second (first to last receipt, and worker start to last receipt).
+   second (first to last receipt, and worker start to last receipt), and the worker's CPU per
+   delivery (user and system, from /proc: on a loaded machine the rate follows the load, the
+   CPU much less).
 2. With the worker running, changes are committed at a steady 100 per second for `--seconds`;
    each event's delay from its commit to its receipt is measured (median and p99).
 
@@ -195,6 +197,12 @@ def received(stats_url: str) -> list[tuple[str, float]]:
     return [tuple(item) for item in httpx.get(stats_url, timeout=30).json()]
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU a process has used so far (Linux: /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def wait_for(stats_url: str, count: int, timeout: float) -> list[tuple[str, float]]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -262,7 +270,11 @@ def main() -> None:
         asyncio.run(produce(args.database, ids, args.events, None))
         worker_started = time.time()
         worker = start_worker(args.database, workdir / "worker.log")
+        # the worker's CPU per delivery, past its start-up: from the first receipts to the last
+        first = len(wait_for(stats_url, 1, 120))
+        cpu_first = cpu_seconds(worker.pid)
         got = wait_for(stats_url, args.events, 600)
+        cpu_per_delivery = (cpu_seconds(worker.pid) - cpu_first) / max(1, args.events - first)
         times = sorted(t for _, t in got[: args.events])
         duplicates = args.events - len({event for event, _ in got[: args.events]})
         first_to_last = args.events / (times[-1] - times[0])
@@ -283,7 +295,8 @@ def main() -> None:
 
     print(f"Callback delivery on PostgreSQL, 1 worker process, 1 receiver on 127.0.0.1 ({workdir})")
     print(f"1. {args.events} queued events: {first_to_last:.0f} deliveries/s (first to last receipt), "
-          f"{start_to_last:.0f}/s counting worker start-up; {duplicates} duplicates")  # fmt: skip
+          f"{start_to_last:.0f}/s counting worker start-up; {duplicates} duplicates; "
+          f"worker CPU {cpu_per_delivery * 1e6:.0f} us per delivery")  # fmt: skip
     p99 = delays[max(0, int(len(delays) * 0.99) - 1)]
     print(f"2. {count} events at {args.rate:.0f}/s: commit to receipt median {statistics.median(delays):.1f} ms, "
           f"p99 {p99:.1f} ms, max {delays[-1]:.1f} ms")  # fmt: skip

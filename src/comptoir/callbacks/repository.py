@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TypedDict, cast
+from typing import Any, TypedDict, cast
 
 from sqlalchemy import (
+    Integer,
     Row,
     Select,
     Table,
@@ -321,26 +322,46 @@ async def still_due(reader: FastReader, event_pk: int, token: str, url: str) -> 
     return await reader.one(STILL_DUE, event_id=event_pk, token=token, url=url) is not None
 
 
-async def due_events(
-    session: AsyncSession, connection_id: int, token: str, now: datetime, limit: int
-) -> list[tuple[Event, Change, str]]:
-    """The lane's due events with their change and the callback's url, oldest first, while
-    `token` holds the lease."""
-    stmt = (
-        select(Event, Change, Callback.url)
-        .join(Change, Change.id == Event.change_id)
-        .join(Callback, Callback.connection_id == Event.connection_id)
-        .where(
-            Event.connection_id == connection_id,
-            Event.next_attempt_at <= now,
-            Callback.lease_owner == token,
-            Callback.url.is_not(None),
-        )
-        .order_by(Event.created_at, Event.id)
-        .limit(limit)
+# The lane's due events with what their POST's body needs (`events.payload.render_event`:
+# the event's and its change's fields) and the callback's url, oldest first, while `token`
+# holds the lease: columns, not ORM objects, read without a session.
+DUE_EVENTS = Query(
+    select(
+        Event.id,
+        Event.attempts,
+        Event.redelivery,
+        Event.next_attempt_at,
+        Event.resource_type,
+        Event.event_type,
+        Change.created_at.label("change_created_at"),
+        Change.timezone,
+        Change.ids,
+        Change.resource_type.label("change_resource_type"),
+        Change.previous_state,
+        Change.new_state,
+        Change.state_change,
+        Change.traceparent,
+        Callback.url,
     )
-    # the url is not null (filtered above)
-    return cast("list[tuple[Event, Change, str]]", (await session.execute(stmt)).all())
+    .join(Change, Change.id == Event.change_id)
+    .join(Callback, Callback.connection_id == Event.connection_id)
+    .where(
+        Event.connection_id == bindparam("connection_id"),
+        Event.next_attempt_at <= bindparam("now", type_=Event.next_attempt_at.type),
+        Callback.lease_owner == bindparam("token"),
+        Callback.url.is_not(None),
+    )
+    .order_by(Event.created_at, Event.id)
+    .limit(bindparam("limit", type_=Integer))
+)
+
+
+async def due_events(
+    reader: FastReader, connection_id: int, token: str, now: datetime, limit: int
+) -> list[dict[str, Any]]:
+    """The lane's due events (`DUE_EVENTS`' columns), oldest first, while `token` holds the
+    lease: a fast read (no session)."""
+    return await reader.all(DUE_EVENTS, connection_id=connection_id, token=token, now=now, limit=limit)
 
 
 async def oldest_undelivered(session: AsyncSession) -> datetime | None:

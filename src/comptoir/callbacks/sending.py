@@ -1,10 +1,11 @@
 """One POST to a callback URL: what the delivery worker sends for each event and what a test
 event sends (docs/api/callbacks-events.md "Delivery", "Testing, resending and replaying").
 
-The HTTP client (`http_client`) resolves every name through `GuardedResolver` and connects
-to the checked address; an address literal is checked before the POST (`literal_refusal`).
-Redirects are not followed. An answer 200-499 received whole (its body read up to 1 MB)
-within the client's timeout acknowledges; anything else is a failed attempt.
+The HTTP client (`http_client`, `callbacks/client.py`) resolves every name through
+`GuardedResolver` and connects to the checked address; an address literal is checked before
+the POST (`literal_refusal`). Redirects are not followed. An answer 200-499 received whole (its
+body read up to 1 MB) within the client's timeout acknowledges; anything else is a failed
+attempt. The client keeps its connections alive per origin, so a lane's POSTs share one.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-import aiohttp
 from yarl import URL
 
-from comptoir.callbacks.addresses import GuardedResolver, RefusedAddress, literal_address, refusal
+from comptoir.callbacks.addresses import RefusedAddress, literal_address, refusal
+from comptoir.callbacks.client import CallbackClient, ConnectError, Reply
 from comptoir.config import IPNetwork
 from comptoir.kit import clock, tracing
 from comptoir.kit.safetext import printable, storable
@@ -47,15 +48,11 @@ class Outcome:
         return self.error is None and self.status_code is not None and 200 <= self.status_code <= 499
 
 
-def http_client(timeout: float, allowed: Sequence[IPNetwork], limit: int) -> aiohttp.ClientSession:
-    """The client of callback POSTs: the timeout covers the whole answer."""
-    return aiohttp.ClientSession(
-        timeout=aiohttp.ClientTimeout(total=timeout),
-        # every name is resolved by the guard, and the connection goes to the checked address
-        connector=aiohttp.TCPConnector(limit=limit, ttl_dns_cache=60, resolver=GuardedResolver(allowed)),
-        headers={"User-Agent": USER_AGENT},
-        # a client span per POST, sending `traceparent`, while tracing is on (docs/operations.md "Traces")
-        trace_configs=tracing.client_trace_configs(),
+def http_client(timeout: float, allowed: Sequence[IPNetwork], limit: int) -> CallbackClient:
+    """The client of callback POSTs: the timeout covers the whole answer; at most `limit`
+    idle connections kept."""
+    return CallbackClient(
+        timeout, allowed, limit, user_agent=USER_AGENT, excerpt=EXCERPT_BYTES, max_counted=MAX_COUNTED
     )
 
 
@@ -70,7 +67,7 @@ def literal_refusal(url: str, allowed: Sequence[IPNetwork]) -> str | None:
 
 
 async def post(
-    http: aiohttp.ClientSession, url: str, body: bytes, headers: dict[str, str], allowed: Sequence[IPNetwork]
+    http: CallbackClient, url: str, body: bytes, headers: dict[str, str], allowed: Sequence[IPNetwork]
 ) -> Outcome:
     """POST `body` once; never raises for what the receiver or the network does."""
     attempted_at = clock.now()
@@ -79,50 +76,27 @@ async def post(
     error: str | None = None
     excerpt: str | None = None
     size: int | None = None
+    reply = Reply()
     try:
         refused = literal_refusal(url, allowed)
         if refused is not None:  # an address literal: no resolver sees it
             raise RefusedAddress(refused)
-        async with http.post(url, data=body, headers=headers, allow_redirects=False) as response:
-            status = response.status
-            start = await _read_start(response.content, EXCERPT_BYTES)
-            excerpt = printable(start.decode("utf-8", "replace"), EXCERPT_CHARS)
-            # the body (its first MB) must arrive within the timeout too, announced size or not
-            counted = len(start) + await _count_rest(response.content, MAX_COUNTED)
-            size = response.content_length
-            if size is None or size < 0:
-                size = counted
+        # a client span per POST, sending `traceparent`, while tracing is on (docs/operations.md "Traces")
+        with tracing.client_span("POST", url, headers) as answer:
+            try:
+                await http.post(url, body, headers, reply)
+            finally:
+                answer["status"] = status = reply.status
+        excerpt = printable(reply.start.decode("utf-8", "replace"), EXCERPT_CHARS)
+        size = reply.counted if reply.length is None else reply.length
     except RefusedAddress as exc:
         error = f"refused: {exc.reason}"
     except TimeoutError:
         error = "timeout"
-    except aiohttp.ClientConnectorError as exc:
-        os_error = getattr(exc, "os_error", None)
-        error = f"refused: {os_error.reason}" if isinstance(os_error, RefusedAddress) else "connect_error"
+    except ConnectError:
+        error = "connect_error"
     except Exception as exc:  # any other failure is a failed attempt, never a crashed lane
         error = type(exc).__name__
     duration_ms = round((time.perf_counter() - started) * 1000)
     error = None if error is None else storable(error, MAX_ERROR)
     return Outcome(attempted_at, clock.now(), duration_ms, status, error, excerpt, size)
-
-
-async def _read_start(content: aiohttp.StreamReader, limit: int) -> bytes:
-    """The first `limit` bytes of a body, however it arrives in chunks."""
-    data = b""
-    while len(data) < limit:
-        chunk = await content.read(limit - len(data))
-        if not chunk:
-            break
-        data += chunk
-    return data
-
-
-async def _count_rest(content: aiohttp.StreamReader, limit: int) -> int:
-    """How many more bytes the body has, counted up to `limit`."""
-    counted = 0
-    while counted < limit:
-        chunk = await content.read(min(65536, limit - counted))
-        if not chunk:
-            break
-        counted += len(chunk)
-    return counted

@@ -41,13 +41,13 @@ import secrets
 import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
-import aiohttp
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.callbacks import repository, signing
+from comptoir.callbacks.client import CallbackClient
 from comptoir.callbacks.repository import AttemptRow, Done, Retry
 from comptoir.callbacks.sending import MAX_ERROR, Outcome, http_client, post
 from comptoir.config import Settings
@@ -120,6 +120,32 @@ class Due:
     traceparent: str | None = None  # of the write that recorded it (docs/operations.md "Traces")
 
 
+class _EventRow:
+    """An event as `repository.DUE_EVENTS` reads it, for `render_event`."""
+
+    __slots__ = ("event_type", "public_id", "resource_type")
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.public_id = ids.encode(Event.KIND, row["id"])
+        self.resource_type: str = row["resource_type"]
+        self.event_type: str = row["event_type"]
+
+
+class _ChangeRow:
+    """The event's change as `repository.DUE_EVENTS` reads it, for `render_event`."""
+
+    __slots__ = ("created_at", "ids", "new_state", "previous_state", "resource_type", "state_change", "timezone")
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.created_at: datetime = row["change_created_at"]
+        self.timezone: str = row["timezone"]
+        self.ids: dict[str, Any] = row["ids"]
+        self.resource_type: str = row["change_resource_type"]
+        self.previous_state: Any = row["previous_state"]
+        self.new_state: Any = row["new_state"]
+        self.state_change: Any = row["state_change"]
+
+
 class DeliveryWorker:
     def __init__(
         self,
@@ -129,7 +155,7 @@ class DeliveryWorker:
         *,
         concurrency: int = 32,
         poll_interval: float = 0.2,
-        batch: int = 20,
+        batch: int = 100,
         lane_seconds: float = 5.0,
         reader: FastReader | None = None,
     ) -> None:
@@ -161,7 +187,7 @@ class DeliveryWorker:
         self._listening = False
         self._changed: set[int] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._http: aiohttp.ClientSession | None = None
+        self._http: CallbackClient | None = None
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -276,15 +302,15 @@ class DeliveryWorker:
         renewed = loop.time()
         hold = 0.0  # seconds before the lane may be claimed again
         try:
-            while not self._stopping and loop.time() < ends:
+            while not self._stopping:  # a turn sends at least one event, then ends on time
                 batch = await self._due(lane)
                 if not batch:
                     break
                 outcomes: list[Outcome | None] = []  # None: not sent, nothing to record
                 checking = False  # once something changed, read every remaining event's state
                 for item in batch:
-                    if self._stopping:
-                        break
+                    if self._stopping or (outcomes and loop.time() >= ends):
+                        break  # the rest waits for the next claim: a lane's turn ends on time
                     if loop.time() - renewed > self.renew_every:
                         if not await self._renew(lane):
                             return
@@ -299,6 +325,8 @@ class DeliveryWorker:
                 if not await self._record(lane, batch[: len(outcomes)], outcomes):
                     return  # the callback is gone (or, after a stall, another worker has the lane)
                 renewed = loop.time()
+                if renewed >= ends:
+                    break
         except DependencyUnavailable:  # logged once per outage (docs/operations.md "When a dependency fails")
             hold = resend_wait(self.base, 1)
         except Exception:
@@ -325,21 +353,21 @@ class DeliveryWorker:
         return await repository.still_due(self._reader, item.event_id, lane.token, item.url)
 
     async def _due(self, lane: Lane) -> list[Due]:
-        """The lane's due events, oldest first, while this worker holds its lease."""
+        """The lane's due events, oldest first, while this worker holds its lease: one fast
+        read (no session), each body rendered and encoded once."""
         self._changed.discard(lane.connection_id)  # this read is fresh
-        async with self.db.transaction(write=False) as session:
-            rows = await repository.due_events(session, lane.connection_id, lane.token, clock.now(), self.batch)
+        rows = await repository.due_events(self._reader, lane.connection_id, lane.token, clock.now(), self.batch)
         return [
             Due(
-                event.id,
-                event.attempts,
-                url,
-                dumps(render_event(event, change, full=True)),
-                event.redelivery,
-                cast("datetime", event.next_attempt_at),  # due: not null
-                change.traceparent,
+                row["id"],
+                row["attempts"],
+                row["url"],
+                dumps(render_event(_EventRow(row), _ChangeRow(row), full=True)),
+                row["redelivery"],
+                row["next_attempt_at"],  # due: not null
+                row["traceparent"],
             )
-            for event, change, url in rows
+            for row in rows
         ]
 
     async def _send(self, lane: Lane, item: Due) -> Outcome:

@@ -85,13 +85,16 @@ def _converter(column: ColumnElement[Any], is_sqlite: bool) -> Converter | None:
 
 
 class Query:
-    """A Core select compiled for both dialects; parameters are passed by name."""
+    """A Core select compiled for both dialects; parameters are passed by name, and processed
+    by their SQLAlchemy types where a type has a bind processor (a datetime on SQLite)."""
 
     def __init__(self, stmt: Select[*tuple[Any, ...]]) -> None:
         self.stmt = stmt  # the select itself, for a session (inside a transaction)
         columns = list(stmt.selected_columns)
         self.names = tuple(str(column.key) for column in columns)
         compiled: dict[bool, tuple[str, tuple[str, ...], list[tuple[int, Converter]]]] = {}
+        processors: dict[bool, list[tuple[int, Converter]]] = {}
+        fixed: dict[bool, dict[str, Any]] = {}  # the compiler's own parameters (SQLite's OFFSET 0)
         dialects = ((True, sqlite.dialect()), (False, postgresql.asyncpg.dialect()))
         for is_sqlite, dialect in dialects:
             result = stmt.compile(dialect=dialect)
@@ -100,11 +103,30 @@ class Query:
                 for i, column in enumerate(columns)
                 if (convert := _converter(column, is_sqlite)) is not None
             ]
-            compiled[is_sqlite] = (result.string, tuple(result.positiontup or ()), converters)
+            order = tuple(result.positiontup or ())
+            compiled[is_sqlite] = (result.string, order, converters)
+            fixed[is_sqlite] = {name: result.binds[name].value for name in order if not result.binds[name].required}
+            processors[is_sqlite] = [
+                (i, process)
+                for i, name in enumerate(order)
+                if (process := result.binds[name].type._cached_bind_processor(dialect)) is not None
+            ]
         self._compiled = compiled
+        self._processors = processors
+        self._fixed = fixed
 
     def for_dialect(self, is_sqlite: bool) -> tuple[str, tuple[str, ...], list[tuple[int, Converter]]]:
         return self._compiled[is_sqlite]
+
+    def values(self, is_sqlite: bool, params: dict[str, Any]) -> list[Any]:
+        """The positional values of the statement for `params`, processed by their types."""
+        fixed = self._fixed[is_sqlite]
+        if fixed:
+            params = fixed | params
+        values = [params[name] for name in self._compiled[is_sqlite][1]]
+        for i, process in self._processors[is_sqlite]:
+            values[i] = process(values[i])
+        return values
 
 
 _PG = postgresql.asyncpg.dialect(json_serializer=dumps_str)
@@ -191,8 +213,8 @@ class FastReader:
         return statement.sql if isinstance(statement, Write) else statement.for_dialect(self.is_sqlite)[0]
 
     async def one(self, query: Query, **params: Any) -> dict[str, Any] | None:
-        sql, order, converters = query.for_dialect(self.is_sqlite)
-        values = [params[name] for name in order]
+        sql, _order, converters = query.for_dialect(self.is_sqlite)
+        values = query.values(self.is_sqlite, params)
         if self.is_sqlite:
             row = _sqlite_read(self._sqlite_connection(), sql, values).fetchone()
         else:
@@ -201,8 +223,8 @@ class FastReader:
         return None if row is None else _converted(query, converters, row)
 
     async def all(self, query: Query, **params: Any) -> list[dict[str, Any]]:
-        sql, order, converters = query.for_dialect(self.is_sqlite)
-        values = [params[name] for name in order]
+        sql, _order, converters = query.for_dialect(self.is_sqlite)
+        values = query.values(self.is_sqlite, params)
         if self.is_sqlite:
             rows = _sqlite_read(self._sqlite_connection(), sql, values).fetchall()
         else:

@@ -3,13 +3,43 @@ list and the body POSTed to active callbacks (spec 6.1 item 1: the same body).""
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 
 from comptoir.kit.times import render_datetime
-from comptoir.models import Change, Event
 
 
-def render_event(event: Event, change: Change, *, full: bool) -> dict[str, Any]:
+class EventFields(Protocol):
+    """What the payload reads of an event (an `Event`, or a row the delivery worker read)."""
+
+    @property
+    def public_id(self) -> str: ...
+    @property
+    def resource_type(self) -> str: ...
+    @property
+    def event_type(self) -> str: ...
+
+
+class ChangeFields(Protocol):
+    """What the payload reads of the event's change (a `Change`, or a row)."""
+
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def timezone(self) -> str: ...
+    @property
+    def ids(self) -> dict[str, Any]: ...
+    @property
+    def resource_type(self) -> str: ...
+    @property
+    def previous_state(self) -> Any: ...
+    @property
+    def new_state(self) -> Any: ...
+    @property
+    def state_change(self) -> Any: ...
+
+
+def render_event(event: EventFields, change: ChangeFields, *, full: bool) -> dict[str, Any]:
     """`full=False` gives the list shape, which omits states (spec 6.3 item 6)."""
     body: dict[str, Any] = {
         "id": event.public_id,

@@ -179,14 +179,38 @@ def instrument_engine(sync_engine: Any) -> None:
     InSpans(tracer, sync_engine, usage)
 
 
-def client_trace_configs() -> list[Any]:
-    """The aiohttp trace configs of the callback client: a client span per POST, which
-    sends the `traceparent` header; [] while tracing is off (no header)."""
-    if _provider is None:
-        return []
-    from opentelemetry.instrumentation.aiohttp_client import create_trace_config
+@contextmanager
+def client_span(method: str, url: str, headers: dict[str, str]) -> Iterator[dict[str, Any]]:
+    """A client span around one outgoing request of the callback client, while tracing is
+    on: `traceparent` (and `tracestate`) of that span are added to `headers`; the caller sets
+    `status` in the dict yielded once it has the answer. Does nothing while tracing is off."""
+    answer: dict[str, Any] = {}
+    if _tracer is None:
+        yield answer
+        return
+    from opentelemetry.propagate import inject
+    from opentelemetry.trace import SpanKind, Status, StatusCode
 
-    return [create_trace_config(tracer_provider=_provider)]
+    attributes = {"http.request.method": method, "url.full": url_without_credentials(url)}
+    with _tracer.start_as_current_span(method, kind=SpanKind.CLIENT, attributes=attributes) as span:
+        inject(headers)
+        yield answer
+        status = answer.get("status")
+        if status is not None:
+            span.set_attribute("http.response.status_code", status)
+            if status >= 500:
+                span.set_status(Status(StatusCode.ERROR))
+
+
+def url_without_credentials(url: str) -> str:
+    """A URL as a span may show it: no user or password."""
+    from yarl import URL
+
+    try:
+        parsed = URL(url)
+    except ValueError:
+        return ""
+    return str(parsed.with_user(None)) if parsed.user is not None else url
 
 
 def traced_statements(system: str, call: Callable[..., Any], sql_of: Callable[..., str]) -> Callable[..., Any]:

@@ -421,3 +421,53 @@ async def test_without_a_working_listen_every_send_is_checked(
     sent_by_then = len(receiver.requests_to("/hook"))
     await looked_again(worker)
     assert len(receiver.requests_to("/hook")) == sent_by_then
+
+
+async def test_a_lanes_posts_share_one_kept_alive_connection(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    ids = await queue_events(client, shop, listener, 5)
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    requests = await received(receiver, "/hook", 5)
+    assert [r.headers["X-Event-Id"] for r in requests] == ids
+    await wait_until_listed(client, listener, 0)
+    assert worker._http is not None
+    assert worker._http.opened == 1
+
+
+async def test_a_lanes_turn_ends_mid_batch_and_the_rest_goes_out_next_turn(
+    fast_retries: Settings,
+    database: Database,
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    world: World,
+    receiver: Receiver,
+) -> None:
+    """A turn of 0 s: each claim sends one event of its batch, records it alone, and the
+    next claim sends the next one; every event once, oldest first."""
+    ids = await queue_events(client, shop, listener, 3)
+    turns = DeliveryWorker(fast_retries, database, fast_retries.server_key(), poll_interval=0.05, lane_seconds=0.0)
+    recorded: list[int] = []
+    record = turns._record
+
+    async def counted(lane, batch, outcomes):  # type: ignore[no-untyped-def]
+        recorded.append(len(outcomes))
+        return await record(lane, batch, outcomes)
+
+    turns._record = counted  # type: ignore[method-assign]
+    task = asyncio.create_task(turns.run())
+    try:
+        await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+        requests = await received(receiver, "/hook", 3)
+        await wait_until_listed(client, listener, 0)
+        await looked_again(turns)
+    finally:
+        turns.stop()
+        await asyncio.wait_for(task, PATIENCE)
+    assert [r.headers["X-Event-Id"] for r in receiver.requests_to("/hook")] == ids
+    assert [r.headers["X-Event-Id"] for r in requests] == ids
+    assert recorded == [1, 1, 1]
+    async with world.db.transaction(write=False) as session:
+        log = await render_delivery_log(session, await connection_id(world, listener), 10)
+    assert [(a["attempt"], a["outcome"]) for a in log] == [(1, "acknowledged")] * 3
