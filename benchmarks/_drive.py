@@ -115,6 +115,11 @@ def production_settings(database: str) -> dict[str, str]:
         "COMPTOIR_DATABASE_URL": f"postgresql://postgres@127.0.0.1:5432/{database}",
         "COMPTOIR_SECRET_KEY": KEY,
         "PYTHONHASHSEED": "0",
+        # the outage bounds (docs/operations.md "When a dependency fails") far above what
+        # callgrind's 50-fold slowness makes of a pool wait or a statement: nothing measured
+        # here may look like an outage
+        **{f"COMPTOIR_DATABASE_{bound}_TIMEOUT_SECONDS": "120" for bound in ("CONNECT", "POOL", "STATEMENT")},
+        "COMPTOIR_REDIS_TIMEOUT_SECONDS": "120",
     }
 
 
