@@ -12,8 +12,10 @@ import asyncio
 import contextlib
 import fcntl
 import os
+import secrets
 import shutil
 import tempfile
+import threading
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -58,12 +60,32 @@ def new_database_name() -> str:
     return databases.new_name()
 
 
+_pristine: list[str] = []  # this process's migrated database that nothing connects to
+_pristine_lock = threading.Lock()
+
+
+def _pristine_template() -> str:
+    """The name of this process's pristine database: created and migrated on first use, then
+    only ever copied (PostgreSQL copies a database only while no one is connected to it)."""
+    with _pristine_lock:
+        if not _pristine:
+            name = new_database_name()
+            asyncio.run(databases.create(name))
+            asyncio.run(_migrate(postgres_url(name)))
+            _pristine.append(name)
+        return _pristine[0]
+
+
 def create_postgres_database(name: str) -> str:
     """Create a fresh, migrated database of our own (named by `new_database_name`, and
-    dropped at the end of the run whatever happens); returns its URL."""
-    asyncio.run(databases.create(name))
+    dropped at the end of the run whatever happens); returns its URL.
+
+    A copy of this process's pristine migrated database (`CREATE DATABASE ... TEMPLATE`,
+    ~0.2 s where applying the migrations takes ~4 s), with an installation id key of its
+    own, as migration 0019 gives every database it creates."""
+    asyncio.run(databases.create(name, template=_pristine_template()))
     url = postgres_url(name)
-    asyncio.run(_migrate(url))
+    asyncio.run(_execute(f"UPDATE installation SET id_key = '{secrets.token_hex(16)}'", url))
     return url
 
 

@@ -61,12 +61,12 @@ async def execute(sql: str, url: str = TEST_POSTGRES_URL) -> None:
         await connection.close()
 
 
-async def create(name: str) -> None:
+async def create(name: str, template: str | None = None) -> None:
     """Create the empty database `name` (from `new_name`: a name of another form is dropped
-    at this process's end too, but never as stale), registered first: an interruption
-    between the two leaves nothing unknown."""
+    at this process's end too, but never as stale), or a copy of the database `template`;
+    registered first: an interruption between the two leaves nothing unknown."""
     _registered.add(name)
-    await execute(f'CREATE DATABASE "{name}"')
+    await execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
 
 
 async def drop(name: str) -> None:
