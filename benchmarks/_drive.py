@@ -119,7 +119,7 @@ def production_settings(database: str) -> dict[str, str]:
         # callgrind's 50-fold slowness makes of a pool wait or a statement: nothing measured
         # here may look like an outage
         **{f"COMPTOIR_DATABASE_{bound}_TIMEOUT_SECONDS": "120" for bound in ("CONNECT", "POOL", "STATEMENT")},
-        "COMPTOIR_REDIS_TIMEOUT_SECONDS": "120",
+        "COMPTOIR_REDIS_TIMEOUT_SECONDS": "60",
     }
 
 
