@@ -10,6 +10,7 @@ import pytest
 import structlog
 from starlette.types import Message
 
+from comptoir.auth.access import carries_token
 from comptoir.errors import BadRequest, InternalError
 from comptoir.http.middleware import (
     CORS,
@@ -19,7 +20,6 @@ from comptoir.http.middleware import (
     error_answer,
     etag_matches,
     etag_of,
-    has_token,
     overridden_method,
     preflight,
     request_id,
@@ -76,8 +76,8 @@ def test_a_request_without_a_client_is_tagged_with_none() -> None:
         ([], False),
     ],
 )
-def test_has_token_sees_either_token_header(headers: list[tuple[bytes, bytes]], expected: bool) -> None:
-    assert has_token(headers) is expected
+def test_carries_token_sees_either_token_header(headers: list[tuple[bytes, bytes]], expected: bool) -> None:
+    assert carries_token(headers) is expected
 
 
 @pytest.mark.parametrize(

@@ -211,6 +211,15 @@ async def _check_write_on(request: Request, reader: FastReader, ctx: Ctx, on: Wr
         raise Forbidden(f"The connection's scope ({ctx.scope}) does not allow {refused}")
 
 
+TOKEN_HEADERS = frozenset((b"x-access-token", b"authorization"))  # what `token_of` reads
+
+
+def carries_token(headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether any header `token_of` reads is there (without reading it): a request without
+    one is no connection's."""
+    return any(name in TOKEN_HEADERS for name, _ in headers)
+
+
 def token_of(request: Request) -> str | None:
     """The request's token, the one every path reads (permissions, rate limits, logs):
     `X-Access-Token`, or `Authorization: Bearer <token>` (the scheme in any case; another

@@ -45,6 +45,7 @@ from fastapi.routing import _FASTAPI_SCOPE_KEY as _FASTAPI_SCOPE
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from comptoir.auth.access import carries_token
 from comptoir.errors import BadRequest, ComptoirError, InternalError
 from comptoir.http.forwarded import forwarded
 from comptoir.http.request_log import MAX_BODY, Record
@@ -73,7 +74,6 @@ _PREFLIGHT = [
 _DEFAULT_ALLOWED_HEADERS = (
     b"X-Access-Token, Authorization, Content-Type, X-Http-Method-Override, If-None-Match, Idempotency-Key"
 )
-_TOKEN_HEADERS = frozenset((b"x-access-token", b"authorization"))
 _NOT_KEPT_BY_304 = (b"content-length", b"content-type", b"etag")
 
 
@@ -102,12 +102,6 @@ def tag_request(scope: Scope, request_id: str) -> dict[str, Any]:
     structlog.contextvars.clear_contextvars()
     structlog.contextvars.bind_contextvars(request_id=request_id, client=client[0] if client else None)
     return state
-
-
-def has_token(headers: Headers) -> bool:
-    """Whether the request carries an access token's header: only such a request can be made
-    with a connection, and go to its request log."""
-    return any(key in _TOKEN_HEADERS for key, _ in headers)
 
 
 def without_trailing_slash(scope: Scope) -> Scope:
@@ -390,7 +384,7 @@ class HttpConventions:
 
         # Only /v1 requests made with a token can be a connection's: the others skip the
         # request log entirely.
-        request_log = comptoir.request_log if api and has_token(headers) else None
+        request_log = comptoir.request_log if api and carries_token(headers) else None
         at = clock.now() if request_log is not None else None
         tap = BodyTap(receive, send) if request_log is not None and request_log.enabled else None
         if tap is not None:
