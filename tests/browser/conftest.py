@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, Request, expect, sync_playwright
 from sqlalchemy import text
 
 from comptoir.config import Settings
@@ -56,6 +56,13 @@ PASSWORD = "correct horse 42"
 
 if shutil.which(CHROMIUM) is None:  # .ci/run installs it; say so rather than skip
     raise pytest.UsageError(f"Browser tests need Debian's chromium at {CHROMIUM}: apt-get install -y chromium")
+
+
+def failed_for_real(request: Request) -> bool:
+    """Whether a failed request is a fault of the page: not the icon fetch Chromium starts on
+    its own and cancels (`net::ERR_ABORTED`) when the page navigates before it arrives."""
+    icon = urlsplit(request.url).path in ("/favicon.svg", "/favicon.ico")
+    return not (icon and request.failure == "net::ERR_ABORTED")
 
 
 @dataclass

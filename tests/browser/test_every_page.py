@@ -31,7 +31,7 @@ from fastapi.routing import APIRoute
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog, Page, Request, Response
 
 import comptoir.web
-from tests.browser.conftest import APP, PASSWORD, SCREENSHOTS, Hub
+from tests.browser.conftest import APP, PASSWORD, SCREENSHOTS, Hub, failed_for_real
 from tests.receiver import Receiver, running_receiver
 from tests.waiting import PATIENCE, wait_until
 
@@ -320,7 +320,8 @@ class Screen:
         self.problems.append(f"{response.status} for {response.request.method} {response.url}")
 
     def on_failed(self, request: Request) -> None:
-        self.problems.append(f"request failed: {request.method} {request.url} ({request.failure})")
+        if failed_for_real(request):
+            self.problems.append(f"request failed: {request.method} {request.url} ({request.failure})")
 
     def on_dialog(self, dialog: Dialog) -> None:
         self.dialogs.append(f"{dialog.type}: {dialog.message}")

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, Response, expect
 
-from tests.browser.conftest import Hub
+from tests.browser.conftest import Hub, failed_for_real
 
 TABLET = {"width": 768, "height": 1024}
 
@@ -32,7 +32,9 @@ def tablet(browser: Browser) -> Iterator[tuple[Page, list[str]]]:
 
     page.on("console", on_console)
     page.on("response", on_response)
-    page.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
+    page.on(
+        "requestfailed", lambda request: problems.append(f"failed: {request.url}") if failed_for_real(request) else None
+    )
     yield page, problems
     context.close()
 
