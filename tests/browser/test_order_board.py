@@ -54,6 +54,7 @@ def test_a_new_order_appears_on_the_board_and_is_accepted_there(hub: Hub, tablet
     page.get_by_label("Email").fill(demo["user"]["email"])  # type: ignore[index]
     page.get_by_label("Password").fill(demo["user"]["password"])  # type: ignore[index]
     page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{hub.url}/")  # signed in: the home page loaded, not cut short by the next address
     page.goto(f"{hub.url}/locations/{location_id}/today")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Today")
     assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]
