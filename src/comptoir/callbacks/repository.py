@@ -34,7 +34,7 @@ from sqlalchemy.sql.expression import ScalarSelect
 
 from comptoir.db.days import day_number
 from comptoir.db.direct import FastReader, Query
-from comptoir.db.engine import rowcount
+from comptoir.db.engine import dialect_name, rowcount
 from comptoir.db.pagination import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import (
@@ -77,9 +77,7 @@ async def save_callback(
 ) -> None:
     """Create the connection's callback or replace its url and events (one per connection),
     enabled; a new callback gets `signing_secret` (sealed), a replaced one keeps its own."""
-    bind = session.bind
-    assert bind is not None  # sessions come from Database.transaction(), bound to its engine
-    upsert = pg_insert if bind.dialect.name == "postgresql" else sqlite_insert
+    upsert = pg_insert if dialect_name(session) == "postgresql" else sqlite_insert
     stmt = upsert(Callback).values(
         connection_id=connection_id,
         url=url,

@@ -22,9 +22,7 @@ from comptoir.models import Catalog, CustomerList, NameClaim, PrivateRef
 def _on_postgresql(session: AsyncSession) -> bool:
     """Whether the session is on PostgreSQL (else SQLite), whose INSERT ... ON CONFLICT the
     upserts below use."""
-    bind = session.bind
-    assert bind is not None  # sessions come from Database.transaction(), bound to its engine
-    return bind.dialect.name == "postgresql"
+    return dialect_name(session) == "postgresql"
 
 
 # --- name claims --------------------------------------------------------------------------

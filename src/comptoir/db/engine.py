@@ -223,9 +223,12 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
-def dialect_name(session: AsyncSession) -> str:
-    """ "postgresql" or "sqlite": the database behind a session."""
-    bind = session.bind
+def dialect_name(db: AsyncSession | AsyncConnection) -> str:
+    """ "postgresql" or "sqlite": the database behind a session or connection (the one place
+    that asks; sessions come from `Database.transaction()`, bound to its engine)."""
+    if isinstance(db, AsyncConnection):
+        return db.dialect.name
+    bind = db.bind
     assert bind is not None
     return bind.dialect.name
 
@@ -236,8 +239,7 @@ AnySelect = Select[*tuple[Any, ...]]  # a select of any columns
 async def advisory_lock(db: AsyncSession | AsyncConnection, key: int) -> None:
     """Wait for the transaction-scoped advisory lock `key` on PostgreSQL (released at commit
     or rollback); nothing on SQLite, where writers are serialised anyway."""
-    dialect = db.dialect.name if isinstance(db, AsyncConnection) else dialect_name(db)
-    if dialect == "postgresql":
+    if dialect_name(db) == "postgresql":
         await db.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
 
 

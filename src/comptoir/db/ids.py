@@ -26,6 +26,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from comptoir.db.engine import dialect_name
+
 if TYPE_CHECKING:
     from comptoir.db.direct import FastReader
 
@@ -64,15 +66,15 @@ async def allocate(source: AsyncSession | FastReader, sequence: str, count: int)
     if count <= 0:
         return []
     if isinstance(source, AsyncSession):
-        bind = source.bind
-        assert bind is not None
-        if bind.dialect.name == "postgresql":
+        if dialect_name(source) == "postgresql":
             session = source
 
             async def fetch(n: int) -> list[int]:
                 rows = await session.execute(NEXT_IDS, {"n": n, "sequence": sequence})
                 return [row[0] for row in rows]
 
+            bind = source.bind
+            assert bind is not None  # a PostgreSQL session (`dialect_name`)
             url = bind.engine.url if isinstance(bind, AsyncConnection) else bind.url
             return await blocks_of(url.render_as_string(hide_password=False)).take(sequence, count, fetch)
         return await _sqlite_ids(source, sequence, count)

@@ -10,6 +10,7 @@ from sqlalchemy import Numeric, literal, select, type_coerce, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.db.engine import dialect_name
 from comptoir.db.pagination import Key, paginate
 from comptoir.kit.decimals import exact_add
 from comptoir.kit.pagination import Page, PageRequest
@@ -76,8 +77,7 @@ async def save_card(session: AsyncSession, card: LoyaltyCard, changes: dict[str,
 async def add_to_balance(session: AsyncSession, card_id: int, delta: Decimal) -> Decimal:
     """The card's balance after adding `delta`, atomically (`loyalty.service`'s docstring):
     one UPDATE ... RETURNING on PostgreSQL, read-add-write under SQLite's write lock."""
-    bind = session.get_bind()
-    if bind.dialect.name == "postgresql":
+    if dialect_name(session) == "postgresql":
         stmt = (
             update(LoyaltyCard)
             .where(LoyaltyCard.id == card_id)
