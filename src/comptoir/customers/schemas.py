@@ -10,13 +10,13 @@ from pydantic import BaseModel, ConfigDict, StrictBool
 from comptoir.errors import BadRequest
 from comptoir.kit.codes import Country
 from comptoir.kit.custom_fields import CustomFields
+from comptoir.kit.emails import ContactEmail
 from comptoir.kit.ids import Id
 from comptoir.kit.patterns import MAX_PATTERN
 from comptoir.kit.phone import Phone
 from comptoir.kit.refs import PrivateRef
 from comptoir.kit.requests import RequestModel
 from comptoir.kit.text import (
-    Email,
     Latitude,
     Longitude,
     Text32,
@@ -49,7 +49,7 @@ class CustomerWrite(RequestModel):
     )
 
     private_ref: PrivateRef | None = None
-    email: Email | None = None
+    email: ContactEmail | None = None
     first_name: Text255 | None = None
     last_name: Text255 | None = None
     gender: Literal["male", "female"] | None = None

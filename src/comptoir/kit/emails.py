@@ -1,6 +1,14 @@
-"""A user's email as people mean it (docs/api/oauth.md "Emails"): the one spelling an
-address is stored and looked up under, and the refusal of addresses made to look like
-another.
+"""The two email rules, named apart:
+
+- **a person's login address** (`normalise`, `lookup_key`): a user's email as people mean it
+  (docs/api/oauth.md "Emails"), the one spelling an address is stored and looked up under,
+  and the refusal of addresses made to look like another;
+- **a contact address** (`ContactEmail`, `parse_contact_email`): a customer's email, which a
+  shop copies from wherever it has it, kept exactly as sent and only checked for its shape
+  (something, `@`, something; no white space; at most 255 characters;
+  docs/api/customers.md).
+
+A login address:
 
 `normalise(text)` gives that spelling or raises `EmailRefused` saying why, in plain words:
 
@@ -26,11 +34,16 @@ another.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import cache
+from typing import Any
 
 import idna
 from confusable_homoglyphs import categories, confusables
+
+from comptoir.kit.text import too_long
+from comptoir.kit.wire import WireError, shown, wire_type
 
 MAX_LENGTH = 254  # RFC 5321 4.5.3.1.3: a path of 256 octets, less its brackets
 MAX_LOCAL = 64  # RFC 5321 4.5.3.1.1
@@ -139,3 +152,34 @@ def _looks_ascii(char: str) -> bool:
 
 def _code(char: str) -> str:
     return f"U+{ord(char):04X}"
+
+
+# --- a contact address --------------------------------------------------------------------
+
+_CONTACT = re.compile(r"[^@\s]+@[^@\s]+")
+MAX_CONTACT = 255
+
+
+def parse_contact_email(value: Any) -> str:
+    """A customer's email as sent, or WireError: a string of at most 255 characters shaped
+    like an address."""
+    if not isinstance(value, str):
+        raise WireError("must be a string")
+    if problem := too_long(value, MAX_CONTACT):
+        raise WireError(problem)
+    if not _CONTACT.fullmatch(value):
+        raise WireError(f"{shown(value)} is not a valid email address")
+    return value
+
+
+ContactEmail = wire_type(
+    str,
+    parse_contact_email,
+    None,
+    {
+        "type": "string",
+        "pattern": "^[^@\\s\\u001c-\\u001f\\u0085]+@[^@\\s\\u001c-\\u001f\\u0085]+$",
+        "maxLength": MAX_CONTACT,
+        "examples": ["ann@example.com"],
+    },
+)

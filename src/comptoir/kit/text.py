@@ -1,9 +1,8 @@
-"""Free-text fields with a maximum length, and emails: checked while the body is parsed, so
+"""Free-text fields with a maximum length: checked while the body is parsed, so
 a 422 names every bad field at once, with the same limits on both databases."""
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any
@@ -12,9 +11,7 @@ from pydantic import StringConstraints, WithJsonSchema
 from pydantic.types import Strict
 
 from comptoir.kit.decimals import parse_decimal, render_decimal
-from comptoir.kit.wire import WireError, shown, wire_type
-
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
+from comptoir.kit.wire import WireError, wire_type
 
 
 def too_long(value: str, max_length: int) -> str | None:
@@ -77,26 +74,6 @@ Text5000 = Annotated[str, Strict(), StringConstraints(max_length=5000), text_sch
 Label = Annotated[str, Strict(), text_schema(255, blank=False)]
 # A string of a body with no limit of its own (an id, a key): strict, without NUL.
 Str = Annotated[str, Strict(), WithJsonSchema({"type": "string", "pattern": NO_NUL})]
-
-
-def parse_email(value: Any) -> str:
-    text = _text(value, 255)
-    if not _EMAIL.fullmatch(text):
-        raise WireError(f"{shown(text)} is not a valid email address")
-    return text
-
-
-Email = wire_type(
-    str,
-    parse_email,
-    None,
-    {
-        "type": "string",
-        "pattern": "^[^@\\s\\u001c-\\u001f\\u0085]+@[^@\\s\\u001c-\\u001f\\u0085]+$",
-        "maxLength": 255,
-        "examples": ["ann@example.com"],
-    },
-)
 
 
 @cache
