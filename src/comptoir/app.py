@@ -49,6 +49,7 @@ from comptoir.oauth2.endpoints import router as oauth2_router
 from comptoir.oauth2.metadata import router as oauth2_metadata_router
 from comptoir.observe import endpoints as observe_endpoints
 from comptoir.orders.endpoints import router as orders_router
+from comptoir.orders.service import join_customers
 from comptoir.ratelimit import RateLimiter
 from comptoir.ratelimit.memory import MemoryBackend
 from comptoir.users.endpoints import router as users_router
@@ -90,6 +91,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     if images_problem is not None:
         raise RuntimeError(images_problem)
     images.use_directory(settings.image_directory, to_files=settings.images_to_files)
+    join_customers()  # anonymising a customer anonymises its orders (comptoir.customers.hooks)
     owns_database = database is None
     db = database or create_database(settings)
     state = AppState(

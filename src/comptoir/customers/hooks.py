@@ -1,9 +1,11 @@
 """Where other features join the customer's lifecycle.
 
-The Orders feature registers here (spec 4.6 item 3 and 4): anonymising a customer also
-anonymises the `customer` object of each of its orders, with an `order.update` event per
-order, in the same transaction. Until an order feature registers, anonymisation touches
-only the customer. Loyalty operations find the order of an `order_id` the same way.
+Orders sit above customers, so customers cannot call them; the orders feature joins here
+instead (spec 4.6 items 3 and 4): anonymising a customer also anonymises the `customer`
+object of each of its orders, with an `order.update` event per order, in the same
+transaction, and a loyalty operation finds the order of its `order_id`. `create_app` joins
+them (`orders.service.join_customers`), at one visible place rather than as a side effect of
+an import: an application without orders would anonymise only the customer.
 """
 
 from __future__ import annotations
@@ -21,21 +23,16 @@ AnonymiseHook = Callable[["AsyncSession", "Ctx | None", "Customer"], Awaitable[N
 # (session, customer list id, order public id) -> (order pk, order location pk), or None
 OrderLookup = Callable[["AsyncSession", int, str], Awaitable["tuple[int, int] | None"]]
 
-_on_anonymise: list[AnonymiseHook] = []
+_on_anonymise: tuple[AnonymiseHook, ...] = ()
 _order_lookup: OrderLookup | None = None
 
 
-def on_anonymise(hook: AnonymiseHook) -> AnonymiseHook:
-    """Register `hook(session, ctx, customer)`, run after the customer is anonymised."""
-    _on_anonymise.append(hook)
-    return hook
-
-
-def order_lookup(lookup: OrderLookup) -> OrderLookup:
-    """Register how a loyalty operation's `order_id` is found (spec 4.7)."""
-    global _order_lookup
-    _order_lookup = lookup
-    return lookup
+def join(*, on_anonymise: tuple[AnonymiseHook, ...], order_lookup: OrderLookup | None) -> None:
+    """Who joins the customer's lifecycle: each `on_anonymise(session, ctx, customer)` runs
+    after a customer is anonymised, and `order_lookup` finds a loyalty operation's order
+    (spec 4.7). Each call replaces the last one's."""
+    global _on_anonymise, _order_lookup
+    _on_anonymise, _order_lookup = on_anonymise, order_lookup
 
 
 async def customer_anonymised(session: AsyncSession, ctx: Ctx | None, customer: Customer) -> None:

@@ -422,18 +422,22 @@ async def list_orders(
     return body, result
 
 
-FILTERS = ("private_ref", "status", "created_by", "after", "before", "customer_id")
+# `statuses` (any of several) is the back office board's; the API's list takes one `status`
+FILTERS = ("private_ref", "status", "statuses", "created_by", "after", "before", "customer_id")
 
 
-def order_filters(named: Callable[[str], str], **given: str | datetime | None) -> dict[str, Any]:
+def order_filters(named: Callable[[str], str], **given: str | datetime | tuple[str, ...] | None) -> dict[str, Any]:
     """The filters of an order list (spec 4.1), checked once for the API and the back office:
     a status that is not one (spec 3.1), or a time that is not one, is a 400 naming the
     filter as the caller's form does (`named`). Filters not given are None; times come as
-    text, or already read."""
+    text, or already read. A filter this function does not know is a programming error."""
+    unknown = set(given) - set(FILTERS)
+    if unknown:
+        raise TypeError(f"unknown order filters: {sorted(unknown)}")
     filters: dict[str, Any] = {name: given.get(name) for name in FILTERS}
-    status = filters["status"]
-    if status is not None and status not in STATUSES:
-        raise BadRequest(f"{named('status')}: {shown(status)} is not an order status")
+    for status in (filters["status"], *(filters["statuses"] or ())):
+        if status is not None and status not in STATUSES:
+            raise BadRequest(f"{named('status')}: {shown(status)} is not an order status")
     for name in ("after", "before"):
         if isinstance(value := filters[name], str):
             try:
@@ -561,7 +565,12 @@ async def update_order(
 # --- joining customers (comptoir.customers.hooks) -----------------------------------------
 
 
-@hooks.on_anonymise
+def join_customers() -> None:
+    """The orders' part of a customer's lifecycle (`comptoir.customers.hooks`), joined by
+    `create_app`."""
+    hooks.join(on_anonymise=(anonymise_orders,), order_lookup=order_for_loyalty)
+
+
 async def anonymise_orders(session: AsyncSession, ctx: Ctx | None, customer: Customer) -> None:
     """spec 4.6 items 3-4: the customer object of each of the customer's orders is
     anonymised like the customer, with an `order.update` event per order changed."""
@@ -584,7 +593,6 @@ async def anonymise_orders(session: AsyncSession, ctx: Ctx | None, customer: Cus
         await record(session, ctx, order, location, "update", previous_state=previous, new_state=new)
 
 
-@hooks.order_lookup
 async def order_for_loyalty(session: AsyncSession, customer_list_id: int, public_id: str) -> tuple[int, int] | None:
     """spec 4.7: a loyalty operation's `order_id` names an order of the list's account."""
     return await OrderRepository(Unit.of(session)).in_list_account(customer_list_id, public_id)

@@ -11,6 +11,7 @@ import pytest
 
 from comptoir.customers import hooks
 from comptoir.customers.schemas import ANONYMISED_FIELDS
+from comptoir.orders.service import anonymise_orders, join_customers, order_for_loyalty
 from tests.api.conftest import Shop
 from tests.api.customers.conftest import new_customer
 from tests.api.customers.test_customers import EVERY_FIELD
@@ -103,9 +104,9 @@ def seen() -> Iterator[list[tuple[str, bool]]]:
     async def orders_feature(session: object, ctx: object, customer: object) -> None:
         calls.append((customer.public_id, customer.anonymised))  # type: ignore[attr-defined]
 
-    hooks.on_anonymise(orders_feature)
+    hooks.join(on_anonymise=(anonymise_orders, orders_feature), order_lookup=order_for_loyalty)
     yield calls
-    hooks._on_anonymise.remove(orders_feature)
+    join_customers()  # as create_app left it
 
 
 async def test_the_orders_hook_runs_with_the_anonymised_customer(
