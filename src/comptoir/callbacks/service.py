@@ -314,7 +314,10 @@ async def _active(session: AsyncSession, connection_id: int, what: str) -> Callb
 def _secret_body(callback: Callback, current: bytes) -> dict[str, Any]:
     expires = callback.previous_secret_expires_at
     live = expires is not None and expires > clock.now()
-    return {"secret": signing.shown(current), "previous_secret_expires_at": render_datetime(expires) if live else None}
+    return {
+        "secret": signing.as_text(current),
+        "previous_secret_expires_at": render_datetime(expires) if live else None,
+    }
 
 
 async def signing_secret(session: AsyncSession, key: bytes, connection_id: int) -> dict[str, Any]:

@@ -41,7 +41,7 @@ def new_secret() -> bytes:
     return secrets.token_bytes(SECRET_BYTES)
 
 
-def shown(secret: bytes) -> str:
+def as_text(secret: bytes) -> str:
     """The secret as a client reads it: `whsec_` and standard base64."""
     return PREFIX + base64.b64encode(secret).decode()
 

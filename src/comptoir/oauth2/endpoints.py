@@ -30,14 +30,15 @@ from comptoir.connections.service import (
     find_client,
 )
 from comptoir.errors import ComptoirError, PayloadTooLarge
+from comptoir.http import page_headers
 from comptoir.http.state import app_state
 from comptoir.kit.codes import countries, currencies
 from comptoir.kit.jsonutil import dumps, loads
 from comptoir.models import OAuthClient, User
 from comptoir.oauth2 import consent, service
 from comptoir.oauth2.service import OAuthError
-from comptoir.users import sessions
-from comptoir.users.logins import LoginRefused, Throttle, admit_login, check_login, login_throttle
+from comptoir.users import logins, sessions
+from comptoir.users.logins import LoginRefused, Throttle
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
 
@@ -181,7 +182,7 @@ def _with_cookie(response: Response, request: Request, session: sessions.WebSess
 
 @router.get("/authorize")
 async def authorize(request: Request) -> Response:
-    return sessions.protect(await _authorize_page(request))
+    return page_headers.protect(await _authorize_page(request))
 
 
 async def _authorize_page(request: Request) -> Response:
@@ -284,7 +285,7 @@ async def _choice_page(
         chosen=dict(chosen, target=selected or ""),
         narrow_script=consent.NARROW_SCRIPT,
     )
-    return sessions.protect(response, (consent.NARROW_SCRIPT,))
+    return page_headers.protect(response, (consent.NARROW_SCRIPT,))
 
 
 # --- POST /authorize --------------------------------------------------------------------
@@ -292,15 +293,16 @@ async def _choice_page(
 
 @router.post("/authorize")
 async def authorize_step(request: Request) -> Response:
-    return sessions.protect(await _authorize_step(request))
+    return page_headers.protect(await _authorize_step(request))
 
 
 async def _authorize_step(request: Request) -> Response:
     state = app_state(request)
     form = await request.form()
-    throttle = login_throttle(state.limiter, _email(form), sessions.client_ip(request))
     # before the transaction: a slowed attempt holds no database connection
-    refused = await admit_login(throttle) if _field(form, "step") in ("login", "signup") else None
+    attempt = None
+    if _field(form, "step") in ("login", "signup"):
+        attempt = await logins.attempt(state.limiter, _email(form), sessions.client_ip(request))
     async with state.db.transaction() as db:
         checked = await _checked_request(request, db)
         if isinstance(checked, Response):
@@ -310,10 +312,10 @@ async def _authorize_step(request: Request) -> Response:
             # RFC 6749 10.12: a post without this browser's token is refused outright
             return _message_page("This form has expired or was not sent from this page. Go back and try again.", 403)
         step = _field(form, "step")
-        if step == "login":
-            return await _log_in(request, db, checked, browser, form, throttle, refused)
-        if step == "signup":
-            return await _sign_up(request, db, checked, browser, form, throttle, refused)
+        if step == "login" and attempt is not None:
+            return await _log_in(request, db, checked, browser, form, attempt)
+        if step == "signup" and attempt is not None:
+            return await _sign_up(request, db, checked, browser, form, attempt)
         user = await sessions.user_of(db, browser)
         if user is None:
             return RedirectResponse(checked.url(), status_code=303)
@@ -348,19 +350,15 @@ async def _log_in(
     req: AuthorizeRequest,
     browser: sessions.WebSession,
     form: FormData,
-    throttle: Throttle,
-    refused: LoginRefused | None,
+    attempt: logins.Attempt,
 ) -> Response:
-    state = app_state(request)
     email = _email(form)
     try:
-        if refused is not None:
-            raise refused
-        user = await check_login(db, throttle, email, _field(form, "password"))
+        signed_in = await logins.log_in(db, attempt, email, _field(form, "password"))
     except LoginRefused as refusal:
         return _login_page(request, req, browser, [refusal.message], email, refusal.status)
     response = RedirectResponse(req.url(), status_code=303)
-    sessions.set_cookie(response, request, state.key, await sessions.sign_in(db, user))  # a new sid: no fixation
+    sessions.set_cookie(response, request, app_state(request).key, signed_in)
     return response
 
 
@@ -370,20 +368,18 @@ async def _sign_up(
     req: AuthorizeRequest,
     browser: sessions.WebSession,
     form: FormData,
-    throttle: Throttle,
-    refused: LoginRefused | None,
+    attempt: logins.Attempt,
 ) -> Response:
-    """Creates the user, the account and its first location (spec 5.2 item 2); throttled as
-    a login (docs/api/oauth.md "Emails")."""
+    """`users.signup.sign_up`: the user, the account and its first location (spec 5.2 item 2)."""
     values = {name: _field(form, name).strip() for name in SIGNUP_FIELDS}
-    if refused is not None:
-        return _signup_page(request, req, browser, [refused.message], values, refused.status)
     try:
-        user = await sign_up(db, values, _field(form, "password"), throttle)
+        signed_in = await sign_up(db, attempt, values, _field(form, "password"))
+    except LoginRefused as refusal:
+        return _signup_page(request, req, browser, [refusal.message], values, refusal.status)
     except SignupRefused as exc:
         return _signup_page(request, req, browser, exc.errors, values, 400)
     response = RedirectResponse(req.url(), status_code=303)
-    sessions.set_cookie(response, request, app_state(request).key, await sessions.sign_in(db, user))
+    sessions.set_cookie(response, request, app_state(request).key, signed_in)
     return response
 
 

@@ -1,7 +1,9 @@
 """Logins and their throttle (docs/api/oauth.md "Failed logins"): a user's login by email and
 password, and the counting of failed attempts (logins, signups for an address in use, client
 authentications) per address, for the authorisation pages, the back office and the token
-endpoint alike."""
+endpoint alike. A person logs in one way on both pages: `attempt` (admitted or refused
+before any transaction), then `log_in` (the password, then a new browser session);
+`users.signup.sign_up` is the same for a signup."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir.kit import clock
 from comptoir.models import User
 from comptoir.ratelimit.limiter import RateLimiter
+from comptoir.users import sessions
 from comptoir.users.service import authenticate, throttle_subject
 
 
@@ -130,3 +133,28 @@ async def check_login(db: AsyncSession, throttle: Throttle, email: str, password
         await throttle.failed()
         raise LoginRefused("Wrong email or password.", 400)
     return user
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """A login or a signup posted by a form: its throttle, and its refusal when the address
+    failed too often (decided before the transaction, so a slowed attempt holds no database
+    connection)."""
+
+    throttle: Throttle
+    refused: LoginRefused | None
+
+
+async def attempt(limiter: RateLimiter, email: str, ip: str) -> Attempt:
+    """A login or signup attempt for `email` from `ip`, admitted or not."""
+    throttle = login_throttle(limiter, email, ip)
+    return Attempt(throttle, await admit_login(throttle))
+
+
+async def log_in(db: AsyncSession, attempt: Attempt, email: str, password: str) -> sessions.WebSession:
+    """The one login of a person, on the back office's page and the authorisation page alike:
+    the attempt's refusal, or the password checked (a failure counted), then a new browser
+    session (a new sid: no fixation). LoginRefused says why not."""
+    if attempt.refused is not None:
+        raise attempt.refused
+    return await sessions.sign_in(db, await check_login(db, attempt.throttle, email, password))

@@ -8,7 +8,6 @@ have an account faster than logging in can."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import pycountry
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -18,11 +17,9 @@ from comptoir.errors import FieldError, Unprocessable
 from comptoir.kit.codes import currency_of
 from comptoir.kit.times import main_timezone
 from comptoir.locations.service import create_location
-from comptoir.models import User
+from comptoir.users.logins import Attempt
 from comptoir.users.service import EmailTaken, create_user
-
-if TYPE_CHECKING:
-    from comptoir.users.logins import Throttle
+from comptoir.users.sessions import WebSession, sign_in
 
 FIELDS = ("first_name", "last_name", "email", "account_name", "location_name", "country", "currency")
 
@@ -66,10 +63,15 @@ def _refusal(errors: list[FieldError], field_of: Callable[[str], str]) -> Signup
     return SignupRefused(sorted(named, key=lambda e: _ORDER.index(e.field) if e.field else len(_ORDER)))
 
 
-async def sign_up(db: AsyncSession, values: dict[str, str], password: str, throttle: Throttle) -> User:
-    """`values` holds FIELDS (stripped texts); nothing is created when it is refused. The
-    caller has admitted the attempt with `throttle` (the login throttle of this email and
-    address, `users.logins.admit_login`); an address in use is counted as its failure."""
+async def sign_up(db: AsyncSession, attempt: Attempt, values: dict[str, str], password: str) -> WebSession:
+    """The one signup of a person, on the back office's page and the authorisation page alike
+    (spec 5.2 item 2): the user, the account and its first location, then a new browser
+    session. `values` holds FIELDS (stripped texts); nothing is created when it is refused:
+    LoginRefused when the attempt is (throttled as a login, docs/api/oauth.md "Emails"),
+    SignupRefused naming the fields otherwise; an address in use is counted as a failure."""
+    if attempt.refused is not None:
+        raise attempt.refused
+    throttle = attempt.throttle
     errors: list[FieldMessage] = []
     country = values["country"].upper()
     if pycountry.countries.get(alpha_2=country) is None:
@@ -101,4 +103,4 @@ async def sign_up(db: AsyncSession, values: dict[str, str], password: str, throt
         if isinstance(exc, EmailTaken):
             await throttle.failed()
         raise _refusal(exc.errors, lambda field: step if field == "name" else field) from None
-    return user
+    return await sign_in(db, user)
