@@ -58,22 +58,22 @@ class World:
     async def catalog(
         self, *, location: Location | None = None, account: Account | None = None, name: str = "Menu"
     ) -> Catalog:
-        """Through the service, so the name is claimed as an API create would; no event."""
-        from comptoir.catalogs.service import insert_catalog
+        """Through the service, as the API, the back office and the demo make one."""
+        from comptoir.catalogs.service import create_catalog
 
         async with self.db.transaction() as session:
             owner, where = await self._owner(session, location, account)
-            return await insert_catalog(session, account=owner, location=where, name=name)
+            return (await create_catalog(session, None, account=owner, location=where, name=name)).row
 
     async def customer_list(
         self, *, location: Location | None = None, account: Account | None = None, name: str = "Customers"
     ) -> CustomerList:
-        """Through the service, so the name is claimed as an API create would; no event."""
-        from comptoir.customer_lists.service import insert_list
+        """Through the service, as the API, the back office and the demo make one."""
+        from comptoir.customer_lists.service import create_list
 
         async with self.db.transaction() as session:
             owner, where = await self._owner(session, location, account)
-            return (await insert_list(session, account=owner, location=where, name=name)).row
+            return (await create_list(session, None, account=owner, location=where, name=name)).row
 
     @staticmethod
     async def _owner(

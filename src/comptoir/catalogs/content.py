@@ -36,7 +36,7 @@ from comptoir.kit.jsonutil import dumps_str
 from comptoir.kit.wire import shown
 
 SECTIONS = ("variants", "categories", "products", "option_lists", "deals", "discounts", "charges")
-EMPTY_DATA = dumps_str({section: [] for section in SECTIONS})  # the stored `data` of a catalog without content
+EMPTY_DATA = dumps_str({section: [] for section in SECTIONS})  # the stored `data` of an empty catalog
 
 
 class Invalid(Exception):

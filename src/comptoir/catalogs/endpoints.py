@@ -192,7 +192,11 @@ async def create_location_catalog(location_id: str | None, body: Creation, sessi
     a `catalog.create` event."""
     location, account = await location_of(session, ctx, location_id)
     return _raw(
-        await service.create_catalog(session, ctx, account=account, location=location, name=body.name, data=body.data)
+        (
+            await service.create_catalog(
+                session, ctx, account=account, location=location, name=body.name, data=body.data
+            )
+        ).read_shape()
     )
 
 
@@ -214,7 +218,9 @@ async def create_account_catalog(
     event."""
     account = account_of(ctx, account_id)
     return _raw(
-        await service.create_catalog(session, ctx, account=account, location=None, name=body.name, data=body.data)
+        (
+            await service.create_catalog(session, ctx, account=account, location=None, name=body.name, data=body.data)
+        ).read_shape()
     )
 
 

@@ -138,14 +138,14 @@ class _DataCache:
 DATA_CACHE = _DataCache(max_bytes=96 * 1024 * 1024)
 
 
-async def cached_data(session: AsyncSession, catalog_id: int, head: bytes) -> tuple[bytes, str] | None:
+async def cached_data(session: AsyncSession, catalog_id: int, head: bytes) -> tuple[bytes, str]:
     """`head` followed by the stored `data` and `}` (the catalog's whole JSON), and the data's
     digest (known from the cache when the tag still matches, so a 10 MB text is neither read,
-    nor hashed, nor joined again); None for a catalog created before content was stored
-    (empty)."""
-    tag = await session.scalar(select(CatalogContent.tag).where(CatalogContent.catalog_id == catalog_id))
-    if tag is None:
-        return None
+    nor hashed, nor joined again). Every catalog has its content row (`store_content` at its
+    creation)."""
+    tag = (
+        await session.execute(select(CatalogContent.tag).where(CatalogContent.catalog_id == catalog_id))
+    ).scalar_one()
     cached = DATA_CACHE.get(catalog_id, tag, head)
     if cached is None:
         row = (
@@ -157,9 +157,10 @@ async def cached_data(session: AsyncSession, catalog_id: int, head: bytes) -> tu
     return cached
 
 
-async def stored_data(session: AsyncSession, catalog_id: int) -> str | None:
-    """The stored `data` text, read through the session (None: empty)."""
-    return await session.scalar(select(CatalogContent.data).where(CatalogContent.catalog_id == catalog_id))
+async def stored_data(session: AsyncSession, catalog_id: int) -> str:
+    """The stored `data` text, read through the session."""
+    stmt = select(CatalogContent.data).where(CatalogContent.catalog_id == catalog_id)
+    return (await session.execute(stmt)).scalar_one()
 
 
 async def content_refs(session: AsyncSession, catalog_id: int) -> dict[str, set[str]]:
@@ -168,8 +169,8 @@ async def content_refs(session: AsyncSession, catalog_id: int) -> dict[str, set[
         await session.execute(
             select(CatalogContent.sku_refs, CatalogContent.option_refs).where(CatalogContent.catalog_id == catalog_id)
         )
-    ).first()
-    return {"sku": set(row.sku_refs) if row else set(), "option": set(row.option_refs) if row else set()}
+    ).one()
+    return {"sku": set(row.sku_refs), "option": set(row.option_refs)}
 
 
 class FastItem(NamedTuple):

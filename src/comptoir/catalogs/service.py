@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -27,7 +28,6 @@ from comptoir import events
 from comptoir.auth.context import Bound, Ctx
 from comptoir.catalogs import content as catalog_content
 from comptoir.catalogs import repository
-from comptoir.catalogs.content import EMPTY_DATA
 from comptoir.catalogs.repository import KIND, CatalogInReach
 from comptoir.core import levels, names
 from comptoir.db.direct import FastReader
@@ -98,10 +98,7 @@ async def get_catalog(
     if hide_data:
         return dumps(head), {}
     head_bytes = dumps(head)
-    cached = await repository.cached_data(session, found.id, head_bytes[:-1] + b',"data":')
-    if cached is None:  # created before content was stored: empty
-        return with_data(head, EMPTY_DATA), {}
-    whole, digest = cached
+    whole, digest = await repository.cached_data(session, found.id, head_bytes[:-1] + b',"data":')
     etag = hashlib.blake2b(head_bytes + digest.encode(), digest_size=12).hexdigest()
     return whole, {"ETag": f'"{etag}"'}
 
@@ -158,21 +155,6 @@ def _check_name(errors: FieldErrors, name: Any) -> None:
     check_text(errors, "name", name, 255, required=True)
 
 
-async def insert_catalog(
-    session: AsyncSession, *, account: AccountRef, location: LocationRef | None, name: str
-) -> Catalog:
-    """A new empty catalog at location level (`location`) or account level, its name claimed
-    (spec 2.4 rule 2); no event."""
-    errors = FieldErrors()
-    _check_name(errors, name)
-    errors.raise_if_any()
-    row = Catalog(
-        name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
-    )
-    await names.insert_named(session, KIND, row, lambda: _name_taken(name))
-    return row
-
-
 # An upload of more entities than this is checked in a worker thread, so that the checks across
 # entities of a large catalog (tens of milliseconds) never hold the event loop
 # (docs/architecture.md "Request bodies").
@@ -217,15 +199,20 @@ async def _record(session: AsyncSession, ctx: Ctx | None, found: CatalogInReach,
     )
 
 
-async def new_catalog(
-    session: AsyncSession, ctx: Ctx | None, *, account: AccountRef, location: LocationRef | None, name: str
-) -> Catalog:
-    """An empty catalog and its `catalog.create` (the OAuth pages' "A new catalog")."""
-    row = await insert_catalog(session, account=account, location=location, name=name)
-    await repository.store_content(session, row.id, None)
-    found = levels.written(row, account, location)
-    await _record(session, ctx, found, "create")
-    return row
+@dataclass(frozen=True, slots=True)
+class NewCatalog:
+    """A catalog just made, with its stored `data` text."""
+
+    found: CatalogInReach
+    data_text: str
+
+    @property
+    def row(self) -> Catalog:
+        return self.found.row
+
+    def read_shape(self) -> bytes:
+        """The catalog's JSON, with its data, as POST .../catalogs answers it."""
+        return with_data(render_catalog(self.found), self.data_text)
 
 
 async def create_catalog(
@@ -236,19 +223,24 @@ async def create_catalog(
     location: LocationRef | None,
     name: Any,
     data: Any = None,
-) -> bytes:
-    """POST .../catalogs (spec 4.3): the catalog, empty or with `data`; `catalog.create`.
-    Every error of the name and of the data is named in one 422."""
+) -> NewCatalog:
+    """The one way a catalog is made, whoever asks (POST .../catalogs, spec 4.3; the back
+    office's and the OAuth pages' "A new catalog"; the demo): empty, or with `data`; its
+    content row and its `catalog.create`. Every error of the name and of the data is named in
+    one 422."""
     errors = FieldErrors()
     _check_name(errors, name)
     with gcpause.paused():
         content = await _read_content(errors, data, account.currency, set()) if data is not None else None
         errors.raise_if_any()
-        row = await insert_catalog(session, account=account, location=location, name=name)
+        row = Catalog(
+            name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
+        )
+        await names.insert_named(session, KIND, row, lambda: _name_taken(name))  # spec 2.4 rule 2
         data_text = await repository.store_content(session, row.id, content)
     found = levels.written(row, account, location)
     await _record(session, ctx, found, "create")
-    return with_data(render_catalog(found), data_text)
+    return NewCatalog(found, data_text)
 
 
 async def replace_catalog(session: AsyncSession, ctx: Ctx, public_id: str, *, name: Any, data: Any) -> bytes:
@@ -274,7 +266,7 @@ async def replace_catalog(session: AsyncSession, ctx: Ctx, public_id: str, *, na
         data_text = await repository.stored_data(session, row.id)
     if renamed or data is not None:  # a PUT changing nothing records nothing
         await _record(session, ctx, found, "update")
-    return with_data(render_catalog(found), data_text or EMPTY_DATA)
+    return with_data(render_catalog(found), data_text)
 
 
 async def delete_catalog(session: AsyncSession, ctx: Ctx, public_id: str) -> bytes:
@@ -283,7 +275,7 @@ async def delete_catalog(session: AsyncSession, ctx: Ctx, public_id: str) -> byt
     it was, with its data."""
     found = await catalog_in_reach(session, ctx, public_id, for_update=True)
     data = await repository.stored_data(session, found.id)
-    body = with_data(render_catalog(found), data or EMPTY_DATA)
+    body = with_data(render_catalog(found), data)
     await _record(session, ctx, found, "delete")
     await repository.delete_catalog(session, found.row)
     return body

@@ -13,10 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts.service import accounts_of, create_account
 from comptoir.auth.scopes import parse_scope
-from comptoir.catalogs.service import catalogs_by_name, insert_catalog
+from comptoir.catalogs.service import catalogs_by_name, create_catalog
 from comptoir.config import Settings
 from comptoir.connections.service import authorise, client_secret, clients_owned_by, create_client
-from comptoir.customer_lists.service import insert_list, lists_by_name
+from comptoir.customer_lists.service import create_list, lists_by_name
 from comptoir.db.engine import advisory_lock
 from comptoir.locations.service import create_location, locations_of_account
 from comptoir.users.service import create_user, find_user_by_email
@@ -55,12 +55,12 @@ async def ensure_demo(session: AsyncSession, key: bytes) -> dict[str, Any]:
     first = locations[0]
 
     catalog = next((c for c in await catalogs_by_name(session, account, first) if c.name == MENU), None)
-    if catalog is None:  # its name claimed like any catalog's (spec 2.4 rule 2)
-        catalog = await insert_catalog(session, account=account, location=first, name=MENU)
+    if catalog is None:  # made as the API makes one: its content, its catalog.create
+        catalog = (await create_catalog(session, None, account=account, location=first, name=MENU)).row
     lists = await lists_by_name(session, account, first)
     customer_list = next((c for c in lists if c.name == CUSTOMERS), None)
-    if customer_list is None:  # its name claimed like any list's (spec 2.6)
-        customer_list = (await insert_list(session, account=account, location=first, name=CUSTOMERS)).row
+    if customer_list is None:  # made as the API makes one, with its customer_list.create
+        customer_list = (await create_list(session, None, account=account, location=first, name=CUSTOMERS)).row
 
     client = next((c for c in await clients_owned_by(session, user) if c.name == CLIENT), None)
     if client is None:

@@ -116,24 +116,19 @@ async def _record(session: AsyncSession, ctx: Ctx | None, found: ListInReach, ev
     )
 
 
-async def insert_list(
-    session: AsyncSession, *, account: AccountRef, location: LocationRef | None, name: str
+async def create_list(
+    session: AsyncSession, ctx: Ctx | None, *, account: AccountRef, location: LocationRef | None, name: str
 ) -> ListInReach:
-    """A new list at location level (`location`) or account level, its name claimed under
-    the rules of spec 2.6 (enforced by the database: `comptoir.core.names`); no event."""
+    """The one way a customer list is made, whoever asks (POST .../customer_lists, spec 4.4;
+    the back office's and the OAuth pages' "A new list"; the demo): at location level
+    (`location`) or account level, its name claimed under the rules of spec 2.6 (enforced by
+    the database: `comptoir.core.names`), its `customer_list.create` recorded."""
     _check_name(name)
     row = CustomerList(
         name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
     )
     await names.insert_named(session, KIND, row, lambda: _name_taken(name))
-    return levels.written(row, account, location)
-
-
-async def create_list(
-    session: AsyncSession, ctx: Ctx | None, *, account: AccountRef, location: LocationRef | None, name: str
-) -> ListInReach:
-    """POST .../customer_lists (spec 4.4): `insert_list`, recording `customer_list.create`."""
-    found = await insert_list(session, account=account, location=location, name=name)
+    found = levels.written(row, account, location)
     await _record(session, ctx, found, "create", new_state=render_list(found))
     return found
 

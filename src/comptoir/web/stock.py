@@ -20,7 +20,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.catalogs import repository as catalogs
-from comptoir.catalogs.content import EMPTY_DATA
 from comptoir.catalogs.inventory import KEYS, inventory_in_reach, patch_inventory
 from comptoir.errors import FieldError, NotFound, Unprocessable
 from comptoir.http.state import app_state
@@ -38,7 +37,7 @@ MAX_ITEM = 300  # characters of an item ("sku:" and a ref of up to 255)
 async def _skus_of(db: AsyncSession, catalog: Catalog, product_id: str) -> list[str]:
     """The refs of the product's skus (those without a ref have no stock); NotFound when
     the catalog has no such product."""
-    data = orjson.loads(await catalogs.stored_data(db, catalog.id) or EMPTY_DATA)
+    data = orjson.loads(await catalogs.stored_data(db, catalog.id))
     product = next((p for p in data["products"] if p["id"] == product_id), None)
     if product is None:
         raise NotFound("product", product_id)
