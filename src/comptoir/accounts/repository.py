@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.auth import people
 from comptoir.db.engine import get_by_public_id
 from comptoir.models import Account, Location
 
@@ -26,7 +27,7 @@ async def by_public_id(session: AsyncSession, public_id: str) -> Account | None:
 
 async def owned_by(session: AsyncSession, user_id: int) -> list[Account]:
     """The user's accounts, oldest first."""
-    return list(await session.scalars(select(Account).where(Account.owner_id == user_id).order_by(Account.id)))
+    return list(await session.scalars(select(Account).where(people.owned_by(Account, user_id)).order_by(Account.id)))
 
 
 async def owned_with_locations(session: AsyncSession, user_id: int) -> list[tuple[Account, Location | None]]:
@@ -35,7 +36,7 @@ async def owned_with_locations(session: AsyncSession, user_id: int) -> list[tupl
     stmt = (
         select(Account, Location)
         .outerjoin(Location, Location.account_id == Account.id)
-        .where(Account.owner_id == user_id)
+        .where(people.owned_by(Account, user_id))
         .order_by(Account.id, Location.number)
     )
     return [(account, location) for account, location in (await session.execute(stmt)).all()]

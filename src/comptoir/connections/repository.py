@@ -14,6 +14,7 @@ from sqlalchemy import ColumnElement, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.auth import people
 from comptoir.db.engine import get_by_public_id, rowcount
 from comptoir.db.pagination import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
@@ -37,7 +38,7 @@ async def client_by_public_id(session: AsyncSession, public_id: str) -> OAuthCli
 
 async def clients_owned_by(session: AsyncSession, user_id: int) -> list[OAuthClient]:
     """The user's applications, oldest first."""
-    stmt = select(OAuthClient).where(OAuthClient.owner_id == user_id).order_by(OAuthClient.id)
+    stmt = select(OAuthClient).where(people.owned_by(OAuthClient, user_id)).order_by(OAuthClient.id)
     return list(await session.scalars(stmt))
 
 

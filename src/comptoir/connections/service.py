@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts.service import account_by_id
+from comptoir.auth import people
 from comptoir.auth.scopes import Scope, binding_reachable
 from comptoir.connections import repository
 from comptoir.connections.repository import Listed
@@ -204,7 +205,7 @@ async def check_binding(
     owning_account = account
     if location is not None:
         owning_account = await account_by_id(session, location.account_id)
-    if owning_account is not None and owning_account.owner_id != user.id:
+    if owning_account is not None and not people.owns(user.id, owning_account):
         errors.add("location" if location is not None else "account", "the user does not own it")
 
     for field, bound in (("catalog", catalog), ("customer_list", customer_list)):

@@ -15,6 +15,7 @@ from typing import Any, cast
 from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.auth import people
 from comptoir.db.pagination import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Account, Location
@@ -108,5 +109,5 @@ async def of_accounts(session: AsyncSession, account_ids: Sequence[int]) -> list
 
 async def owned_by(session: AsyncSession, user_id: int) -> list[tuple[Location, Account]]:
     """Every location of the user's accounts with its account, by account then number."""
-    stmt = _with_account().where(Account.owner_id == user_id).order_by(Account.id, Location.number)
+    stmt = _with_account().where(people.owned_by(Account, user_id)).order_by(Account.id, Location.number)
     return [(location, account) for location, account in (await session.execute(stmt)).all()]

@@ -13,8 +13,9 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts.service import account_by_id, accounts_of, find_account
+from comptoir.auth import people
 from comptoir.auth.scopes import Scope
-from comptoir.catalogs.service import new_catalog
+from comptoir.catalogs.service import create_catalog
 from comptoir.connections.service import check_binding
 from comptoir.customer_lists.service import create_list
 from comptoir.errors import FieldError, Unprocessable
@@ -216,9 +217,9 @@ async def _target(db: AsyncSession, user: User, scope: Scope, public_id: str | N
         return None
     if scope.level == "location":
         found = await find_location(db, public_id)
-        return found[0] if found is not None and found[1].owner_id == user.id else None
+        return found[0] if found is not None and people.owns(user.id, found[1]) else None
     account = await find_account(db, public_id)
-    return account if account is not None and account.owner_id == user.id else None
+    return account if people.owns(user.id, account) else None
 
 
 def _label(field: str) -> str:
@@ -250,7 +251,7 @@ async def _bound(
     assert account is not None  # a location's account
     try:
         if model is Catalog:
-            return await new_catalog(db, None, account=account, location=location, name=name)
+            return (await create_catalog(db, None, account=account, location=location, name=name)).row
         return (await create_list(db, None, account=account, location=location, name=name)).row
     except Unprocessable as exc:  # the name is taken: shown against the select
         raise Unprocessable([FieldError(model.KIND, e.message) for e in exc.errors]) from None

@@ -30,9 +30,9 @@ from comptoir.orders import workflow
 from comptoir.orders.repository import OrderRepository
 from comptoir.web import words
 from comptoir.web.data import display_name
-from comptoir.web.orders import crumbs, moves, tag_of
+from comptoir.web.orders import moves, tag_of
 from comptoir.web.pages import owned_location
-from comptoir.web.render import PageAnswer, Visitor, page, redirect, visitor
+from comptoir.web.render import PageAnswer, Visitor, crumbs, page, redirect, visitor
 
 router = APIRouter(include_in_schema=False)
 
@@ -92,9 +92,8 @@ async def _board(
     """What the board and its part show: today's open orders, read as the lists read them."""
     now = clock.now()
     today = now.astimezone(zone(location.timezone)).date()
-    filters = orders.order_filters(str.capitalize)
-    filters["after"] = datetime.combine(today, time())  # read in the location's time zone
-    filters["statuses"] = workflow.OPEN
+    # `after` without a zone: read in the location's time zone
+    filters = orders.order_filters(str.capitalize, after=datetime.combine(today, time()), statuses=workflow.OPEN)
     try:  # the board is one page: a cursor in its address is none of its own
         wanted = back_office_page(request, you.key, BOARD_SIZE, [you.user.id, you.session.sid], "")
     except BadRequest:

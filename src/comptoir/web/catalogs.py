@@ -25,15 +25,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.catalogs import repository as catalogs
-from comptoir.catalogs.content import EMPTY_DATA
 from comptoir.catalogs.inventory import read_inventory
-from comptoir.catalogs.service import catalogs_by_name, new_catalog
+from comptoir.catalogs.service import catalogs_by_name, create_catalog
 from comptoir.http.state import app_state
 from comptoir.kit import clock, ids
 from comptoir.locations.service import locations_of_account
 from comptoir.models import Account, Catalog, Location, User
-from comptoir.web.render import Problem, Visitor, not_found, page, visitor
-from comptoir.web.shelves import Shelf, level_crumbs, mount, owner_and_location
+from comptoir.web.render import Problem, Visitor, crumbs, not_found, page, visitor
+from comptoir.web.shelves import Shelf, mount, owner_and_location
 from comptoir.web.words import quantity
 
 router = APIRouter(include_in_schema=False)
@@ -57,8 +56,7 @@ async def owned_catalog(db: AsyncSession, user: User, public_id: str) -> tuple[C
 
 
 async def _new_catalog(db: AsyncSession, account: Account, location: Location | None, name: str) -> str:
-    catalog = await new_catalog(db, None, account=account, location=location, name=name)
-    return catalog.public_id
+    return (await create_catalog(db, None, account=account, location=location, name=name)).row.public_id
 
 
 CATALOGS = Shelf(
@@ -174,7 +172,7 @@ async def catalog_view(
     """The catalog's content as `GET /catalogs/:id` reads it, its products a page at a time,
     with the stock of each sku, option and product at `location` and the forms changing it."""
     stored = await catalogs.stored_data(db, catalog.id)
-    data = orjson.loads(stored or EMPTY_DATA)  # the stored read shape (catalogs.service)
+    data = orjson.loads(stored)  # the stored read shape (catalogs.service)
     entries = await read_inventory(db, catalog, location) if location is not None else []
     tz = location.timezone if location is not None else "UTC"
     stock = {("sku" if e["sku_ref"] else "option", e["sku_ref"] or e["option_ref"]): e for e in entries}
@@ -221,7 +219,7 @@ async def catalog_view(
         status,
         title=catalog.name,
         you=you,
-        crumbs=[*level_crumbs(account, own_location), ("Catalogs", CATALOGS.url(account, own_location))],
+        crumbs=crumbs(account, own_location, ("Catalogs", CATALOGS.url(account, own_location))),
         catalog_id=catalog.public_id,
         account=account,
         location=location,

@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.accounts.service import account_by_id
+from comptoir.auth import people
 from comptoir.callbacks import service as callbacks
 from comptoir.callbacks.service import recent_attempts
 from comptoir.connections import service as connections
@@ -35,7 +36,7 @@ from comptoir.models.locations import location_public_id
 from comptoir.web.charts import delivery_chart
 from comptoir.web.data import next_page_url, page_request
 from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import Problem, Visitor, not_found, page, redirect, templates, visitor
+from comptoir.web.render import Named, Problem, Visitor, crumbs, not_found, page, redirect, templates, visitor
 from comptoir.web.scope_words import scope_words
 
 router = APIRouter(include_in_schema=False)
@@ -59,7 +60,7 @@ templates.globals["status_tone"] = status_tone
 templates.globals["outcome_words"] = OUTCOME_WORDS
 
 
-def shown(rows: list[Listed]) -> list[dict[str, Any]]:
+def listed_rows(rows: list[Listed]) -> list[dict[str, Any]]:
     """Connections as the pages list them (active first, newest first): each with its
     application's name, catalog, customer list, `place`, what it connects in words, and
     `words`, its scope in words."""
@@ -88,15 +89,12 @@ def _shown(row: Listed) -> dict[str, Any]:
 def _connections_page(
     you: Visitor, rows: list[dict[str, Any]], account: Account, location: Location | None
 ) -> Response:
-    crumbs = [("Your Comptoir", "/"), (account.name, f"/accounts/{account.public_id}")]
-    if location is not None:
-        crumbs.append((location.name, f"/locations/{location.public_id}"))
     name = location.name if location is not None else account.name
     return page(
         "bo_connections.html",
         title=f"Connections of {name}",
         you=you,
-        crumbs=crumbs,
+        crumbs=crumbs(account, location),
         rows=rows,
         level="location" if location is not None else "account",
         tz=you.user.timezone,
@@ -108,7 +106,7 @@ async def location_connections(request: Request, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
-        rows = shown(await connections.listed_of_location(db, location))
+        rows = listed_rows(await connections.listed_of_location(db, location))
     return _connections_page(you, rows, account, location)
 
 
@@ -117,7 +115,7 @@ async def account_connections(request: Request, account_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
-        rows = shown(await connections.listed_of_account(db, account))
+        rows = listed_rows(await connections.listed_of_account(db, account))
     return _connections_page(you, rows, account, None)
 
 
@@ -127,11 +125,12 @@ async def _connection(db: AsyncSession, you: Visitor, public_id: str, *, manage:
     connection = await connections.find_connection(db, public_id)
     if connection is not None:
         account = await account_by_id(db, connection.account_id) if connection.account_id is not None else None
-        owner_id = account.owner_id if account is not None else connection.user_id
-        client = await connections.client_by_id(db, connection.client_id)
-        manages = owner_id == you.user.id
-        if manages or (not manage and client is not None and client.owner_id == you.user.id):
-            return connection, manages
+        manages = people.manages(you.user.id, connection, account)
+        if manages:
+            return connection, True
+        client = None if manage else await connections.client_by_id(db, connection.client_id)
+        if client is not None and people.sees(you.user.id, connection, account, client):
+            return connection, False
     raise not_found("No connection of yours has this id.")
 
 
@@ -139,21 +138,20 @@ def _crumbs(row: dict[str, Any], manages: bool) -> list[tuple[str, str]]:
     """The connection page's ancestors: for the owner, its account, location and their
     connections; for the application's developer, the application."""
     c: Connection = row["connection"]
-    crumbs = [("Your Comptoir", "/")]
     if not manages:
-        return [
-            *crumbs,
+        return crumbs(
+            None,
+            None,
             ("Developers", "/developers"),
             (row["application"], f"/developers/{ids.encode('client', c.client_id)}"),
-        ]
+        )
     if row["account_id"] is None:
-        return crumbs
-    account_name = row["connection_account"]
-    crumbs.append((account_name, f"/accounts/{row['account_id']}"))
+        return crumbs()
+    account = Named(row["connection_account"], row["account_id"])
     if row["location_id"] is not None:
-        crumbs.append((row["place"], f"/locations/{row['location_id']}"))
-        return [*crumbs, ("Connections", f"/locations/{row['location_id']}/connections")]
-    return [*crumbs, ("Connections", f"/accounts/{row['account_id']}/connections")]
+        location = Named(row["place"], row["location_id"])
+        return crumbs(account, location, ("Connections", f"/locations/{row['location_id']}/connections"))
+    return crumbs(account, None, ("Connections", f"/accounts/{row['account_id']}/connections"))
 
 
 def _log_filters(request: Request) -> tuple[dict[str, str], str | None, list[Problem]]:

@@ -43,8 +43,8 @@ from comptoir.loyalty import repository as loyalty
 from comptoir.loyalty.service import render_operation
 from comptoir.models import Account, CustomerList, Location, User
 from comptoir.web.data import display_name, next_page_url, page_request
-from comptoir.web.render import PageAnswer, Problem, Visitor, not_found, page, problems, redirect, text, visitor
-from comptoir.web.shelves import Shelf, level_crumbs, mount, owner_and_location
+from comptoir.web.render import PageAnswer, Problem, Visitor, crumbs, not_found, page, problems, redirect, text, visitor
+from comptoir.web.shelves import Shelf, mount, owner_and_location
 
 router = APIRouter(include_in_schema=False)
 
@@ -135,7 +135,7 @@ async def customer_list_page(request: Request, list_id: str) -> Response:
         context: dict[str, Any] = {
             "title": found.row.name,
             "you": you,
-            "crumbs": [*level_crumbs(account, location), ("Customer lists", CUSTOMER_LISTS.url(account, location))],
+            "crumbs": crumbs(account, location, ("Customer lists", CUSTOMER_LISTS.url(account, location))),
             "list_id": found.public_id,
             "chosen": chosen,
             "filtered": any(chosen.values()),
@@ -226,7 +226,7 @@ async def _customer_view(
         title=name,
         you=you,
         crumbs=[
-            *level_crumbs(account, location),
+            *crumbs(account, location),
             ("Customer lists", CUSTOMER_LISTS.url(account, location)),
             (found.row.name, f"/customer-lists/{found.public_id}"),
         ],

@@ -32,9 +32,8 @@ from comptoir.errors import Unprocessable
 from comptoir.http.state import app_state
 from comptoir.models import OAuthClient
 from comptoir.users import sessions
-from comptoir.web.connections import shown
-from comptoir.web.pages import HOME
-from comptoir.web.render import Problem, Visitor, not_found, page, problems, redirect, text, visitor
+from comptoir.web.connections import listed_rows
+from comptoir.web.render import Problem, Visitor, crumbs, page, problems, redirect, text, visitor, yours
 
 router = APIRouter(include_in_schema=False)
 
@@ -60,11 +59,11 @@ async def _clients(db: AsyncSession, you: Visitor) -> list[OAuthClient]:
 
 
 async def _connections_of(db: AsyncSession, client: OAuthClient) -> list[dict[str, Any]]:
-    return shown(await listed_of_client(db, client, limit=200))
+    return listed_rows(await listed_of_client(db, client, limit=200))
 
 
 def _developers_page(you: Visitor, clients: list[OAuthClient], form: dict[str, str], **extra: Any) -> Response:
-    return page("bo_developers.html", title="Developers", crumbs=[HOME], you=you, clients=clients, form=form, **extra)
+    return page("bo_developers.html", title="Developers", crumbs=crumbs(), you=you, clients=clients, form=form, **extra)
 
 
 @router.get("/developers")
@@ -107,7 +106,7 @@ async def secret_page(request: Request, client_id: str) -> Response:
                 return page(
                     "bo_client_secret.html",
                     title=f"{client.name}: its secret",
-                    crumbs=[HOME, DEVELOPERS, (client.name, f"/developers/{client.public_id}")],
+                    crumbs=crumbs(None, None, DEVELOPERS, (client.name, f"/developers/{client.public_id}")),
                     scripts=(COPY_SCRIPT,),
                     copy_script=COPY_SCRIPT,
                     you=you,
@@ -119,10 +118,7 @@ async def secret_page(request: Request, client_id: str) -> Response:
 
 
 async def _owned_client(db: AsyncSession, you: Visitor, public_id: str) -> OAuthClient:
-    client = await find_client(db, public_id)
-    if client is None or client.owner_id != you.user.id:
-        raise not_found("No application of yours has this client id.")
-    return client
+    return yours(you.user, await find_client(db, public_id), "application")
 
 
 def _client_page(
@@ -131,7 +127,7 @@ def _client_page(
     return page(
         "bo_client.html",
         title=client.name,
-        crumbs=[HOME, DEVELOPERS],
+        crumbs=crumbs(None, None, DEVELOPERS),
         you=you,
         client=client,
         form=form,

@@ -26,8 +26,8 @@ from comptoir.locations.schemas import DAYS, LocationUpdate
 from comptoir.locations.service import edit_details, update_location
 from comptoir.models import Account, Location
 from comptoir.web.charts import location_charts
-from comptoir.web.pages import DETAIL_FIELDS, DETAILS, account_crumbs, owned_location, shared_with
-from comptoir.web.render import PageAnswer, Visitor, api_errors, page, problems, redirect, text, visitor
+from comptoir.web.pages import DETAIL_FIELDS, DETAILS, owned_location, shared_with
+from comptoir.web.render import PageAnswer, Visitor, api_errors, crumbs, page, problems, redirect, text, visitor
 
 router = APIRouter(include_in_schema=False)
 
@@ -51,7 +51,7 @@ async def _location_page(
     return page(
         "bo_location.html",
         title=location.name,
-        crumbs=account_crumbs(account),
+        crumbs=crumbs(account),
         you=you,
         account=account,
         location_id=location.public_id,

@@ -34,7 +34,7 @@ from comptoir.orders.repository import OrderRepository
 from comptoir.orders.schemas import STATUSES
 from comptoir.web.data import display_name, next_page_url, page_request
 from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import PageAnswer, Visitor, not_found, page, redirect, templates, text, visitor
+from comptoir.web.render import PageAnswer, Visitor, crumbs, not_found, page, redirect, templates, text, visitor
 
 router = APIRouter(include_in_schema=False)
 
@@ -72,14 +72,6 @@ def moves(status: str, service_type: str | None) -> list[tuple[str, str]]:
     return [(to, BUTTONS[to]) for to in workflow.next_statuses(status, service_type)]
 
 
-def crumbs(account: Account, location: Location | None = None, *more: tuple[str, str]) -> list[tuple[str, str]]:
-    """The ancestors of an orders page, each a link."""
-    trail = [("Your Comptoir", "/"), (account.name, f"/accounts/{account.public_id}")]
-    if location is not None:
-        trail.append((location.name, f"/locations/{location.public_id}"))
-    return [*trail, *more]
-
-
 # --- lists --------------------------------------------------------------------------------
 
 
@@ -93,14 +85,16 @@ def _day(name: str, value: str) -> date | None:
 def _order_filters(status: str, start: str, end: str, timezone: str | None = None) -> dict[str, Any]:
     """The API list's filters, checked by it (`orders.service.order_filters`); the form's
     days are inclusive, read in `timezone` (None: the location's, as the API reads them)."""
-    filters = orders.order_filters(str.capitalize, status=status or None)
     first, last = _day("from", start), _day("to", end)
     if first is not None and last is not None and first > last:
         raise BadRequest("From: must not be after To")
     zone = ZoneInfo(timezone) if timezone is not None else None
-    filters["after"] = datetime.combine(first, time(), zone) if first is not None else None
-    filters["before"] = datetime.combine(last + timedelta(days=1), time(), zone) if last is not None else None
-    return filters
+    return orders.order_filters(
+        str.capitalize,
+        status=status or None,
+        after=datetime.combine(first, time(), zone) if first is not None else None,
+        before=datetime.combine(last + timedelta(days=1), time(), zone) if last is not None else None,
+    )
 
 
 def _rows(shown: list[dict[str, Any]], places: list[Location]) -> list[dict[str, Any]]:

@@ -32,15 +32,15 @@ from comptoir.locations.service import (
     locations_of_accounts,
 )
 from comptoir.models import Account, Catalog, CustomerList, Location, User
-from comptoir.users import sessions
-from comptoir.users.logins import LoginRefused, admit_login, check_login, login_throttle
+from comptoir.users import logins, sessions
+from comptoir.users.logins import LoginRefused
 from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
 from comptoir.web.render import (
     PageAnswer,
     Problem,
     Visitor,
-    not_found,
+    crumbs,
     page,
     posted_by,
     problems,
@@ -48,6 +48,7 @@ from comptoir.web.render import (
     text,
     visitor,
     with_session,
+    yours,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -84,16 +85,14 @@ async def log_in(request: Request) -> Response:
     form = await request.form()
     session = posted_by(request, form)
     email = text(form, "email").lower()
-    throttle = login_throttle(state.limiter, email, sessions.client_ip(request))
-    refused = await admit_login(throttle)
-    if refused is not None:
-        return _login_page(request, session, [refused.message], email, refused.status)
+    attempt = await logins.attempt(state.limiter, email, sessions.client_ip(request))
+    if attempt.refused is not None:  # before the transaction: a slowed attempt holds no connection
+        return _login_page(request, session, [attempt.refused.message], email, attempt.refused.status)
     async with state.db.transaction() as db:
         try:
-            user = await check_login(db, throttle, email, str(form.get("password") or ""))
+            signed_in = await logins.log_in(db, attempt, email, str(form.get("password") or ""))
         except LoginRefused as refusal:
             return _login_page(request, session, [refusal.message], email, refusal.status)
-        signed_in = await sessions.sign_in(db, user)  # a new sid: no fixation
     response = redirect("/")
     sessions.set_cookie(response, request, state.key, signed_in)
     return response
@@ -167,16 +166,15 @@ async def sign_up_page(request: Request) -> Response:
     form = await request.form()
     session = posted_by(request, form)
     values = {name: text(form, name) for name in SIGNUP_FIELDS}
-    throttle = login_throttle(state.limiter, values["email"], sessions.client_ip(request))
-    refused = await admit_login(throttle)  # docs/api/oauth.md "Emails": signups are throttled as logins
-    if refused is not None:
-        return _signup_page(request, session, values, [refused.message], refused.status)
+    # docs/api/oauth.md "Emails": signups are throttled as logins
+    attempt = await logins.attempt(state.limiter, values["email"], sessions.client_ip(request))
+    if attempt.refused is not None:  # before the transaction, as a login
+        return _signup_page(request, session, values, [attempt.refused.message], attempt.refused.status)
     async with state.db.transaction() as db:
         try:
-            user = await sign_up(db, values, str(form.get("password") or ""), throttle)
+            signed_in = await sign_up(db, attempt, values, str(form.get("password") or ""))
         except SignupRefused as exc:
             return _signup_page(request, session, values, list(exc.errors))
-        signed_in = await sessions.sign_in(db, user)
     response = redirect("/")
     sessions.set_cookie(response, request, state.key, signed_in)
     return response
@@ -192,27 +190,11 @@ async def home(request: Request) -> Response:
     return page("bo_home.html", title="Your Comptoir", you=you, accounts=grouped)
 
 
-HOME = ("Your Comptoir", "/")
-
-
-def account_crumbs(account: Account) -> list[tuple[str, str]]:
-    """The breadcrumbs of a page of `account`'s (its own page's ancestors, then itself)."""
-    return [HOME, (account.name, f"/accounts/{account.public_id}")]
-
-
-def location_crumbs(account: Account, location: Location) -> list[tuple[str, str]]:
-    """The breadcrumbs of a page of `location`'s: home, its account, itself."""
-    return [*account_crumbs(account), (location.name, f"/locations/{location.public_id}")]
-
-
 # --- accounts -----------------------------------------------------------------------------
 
 
 async def owned_account(db: AsyncSession, user: User, public_id: str) -> Account:
-    account = await find_account(db, public_id)
-    if account is None or account.owner_id != user.id:
-        raise not_found("No account of yours has this id.")
-    return account
+    return yours(user, await find_account(db, public_id), "account")
 
 
 ACCOUNT_FIELDS = {"name": "name", "currency": "currency"}
@@ -224,7 +206,7 @@ def _account_form(you: Visitor, form: dict[str, str], errors: list[Problem] | No
         "bo_account_new.html",
         400 if errors else 200,
         title="New account",
-        crumbs=[HOME],
+        crumbs=crumbs(),
         you=you,
         form=form,
         currencies=currencies(),
@@ -264,7 +246,7 @@ async def account_page(request: Request, account_id: str) -> Response:
     return page(
         "bo_account.html",
         title=account.name,
-        crumbs=[HOME],
+        crumbs=crumbs(),
         you=you,
         account=account,
         locations=locations,
@@ -299,9 +281,7 @@ async def owned_location(
     """A location of the user's, or a 404 page (another owner's location is not found);
     `lock`: locked in the transaction."""
     found = await find_location(db, public_id, for_update=lock)
-    if found is None or found[1].owner_id != user.id:
-        raise not_found("No location of yours has this id.")
-    return found
+    return yours(user, found, "location", found[1] if found is not None else None)
 
 
 DETAILS = ("name", "address", "postal_code", "city", "country", "timezone")
@@ -315,7 +295,7 @@ def _new_location_form(
         "bo_location_new.html",
         400 if errors else 200,
         title="New location",
-        crumbs=account_crumbs(account),
+        crumbs=crumbs(account),
         you=you,
         account=account,
         form=form,

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar, cast
 
 import orjson
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
@@ -25,7 +25,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from comptoir.accounts.service import navigation_of
+from comptoir.auth import people
 from comptoir.errors import FieldError, ServiceUnavailable, Unprocessable, field_path, validation_message
+from comptoir.http import page_headers
 from comptoir.http.state import app_state
 from comptoir.kit import ids
 from comptoir.kit.safetext import printable
@@ -78,6 +80,43 @@ REPLY_EXCERPT_CHARS = 200
 templates.globals["reply_excerpt"] = reply_excerpt
 
 
+class Place(Protocol):
+    """An account or a location as a breadcrumb names it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def public_id(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """A `Place` known only by its name and public id (a row of a list)."""
+
+    name: str
+    public_id: str
+
+
+HOME = ("Your Comptoir", "/")
+
+
+def crumbs(
+    account: Place | None = None, location: Place | None = None, *more: tuple[str, str]
+) -> list[tuple[str, str]]:
+    """The one breadcrumb builder: a page's ancestors, each a link: home, then the account and
+    the location it is under (each when given), then `more`."""
+    trail = [HOME]
+    if account is not None:
+        trail.append((account.name, f"/accounts/{account.public_id}"))
+    if location is not None:
+        trail.append((location.name, f"/locations/{location.public_id}"))
+    return [*trail, *more]
+
+
+T = TypeVar("T")
+
+
 class PageAnswer(Exception):
     """Ends a page request with `response` (see the module's docstring)."""
 
@@ -112,11 +151,11 @@ def page(
     link; `errors`: what is wrong with the posted form (a summary at the top, each message
     beside its field); `scripts`: the inline scripts it holds, allowed by its CSP."""
     body = templates.get_template(template).render(crumbs=list(crumbs), errors=_as_problems(errors), **context)
-    return sessions.protect(HTMLResponse(body, status_code=status), scripts)
+    return page_headers.protect(HTMLResponse(body, status_code=status), scripts)
 
 
 def redirect(url: str) -> Response:
-    return sessions.protect(RedirectResponse(url, status_code=303))
+    return page_headers.protect(RedirectResponse(url, status_code=303))
 
 
 def expired() -> PageAnswer:
@@ -133,6 +172,15 @@ class NotFoundPage(PageAnswer):
 
 def not_found(message: str) -> PageAnswer:
     return NotFoundPage(message)
+
+
+def yours(user: User, row: T | None, what: str, owner: people.Owned | None = None) -> T:
+    """`row`, if the signed-in person owns it (`auth.people.owns`: `owner`, the account that
+    holds it, or the row itself: an account, an application); otherwise the one refusal of
+    the back office, the 404 page, as for an id that does not exist."""
+    if row is None or not people.owns(user.id, owner if owner is not None else cast("people.Owned", row)):
+        raise not_found(f"No {what} of yours has this id.")
+    return row
 
 
 def not_found_page(you: Visitor | None, message: str, status: int = 404) -> Response:

@@ -4,7 +4,7 @@ and the account's shared ones, each a link, and a "New" form creating one throug
 feature's service (the API's name rules and messages, its event caused by no client).
 
 `web.catalogs` and `web.customers` each describe their kind with a `Shelf`; whose a page is
-(`owner_and_location`) and its breadcrumbs (`level_crumbs`) are shared by their other pages.
+(`owner_and_location`) is shared by their other pages.
 """
 
 from __future__ import annotations
@@ -24,9 +24,8 @@ from comptoir.http.state import app_state
 from comptoir.locations import repository as locations
 from comptoir.models import Account, Location, User
 from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import PageAnswer, Problem, Visitor, not_found, page, problems, redirect, text, visitor
+from comptoir.web.render import PageAnswer, Problem, Visitor, crumbs, page, problems, redirect, text, visitor, yours
 
-Crumbs = list[tuple[str, str]]
 NAME_FIELDS = {"name": "name"}  # API path -> form field of a "New" form
 
 
@@ -62,18 +61,8 @@ async def owner_and_location(
 ) -> tuple[Account, Location | None]:
     """The account (the user's, or a 404 page) and the location (None at account level) of
     a catalog or customer list."""
-    account = await accounts.get(db, account_id)
-    if account is None or account.owner_id != user.id:
-        raise not_found(f"No {what} of yours has this id.")
+    account = yours(user, await accounts.get(db, account_id), what)
     return account, await locations.get(db, location_id) if location_id is not None else None
-
-
-def level_crumbs(account: Account, location: Location | None) -> Crumbs:
-    """The ancestors of a page of the account's, or of the location's when there is one."""
-    crumbs = [("Your Comptoir", "/"), (account.name, f"/accounts/{account.public_id}")]
-    if location is not None:
-        crumbs.append((location.name, f"/locations/{location.public_id}"))
-    return crumbs
 
 
 async def _level(
@@ -104,7 +93,7 @@ async def _shelf_page(
         400 if errors else 200,
         title=f"{shelf.plural} · {where}",
         you=you,
-        crumbs=level_crumbs(account, location),
+        crumbs=crumbs(account, location),
         shelf=shelf,
         account=account,
         location=location,
