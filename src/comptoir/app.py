@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.accounts.endpoints import router as accounts_router
+from comptoir.auth.request_context import context_of
 from comptoir.callbacks import openapi as callbacks_openapi
 from comptoir.callbacks.endpoints import router as callbacks_router
 from comptoir.callbacks.worker import DeliveryWorker
@@ -229,8 +230,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def request_validation_error(request: Request, exc: RequestValidationError) -> Response:
-        body_error = getattr(request.state, "body_error", None)
-        return error_response(body_error or validation_error(exc.errors()))
+        return error_response(context_of(request).body_error or validation_error(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
