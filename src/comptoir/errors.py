@@ -71,6 +71,23 @@ class ComptoirError(Exception):
         return dumps(self.body())
 
 
+Headers = list[tuple[bytes, bytes]]
+_JSON = (b"content-type", b"application/json")
+
+
+def framed(error: ComptoirError) -> tuple[int, Headers, bytes]:
+    """An error response as every path sends it: its status, its headers (the JSON content
+    type, the body's length, then the error's own, `headers()`: `WWW-Authenticate`,
+    `Retry-After`...) and its body (`render()`). The one frame of an error; each path only
+    puts it in its own form (docs/architecture.md "Where things are"): a Starlette response
+    (`http.routing.ErrorResponse`), ASGI messages (`http.middleware.error_answer`), HTTP/1.1
+    bytes (`http.protocol.error_response`)."""
+    body = error.render()
+    headers = [_JSON, (b"content-length", str(len(body)).encode())]
+    headers += [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in error.headers().items()]
+    return error.status, headers, body
+
+
 def bearer_challenge(error: str | None, description: str = "") -> str:
     """The `WWW-Authenticate` value of a refused API request (RFC 6750 3; docs/api/oauth.md
     "Bearer tokens"): the realm, and the error code with its description unless `error` is

@@ -12,7 +12,7 @@ from starlette.types import Message
 
 from comptoir.auth.access import carries_token
 from comptoir.auth.request_context import RequestContext, context_of, start
-from comptoir.errors import BadRequest, InternalError
+from comptoir.errors import BadRequest, InternalError, RateLimited
 from comptoir.http.middleware import (
     CORS,
     BodyTap,
@@ -198,7 +198,7 @@ def test_tagged_answers_304_without_body_when_if_none_match_matches() -> None:
 
 
 def test_error_answer_is_the_errors_body_with_the_id_and_extra_headers() -> None:
-    start, body = error_answer(InternalError(), ID, CORS)
+    start, body = error_answer(InternalError(), [ID, *CORS])
     assert body == {"type": "http.response.body", "body": InternalError().render()}
     assert start == {
         "type": "http.response.start",
@@ -208,6 +208,20 @@ def test_error_answer_is_the_errors_body_with_the_id_and_extra_headers() -> None
             (b"content-length", str(len(body["body"])).encode()),
             ID,
             *CORS,
+        ],
+    }
+
+
+def test_error_answer_carries_the_errors_own_headers() -> None:
+    start, body = error_answer(RateLimited(45, "minute"), [ID])
+    assert start == {
+        "type": "http.response.start",
+        "status": 429,
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body["body"])).encode()),
+            (b"retry-after", b"45"),
+            ID,
         ],
     }
 

@@ -19,8 +19,9 @@
   The rate-limit headers the auth dependency computed are added to the response;
 - `tagged`: every successful GET of `/v1` carries an `ETag`, and a matching `If-None-Match`
   gets a 304 without body (spec 7, docs/api/conventions.md "Responses");
-- `error_answer`: an unexpected error is spec 7's 500 `internal_error`, with the headers of
-  any other response;
+- `error_answer`: an error no exception handler answered is framed here (`errors.framed`,
+  with its own headers), and an unexpected one is spec 7's 500 `internal_error`, with the
+  headers of any other response;
 - `access_log`: one access log line per request;
 - `counted`: the request in the Prometheus metrics, by route template (docs/operations.md
   "Metrics"), unless COMPTOIR_METRICS_PATH is off;
@@ -47,7 +48,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from comptoir.auth.access import carries_token
 from comptoir.auth.request_context import RequestContext, context_of
 from comptoir.auth.request_context import start as start_context
-from comptoir.errors import BadRequest, ComptoirError, InternalError
+from comptoir.errors import BadRequest, ComptoirError, InternalError, framed
 from comptoir.http.forwarded import forwarded
 from comptoir.http.request_log import MAX_BODY, Record
 from comptoir.kit import clock, metrics
@@ -200,12 +201,14 @@ def tagged(start: Message, body: Message, if_none_match: bytes | None) -> tuple[
     return start, body
 
 
-def error_answer(error: ComptoirError, id_header: tuple[bytes, bytes], extra: Headers) -> tuple[Message, Message]:
-    """The error's body (`errors.py`) with the request id and the `extra` headers."""
-    body = error.render()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), id_header, *extra]
+def error_answer(error: ComptoirError, extra: Headers | None = None) -> tuple[Message, Message]:
+    """The error's frame (`errors.framed`: its status, its headers with its own, its body) as
+    the ASGI messages of a whole response, with the `extra` headers."""
+    status, headers, body = framed(error)
+    if extra:
+        headers += extra
     return (
-        {"type": "http.response.start", "status": error.status, "headers": headers},
+        {"type": "http.response.start", "status": status, "headers": headers},
         {"type": "http.response.body", "body": body},
     )
 
@@ -377,7 +380,7 @@ class HttpConventions:
             try:
                 method = overridden_method(method, headers)
             except BadRequest as error:
-                access_log(method, path, await answer(send, *error_answer(error, id_header, CORS)), started)
+                access_log(method, path, await answer(send, *error_answer(error, [id_header, *CORS])), started)
                 return
             if method != scope["method"]:
                 scope = dict(scope, method=method)
@@ -400,11 +403,18 @@ class HttpConventions:
             # the client left, or was closed for sending its body too slowly (http/protocol.py):
             # no one to answer, nothing unexpected
             log.info("client_disconnected", method=method, path=path)
+        except ComptoirError as error:
+            # raised where no exception handler answers it (a body over its limit found as it
+            # is read, a dependency that fails in a handler): answered as itself, its headers
+            # with it, and those of any other response (`Responder`)
+            if responder.started:
+                raise
+            await answer(responder.send, *error_answer(error))
         except Exception:
             log.exception("internal_error", method=method, path=path)
             if responder.started:
                 raise
-            responder.status = await answer(send, *error_answer(InternalError(), id_header, CORS if api else []))
+            await answer(responder.send, *error_answer(InternalError()))
         finally:
             connection_id = context.connection_id
             access_log(method, path, responder.status, started, connection_id)

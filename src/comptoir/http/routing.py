@@ -38,11 +38,13 @@ from comptoir.auth.request_context import context_of
 from comptoir.db.connection_cache import one_sync_per_request
 from comptoir.errors import (
     BadRequest,
+    ComptoirError,
     FieldError,
     FieldErrors,
     PayloadTooLarge,
     Unprocessable,
     UnsupportedMediaType,
+    framed,
     validation_error,
 )
 from comptoir.http.bodies import BodyShape, ShapeOf, shape_of
@@ -61,6 +63,15 @@ class JSON(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         return dumps(content)
+
+
+class ErrorResponse(Response):
+    """An error answered by an exception handler or an endpoint: its frame (`errors.framed`:
+    status, headers with the error's own, body) as a Starlette response."""
+
+    def __init__(self, error: ComptoirError) -> None:
+        self.status_code, self.raw_headers, self.body = framed(error)
+        self.background = None
 
 
 def is_json_content_type(value: str | None) -> bool:
