@@ -1,4 +1,5 @@
-"""The error tree, and the one place that renders error bodies (spec section 7).
+"""The error tree, and the one place that renders error bodies and frames error answers
+(`framed`; spec section 7).
 
     ComptoirError                      {"error_type", "message"} with its HTTP status
     ├── BadRequest              400    bad_request: malformed JSON, query parameter or cursor

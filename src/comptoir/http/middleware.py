@@ -16,7 +16,8 @@
   it is the `405` a `GET` would get (docs/api/conventions.md "Methods");
 - `preflight`, `response_headers`: `/v1` answers browsers from any origin, exposing
   `X-Cursor-Next` (spec 5.4 item 3); the authorisation server does not (spec 5.3 item 6).
-  The rate-limit headers the auth dependency computed are added to the response;
+  The rate-limit headers of the decision the permission check left in the request's context
+  (`auth.request_context`) are added to the response;
 - `tagged`: every successful GET of `/v1` carries an `ETag`, and a matching `If-None-Match`
   gets a 304 without body (spec 7, docs/api/conventions.md "Responses");
 - `error_answer`: an error no exception handler answered is framed here (`errors.framed`,
