@@ -38,6 +38,8 @@ def cursor_request(app: Any, cursor: str) -> Any:
     from starlette.requests import Request
     from starlette.routing import Match
 
+    from comptoir.auth.request_context import start as start_context
+
     scope: dict[str, Any] = {
         "type": "http",
         "method": "GET",
@@ -47,8 +49,8 @@ def cursor_request(app: Any, cursor: str) -> Any:
         "headers": [],
         "app": app,
         "path_params": {},
-        "state": {"connection_id": 1},
     }
+    start_context(scope, "bench").connection_id = 1  # as auth.access.authorize leaves it
     scope["route"] = next(route for route in app.routes if route.matches(scope)[0] is Match.FULL)
     return Request(scope)
 

@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.accounts.endpoints import router as accounts_router
+from comptoir.auth.request_context import context_of
 from comptoir.callbacks import openapi as callbacks_openapi
 from comptoir.callbacks.endpoints import router as callbacks_router
 from comptoir.callbacks.worker import DeliveryWorker
@@ -38,7 +39,7 @@ from comptoir.http.inputs import InputLimits
 from comptoir.http.middleware import HttpConventions
 from comptoir.http.reference import router as reference_router
 from comptoir.http.request_log import RequestLogBuffer
-from comptoir.http.routing import JSON, ComptoirRoute, operation_id
+from comptoir.http.routing import JSON, ComptoirRoute, ErrorResponse, operation_id
 from comptoir.http.state import AppState, app_state
 from comptoir.jobs.timed import Retention, TimedJobs
 from comptoir.kit import gcpause, metrics, tracing
@@ -216,10 +217,6 @@ def app_from_environment() -> FastAPI:
 # --- errors (spec 7, docs/api/conventions.md "Errors") ----------------------------------
 
 
-def error_response(error: ComptoirError) -> Response:
-    return Response(error.render(), status_code=error.status, headers=error.headers(), media_type="application/json")
-
-
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ComptoirError)
     async def comptoir_error(request: Request, exc: ComptoirError) -> Response:
@@ -227,26 +224,29 @@ def install_error_handlers(app: FastAPI) -> None:
             request.url.path, app_state(request).settings.metrics_path
         ):
             return unavailable_page(exc)  # a person in the back office reads a page
-        return error_response(exc)
+        return ErrorResponse(exc)
 
     @app.exception_handler(RequestValidationError)
     async def request_validation_error(request: Request, exc: RequestValidationError) -> Response:
-        body_error = getattr(request.state, "body_error", None)
-        return error_response(body_error or validation_error(exc.errors()))
+        return ErrorResponse(context_of(request).body_error or validation_error(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if isinstance(exc.__cause__, ComptoirError):  # raised while FastAPI read a form (413)
-            return error_response(exc.__cause__)
+            return ErrorResponse(exc.__cause__)
         if exc.status_code in (404, 405):
             if not is_api_path(request.url.path, app_state(request).settings.metrics_path):
-                return await unknown_page(request, exc.status_code)  # docs/back-office.md: an HTML page
-            return error_response(RoutingError(request.method, request.url.path))
-        return error_response(BadRequest(str(exc.detail)))
+                try:
+                    return await unknown_page(request, exc.status_code)  # docs/back-office.md: an HTML page
+                except DependencyUnavailable as down:  # its navigation reads the database
+                    return await comptoir_error(request, down)
+            return ErrorResponse(RoutingError(request.method, request.url.path))
+        return ErrorResponse(BadRequest(str(exc.detail)))
 
     @app.exception_handler(PageAnswer)
     async def page_answer(request: Request, exc: PageAnswer) -> Response:
         return page_answer_response(request, exc)
 
-    # Unexpected exceptions are answered by HttpConventions (so that a 500 carries the same
-    # request id and CORS headers as every other response) and logged there.
+    # Every error these answer is framed by `ErrorResponse` (`errors.framed`: the error's own
+    # headers with it). An error raised where none of them answers is framed by
+    # HttpConventions, the same way, and an unexpected exception is its 500, logged there.

@@ -1,4 +1,5 @@
-"""The error tree, and the one place that renders error bodies (spec section 7).
+"""The error tree, and the one place that renders error bodies and frames error answers
+(`framed`; spec section 7).
 
     ComptoirError                      {"error_type", "message"} with its HTTP status
     ├── BadRequest              400    bad_request: malformed JSON, query parameter or cursor
@@ -69,6 +70,23 @@ class ComptoirError(Exception):
 
     def render(self) -> bytes:
         return dumps(self.body())
+
+
+Headers = list[tuple[bytes, bytes]]
+_JSON = (b"content-type", b"application/json")
+
+
+def framed(error: ComptoirError) -> tuple[int, Headers, bytes]:
+    """An error response as every path sends it: its status, its headers (the JSON content
+    type, the body's length, then the error's own, `headers()`: `WWW-Authenticate`,
+    `Retry-After`...) and its body (`render()`). The one frame of an error; each path only
+    puts it in its own form (docs/architecture.md "Where things are"): a Starlette response
+    (`http.routing.ErrorResponse`), ASGI messages (`http.middleware.error_answer`), HTTP/1.1
+    bytes (`http.protocol.error_response`)."""
+    body = error.render()
+    headers = [_JSON, (b"content-length", str(len(body)).encode())]
+    headers += [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in error.headers().items()]
+    return error.status, headers, body
 
 
 def bearer_challenge(error: str | None, description: str = "") -> str:

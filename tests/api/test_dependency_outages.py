@@ -230,6 +230,37 @@ async def test_the_back_office_says_so_in_a_page(db_behind_relay: Hub) -> None:
 
 
 @ON_POSTGRESQL
+async def test_an_unknown_back_office_address_says_so_in_the_same_page(db_behind_relay: Hub) -> None:
+    """The not-found page of a signed-in user shows the navigation, read from the database."""
+    hub = db_behind_relay
+    assert (await log_in(hub.client, "owner@example.com")).status_code == 303
+    hub.relay.refuse()  # type: ignore[union-attr]
+    page = await hub.client.get("/no-such-page")
+    assert (page.status_code, page.headers["retry-after"]) == (503, "2")
+    assert page.headers["content-type"].startswith("text/html")
+    assert "Comptoir cannot reach its database right now." in page.text
+    hub.relay.forward()  # type: ignore[union-attr]
+    assert (await hub.client.get("/no-such-page")).status_code == 404
+
+
+@ON_POSTGRESQL
+async def test_a_token_request_is_a_503_with_retry_after_not_an_oauth_refusal(
+    db_behind_relay: Hub, world: World
+) -> None:
+    """docs/api/oauth.md "Token endpoint": its refusals are OAuth errors; an unreachable database
+    is not one, and is answered as for any other request."""
+    hub = db_behind_relay
+    client = await world.client()
+    hub.relay.refuse()  # type: ignore[union-attr]
+    started = time.monotonic()
+    fields = {"grant_type": "authorization_code", "code": "c", "client_id": client.public_id, "client_secret": "s"}
+    answer = await hub.client.post("/oauth2/v1/token", data=fields)
+    assert_unavailable(answer, time.monotonic() - started)
+    revoked = await hub.client.post("/oauth2/v1/revoke", data={**fields, "token": "t"})
+    assert (revoked.status_code, revoked.headers["retry-after"], revoked.json()) == (503, "2", UNAVAILABLE)
+
+
+@ON_POSTGRESQL
 async def test_a_slow_database_within_the_bounds_still_answers(db_behind_relay: Hub, db_kind: str) -> None:
     hub = db_behind_relay
     hub.relay.slow(0.05)  # type: ignore[union-attr]

@@ -22,6 +22,7 @@ from comptoir.auth.access import (
     require,
 )
 from comptoir.auth.context import Ctx
+from comptoir.auth.request_context import start
 from comptoir.auth.scopes import parse_scope
 from comptoir.errors import Forbidden, Unauthorized
 from comptoir.kit import ids
@@ -66,17 +67,17 @@ def request(ctx: Ctx, reader: Reader, catalog_id: int = OTHER, query: bytes = b"
         fast=reader, cache=Cache(ctx), key=b"k", limiter=RateLimiter(MemoryBackend(), enabled=False)
     )
     app = SimpleNamespace(state=SimpleNamespace(comptoir=state))
-    return Request(
-        {
-            "type": "http",
-            "method": "PUT",
-            "path": "/v1/catalogs/x",
-            "headers": [(b"x-access-token", b"token")],
-            "query_string": query,
-            "app": app,
-            "path_params": {"catalog_id": ids.encode("catalog", catalog_id)},
-        }
-    )
+    scope: dict[str, Any] = {
+        "type": "http",
+        "method": "PUT",
+        "path": "/v1/catalogs/x",
+        "headers": [(b"x-access-token", b"token")],
+        "query_string": query,
+        "app": app,
+        "path_params": {"catalog_id": ids.encode("catalog", catalog_id)},
+    }
+    start(scope, "r1")  # as the outermost middleware does (http.middleware.tag_request)
+    return Request(scope)
 
 
 UPDATE = Permission(

@@ -11,7 +11,8 @@ import structlog
 from starlette.types import Message
 
 from comptoir.auth.access import carries_token
-from comptoir.errors import BadRequest, InternalError
+from comptoir.auth.request_context import RequestContext, context_of, start
+from comptoir.errors import BadRequest, InternalError, RateLimited
 from comptoir.http.middleware import (
     CORS,
     BodyTap,
@@ -54,11 +55,14 @@ def test_request_id_is_new_when_the_callers_is_not_sane(given: bytes) -> None:
     int(made, 16)
 
 
-def test_tag_request_keeps_the_id_in_the_state_and_the_log_context() -> None:
+def test_tag_request_makes_the_requests_context_once_with_the_id_and_binds_the_log_context() -> None:
     structlog.contextvars.bind_contextvars(left="over")
     scope: dict[str, Any] = {"state": {"other": 1}, "client": ("203.0.113.9", 4000)}
-    assert tag_request(scope, "r1") is scope["state"]
-    assert scope["state"] == {"other": 1, "request_id": "r1"}
+    context = tag_request(scope, "r1")
+    assert context == RequestContext("r1")
+    assert context_of(scope) is context
+    assert context_of(dict(scope, path="/copied")) is context  # a copy of the scope shares it
+    assert scope["state"]["other"] == 1
     assert structlog.contextvars.get_contextvars() == {"request_id": "r1", "client": "203.0.113.9"}
 
 
@@ -194,7 +198,7 @@ def test_tagged_answers_304_without_body_when_if_none_match_matches() -> None:
 
 
 def test_error_answer_is_the_errors_body_with_the_id_and_extra_headers() -> None:
-    start, body = error_answer(InternalError(), ID, CORS)
+    start, body = error_answer(InternalError(), [ID, *CORS])
     assert body == {"type": "http.response.body", "body": InternalError().render()}
     assert start == {
         "type": "http.response.start",
@@ -208,9 +212,23 @@ def test_error_answer_is_the_errors_body_with_the_id_and_extra_headers() -> None
     }
 
 
+def test_error_answer_carries_the_errors_own_headers() -> None:
+    start, body = error_answer(RateLimited(45, "minute"), [ID])
+    assert start == {
+        "type": "http.response.start",
+        "status": 429,
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body["body"])).encode()),
+            (b"retry-after", b"45"),
+            ID,
+        ],
+    }
+
+
 async def test_responder_holds_a_successful_api_get_until_its_body_to_tag_it() -> None:
     sent = _Sent()
-    responder = Responder(sent, ID, True, {}, [], "GET")
+    responder = Responder(sent, ID, True, RequestContext("r"), [], "GET")
     await responder.send(_start())
     assert sent.messages == []
     assert responder.started
@@ -224,7 +242,7 @@ async def test_responder_holds_a_successful_api_get_until_its_body_to_tag_it() -
 
 async def test_responder_answers_304_and_remembers_it() -> None:
     sent = _Sent()
-    responder = Responder(sent, ID, True, {}, [(b"if-none-match", etag_of(b"{}"))], "GET")
+    responder = Responder(sent, ID, True, RequestContext("r"), [(b"if-none-match", etag_of(b"{}"))], "GET")
     await responder.send(_start())
     await responder.send({"type": "http.response.body", "body": b"{}"})
     assert responder.status == 304
@@ -234,13 +252,13 @@ async def test_responder_answers_304_and_remembers_it() -> None:
 
 async def test_responder_tags_no_streamed_body_and_no_other_request() -> None:
     sent = _Sent()
-    responder = Responder(sent, ID, True, {}, [], "GET")
+    responder = Responder(sent, ID, True, RequestContext("r"), [], "GET")
     await responder.send(_start())
     await responder.send({"type": "http.response.body", "body": b"{", "more_body": True})
     await responder.send({"type": "http.response.body", "body": b"}"})
     assert [m.get("headers") for m in sent.messages] == [[ID, *CORS], None, None]
     sent = _Sent()
-    responder = Responder(sent, ID, False, {"ratelimit": _Decision()}, [], "GET")
+    responder = Responder(sent, ID, False, RequestContext("r", ratelimit=_Decision()), [], "GET")
     await responder.send(_start())
     assert sent.messages == [_start(ID)]
 
@@ -255,7 +273,8 @@ async def test_body_tap_keeps_the_first_10_kb_of_each_body_and_counts_all() -> N
     await tap.send(_start((b"content-type", b"application/json")))
     await tap.send({"type": "http.response.body", "body": b"{}"})
     assert len(sent.messages) == 2
-    scope = {"state": {"request_id": "r1"}, "headers": [(b"content-type", b"text/plain")], "query_string": b"a=1"}
+    scope: dict[str, Any] = {"headers": [(b"content-type", b"text/plain")], "query_string": b"a=1"}
+    start(scope, "r1")
     at = clock.now()
     record = tap.record(scope, 7, at, "POST", "/v1/x", 201, 0.0)
     assert (record.connection_id, record.at, record.request_id, record.method, record.path, record.status) == (

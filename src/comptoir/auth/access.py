@@ -55,6 +55,7 @@ from fastapi.security import APIKeyHeader
 from starlette.requests import Request
 
 from comptoir.auth.context import Ctx
+from comptoir.auth.request_context import context_of
 from comptoir.auth.scopes import Scope
 from comptoir.auth.tokens import resolve
 from comptoir.core.levels import held
@@ -271,15 +272,16 @@ async def authorize(request: Request, permission: Permission, token: str | None)
     (401), rate limit (429), level and scope (403), then the `on` rule (401, 403)."""
     state: Services = request.app.state.comptoir
     ctx = await resolve(state.fast, state.cache, state.key, token)
-    request.state.connection_id = ctx.connection_id
+    context = context_of(request)
+    context.connection_id = ctx.connection_id
     kind = permission.kind if isinstance(permission.kind, str) else permission.kind.of(request)
     try:
         decision = await state.limiter.hit(ctx.connection_id, kind)
     except RateLimitedWithState as refused:
-        request.state.ratelimit = refused.decision  # the 429 shows the full window too
+        context.ratelimit = refused.decision  # the 429 shows the full window too
         raise
     if decision is not None:
-        request.state.ratelimit = decision
+        context.ratelimit = decision
     allowed = permission.allowed
     if allowed is not None and ctx.level not in allowed:
         raise Forbidden(f"This endpoint needs {_LEVEL_WORDS[allowed]}")
@@ -318,9 +320,9 @@ def guard(permission: Permission) -> Callable[..., Awaitable[Ctx]]:
         request: Request,
         _header: Annotated[str | None, Security(ACCESS_TOKEN)],
     ) -> Ctx:
-        checked = getattr(request.state, "authorized", None)
-        if checked is not None and checked[0] is permission:  # applied before the body was read
-            return checked[1]
+        context = context_of(request)
+        if context.permission is permission and context.ctx is not None:  # applied before the body was read
+            return context.ctx
         return await authorize(request, permission, token_of(request))
 
     dependency.__comptoir_permission__ = permission  # type: ignore[attr-defined]  # permission_of

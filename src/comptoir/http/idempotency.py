@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.auth.context import Ctx
+from comptoir.auth.request_context import context_of
 from comptoir.errors import BadRequest, Conflict, FieldError, Unprocessable
 from comptoir.http import repository
 from comptoir.http.routing import IDEMPOTENCY_HEADER, JSON
@@ -47,7 +48,7 @@ async def idempotent(
         return JSON(await produce())
     if not key or len(key) > MAX_KEY or not key.isprintable():
         raise BadRequest(f"{HEADER} must be 1 to {MAX_KEY} printable characters")
-    fingerprint = getattr(request.state, "fingerprint", None)  # a JSON body's: taken as it streamed in (routing)
+    fingerprint = context_of(request).fingerprint  # a JSON body's: taken as it streamed in (routing)
     if fingerprint is None:
         body = await request.body()
         fingerprint = hashlib.sha256(

@@ -23,7 +23,8 @@ from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from comptoir.errors import BadRequest, ComptoirError, FieldError, PayloadTooLarge, Unprocessable, field_path
+from comptoir.errors import BadRequest, FieldError, PayloadTooLarge, Unprocessable, field_path
+from comptoir.http.middleware import answer, error_answer
 from comptoir.kit.wire import shown
 
 NUL = "\x00"
@@ -100,18 +101,6 @@ def nul_fields(value: Any) -> Unprocessable | None:
     return Unprocessable(found) if found else None
 
 
-async def _reply(send: Send, error: ComptoirError) -> None:
-    body = error.render()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": error.status,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
-
-
 class InputLimits:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -122,7 +111,7 @@ class InputLimits:
             return
         bad = nul_query_parameter(scope.get("query_string", b""))
         if bad is not None:
-            await _reply(send, BadRequest(f"Invalid query parameter {shown(bad)}: {NUL_MESSAGE}"))
+            await answer(send, *error_answer(BadRequest(f"Invalid query parameter {shown(bad)}: {NUL_MESSAGE}")))
             return
         has_body, declared, form = body_headers(scope["headers"])
         if not has_body:  # nothing to limit: a GET, a DELETE
@@ -132,7 +121,6 @@ class InputLimits:
         limit = body_limit(settings.max_body_bytes, settings.max_catalog_body_bytes, scope["method"], scope["path"])
         received = 0
         tail = b""  # the end of the previous chunk, for a `%00` cut in two
-        started = False
 
         async def limited_receive() -> Message:
             nonlocal received, tail
@@ -151,16 +139,6 @@ class InputLimits:
                     tail = seen[-2:]
             return message
 
-        async def watched_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, limited_receive, watched_send)
-        except (PayloadTooLarge, BadRequest) as error:
-            # Raised where no error handler answers it (the endpoints' handlers do).
-            if started:
-                raise
-            await _reply(send, error)
+        # Raised where no exception handler answers it (the endpoints' handlers do), the
+        # refusal is answered by the middleware (http.middleware `error_answer`).
+        await self.app(scope, limited_receive, send)

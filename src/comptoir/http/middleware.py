@@ -16,11 +16,13 @@
   it is the `405` a `GET` would get (docs/api/conventions.md "Methods");
 - `preflight`, `response_headers`: `/v1` answers browsers from any origin, exposing
   `X-Cursor-Next` (spec 5.4 item 3); the authorisation server does not (spec 5.3 item 6).
-  The rate-limit headers the auth dependency computed are added to the response;
+  The rate-limit headers of the decision the permission check left in the request's context
+  (`auth.request_context`) are added to the response;
 - `tagged`: every successful GET of `/v1` carries an `ETag`, and a matching `If-None-Match`
   gets a 304 without body (spec 7, docs/api/conventions.md "Responses");
-- `error_answer`: an unexpected error is spec 7's 500 `internal_error`, with the headers of
-  any other response;
+- `error_answer`: an error no exception handler answered is framed here (`errors.framed`,
+  with its own headers), and an unexpected one is spec 7's 500 `internal_error`, with the
+  headers of any other response;
 - `access_log`: one access log line per request;
 - `counted`: the request in the Prometheus metrics, by route template (docs/operations.md
   "Metrics"), unless COMPTOIR_METRICS_PATH is off;
@@ -37,7 +39,6 @@ import os
 import re
 import time
 from datetime import datetime
-from typing import Any
 
 import structlog
 from fastapi.routing import _FASTAPI_EFFECTIVE_ROUTE_CONTEXT_KEY as _EFFECTIVE_ROUTE
@@ -46,11 +47,14 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from comptoir.auth.access import carries_token
-from comptoir.errors import BadRequest, ComptoirError, InternalError
+from comptoir.auth.request_context import RequestContext, context_of
+from comptoir.auth.request_context import start as start_context
+from comptoir.errors import BadRequest, ComptoirError, InternalError, framed
 from comptoir.http.forwarded import forwarded
 from comptoir.http.request_log import MAX_BODY, Record
 from comptoir.kit import clock, metrics
 from comptoir.kit.wire import shown
+from comptoir.ratelimit import Decision
 
 log = structlog.get_logger("comptoir.http")
 
@@ -93,15 +97,15 @@ def request_id(headers: Headers) -> str:
     return given.decode() if given and _REQUEST_ID.fullmatch(given) else os.urandom(8).hex()
 
 
-def tag_request(scope: Scope, request_id: str) -> dict[str, Any]:
-    """The request's state, holding its id; every log line of the request carries the id and
-    the client's address (`forwarded`'s), bound at once."""
-    state: dict[str, Any] = scope.setdefault("state", {})
-    state["request_id"] = request_id
+def tag_request(scope: Scope, request_id: str) -> RequestContext:
+    """The request's context (`auth.request_context`), made here once, holding its id; every
+    log line of the request carries the id and the client's address (`forwarded`'s), bound at
+    once."""
+    context = start_context(scope, request_id)
     client = scope.get("client")
     structlog.contextvars.clear_contextvars()
     structlog.contextvars.bind_contextvars(request_id=request_id, client=client[0] if client else None)
-    return state
+    return context
 
 
 def without_trailing_slash(scope: Scope) -> Scope:
@@ -157,7 +161,9 @@ def preflight(method: str, headers: Headers, id_header: tuple[bytes, bytes]) -> 
 # --- the response -----------------------------------------------------------------------------
 
 
-def response_headers(headers: Headers, id_header: tuple[bytes, bytes], api: bool, ratelimit: Any) -> Headers:
+def response_headers(
+    headers: Headers, id_header: tuple[bytes, bytes], api: bool, ratelimit: Decision | None
+) -> Headers:
     """The application's headers with the request id and, on the API, CORS and the rate-limit
     decision's headers (`ratelimit`, None when none was made)."""
     out = list(headers)
@@ -196,12 +202,14 @@ def tagged(start: Message, body: Message, if_none_match: bytes | None) -> tuple[
     return start, body
 
 
-def error_answer(error: ComptoirError, id_header: tuple[bytes, bytes], extra: Headers) -> tuple[Message, Message]:
-    """The error's body (`errors.py`) with the request id and the `extra` headers."""
-    body = error.render()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), id_header, *extra]
+def error_answer(error: ComptoirError, extra: Headers | None = None) -> tuple[Message, Message]:
+    """The error's frame (`errors.framed`: its status, its headers with its own, its body) as
+    the ASGI messages of a whole response, with the `extra` headers."""
+    status, headers, body = framed(error)
+    if extra:
+        headers += extra
     return (
-        {"type": "http.response.start", "status": error.status, "headers": headers},
+        {"type": "http.response.start", "status": status, "headers": headers},
         {"type": "http.response.body", "body": body},
     )
 
@@ -211,21 +219,21 @@ class Responder:
     and, for a successful GET of the API (`etags`), `tagged` once the body is there (a
     streamed body gets no ETag). Remembers the status sent and whether a response began."""
 
-    __slots__ = ("_api", "_etags", "_id_header", "_if_none_match", "_pending", "_send", "_state", "started", "status")
+    __slots__ = ("_api", "_context", "_etags", "_id_header", "_if_none_match", "_pending", "_send", "started", "status")
 
     def __init__(
         self,
         send: Send,
         id_header: tuple[bytes, bytes],
         api: bool,
-        state: dict[str, Any],
+        context: RequestContext,
         headers: Headers,
         method: str,
     ) -> None:
         self._send = send
         self._id_header = id_header
         self._api = api
-        self._state = state
+        self._context = context
         self._etags = api and method == "GET"
         self._if_none_match = header(headers, b"if-none-match") if self._etags else None
         self._pending: Message | None = None
@@ -236,7 +244,7 @@ class Responder:
         if message["type"] == "http.response.start":
             self.started = True
             self.status = message["status"]
-            ratelimit = self._state.get("ratelimit") if self._api else None
+            ratelimit = self._context.ratelimit if self._api else None
             headers = response_headers(message.get("headers", []), self._id_header, self._api, ratelimit)
             message = dict(message, headers=headers)
             if self._etags and self.status == 200:
@@ -332,7 +340,7 @@ class BodyTap:
         return Record(
             connection_id=connection_id,
             at=at,
-            request_id=scope["state"]["request_id"],  # `tag_request`
+            request_id=context_of(scope).request_id,
             method=method,
             path=f"{path}?{query.decode('latin-1')}" if query else path,
             status=status,
@@ -363,7 +371,7 @@ class HttpConventions:
         id_header = (b"x-request-id", rid.encode())
         comptoir = scope["app"].state.comptoir
         scope = forwarded(scope, comptoir.proxies)
-        state = tag_request(scope, rid)
+        context = tag_request(scope, rid)
         scope = without_trailing_slash(scope)
         scope, send = head_as_get(scope, send)
         path: str = scope["path"]
@@ -373,7 +381,7 @@ class HttpConventions:
             try:
                 method = overridden_method(method, headers)
             except BadRequest as error:
-                access_log(method, path, await answer(send, *error_answer(error, id_header, CORS)), started)
+                access_log(method, path, await answer(send, *error_answer(error, [id_header, *CORS])), started)
                 return
             if method != scope["method"]:
                 scope = dict(scope, method=method)
@@ -389,20 +397,27 @@ class HttpConventions:
         tap = BodyTap(receive, send) if request_log is not None and request_log.enabled else None
         if tap is not None:
             receive, send = tap.receive, tap.send
-        responder = Responder(send, id_header, api, state, headers, method)
+        responder = Responder(send, id_header, api, context, headers, method)
         try:
             await self.app(scope, receive, responder.send)
         except ClientDisconnect:
             # the client left, or was closed for sending its body too slowly (http/protocol.py):
             # no one to answer, nothing unexpected
             log.info("client_disconnected", method=method, path=path)
+        except ComptoirError as error:
+            # raised where no exception handler answers it (a body over its limit found as it
+            # is read, a dependency that fails in a handler): answered as itself, its headers
+            # with it, and those of any other response (`Responder`)
+            if responder.started:
+                raise
+            await answer(responder.send, *error_answer(error))
         except Exception:
             log.exception("internal_error", method=method, path=path)
             if responder.started:
                 raise
-            responder.status = await answer(send, *error_answer(InternalError(), id_header, CORS if api else []))
+            await answer(responder.send, *error_answer(InternalError()))
         finally:
-            connection_id = state.get("connection_id")
+            connection_id = context.connection_id
             access_log(method, path, responder.status, started, connection_id)
             counted(scope, method, responder.status, started)
             if connection_id is not None and request_log is not None and at is not None:

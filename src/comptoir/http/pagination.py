@@ -28,6 +28,7 @@ from pydantic import WithJsonSchema
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
 
+from comptoir.auth.request_context import context_of
 from comptoir.errors import BadRequest
 from comptoir.kit.crypto import Sealer
 from comptoir.kit.pagination import MAX_COUNT, PageRequest
@@ -162,7 +163,7 @@ def page_request(
 ) -> PageRequest:
     """The page an API list is asked for. Declared after the route's `ctx`, whose check
     names the connection (`auth.access.require`) that the cursor is bound to."""
-    connection_id = getattr(request.state, "connection_id", None)
+    connection_id = context_of(request).connection_id
     if connection_id is None:
         raise RuntimeError(f"{request.url.path}: a paginated endpoint declares its ctx before its page")
     filters = _filters(request.query_params, skip=("cursor", "count"), empty=True)

@@ -31,7 +31,8 @@ from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.server import ServerState
 
 from comptoir.config import Settings
-from comptoir.errors import ComptoirError, RequestTimeout, ServiceUnavailable
+from comptoir.errors import ComptoirError, RequestTimeout, ServiceUnavailable, framed
+from comptoir.http.middleware import answer, error_answer
 
 log = structlog.get_logger("comptoir.http")
 
@@ -63,31 +64,22 @@ def limits() -> ConnectionLimits:
     return ConnectionLimits.from_settings(Settings())
 
 
-def _error_head(error: ComptoirError, body: bytes, default_headers: list[tuple[bytes, bytes]]) -> list[bytes]:
-    head = [STATUS_LINE[error.status]]
-    for name, value in default_headers:
-        head += [name, b": ", value, b"\r\n"]
-    head.append(b"content-type: application/json\r\n")
-    for name_text, value_text in error.headers().items():
-        head += [name_text.lower().encode(), b": ", value_text.encode(), b"\r\n"]
-    head += [b"content-length: ", str(len(body)).encode(), b"\r\n", b"connection: close\r\n\r\n"]
-    return head
+CLOSE = (b"connection", b"close")
 
 
 def error_response(error: ComptoirError, default_headers: list[tuple[bytes, bytes]]) -> bytes:
-    """A complete HTTP/1.1 answer in the error shape, closing the connection."""
-    body = error.render()
-    return b"".join([*_error_head(error, body, default_headers), body])
+    """A complete HTTP/1.1 answer: the error's frame (`errors.framed`) after the server's
+    `default_headers`, closing the connection."""
+    status, headers, body = framed(error)
+    head = [STATUS_LINE[status]]
+    for name, value in [*default_headers, *headers, CLOSE]:
+        head += [name, b": ", value, b"\r\n"]
+    return b"".join([*head, b"\r\n", body])
 
 
 async def over_capacity(scope: Scope, receive: Receive, send: Send) -> None:
     """The application a connection past the cap gets instead of Comptoir's."""
-    body = OVER_CAP.render()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    headers += [(k.lower().encode(), v.encode()) for k, v in OVER_CAP.headers().items()]
-    headers.append((b"connection", b"close"))
-    await send({"type": "http.response.start", "status": OVER_CAP.status, "headers": headers})
-    await send({"type": "http.response.body", "body": body, "more_body": False})
+    await answer(send, *error_answer(OVER_CAP, [CLOSE]))
 
 
 class ComptoirHttpProtocol(HttpToolsProtocol):

@@ -34,14 +34,17 @@ from starlette.responses import JSONResponse, Response
 
 from comptoir.auth.access import Permission, authorize, guard, permission_of, token_of
 from comptoir.auth.context import Ctx
+from comptoir.auth.request_context import context_of
 from comptoir.db.connection_cache import one_sync_per_request
 from comptoir.errors import (
     BadRequest,
+    ComptoirError,
     FieldError,
     FieldErrors,
     PayloadTooLarge,
     Unprocessable,
     UnsupportedMediaType,
+    framed,
     validation_error,
 )
 from comptoir.http.bodies import BodyShape, ShapeOf, shape_of
@@ -60,6 +63,15 @@ class JSON(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         return dumps(content)
+
+
+class ErrorResponse(Response):
+    """An error answered by an exception handler or an endpoint: its frame (`errors.framed`:
+    status, headers with the error's own, body) as a Starlette response."""
+
+    def __init__(self, error: ComptoirError) -> None:
+        self.status_code, self.raw_headers, self.body = framed(error)
+        self.background = None
 
 
 def is_json_content_type(value: str | None) -> bool:
@@ -109,7 +121,7 @@ async def read_json_body(
                 seen.update(chunk)
             await _feed(stream, chunk, large)
         if seen is not None:
-            request.state.fingerprint = seen.hexdigest()
+            context_of(request).fingerprint = seen.hexdigest()
         with gcpause.paused() if large else nullcontext():
             request._json = stream.close()
     except ValueTooLarge as exc:
@@ -202,13 +214,14 @@ class ComptoirRoute(APIRoute):
                 # token is a 401 whatever its body, which is never read. The dependency
                 # keeps its Ctx for FastAPI's own call of it (auth.access.guard).
                 ctx = await authorize(request, permission, token_of(request))
-                request.state.authorized = (permission, ctx)
+                context = context_of(request)
+                context.permission, context.ctx = permission, ctx
             try:
                 await read_json_body(request, shape, ctx, model)
             except (BadRequest, UnsupportedMediaType) as exc:
                 # Raised once the dependencies (authentication first) have passed: a bad
                 # token is a 401 whatever the body (see app.request_validation_error).
-                request.state.body_error = exc
+                context_of(request).body_error = exc
                 request._json = None
             return await handler(request)
 

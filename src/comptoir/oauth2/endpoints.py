@@ -29,8 +29,9 @@ from comptoir.connections.service import (
     OOB_REDIRECT_URI,
     find_client,
 )
-from comptoir.errors import ComptoirError, PayloadTooLarge
+from comptoir.errors import ComptoirError, PayloadTooLarge, ServiceUnavailable
 from comptoir.http import page_headers
+from comptoir.http.routing import ErrorResponse
 from comptoir.http.state import app_state
 from comptoir.kit.codes import countries, currencies
 from comptoir.kit.jsonutil import dumps, loads
@@ -510,11 +511,12 @@ async def token(request: Request) -> Response:
 
 
 def _oauth_error(exc: ComptoirError) -> Response:
-    if isinstance(exc, PayloadTooLarge):  # inputs.InputLimits: a 413 like any other body's
-        return Response(exc.render(), status_code=exc.status, media_type="application/json")
-    if not isinstance(exc, OAuthError):
+    """The answer of a refused token or revoke request: an OAuth error; a 413 like any other
+    body's (inputs.InputLimits), and a 503 like any other request's (docs/operations.md "When a
+    dependency fails"), as themselves; any other error an OAuth `invalid_request`."""
+    if not isinstance(exc, OAuthError | PayloadTooLarge | ServiceUnavailable):
         exc = OAuthError(400, "invalid_request", exc.message)
-    return Response(exc.render(), status_code=exc.status, headers=exc.headers(), media_type="application/json")
+    return ErrorResponse(exc)
 
 
 @router.post("/revoke")

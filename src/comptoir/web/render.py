@@ -26,6 +26,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from comptoir.accounts.service import navigation_of
 from comptoir.auth import people
+from comptoir.auth.request_context import context_of
 from comptoir.errors import FieldError, ServiceUnavailable, Unprocessable, field_path, validation_message
 from comptoir.http import page_headers
 from comptoir.http.state import app_state
@@ -320,7 +321,7 @@ async def signed_in(request: Request, db: AsyncSession) -> Visitor | None:
     you = Visitor(
         user, session, csrf, key, nav_accounts, email=user.email, timezone=user.timezone, path=request.url.path
     )
-    request.state.visitor = you  # a 404 raised later in this request shows the navigation
+    context_of(request).visitor = you  # a 404 raised later in this request shows the navigation
     return you
 
 
@@ -349,8 +350,8 @@ async def unknown_page(request: Request, status: int = 404) -> Response:
 
 def answer(request: Request, exc: PageAnswer) -> Response:
     """What a `PageAnswer` answers: a 404 page gains the visitor's navigation."""
-    you = getattr(request.state, "visitor", None)
-    if isinstance(exc, NotFoundPage) and you is not None:
+    you = context_of(request).visitor
+    if isinstance(exc, NotFoundPage) and isinstance(you, Visitor):
         return not_found_page(you, exc.message)
     return exc.response
 
