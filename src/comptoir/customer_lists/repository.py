@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir.core import levels
 from comptoir.core.levels import InReach
 from comptoir.core.repository import release_name
+from comptoir.db.engine import get_by_public_id
 from comptoir.db.pagination import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Customer, CustomerList, PrivateRef
@@ -20,6 +21,11 @@ KIND = "customer_list"
 async def find_list(session: AsyncSession, pk: int, *, for_update: bool = False) -> InReach[CustomerList] | None:
     """The list `pk`, locked for the transaction with `for_update`; None when there is none."""
     return await levels.find(session, CustomerList, pk, for_update=for_update)
+
+
+async def by_public_id(session: AsyncSession, public_id: str) -> CustomerList | None:
+    """The list whose public id is `public_id`, or None."""
+    return await get_by_public_id(session, CustomerList, public_id)
 
 
 async def lists_page(

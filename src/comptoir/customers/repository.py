@@ -14,7 +14,7 @@ from comptoir.customers.schemas import CustomerFilters
 from comptoir.db.pagination import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.patterns import is_range, matches
-from comptoir.models import Customer, LoyaltyCard
+from comptoir.models import Customer, CustomerList, LoyaltyCard
 
 KIND = "customer"
 
@@ -34,6 +34,39 @@ async def find_customer(session: AsyncSession, list_id: int, pk: int, *, for_upd
     stmt = select(Customer).where(Customer.id == pk, Customer.customer_list_id == list_id)
     if for_update:
         stmt = stmt.with_for_update().execution_options(populate_existing=True)
+    return await session.scalar(stmt)
+
+
+async def locked(session: AsyncSession, pk: int) -> Customer | None:
+    """Customer `pk`, whichever its list, locked for the transaction (an order's update
+    locks its customer first: `orders.repository.OrderRepository.for_update`)."""
+    return await session.scalar(select(Customer).where(Customer.id == pk).with_for_update())
+
+
+async def locked_with_list(
+    session: AsyncSession, pk: int, account_id: int, location_id: int
+) -> tuple[Customer, CustomerList] | None:
+    """Customer `pk` of a list of the account (at account level) or of the location, with its
+    list, locked: the customer an order of that location attaches by id."""
+    stmt = (
+        select(Customer, CustomerList)
+        .join(CustomerList, CustomerList.id == Customer.customer_list_id)
+        .where(Customer.id == pk, CustomerList.account_id == account_id)
+        .where((CustomerList.location_id.is_(None)) | (CustomerList.location_id == location_id))
+        .with_for_update(of=Customer)
+    )
+    row = (await session.execute(stmt)).first()
+    return (row[0], row[1]) if row is not None else None
+
+
+async def locked_by_ref(session: AsyncSession, list_id: int, client_id: int, ref: str) -> Customer | None:
+    """The customer of list `list_id` that `client_id` calls `ref` (its private ref), locked."""
+    stmt = (
+        select(Customer)
+        .where(Customer.customer_list_id == list_id)
+        .where(private_ref_filter(KIND, Customer.id, client_id, ref))
+        .with_for_update()
+    )
     return await session.scalar(stmt)
 
 

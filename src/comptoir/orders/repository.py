@@ -29,10 +29,12 @@ from sqlalchemy import Select, Text, bindparam, case, cast, func, insert, litera
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.core.repository import private_ref_filter, private_ref_upsert, private_refs_of, upsert_private_ref
+from comptoir.customer_lists import repository as customer_lists
+from comptoir.customers import repository as customers
 from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.days import day_number
 from comptoir.db.direct import Query, Write
-from comptoir.db.engine import dialect_name, get_by_public_id
+from comptoir.db.engine import dialect_name
 from comptoir.db.ids import allocate
 from comptoir.db.pagination import Key, paginate
 from comptoir.db.unit import Unit
@@ -42,6 +44,7 @@ from comptoir.kit import ids
 from comptoir.kit.decimals import exact_add
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import localize
+from comptoir.locations import repository as locations
 from comptoir.models import (
     Change,
     Customer,
@@ -193,11 +196,8 @@ class OrderRepository:
         return orders, deliveries, customer_refs, result
 
     async def locations_of(self, account_id: int) -> dict[int, Location]:
-        session = await self.session()
-        return {
-            location.id: location
-            for location in await session.scalars(select(Location).where(Location.account_id == account_id))
-        }
+        """The account's locations by id (`locations.repository.of_account`)."""
+        return {location.id: location for location in await locations.of_account(await self.session(), account_id)}
 
     async def in_location(self, location_id: int, public_id: str, *, for_update: bool = False) -> Order | None:
         pk = ids.decode(Order.KIND, public_id)
@@ -219,7 +219,7 @@ class OrderRepository:
                 select(Order.customer_id).where(Order.id == pk, Order.location_id == location_id)
             )
             if customer_id is not None:
-                await session.execute(select(Customer.id).where(Customer.id == customer_id).with_for_update())
+                await customers.locked(session, customer_id)
         return await self.in_location(location_id, public_id, for_update=True)
 
     async def customer_ref(self, customer_id: int, client_id: int) -> str | None:
@@ -233,34 +233,22 @@ class OrderRepository:
 
     # --- customers an order attaches -------------------------------------------------------
 
+    # the statements are the customers' and the lists' own repositories'; these run them in
+    # the order's unit of work
+
     async def customer_by_id(self, pk: int, account_id: int, location_id: int) -> tuple[Customer, CustomerList] | None:
         """A customer of a list of the account or of the location, locked."""
-        stmt = (
-            select(Customer, CustomerList)
-            .join(CustomerList, CustomerList.id == Customer.customer_list_id)
-            .where(Customer.id == pk, CustomerList.account_id == account_id)
-            .where((CustomerList.location_id.is_(None)) | (CustomerList.location_id == location_id))
-            .with_for_update(of=Customer)
-        )
-        row = (await (await self.session()).execute(stmt)).first()
-        return (row[0], row[1]) if row is not None else None
+        return await customers.locked_with_list(await self.session(), pk, account_id, location_id)
 
     async def customer_list(self, public_id: str) -> CustomerList | None:
-        return await get_by_public_id(await self.session(), CustomerList, public_id)
+        return await customer_lists.by_public_id(await self.session(), public_id)
 
     async def customer_by_ref(self, customer_list_id: int, client_id: int, ref: str) -> Customer | None:
         """The customer of the list with `client_id`'s private ref `ref`, locked."""
-        stmt = (
-            select(Customer)
-            .where(Customer.customer_list_id == customer_list_id)
-            .where(private_ref_filter("customer", Customer.id, client_id, ref))
-            .with_for_update()
-        )
-        return await (await self.session()).scalar(stmt)
+        return await customers.locked_by_ref(await self.session(), customer_list_id, client_id, ref)
 
     async def lock_customer(self, customer_id: int) -> Customer | None:
-        stmt = select(Customer).where(Customer.id == customer_id).with_for_update()
-        return await (await self.session()).scalar(stmt)
+        return await customers.locked(await self.session(), customer_id)
 
     # --- writing --------------------------------------------------------------------------
 
