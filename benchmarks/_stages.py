@@ -105,7 +105,7 @@ LOOP = "event loop, socket I/O, C callbacks"  # no Python frame of its own: uvlo
 # any frame of a sample: these decide before the innermost frame does
 OVERRIDES: list[tuple[str, Match]] = [
     (GC, named(r"^(gc_collect_main|gc_collect_with_callback|collect)$", "libpython", "gcmodule.c")),
-    (REQUEST_LOG, files("comptoir/http/request_log.py")),  # the buffer, and its flush every second
+    (REQUEST_LOG, files("comptoir/request_logs/buffer.py")),  # the buffer, and its flush every second
     (REQUEST_LOG, functions("comptoir/http/middleware.py", "BodyTap.record", "BodyTap.receive", "BodyTap.send")),
     (ACCESS_LOG, functions("comptoir/http/middleware.py", "access_log")),
     (BACKGROUND, files("comptoir/jobs/", "comptoir/callbacks/worker.py")),
@@ -182,7 +182,7 @@ IDLE_OVERRIDES: list[tuple[str, Match]] = [
     (GC, named(r"^(gc_collect_main|gc_collect_with_callback|collect)$", "libpython", "gcmodule.c")),
     ("delivery worker's poll (every 0.2 s)", files("comptoir/callbacks/worker.py")),
     ("timed jobs (every second)", files("comptoir/jobs/")),
-    ("request log flush (every second)", files("comptoir/http/request_log.py")),
+    ("request log flush (every second)", files("comptoir/request_logs/buffer.py")),
     ("connection cache listener", files("comptoir/db/connection_cache.py")),
     ("event loop lag watch (every 0.5 s)", functions("comptoir/kit/metrics.py", "watch_loop_lag")),
 ]

@@ -38,7 +38,6 @@ from comptoir.http.forwarded import TrustedProxies
 from comptoir.http.inputs import InputLimits
 from comptoir.http.middleware import HttpConventions
 from comptoir.http.reference import router as reference_router
-from comptoir.http.request_log import RequestLogBuffer
 from comptoir.http.routing import JSON, ComptoirRoute, ErrorResponse, operation_id
 from comptoir.http.state import AppState, app_state
 from comptoir.jobs.timed import Retention, TimedJobs
@@ -53,6 +52,7 @@ from comptoir.orders.endpoints import router as orders_router
 from comptoir.orders.service import join_customers
 from comptoir.ratelimit import RateLimiter
 from comptoir.ratelimit.memory import MemoryBackend
+from comptoir.request_logs.buffer import RequestLogBuffer
 from comptoir.users.endpoints import router as users_router
 from comptoir.web.board import router as board_router
 from comptoir.web.catalogs import router as catalog_pages_router

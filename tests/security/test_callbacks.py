@@ -27,9 +27,9 @@ from comptoir.callbacks.service import render_delivery_log
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.config import Settings
 from comptoir.db.engine import Database
-from comptoir.http.request_log import Record
 from comptoir.kit import clock
 from comptoir.models import Callback, Connection, Event, RequestLog
+from comptoir.request_logs.buffer import Record
 from tests.api.callbacks.conftest import PUBLIC, Listener, fake_dns, looked_again, new_listener, touch_location
 from tests.api.conftest import Shop, app, client, shop, world  # noqa: F401 - the API's fixtures
 from tests.api.web.test_back_office_login import log_in

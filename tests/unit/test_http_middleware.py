@@ -29,8 +29,8 @@ from comptoir.http.middleware import (
     tagged,
     without_trailing_slash,
 )
-from comptoir.http.request_log import MAX_BODY
 from comptoir.kit import clock
+from comptoir.request_logs.buffer import MAX_BODY
 
 ID = (b"x-request-id", b"abc")
 

@@ -34,7 +34,7 @@ class RequestContext:
     ratelimit: Decision | None = None  # auth.access.authorize: its headers go on the response (429 too)
     permission: object | None = None  # http.routing: the `auth.access.Permission` applied before the body...
     ctx: Ctx | None = None  # ...and the Ctx it gave, which `auth.access.guard` hands FastAPI again
-    fingerprint: str | None = None  # http.routing: the JSON body's, taken as it streamed (http.idempotency)
+    fingerprint: str | None = None  # http.routing: the JSON body's, taken as it streamed (idempotency.service)
     body_error: ComptoirError | None = None  # http.routing: the body's refusal, answered by app.py's handler
     visitor: object | None = None  # web.render: the signed-in `Visitor`, for a 404 page raised later
 

@@ -14,10 +14,10 @@ from comptoir.customer_lists.service import READ_NEED, WRITE_NEED, WRITES_CUSTOM
 from comptoir.customers import service
 from comptoir.customers.schemas import Customer, CustomerWrite
 from comptoir.http.dependencies import Session
-from comptoir.http.idempotency import idempotent
 from comptoir.http.openapi import IDEMPOTENT, PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, body_example
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, UPDATE, ComptoirRoute, plus_literal, route
+from comptoir.idempotency.service import idempotent
 from comptoir.kit.phone import phone_pattern
 from comptoir.ratelimit import HEAVY
 

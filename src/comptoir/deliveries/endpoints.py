@@ -16,9 +16,9 @@ from comptoir.auth.context import Ctx
 from comptoir.deliveries import service
 from comptoir.deliveries.schemas import Delivery, DeliveryCreate, DeliveryUpdate, Quote, QuoteCreate
 from comptoir.http.dependencies import Session
-from comptoir.http.idempotency import idempotent
 from comptoir.http.openapi import IDEMPOTENT, READ_ERRORS, WRITE_ERRORS, answer_example, body_example
 from comptoir.http.routing import JSON, LOCATION, UPDATE, ComptoirRoute, route
+from comptoir.idempotency.service import idempotent
 from comptoir.locations.service import location_of
 from comptoir.models import Order
 from comptoir.models.locations import LocationRef

@@ -27,7 +27,7 @@
 - `counted`: the request in the Prometheus metrics, by route template (docs/operations.md
   "Metrics"), unless COMPTOIR_METRICS_PATH is off;
 - `BodyTap`: a request made with a connection's token goes to the request log
-  (`http/request_log.py`) with the first 10 KB of each body.
+  (`request_logs/buffer.py`) with the first 10 KB of each body.
 
 `Responder` is what the application sends through: it applies the response steps.
 """
@@ -51,10 +51,10 @@ from comptoir.auth.request_context import RequestContext, context_of
 from comptoir.auth.request_context import start as start_context
 from comptoir.errors import BadRequest, ComptoirError, InternalError, framed
 from comptoir.http.forwarded import forwarded
-from comptoir.http.request_log import MAX_BODY, Record
 from comptoir.kit import clock, metrics
 from comptoir.kit.wire import shown
 from comptoir.ratelimit import Decision
+from comptoir.request_logs.buffer import MAX_BODY, Record
 
 log = structlog.get_logger("comptoir.http")
 

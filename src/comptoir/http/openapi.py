@@ -107,7 +107,7 @@ IDEMPOTENCY_KEY = {
     "schema": {"type": "string", "minLength": 1, "maxLength": 255},
     "example": "order-2026-06-24-0001",
 }
-# `openapi_extra` of the creations that honour the header (`http.idempotency.idempotent`).
+# `openapi_extra` of the creations that honour the header (`idempotency.service.idempotent`).
 IDEMPOTENT: dict[str, Any] = {"parameters": [IDEMPOTENCY_KEY]}
 
 BEARER = {

@@ -54,7 +54,7 @@ from comptoir.kit.jsonstream import STEP, Stream, ValueTooLarge
 from comptoir.kit.jsonutil import dumps
 
 LARGE_BODY = 256 * 1024
-IDEMPOTENCY_HEADER = "Idempotency-Key"  # docs/api/conventions.md "Idempotency" (http/idempotency.py)
+IDEMPOTENCY_HEADER = "Idempotency-Key"  # docs/api/conventions.md "Idempotency" (idempotency/service.py)
 E = TypeVar("E", bound=Callable[..., Awaitable[Response]])
 
 
@@ -107,7 +107,7 @@ async def read_json_body(
     declared = request.headers.get("content-length", "")
     # a catalog: a million objects (kit.gcpause), paused step by step, never across an await
     large = not declared.isdigit() or int(declared) >= LARGE_BODY
-    # the request's fingerprint, as http.idempotency compares it, taken as the body passes: only
+    # the request's fingerprint, as idempotency.service compares it, taken as the body passes: only
     # a request with an Idempotency-Key is compared
     seen = None
     if IDEMPOTENCY_HEADER in request.headers:

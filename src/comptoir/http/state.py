@@ -12,8 +12,8 @@ from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database
 from comptoir.http.forwarded import TrustedProxies
-from comptoir.http.request_log import RequestLogBuffer
 from comptoir.ratelimit import RateLimiter
+from comptoir.request_logs.buffer import RequestLogBuffer
 
 
 @dataclass(slots=True)

@@ -21,11 +21,11 @@ from comptoir.config import Settings
 from comptoir.db.engine import Database
 from comptoir.errors import DependencyUnavailable
 from comptoir.events import repository as outbox
-from comptoir.http.idempotency import purge_expired
-from comptoir.http.repository import purge_logs as purge_request_logs
+from comptoir.idempotency.service import purge_expired
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
 from comptoir.oauth2 import repository as oauth2
+from comptoir.request_logs.repository import purge_logs as purge_request_logs
 from comptoir.users import repository as users
 
 log = structlog.get_logger("comptoir.jobs.timed")

@@ -15,11 +15,11 @@ from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.db.unit import Unit
 from comptoir.http.dependencies import Session
-from comptoir.http.idempotency import HEADER, idempotent
 from comptoir.http.openapi import IDEMPOTENT, PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, body_example
 from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, UPDATE, ComptoirRoute, plus_literal, route
 from comptoir.http.state import app_state
+from comptoir.idempotency.service import HEADER, idempotent
 from comptoir.kit.ids import ID_SCHEMA
 from comptoir.kit.times import DATETIME_QUERY_SCHEMA
 from comptoir.locations.service import location_of

@@ -17,10 +17,10 @@ from comptoir.app import create_app
 from comptoir.config import Settings
 from comptoir.connections.service import find_connection_by_token
 from comptoir.db.engine import Database
-from comptoir.http.request_log import SECRET_WORDS, Record, body_text, mask
 from comptoir.jobs.timed import purge_logs
 from comptoir.kit import clock
 from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
+from comptoir.request_logs.buffer import SECRET_WORDS, Record, body_text, mask
 from comptoir.web import data as data_views
 from comptoir.web.render import pretty
 from tests.api.conftest import Shop

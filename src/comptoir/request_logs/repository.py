@@ -1,64 +1,20 @@
-"""Every statement of what HTTP keeps in the database: the stored answers of
-`Idempotency-Key` requests (`comptoir.http.idempotency`) and the request log
-(`comptoir.http.request_log`). The rules (lifetimes, fingerprints, masking, batching) are
-in those modules; this one only reads and writes their tables, choosing the statement by
-database where one is faster."""
+"""Every statement of the request log: its lines (COPY on PostgreSQL, one INSERT elsewhere),
+their purge, and each connection's last use, written with them. The rules (masking, batching,
+what a line keeps) are `request_logs.buffer`'s."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import bindparam, delete, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.engine import dialect_name, rowcount
-from comptoir.models import Connection, IdempotencyKey, RequestLog
+from comptoir.models import Connection, RequestLog
 
 if TYPE_CHECKING:
     from sqlalchemy import Table
-
-
-# --- Idempotency-Key answers --------------------------------------------------------------
-
-
-def _lock_id(connection_id: int, key: str) -> int:
-    digest = hashlib.blake2b(f"{connection_id}:{key}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big", signed=True)
-
-
-async def try_lock_key(session: AsyncSession, connection_id: int, key: str) -> bool:
-    """On PostgreSQL, a transaction-scoped advisory lock on (connection, key), taken without
-    waiting: False when another transaction holds it. SQLite serialises writers: always True."""
-    if dialect_name(session) != "postgresql":
-        return True
-    return bool(await session.scalar(select(func.pg_try_advisory_xact_lock(_lock_id(connection_id, key)))))
-
-
-async def find_key(session: AsyncSession, connection_id: int, key: str) -> IdempotencyKey | None:
-    """The stored answer of (connection, key), read afresh from the database."""
-    return await session.get(IdempotencyKey, (connection_id, key), populate_existing=True)
-
-
-async def delete_key(session: AsyncSession, connection_id: int, key: str) -> None:
-    await session.execute(
-        delete(IdempotencyKey).where(IdempotencyKey.connection_id == connection_id, IdempotencyKey.key == key)
-    )
-
-
-async def add_key(session: AsyncSession, row: IdempotencyKey) -> None:
-    """A new stored answer, flushed (in the creation's own transaction)."""
-    session.add(row)
-    await session.flush()
-
-
-async def purge_keys(session: AsyncSession, created_before: datetime) -> int:
-    """Stored answers created at `created_before` or earlier; how many went."""
-    return rowcount(await session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at <= created_before)))
-
-
-# --- the request log ----------------------------------------------------------------------
 
 
 async def touch_connections(session: AsyncSession, used: dict[int, datetime]) -> None:

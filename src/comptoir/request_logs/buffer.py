@@ -22,10 +22,10 @@ import structlog
 
 from comptoir.db.engine import Database
 from comptoir.errors import DependencyUnavailable
-from comptoir.http import repository
 from comptoir.kit.safetext import storable
+from comptoir.request_logs import repository
 
-log = structlog.get_logger("comptoir.http.request_log")
+log = structlog.get_logger("comptoir.request_logs.buffer")
 
 MAX_BODY = 10 * 1024  # bytes of each body kept
 MAX_PATH = 4096  # characters of a path and query kept

@@ -26,8 +26,8 @@ from starlette.responses import Response
 from comptoir.auth.context import Ctx
 from comptoir.auth.request_context import context_of
 from comptoir.errors import BadRequest, Conflict, FieldError, Unprocessable
-from comptoir.http import repository
 from comptoir.http.routing import IDEMPOTENCY_HEADER, JSON
+from comptoir.idempotency import repository
 from comptoir.kit import clock
 from comptoir.kit.jsonutil import dumps
 from comptoir.models.idempotency import IdempotencyKey
