@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts.service import create_account
@@ -23,6 +23,7 @@ class World:
     def __init__(self, db: Database, key: bytes) -> None:
         self.db = db
         self.key = key
+        self._changes_after = 0  # `settle`
 
     async def user(self, email: str | None = None, **fields: Any) -> User:
         async with self.db.transaction() as session:
@@ -146,9 +147,17 @@ class World:
             await set_callback(session, self.key, ctx, url, events, parse_networks(TEST_ALLOWED_NETWORKS))
             return connection.id
 
-    async def changes(self) -> list[Change]:
+    async def settle(self) -> None:
+        """From now on `changes()` shows only what comes next: a fixture that made rows through
+        the services (a shop's catalog and list record their `create`) settles before its test."""
         async with self.db.transaction(write=False) as session:
-            return list((await session.scalars(select(Change).order_by(Change.id))).all())
+            self._changes_after = await session.scalar(select(func.coalesce(func.max(Change.id), 0))) or 0
+
+    async def changes(self) -> list[Change]:
+        """The changes recorded since the last `settle()` (all of them without one), oldest first."""
+        async with self.db.transaction(write=False) as session:
+            stmt = select(Change).where(Change.id > self._changes_after).order_by(Change.id)
+            return list((await session.scalars(stmt)).all())
 
     async def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of every table: a refused request must leave this unchanged."""

@@ -78,4 +78,5 @@ async def new_shop(world: World) -> Shop:
     customer_list = await world.customer_list(location=location)
     location_token = await world.token(LOCATION_SCOPE, location=location, catalog=catalog, customer_list=customer_list)
     account_token = await world.token(ACCOUNT_SCOPE, account=account)
+    await world.settle()  # the catalog's and the list's creates are the shop's, not the test's
     return Shop(account, location, other, location_token, account_token)

@@ -75,14 +75,15 @@ class OrderAcceptanceUpdate(RequestModel):
     reason: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": MAX_REASON, "pattern": NO_NUL})
 
 
-_SHAPES = {"normal": (), "busy": ("resume_at", "extra_preparation_time"), "paused": ("resume_at", "reason")}
+# the keys each order-acceptance mode takes (spec 2.3), read by the back office's form too
+ACCEPTANCE_SHAPES = {"normal": (), "busy": ("resume_at", "extra_preparation_time"), "paused": ("resume_at", "reason")}
 
 
 def _one_shape(schema: dict[str, Any]) -> None:
     """docs/api/locations-accounts.md "Order acceptance": each mode takes its own keys (those of
     another mode only as null), and `busy` requires `extra_preparation_time`."""
     shapes = []
-    for mode, keys in _SHAPES.items():
+    for mode, keys in ACCEPTANCE_SHAPES.items():
         properties: dict[str, Any] = {"mode": {"const": mode}}
         properties |= {
             key: {"type": "null"} for key in ("resume_at", "extra_preparation_time", "reason") if key not in keys

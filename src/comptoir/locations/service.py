@@ -20,7 +20,14 @@ from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import future, hhmm_minutes, localize, parse_timezone_name, render_datetime, render_timezone
 from comptoir.kit.wire import WireError
 from comptoir.locations import repository
-from comptoir.locations.schemas import DAYS, MAX_MINUTES, MAX_REASON, LocationUpdate, OrderAcceptanceUpdate
+from comptoir.locations.schemas import (
+    ACCEPTANCE_SHAPES,
+    DAYS,
+    MAX_MINUTES,
+    MAX_REASON,
+    LocationUpdate,
+    OrderAcceptanceUpdate,
+)
 from comptoir.models import Account, Location, User
 from comptoir.models.accounts import AccountView
 from comptoir.models.locations import LocationView, parse_location_id
@@ -195,12 +202,6 @@ def check_opening_hours(hours: dict[str, Any] | None, cutoff: str, errors: Field
 
 # --- order acceptance (spec 2.3) --------------------------------------------------------
 
-_SHAPES = {
-    "normal": frozenset(),
-    "busy": frozenset({"resume_at", "extra_preparation_time"}),
-    "paused": frozenset({"resume_at", "reason"}),
-}
-
 
 def check_order_acceptance(
     given: OrderAcceptanceUpdate, timezone: str, errors: FieldErrors
@@ -209,7 +210,7 @@ def check_order_acceptance(
     refused. Returns (mode, resume_at in UTC, extra_preparation_time, reason)."""
     mode = given.mode
     for name in ("resume_at", "extra_preparation_time", "reason"):
-        if getattr(given, name) is not None and name not in _SHAPES[mode]:
+        if getattr(given, name) is not None and name not in ACCEPTANCE_SHAPES[mode]:
             errors.add(f"order_acceptance.{name}", f"is not allowed when mode is {mode}")
     if mode == "busy":
         if given.extra_preparation_time is None:

@@ -22,7 +22,7 @@ from comptoir.http.state import app_state
 from comptoir.kit.codes import countries
 from comptoir.kit.times import parse_hhmm, timezone_names
 from comptoir.kit.wire import WireError, shown
-from comptoir.locations.schemas import DAYS, LocationUpdate
+from comptoir.locations.schemas import ACCEPTANCE_SHAPES, DAYS, LocationUpdate
 from comptoir.locations.service import edit_details, update_location
 from comptoir.models import Account, Location
 from comptoir.web.charts import location_charts
@@ -167,13 +167,12 @@ def _acceptance_body(form: FormData, found: list[FieldError]) -> dict[str, Any] 
     """Only the fields of the chosen mode's shape (spec 2.3): the form shows them all."""
     mode = text(form, "mode")
     given: dict[str, Any] = {"mode": mode}
-    if mode in ("busy", "paused") and text(form, "resume_at"):
-        given["resume_at"] = text(form, "resume_at")
-    if mode == "busy":
-        minutes = text(form, "extra_preparation_time")
-        given["extra_preparation_time"] = int(minutes) if minutes.isdigit() else minutes or None
-    if mode == "paused" and text(form, "reason"):
-        given["reason"] = text(form, "reason")
+    for name in ACCEPTANCE_SHAPES.get(mode, ()):
+        value = text(form, name)
+        if name == "extra_preparation_time":  # required by `busy`: an empty box is named by the API's check
+            given[name] = int(value) if value.isdigit() else value or None
+        elif value:
+            given[name] = value
     return {"order_acceptance": given}
 
 
