@@ -25,12 +25,12 @@ from comptoir.idempotency.service import purge_expired
 from comptoir.kit import clock
 from comptoir.locations.service import revert_due_acceptances
 from comptoir.oauth2 import repository as oauth2
+from comptoir.oauth2 import service as oauth2_rules
 from comptoir.request_logs.repository import purge_logs as purge_request_logs
 from comptoir.users import repository as users
 
 log = structlog.get_logger("comptoir.jobs.timed")
 
-CODE_RETENTION = timedelta(days=1)  # authorisation codes, past their expiry
 PURGE_BATCH = 1000  # benchmarks/purge.py: short DELETEs keep the writes' p99 close
 
 Purge = Callable[[AsyncSession, int], Awaitable[int]]  # deletes up to n rows, says how many
@@ -93,7 +93,7 @@ async def purge_history(db: Database, retention: Retention = Retention()) -> int
         db, lambda session, limit: callbacks.purge_attempts(session, attempts_cutoff, limit), batch
     )
     purged += await _in_batches(db, lambda session, limit: outbox.purge_changes(session, events_cutoff, limit), batch)
-    codes_cutoff = now - CODE_RETENTION
+    codes_cutoff = now - oauth2_rules.CODE_RETENTION
     purged += await _in_batches(db, lambda session, limit: oauth2.purge_codes(session, codes_cutoff, limit), batch)
     async with db.transaction() as session:  # Idempotency-Key answers past their 24 hours
         purged += await purge_expired(session)

@@ -41,6 +41,7 @@ from comptoir.models import AuthorizationCode, OAuthClient
 from comptoir.oauth2 import repository
 
 CODE_LIFETIME = timedelta(minutes=10)  # spec 5.2 item 4
+CODE_RETENTION = timedelta(days=1)  # how long a code stays past its expiry (a replay is still recognised)
 _PKCE = re.compile(r"[A-Za-z0-9\-._~]{43,128}")  # RFC 7636 4.1 verifier / S256 challenge
 
 

@@ -31,7 +31,7 @@ from comptoir.http.state import app_state
 from comptoir.kit import clock, ids
 from comptoir.locations.service import locations_of_account
 from comptoir.models import Account, Catalog, Location, User
-from comptoir.web.render import Problem, Visitor, crumbs, not_found, page, visitor
+from comptoir.web.render import Problem, Visitor, crumbs, not_yours, page, visitor
 from comptoir.web.shelves import Shelf, mount, owner_and_location
 from comptoir.web.words import quantity
 
@@ -50,7 +50,7 @@ async def owned_catalog(db: AsyncSession, user: User, public_id: str) -> tuple[C
     pk = ids.decode(Catalog.KIND, public_id)
     catalog = await catalogs.catalog_row(db, pk) if pk is not None else None
     if catalog is None:
-        raise not_found("No catalog of yours has this id.")
+        raise not_yours("catalog")
     account, location = await owner_and_location(db, user, catalog.account_id, catalog.location_id, "catalog")
     return catalog, account, location
 

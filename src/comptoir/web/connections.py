@@ -36,7 +36,17 @@ from comptoir.models.locations import location_public_id
 from comptoir.web.charts import delivery_chart
 from comptoir.web.data import next_page_url, page_request
 from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import Named, Problem, Visitor, crumbs, not_found, page, redirect, templates, visitor
+from comptoir.web.render import (
+    Named,
+    Problem,
+    Visitor,
+    crumbs,
+    not_yours,
+    page,
+    redirect,
+    templates,
+    visitor,
+)
 from comptoir.web.scope_words import scope_words
 
 router = APIRouter(include_in_schema=False)
@@ -131,7 +141,7 @@ async def _connection(db: AsyncSession, you: Visitor, public_id: str, *, manage:
         client = None if manage else await connections.client_by_id(db, connection.client_id)
         if client is not None and people.sees(you.user.id, connection, account, client):
             return connection, False
-    raise not_found("No connection of yours has this id.")
+    raise not_yours("connection")
 
 
 def _crumbs(row: dict[str, Any], manages: bool) -> list[tuple[str, str]]:

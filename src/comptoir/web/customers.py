@@ -43,7 +43,19 @@ from comptoir.loyalty import repository as loyalty
 from comptoir.loyalty.service import render_operation
 from comptoir.models import Account, CustomerList, Location, User
 from comptoir.web.data import display_name, next_page_url, page_request
-from comptoir.web.render import PageAnswer, Problem, Visitor, crumbs, not_found, page, problems, redirect, text, visitor
+from comptoir.web.render import (
+    PageAnswer,
+    Problem,
+    Visitor,
+    crumbs,
+    not_found,
+    not_yours,
+    page,
+    problems,
+    redirect,
+    text,
+    visitor,
+)
 from comptoir.web.shelves import Shelf, mount, owner_and_location
 
 router = APIRouter(include_in_schema=False)
@@ -58,7 +70,7 @@ async def owned_list(db: AsyncSession, user: User, public_id: str) -> tuple[List
     pk = ids.decode(CustomerList.KIND, public_id)
     found = await customer_lists.find_list(db, pk) if pk is not None else None
     if found is None:
-        raise not_found("No customer list of yours has this id.")
+        raise not_yours("customer list")
     account, location = await owner_and_location(db, user, found.row.account_id, found.row.location_id, "customer list")
     return found, account, location
 

@@ -180,8 +180,14 @@ def yours(user: User, row: T | None, what: str, owner: people.Owned | None = Non
     holds it, or the row itself: an account, an application); otherwise the one refusal of
     the back office, the 404 page, as for an id that does not exist."""
     if row is None or not people.owns(user.id, owner if owner is not None else cast("people.Owned", row)):
-        raise not_found(f"No {what} of yours has this id.")
+        raise not_yours(what)
     return row
+
+
+def not_yours(what: str) -> PageAnswer:
+    """The back office's one refusal of what is not the signed-in person's (or does not exist:
+    the two are told apart by nobody): the 404 page."""
+    return not_found(f"No {what} of yours has this id.")
 
 
 def not_found_page(you: Visitor | None, message: str, status: int = 404) -> Response:

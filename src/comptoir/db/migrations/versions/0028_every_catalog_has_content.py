@@ -11,10 +11,11 @@ always read one way.
 """
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from alembic import op
+
+from comptoir.kit import clock
 
 revision: str = "0028"
 down_revision: str | None = "0027"
@@ -28,7 +29,7 @@ EMPTY_DATA = '{"variants":[],"categories":[],"products":[],"option_lists":[],"de
 
 def upgrade() -> None:
     bind = op.get_bind()
-    now = datetime.now(UTC)  # stored as every UTCDateTime: naive UTC on SQLite
+    now = clock.now()  # stored as every UTCDateTime: naive UTC on SQLite
     if bind.dialect.name == "sqlite":
         now = now.replace(tzinfo=None)
     # a random tag per row, as `store_content` gives one: what a cached read is checked against
