@@ -133,7 +133,7 @@ RULES: list[tuple[str, Match]] = [
     (RENDER, files("/render.py", "comptoir/events/payload.py", "/orjson/")),
     (RENDER, functions("comptoir/http/routing.py", "JSON.render", "JSON.__init__")),
     (SQL_DRIVER, files("/asyncpg/", "comptoir/db/direct.py")),
-    (SQL_BUILD, files("/sqlalchemy/", "comptoir/db/unit.py", "comptoir/db/engine.py", "comptoir/db/pagination.py")),
+    (SQL_BUILD, files("/sqlalchemy/", "comptoir/db/unit.py", "comptoir/db/engine.py", "comptoir/db/keyset.py")),
     (SQL_BUILD, files("/repository.py", "comptoir/models/")),
     (AUTH, files("comptoir/auth/", "comptoir/ratelimit/", "comptoir/db/connection_cache.py")),
     (RULES_STAGE, files("/service.py", "comptoir/orders/totals.py", "comptoir/orders/elements.py")),

@@ -57,7 +57,7 @@ def cursor_request(app: Any, cursor: str) -> Any:
 
 def cursor_cost(app: Any, iterations: int) -> float:
     """Microseconds per request of what the cursor does in it: bind, open, seal."""
-    from comptoir.http.pagination import page_request
+    from comptoir.http.cursors import page_request
 
     first = page_request(cursor_request(app, ""), "100", None)
     cursor = first.seal([datetime.now(UTC), 123_456])  # an order's key: (created_at, id)

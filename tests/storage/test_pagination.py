@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 from sqlalchemy import select
 
 from comptoir.db.engine import Database
-from comptoir.db.pagination import Key, paginate
+from comptoir.db.keyset import Key, paginate
 from comptoir.kit import clock
 from comptoir.kit.pagination import PageRequest
 from comptoir.locations.service import create_location

@@ -11,8 +11,8 @@ from comptoir.accounts import service
 from comptoir.accounts.schemas import Account
 from comptoir.auth.access import ANY, require
 from comptoir.auth.context import Ctx
+from comptoir.http.cursors import Pagination
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, answer_example
-from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, ComptoirRoute, route
 
 router = APIRouter(route_class=ComptoirRoute, tags=["Accounts"])

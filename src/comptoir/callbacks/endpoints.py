@@ -22,6 +22,7 @@ from comptoir.callbacks.schemas import (
     SigningSecret,
     TestEvent,
 )
+from comptoir.http.cursors import Pagination
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import (
     PAGE_RESPONSES,
@@ -31,7 +32,6 @@ from comptoir.http.openapi import (
     answer_example,
     body_example,
 )
-from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, ComptoirRoute
 from comptoir.http.state import app_state
 

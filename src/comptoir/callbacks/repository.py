@@ -35,7 +35,7 @@ from sqlalchemy.sql.expression import ScalarSelect
 from comptoir.db.days import day_number
 from comptoir.db.direct import FastReader, Query
 from comptoir.db.engine import dialect_name, rowcount
-from comptoir.db.pagination import Key, paginate
+from comptoir.db.keyset import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import (
     Account,

@@ -36,6 +36,7 @@ from comptoir.catalogs.schemas import (
 from comptoir.catalogs.service import CREATE_NEED, READ_NEED, WRITE_NEED
 from comptoir.errors import BadRequest, FieldErrors, NotFound
 from comptoir.http.bodies import BodyShape
+from comptoir.http.cursors import Pagination
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import (
     PAGE_RESPONSES,
@@ -45,7 +46,6 @@ from comptoir.http.openapi import (
     body_example,
     error_responses,
 )
-from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, ComptoirRoute, route
 from comptoir.http.state import app_state
 from comptoir.kit.jsonstream import Shape, Tally

@@ -29,7 +29,7 @@ from comptoir.core.repository import release_name
 from comptoir.db.direct import FastReader, Query
 from comptoir.db.engine import dialect_name, rowcount
 from comptoir.db.ids import allocate
-from comptoir.db.pagination import Key, paginate
+from comptoir.db.keyset import Key, paginate
 from comptoir.kit import clock, ids
 from comptoir.kit.jsonutil import dumps_str
 from comptoir.kit.pagination import Page, PageRequest

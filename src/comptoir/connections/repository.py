@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth import people
 from comptoir.db.engine import get_by_public_id, rowcount
-from comptoir.db.pagination import Key, paginate
+from comptoir.db.keyset import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, RequestLog
 

@@ -12,6 +12,7 @@ from comptoir.auth.context import Ctx
 from comptoir.customer_lists import service
 from comptoir.customer_lists.schemas import CustomerList, CustomerListWrite
 from comptoir.customer_lists.service import READ_NEED, WRITE_NEED
+from comptoir.http.cursors import Pagination
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import (
     PAGE_RESPONSES,
@@ -21,7 +22,6 @@ from comptoir.http.openapi import (
     body_example,
     error_responses,
 )
-from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, UPDATE, ComptoirRoute, route
 from comptoir.locations.service import location_of
 

@@ -11,7 +11,7 @@ from comptoir.core import levels
 from comptoir.core.levels import InReach
 from comptoir.core.repository import release_name
 from comptoir.db.engine import get_by_public_id
-from comptoir.db.pagination import Key, paginate
+from comptoir.db.keyset import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Customer, CustomerList, PrivateRef
 

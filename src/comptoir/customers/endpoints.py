@@ -13,9 +13,9 @@ from comptoir.auth.context import Ctx
 from comptoir.customer_lists.service import READ_NEED, WRITE_NEED, WRITES_CUSTOMERS
 from comptoir.customers import service
 from comptoir.customers.schemas import Customer, CustomerWrite
+from comptoir.http.cursors import Pagination
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import IDEMPOTENT, PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, body_example
-from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, UPDATE, ComptoirRoute, plus_literal, route
 from comptoir.idempotency.service import idempotent
 from comptoir.kit.phone import phone_pattern

@@ -11,7 +11,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from comptoir.core.repository import delete_private_ref, private_ref_filter, upsert_private_ref
 from comptoir.customers.schemas import CustomerFilters
-from comptoir.db.pagination import Key, paginate
+from comptoir.db.keyset import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.patterns import is_range, matches
 from comptoir.models import Customer, CustomerList, LoyaltyCard

@@ -2,8 +2,8 @@
 
 `count` rows after `after`, the sort key of the last row of the previous page (None for
 the first page). A page's next cursor is `seal(key of its last row)`: the HTTP layer
-(`http/pagination.py`) seals it for its list and connection and opens the next request's
-cursor into `after`; the keyset statement is `db.pagination.paginate`. A list that finds
+(`http/cursors.py`) seals it for its list and connection and opens the next request's
+cursor into `after`; the keyset statement is `db.keyset.paginate`. A list that finds
 `after` is not one of its keys calls `refuse()`, which raises.
 """
 

@@ -10,9 +10,9 @@ from starlette.requests import Request
 
 from comptoir.auth.access import ANY, ANY_WRITE, require
 from comptoir.auth.context import Ctx
+from comptoir.http.cursors import Pagination
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, answer_example, body_example
-from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, LOCATION, UPDATE, ComptoirRoute, route
 from comptoir.http.state import app_state
 from comptoir.locations import service

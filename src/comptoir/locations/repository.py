@@ -16,7 +16,7 @@ from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth import people
-from comptoir.db.pagination import Key, paginate
+from comptoir.db.keyset import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Account, Location
 

@@ -11,9 +11,9 @@ from starlette.responses import Response
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.customer_lists.service import READ_NEED, WRITE_NEED, WRITES_CUSTOMERS
+from comptoir.http.cursors import Pagination
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import IDEMPOTENT, PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, answer_example, body_example
-from comptoir.http.pagination import Pagination
 from comptoir.http.routing import JSON, UPDATE, ComptoirRoute, route
 from comptoir.idempotency.service import idempotent
 from comptoir.loyalty import service

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.engine import dialect_name
-from comptoir.db.pagination import Key, paginate
+from comptoir.db.keyset import Key, paginate
 from comptoir.kit.decimals import exact_add
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Location, LoyaltyCard, LoyaltyOperation

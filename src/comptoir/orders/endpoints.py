@@ -14,9 +14,9 @@ from comptoir.accounts.service import account_of
 from comptoir.auth.access import require
 from comptoir.auth.context import Ctx
 from comptoir.db.unit import Unit
+from comptoir.http.cursors import Pagination
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import IDEMPOTENT, PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, body_example
-from comptoir.http.pagination import Pagination
 from comptoir.http.routing import ACCOUNT, JSON, LOCATION, UPDATE, ComptoirRoute, plus_literal, route
 from comptoir.http.state import app_state
 from comptoir.idempotency.service import HEADER, idempotent

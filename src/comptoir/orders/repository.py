@@ -36,7 +36,7 @@ from comptoir.db.days import day_number
 from comptoir.db.direct import Query, Write
 from comptoir.db.engine import dialect_name
 from comptoir.db.ids import allocate
-from comptoir.db.pagination import Key, paginate
+from comptoir.db.keyset import Key, paginate
 from comptoir.db.unit import Unit
 from comptoir.events import repository as outbox
 from comptoir.events.repository import NewChange, Receivers

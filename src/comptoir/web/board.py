@@ -20,7 +20,7 @@ from starlette.responses import Response
 
 from comptoir.db.unit import Unit
 from comptoir.errors import BadRequest
-from comptoir.http.pagination import back_office_page
+from comptoir.http.cursors import back_office_page
 from comptoir.http.state import app_state
 from comptoir.kit import clock
 from comptoir.kit.times import zone

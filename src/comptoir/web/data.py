@@ -4,7 +4,7 @@ catalogs: `web.catalogs`): display names and keyset pages.
 Each page shows what the API returns, through the API's own rendering (orders as events
 carry them: nobody's private refs), scoped to the signed-in user: a resource of an account
 the user does not own is a 404 page, never a hint that it exists. Lists are keyset pages of
-50 (`http.pagination`), so a page costs the same at the first order as at the millionth.
+50 (`http.cursors`), so a page costs the same at the first order as at the millionth.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
 
-from comptoir.http.pagination import back_office_page
+from comptoir.http.cursors import back_office_page
 from comptoir.kit.pagination import PageRequest
 from comptoir.web.render import Visitor
 
@@ -35,7 +35,7 @@ BROKEN_NEXT = "Next: this link is broken or out of date; start again from the fi
 
 def page_request(request: Request, you: Visitor, refused: str = BROKEN_NEXT) -> PageRequest:
     """50 per page; BadRequest (`refused`) for a cursor this page did not give to this user
-    and session, with these filters (`http.pagination.back_office_page`)."""
+    and session, with these filters (`http.cursors.back_office_page`)."""
     return back_office_page(request, you.key, PAGE_SIZE, [you.user.id, you.session.sid], refused)
 
 

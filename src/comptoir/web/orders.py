@@ -3,7 +3,7 @@ page, and the buttons that move an order along the workflow (`orders.workflow`,
 docs/back-office.md "Orders").
 
 Lists are the API's read (`orders.service.list_orders`), as a reader without private refs,
-keyset pages of 50 (`http.pagination`). A move is the API's update (`orders.workflow.move`,
+keyset pages of 50 (`http.cursors`). A move is the API's update (`orders.workflow.move`,
 then `orders.service.update_order` caused by no client): connected applications get the same
 `order.update` as after a PATCH. A refused move (not allowed from the current status, a
 stale form, a bad value) shows the order as it stands with the reason, changing nothing.

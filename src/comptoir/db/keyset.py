@@ -3,7 +3,7 @@
 Pages are keyset-based: the next page starts strictly after the sort key of the last row
 sent, so a page costs the same at row 10 or row 10,000,000, and a walk never repeats or
 skips an item while others insert. The key travels in the page's cursor, sealed by the
-HTTP layer (`http/pagination.py`).
+HTTP layer (`http/cursors.py`).
 """
 
 from __future__ import annotations

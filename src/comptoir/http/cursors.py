@@ -1,7 +1,7 @@
 """The cursors of spec 8.1 as requests carry them: opaque, sealed, bound to their list
 (docs/api/conventions.md "Pagination").
 
-A cursor is the sort key of the last row of a page (`db.pagination.paginate`), packed in a
+A cursor is the sort key of the last row of a page (`db.keyset.paginate`), packed in a
 fixed-width form and sealed (`kit.crypto.Sealer`, under a key derived from the server key)
 together with what it belongs to: the route, its path parameters (the location, account,
 list or catalog), its filters (every query parameter but `cursor` and `count`, in order of
