@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from comptoir.core import levels
+
 RESOURCES = ("orders", "customer_list", "catalog", "inventory", "all_customer_lists", "all_catalogs")
 RIGHTS = ("read", "write")
 LEVELS = ("location", "account")
@@ -69,9 +71,9 @@ def binding_reachable(
     `row_location_id` or account level) is within a connection's level: of the location or its
     account for a location-level connection, of the account or any of its locations for an
     account-level one."""
-    if row_account_id != account_id:
-        return False
-    return level == "account" or (level == "location" and row_location_id in (None, location_id))
+    if level == "location":
+        return account_id is not None and levels.holds(account_id, location_id, row_account_id, row_location_id)
+    return level == "account" and row_account_id == account_id  # any of the account's rows
 
 
 def reaches_binding(

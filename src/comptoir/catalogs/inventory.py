@@ -21,8 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
 from comptoir.auth.context import Ctx
-from comptoir.auth.scopes import binding_reachable
 from comptoir.catalogs import repository
+from comptoir.core import levels
 from comptoir.db.engine import Database
 from comptoir.errors import FieldErrors, NotFound
 from comptoir.kit import clock, ids
@@ -44,9 +44,7 @@ async def inventory_in_reach(session: AsyncSession, catalog_id: str, location: L
     404 for a catalog the location does not see."""
     pk = ids.decode(Catalog.KIND, catalog_id)
     catalog = await repository.catalog_row(session, pk) if pk is not None else None
-    if catalog is None or not binding_reachable(
-        "location", location.account_id, location.id, catalog.account_id, catalog.location_id
-    ):
+    if catalog is None or not levels.holds(location.account_id, location.id, catalog.account_id, catalog.location_id):
         raise NotFound("catalog", catalog_id)
     return catalog, location
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
-from sqlalchemy import Row, Select, bindparam, or_, select
+from sqlalchemy import ColumnElement, Row, Select, and_, bindparam, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.db.direct import FastReader, Query
@@ -18,6 +18,24 @@ from comptoir.models.levels import AtLevel
 from comptoir.models.locations import LocationRef
 
 M = TypeVar("M", bound=AtLevel)
+
+
+# --- what a location or an account holds: the one rule, in memory and in SQL ------------------
+
+
+def holds(account_id: int, location_id: int | None, row_account_id: int, row_location_id: int | None) -> bool:
+    """Whether location `location_id` of account `account_id` (or, with None, the account
+    itself) holds a row of `row_account_id` at `row_location_id` (None: account level): a
+    location holds its own rows and its account's account-level ones; an account holds its
+    account-level ones (spec 2.4, 2.6). `holds_sql` is the same rule as a condition."""
+    return row_account_id == account_id and row_location_id in (None, location_id)
+
+
+def holds_sql(model: type[AtLevel], account_id: int, location_id: int | None) -> ColumnElement[bool]:
+    """`holds` as a SQL condition on `model`'s rows (catalogs, customer lists)."""
+    if location_id is None:
+        return and_(model.account_id == account_id, model.location_id.is_(None))
+    return and_(model.account_id == account_id, or_(model.location_id.is_(None), model.location_id == location_id))
 
 
 @dataclass(frozen=True)  # not slots: `InReach[Catalog](...)` sets `__orig_class__`, refused as frozen
@@ -72,11 +90,7 @@ def held_by(
 ) -> Select[M, str, str, int]:
     """What a location holds (its own and its account's account-level ones) or, with no
     `location_id`, what an account holds at account level. Only `bound_id` unless `every`."""
-    stmt = select_found(model).where(model.account_id == account_id)
-    if location_id is None:
-        stmt = stmt.where(model.location_id.is_(None))
-    else:
-        stmt = stmt.where(or_(model.location_id.is_(None), model.location_id == location_id))
+    stmt = select_found(model).where(holds_sql(model, account_id, location_id))
     if not every:
         stmt = stmt.where(model.id == bound_id)
     return stmt

@@ -9,6 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
+from comptoir.core import levels
 from comptoir.core.repository import delete_private_ref, private_ref_filter, upsert_private_ref
 from comptoir.customers.schemas import CustomerFilters
 from comptoir.db.keyset import Key, paginate
@@ -51,8 +52,7 @@ async def locked_with_list(
     stmt = (
         select(Customer, CustomerList)
         .join(CustomerList, CustomerList.id == Customer.customer_list_id)
-        .where(Customer.id == pk, CustomerList.account_id == account_id)
-        .where((CustomerList.location_id.is_(None)) | (CustomerList.location_id == location_id))
+        .where(Customer.id == pk, levels.holds_sql(CustomerList, account_id, location_id))
         .with_for_update(of=Customer)
     )
     row = (await session.execute(stmt)).first()

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir import events
 from comptoir.auth.context import Ctx
+from comptoir.core import levels
 from comptoir.core.private_refs import set_ref
 from comptoir.customer_lists.service import ListInReach
 from comptoir.customers import hooks
@@ -187,7 +188,7 @@ async def _attach_customer(
             )
             return None
         row = await orders.customer_list(body.customer_list_id)
-        if row is None or row.account_id != account.id or row.location_id not in (None, location.id):
+        if row is None or not levels.holds(account.id, location.id, row.account_id, row.location_id):
             errors.add("customer_list_id", f"no customer list with id {shown(body.customer_list_id)}")
             return None
         customer = await orders.customer_by_ref(row.id, ctx.client_id, body.customer_private_ref)
