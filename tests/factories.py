@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import func, select
@@ -24,9 +26,29 @@ class World:
         self.db = db
         self.key = key
         self._changes_after = 0  # `settle`
+        self._session: AsyncSession | None = None  # `together`
+
+    @asynccontextmanager
+    async def _tx(self, *, write: bool = True) -> AsyncIterator[AsyncSession]:
+        """The transaction of `together()` when one is open, else one of its own."""
+        if self._session is not None:
+            yield self._session
+            return
+        async with self.db.transaction(write=write) as session:
+            yield session
+
+    @asynccontextmanager
+    async def together(self) -> AsyncIterator[None]:
+        """The factory calls inside make their rows in one transaction (a fixture's shop)."""
+        async with self.db.transaction() as session:
+            self._session = session
+            try:
+                yield
+            finally:
+                self._session = None
 
     async def user(self, email: str | None = None, **fields: Any) -> User:
-        async with self.db.transaction() as session:
+        async with self._tx() as session:
             return await create_user(
                 session,
                 email=email or f"user{next(_seq)}@example.com",
@@ -36,24 +58,24 @@ class World:
 
     async def account(self, owner: User | None = None, name: str = "Acme", currency: str = "EUR") -> Account:
         owner = owner or await self.user()
-        async with self.db.transaction() as session:
+        async with self._tx() as session:
             return await create_account(session, owner=owner, name=name, currency=currency)
 
     async def location(self, account: Account | None = None, name: str = "Acme Central", **fields: Any) -> Location:
         account = account or await self.account()
         fields.setdefault("timezone", "Europe/Paris")
         fields.setdefault("country", "FR")
-        async with self.db.transaction() as session:
+        async with self._tx() as session:
             return await create_location(session, account=account, name=name, **fields)
 
     async def account_of(self, location: Location) -> Account:
-        async with self.db.transaction(write=False) as session:
+        async with self._tx(write=False) as session:
             account = await session.get(Account, location.account_id)
             assert account is not None
             return account
 
     async def client(self, name: str = "Test app", redirect_uris: list[str] | None = None) -> OAuthClient:
-        async with self.db.transaction() as session:
+        async with self._tx() as session:
             return await create_client(session, name=name, redirect_uris=redirect_uris or ["https://app.example/cb"])
 
     async def catalog(
@@ -62,7 +84,7 @@ class World:
         """Through the service, as the API, the back office and the demo make one."""
         from comptoir.catalogs.service import create_catalog
 
-        async with self.db.transaction() as session:
+        async with self._tx() as session:
             owner, where = await self._owner(session, location, account)
             return (await create_catalog(session, None, account=owner, location=where, name=name)).row
 
@@ -72,7 +94,7 @@ class World:
         """Through the service, as the API, the back office and the demo make one."""
         from comptoir.customer_lists.service import create_list
 
-        async with self.db.transaction() as session:
+        async with self._tx() as session:
             owner, where = await self._owner(session, location, account)
             return (await create_list(session, None, account=owner, location=where, name=name)).row
 
@@ -98,7 +120,7 @@ class World:
         name: str = "",
     ) -> dict[str, Any]:
         client = client or await self.client()
-        async with self.db.transaction() as session:
+        async with self._tx() as session:
             if user is None:
                 owning = (
                     await session.get(Account, location.account_id if location else account.id)

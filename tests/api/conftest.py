@@ -70,13 +70,16 @@ async def shop(world: World) -> Shop:
 
 
 async def new_shop(world: World) -> Shop:
-    owner = await world.user(email="owner@example.com", first_name="Ada", last_name="Lovelace")
-    account = await world.account(owner=owner, name="Chez Ada", currency="EUR")
-    location = await world.location(account, name="Chez Ada Paris", city="Paris")
-    other = await world.location(account, name="Chez Ada Lyon", city="Lyon")
-    catalog = await world.catalog(location=location)
-    customer_list = await world.customer_list(location=location)
-    location_token = await world.token(LOCATION_SCOPE, location=location, catalog=catalog, customer_list=customer_list)
-    account_token = await world.token(ACCOUNT_SCOPE, account=account)
+    async with world.together():  # one transaction: the fixture of most tests
+        owner = await world.user(email="owner@example.com", first_name="Ada", last_name="Lovelace")
+        account = await world.account(owner=owner, name="Chez Ada", currency="EUR")
+        location = await world.location(account, name="Chez Ada Paris", city="Paris")
+        other = await world.location(account, name="Chez Ada Lyon", city="Lyon")
+        catalog = await world.catalog(location=location)
+        customer_list = await world.customer_list(location=location)
+        location_token = await world.token(
+            LOCATION_SCOPE, location=location, catalog=catalog, customer_list=customer_list
+        )
+        account_token = await world.token(ACCOUNT_SCOPE, account=account)
     await world.settle()  # the catalog's and the list's creates are the shop's, not the test's
     return Shop(account, location, other, location_token, account_token)

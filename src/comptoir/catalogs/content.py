@@ -11,7 +11,7 @@ optional fields cost one dict lookup, and errors are collected, never raised per
 
 `content_fields` reads one field, `content_entities` one entity; here, the whole upload.
 
-Streamed (docs/architecture.md "Request bodies"): an API upload is read while its body
+StreamedData (docs/architecture.md "Request bodies"): an API upload is read while its body
 arrives. `Upload.entity` reads each entity of a section as soon as it is complete (the
 same EntityReader as for an upload given whole: `read_upload` feeds it every entity too),
 and `read_upload` then makes the checks across entities. The currency a price needs is the
@@ -126,8 +126,8 @@ class Upload:
         data = Shape(fields=sections, ignored=True, done=self._streamed)
         return Shape(fields={"name": None, "data": data}, ignored=True)
 
-    def _streamed(self, data: dict[str, Any]) -> Streamed:
-        return Streamed(self, data)
+    def _streamed(self, data: dict[str, Any]) -> StreamedData:
+        return StreamedData(self, data)
 
 
 _ENTITY = {
@@ -141,7 +141,7 @@ _ENTITY = {
 }
 
 
-class Streamed(dict[str, Any]):
+class StreamedData(dict[str, Any]):
     """An upload's `data` as its body streamed in: its sections hold read shapes (`Upload`)."""
 
     def __init__(self, upload: Upload, data: dict[str, Any]) -> None:
@@ -152,10 +152,10 @@ class Streamed(dict[str, Any]):
 def read_upload(data: Any, currency: str, images: set[str]) -> Content:
     """The read shape of an uploaded `data` (ids still to come: `assign_ids`); raises
     Invalid naming the errors. `images`: ids of the catalog's images."""
-    streamed = isinstance(data, Streamed)
-    if isinstance(data, Streamed) and data.upload.currency != currency:  # the token's account is the catalog's
+    streamed = isinstance(data, StreamedData)
+    if isinstance(data, StreamedData) and data.upload.currency != currency:  # the token's account is the catalog's
         raise RuntimeError(f"an upload read in {data.upload.currency} for a catalog in {currency}")
-    upload = data.upload if isinstance(data, Streamed) else Upload(currency)
+    upload = data.upload if isinstance(data, StreamedData) else Upload(currency)
     c = FieldReader(currency)  # the errors of the whole, in order: data, each section, across
     if c.obj("data", data) is None:
         raise Invalid(c.errors)

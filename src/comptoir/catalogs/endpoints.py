@@ -91,7 +91,7 @@ INVENTORY_EXAMPLE = body_example([{"sku_ref": "burger", "stock": "0", "expires_a
 
 
 def _upload_shape(_request: Request, ctx: Ctx | None) -> tuple[Shape, Tally]:
-    """A catalog body streamed (catalogs.content "Streamed"): each entity read as it comes,
+    """A catalog body streamed (catalogs.content "StreamedData"): each entity read as it comes,
     with the currency of the token's account, which is the catalog's."""
     if ctx is None or ctx.account is None:
         return Shape(fields={"name": None, "data": None}, ignored=True), FieldErrors()

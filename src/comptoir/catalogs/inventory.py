@@ -114,7 +114,7 @@ class Entries:
         return (kind, ref, stock, expires_at)
 
 
-class Streamed(list[Any]):
+class StreamedEntries(list[Any]):
     """An inventory body as it streamed in: its entries, and the errors found meanwhile."""
 
     def __init__(self, entries: list[Any], errors: FieldErrors) -> None:
@@ -134,12 +134,12 @@ def shape(method: str) -> tuple[Shape, FieldErrors]:
         reader.entry(int(path[-1]), raw)
         return REFUSED if errors.total > before and errors.full else raw
 
-    return Shape(items=check, done=lambda entries: Streamed(entries, errors)), errors
+    return Shape(items=check, done=lambda entries: StreamedEntries(entries, errors)), errors
 
 
 def _parse_entries(body: Any, refs: dict[str, set[str]], timezone: str, *, patch: bool) -> list[repository.Entry]:
     """(kind, ref, stock or None to delete, expires_at) of each entry; 422 naming the errors."""
-    if isinstance(body, Streamed) and body.errors.full:
+    if isinstance(body, StreamedEntries) and body.errors.full:
         raise body.errors.refusal()  # refused while streaming: the entries were not all kept
     reader = Entries(refs, timezone, patch=patch)
     errors = reader.errors
