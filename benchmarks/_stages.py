@@ -120,7 +120,7 @@ OVERRIDES: list[tuple[str, Match]] = [
 RULES: list[tuple[str, Match]] = [
     (CLIENT, files("/httpx/", "/httpcore/")),
     (CLIENT, named(r"^(AsgiClient|drive_requests)", "benchmarks/_drive.py")),
-    (ACCESS_LOG, files("/structlog/", "/logging/", "comptoir/core/logs.py")),
+    (ACCESS_LOG, files("/structlog/", "/logging/", "comptoir/observe/logs.py")),
     (METRICS, files("/prometheus_client/", "comptoir/kit/metrics.py", "/opentelemetry/", "comptoir/kit/tracing.py")),
     (IDS, files("comptoir/db/ids.py", "comptoir/kit/ids.py")),
     (BODY, functions("comptoir/http/routing.py", "read_json_body")),
@@ -157,7 +157,7 @@ DELIVERY_OVERRIDES: list[tuple[str, Match]] = [
 ]
 DELIVERY_RULES: list[tuple[str, Match]] = [
     (ACCESS_LOG, functions("comptoir/callbacks/worker.py", "delivered")),  # its log line, its metric
-    (ACCESS_LOG, files("/structlog/", "/logging/", "comptoir/core/logs.py")),
+    (ACCESS_LOG, files("/structlog/", "/logging/", "comptoir/observe/logs.py")),
     (METRICS, files("/prometheus_client/", "comptoir/kit/metrics.py", "/opentelemetry/", "comptoir/kit/tracing.py")),
     (DELIVERY_SIGN, files("comptoir/callbacks/signing.py", "/hmac.py", "_hashopenssl", "libcrypto")),
     (DELIVERY_RENDER, files("comptoir/events/payload.py", "comptoir/kit/jsonutil.py")),

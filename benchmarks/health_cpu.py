@@ -64,7 +64,7 @@ def migrated() -> None:
 async def main(rounds: int, requests: int) -> None:
     from comptoir.app import create_app
     from comptoir.config import Settings
-    from comptoir.core.logs import configure_logging
+    from comptoir.observe.logs import configure_logging
 
     settings = Settings()
     configure_logging(settings)

@@ -206,7 +206,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
 
 def app_from_environment() -> FastAPI:
     """The app uvicorn builds in each `serve` process, from COMPTOIR_* variables."""
-    from comptoir.core.logs import configure_logging
+    from comptoir.observe.logs import configure_logging
 
     settings = Settings()
     configure_logging(settings)

@@ -1,4 +1,4 @@
-"""The log lines' renderer (core/logs.py): Comptoir's logfmt writes exactly what structlog's
+"""The log lines' renderer (observe/logs.py): Comptoir's logfmt writes exactly what structlog's
 `LogfmtRenderer` writes, faster."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import structlog
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from comptoir.core.logs import Logfmt
+from comptoir.observe.logs import Logfmt
 
 REFERENCE = structlog.processors.LogfmtRenderer(key_order=["timestamp", "level", "event"], bool_as_flag=False)
 

@@ -129,7 +129,7 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
     """Apply migrations, then serve the API at /v1, OAuth at /oauth2/v1, pages at /."""
     import uvicorn
 
-    from comptoir.core.logs import configure_logging, logging_config
+    from comptoir.observe.logs import configure_logging, logging_config
 
     settings = _settings()
     configure_logging(settings)
@@ -195,12 +195,12 @@ def worker(metrics_port: int | None, metrics_host: str) -> None:
     import signal
 
     from comptoir.callbacks.worker import DeliveryWorker
-    from comptoir.core.logs import configure_logging
     from comptoir.db.engine import create_database
     from comptoir.db.server_key import load_data_key
     from comptoir.jobs.timed import Retention, TimedJobs
     from comptoir.kit import metrics, tracing
     from comptoir.observe.endpoints import serve_alone
+    from comptoir.observe.logs import configure_logging
 
     settings = _settings()
     configure_logging(settings)

@@ -99,7 +99,7 @@ def logging_config(settings: Settings) -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"comptoir": {"()": "comptoir.core.logs.formatter", "log_format": settings.log_format}},
+        "formatters": {"comptoir": {"()": "comptoir.observe.logs.formatter", "log_format": settings.log_format}},
         "handlers": {
             "stderr": {"class": "logging.StreamHandler", "formatter": "comptoir", "stream": "ext://sys.stderr"}
         },
