@@ -21,7 +21,7 @@ import inspect
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import nullcontext
 from functools import partial
-from typing import Annotated, Any, TypeVar, get_origin
+from typing import Annotated, Any, TypeVar, cast, get_origin, get_type_hints
 from urllib.parse import unquote
 
 from fastapi import APIRouter
@@ -196,8 +196,52 @@ def _one_sync(handler: Handler) -> Handler:
     return once
 
 
+def _plain(route: APIRoute) -> Handler | None:
+    """The endpoint of `route` called as it is, when FastAPI would have nothing to solve: no
+    dependency, no query, header, cookie or body parameter, path parameters that are strings,
+    at most the request itself, and a `Response` returned as it is (the health check, most
+    back-office pages). FastAPI's dependency solving and serialisation cost more than the
+    whole of such an endpoint (docs/performance.md "Routing"); the answer is the same."""
+    dependant = route.dependant
+    returns = inspect.signature(route.endpoint).return_annotation
+    if isinstance(returns, str):
+        returns = get_type_hints(route.endpoint).get("return")
+    if (
+        dependant.dependencies
+        or dependant.query_params
+        or dependant.header_params
+        or dependant.cookie_params
+        or dependant.body_params
+        or route.body_field is not None
+        or any(param.field_info.annotation is not str or param.field_info.metadata for param in dependant.path_params)
+        or dependant.websocket_param_name
+        or dependant.http_connection_param_name
+        or dependant.response_param_name
+        or dependant.background_tasks_param_name
+        or dependant.security_scopes_param_name
+        or not inspect.iscoroutinefunction(route.endpoint)
+        or not (isinstance(returns, type) and issubclass(returns, Response))
+    ):
+        return None
+    endpoint, request_name = route.endpoint, dependant.request_param_name
+    if request_name is None:
+
+        async def bare(request: Request) -> Response:
+            return cast(Response, await endpoint(**request.path_params))
+
+        return bare
+
+    async def with_request(request: Request) -> Response:
+        return cast(Response, await endpoint(**{request_name: request}, **request.path_params))
+
+    return with_request
+
+
 class ComptoirRoute(APIRoute):
     def get_route_handler(self) -> Handler:
+        plain = _plain(self)
+        if plain is not None:
+            return plain
         handler = super().get_route_handler()
         if self.body_field is None:
             return _one_sync(handler)
