@@ -194,12 +194,14 @@ async def test_a_forged_csrf_token_is_refused_and_logs_nobody_in(flow: Flow, sho
         action, data={**hidden, "csrf": "0" * 32, "email": "owner@example.com", "password": PASSWORD}
     )
     assert forged.status_code == 403
+    assert "This form has expired or was not sent from this page. Go back and try again.</p>" in forged.text
     assert "Log in" in (await flow.http.get(url)).text  # still logged out
     signup = await flow.http.get(url + "&screen=signup")
     action, hidden = form_of(signup.text)
     fields = {"email": "new@example.com", "password": PASSWORD, "account_name": "A", "location_name": "B"}
     forged = await flow.http.post(action, data={**hidden, **fields, "country": "FR", "csrf": "0" * 32})
     assert forged.status_code == 403
+    assert "This form has expired or was not sent from this page. Go back and try again.</p>" in forged.text
     assert await world.snapshot() == before
 
 
