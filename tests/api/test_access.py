@@ -34,7 +34,10 @@ async def test_unknown_token_is_401_with_the_spec_message(client: httpx.AsyncCli
 
 async def test_a_token_in_another_header_is_not_accepted(client: httpx.AsyncClient, shop: Shop) -> None:
     response = await client.get("/v1/location", headers={"X-Token": shop.location_token})
-    assert response.status_code == 401
+    assert (response.status_code, response.json()) == (
+        401,
+        {"error_type": "unauthorized", "message": "The X-Access-Token header is missing"},
+    )
 
 
 async def test_revoked_connection_is_401(client: httpx.AsyncClient, shop: Shop, database: Database) -> None:
@@ -66,10 +69,12 @@ async def test_blocked_connection_is_401_until_unblocked(
     assert response.status_code == 401
     assert response.json() == {"error_type": "unauthorized", "message": BLOCKED}
     # the account token of the same account is not blocked
-    assert (await client.get("/v1/account", headers=shop.headers(shop.account_token))).status_code == 200
+    account = await client.get("/v1/account", headers=shop.headers(shop.account_token))
+    assert (account.status_code, account.json()["id"]) == (200, shop.account.public_id)
     async with database.transaction() as session:
         await set_blocked(session, connection, False)
-    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    location = await client.get("/v1/location", headers=shop.headers())
+    assert (location.status_code, location.json()["id"]) == (200, shop.location.public_id)
 
 
 async def test_suspended_account_tokens_are_401(client: httpx.AsyncClient, shop: Shop, database: Database) -> None:
@@ -84,7 +89,7 @@ async def test_suspended_account_tokens_are_401(client: httpx.AsyncClient, shop:
 async def test_a_refused_token_changes_nothing(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
     before = await world.snapshot()
     response = await client.patch("/v1/location", json={"preparation_time": 1}, headers={"X-Access-Token": "nope"})
-    assert response.status_code == 401
+    assert (response.status_code, response.json()) == (401, {"error_type": "unauthorized", "message": REVOKED})
     assert await world.snapshot() == before
 
 
@@ -101,7 +106,8 @@ async def test_any_permission_at_the_level_reads_the_location(
     client: httpx.AsyncClient, shop: Shop, world: World, scope: str
 ) -> None:
     token = await world.token(scope, location=shop.location)
-    assert (await client.get("/v1/location", headers=shop.headers(token))).status_code == 200
+    response = await client.get("/v1/location", headers=shop.headers(token))
+    assert (response.status_code, response.json()["id"]) == (200, shop.location.public_id)
 
 
 @pytest.mark.parametrize(
@@ -112,7 +118,8 @@ async def test_any_write_permission_updates_the_location(
 ) -> None:
     token = await world.token(scope, location=shop.location)
     response = await client.patch("/v1/location", json={"preparation_time": 9}, headers=shop.headers(token))
-    assert response.status_code == 200
+    assert (response.status_code, response.json()["preparation_time"]) == (200, 9)
+    assert (await client.get("/v1/location", headers=shop.headers())).json()["preparation_time"] == 9
 
 
 async def test_reauthorising_replaces_the_scope_of_the_same_token(

@@ -57,7 +57,10 @@ async def test_a_refused_write_changes_nothing(
     await fill_minute(app, world, shop.location_token)
     before = await world.snapshot()
     response = await client.patch("/v1/location", json={"preparation_time": 3}, headers=shop.headers())
-    assert response.status_code == 429
+    assert (response.status_code, response.json()) == (
+        429,
+        {"error_type": "too_many_requests", "message": "Rate limit reached (minute); retry in 60 seconds"},
+    )
     assert await world.snapshot() == before
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from comptoir.auth.tokens import MISSING, REVOKED
 from tests.api.conftest import Shop
 from tests.factories import World
 
@@ -90,7 +91,11 @@ async def test_a_bad_token_is_401_before_any_body_error(client: httpx.AsyncClien
     for headers, content in cases:
         for token in ({}, {"X-Access-Token": "nope"}):
             response = await client.patch("/v1/location", content=content, headers=headers | token)
-            assert response.status_code == 401, (headers, content[:10], token)
+            message = REVOKED if token else MISSING
+            assert (response.status_code, response.json()) == (
+                401,
+                {"error_type": "unauthorized", "message": message},
+            ), (headers, content[:10], token)
 
 
 async def test_a_body_error_comes_after_the_scope_check(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
@@ -98,7 +103,14 @@ async def test_a_body_error_comes_after_the_scope_check(client: httpx.AsyncClien
     response = await client.patch(
         "/v1/location", content=b"x", headers={"X-Access-Token": read_only, "Content-Type": "text/plain"}
     )
-    assert response.status_code == 403
+    assert (response.status_code, response.json()) == (
+        403,
+        {
+            "error_type": "forbidden",
+            "message": "The connection's scope (location[orders.read]) does not allow this request: "
+            "it needs a write permission",
+        },
+    )
 
 
 @pytest.mark.parametrize("count", ["²", "١٢", "1e2", " 5"])

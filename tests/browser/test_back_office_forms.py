@@ -6,6 +6,8 @@ its times in the location's time zone, as the order's own page does."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -67,11 +69,13 @@ def test_every_mistake_of_a_form_shows_beside_its_field_at_once(hub: Hub, desk: 
 def test_the_orders_filter_by_status_and_show_the_locations_time(hub: Hub, desk: Page) -> None:
     demo = _signed_in(hub, desk)
     token = str(demo["tokens"]["location"])  # type: ignore[index]
-    made = {}
+    made: dict[str, str] = {}
+    created: dict[str, str] = {}  # status -> created_at
     for status in ("new", "accepted"):
         answer = httpx.post(f"{hub.url}/v1/location/orders", json={"status": status}, headers={"X-Access-Token": token})
         assert answer.status_code == 200, answer.text
         made[status] = answer.json()["id"]
+        created[status] = answer.json()["created_at"]
     location = demo["location_ids"][0]  # type: ignore[index]
     desk.goto(f"{hub.url}/locations/{location}/orders")
     desk.get_by_label("Status").select_option(label="Accepted")
@@ -82,6 +86,7 @@ def test_the_orders_filter_by_status_and_show_the_locations_time(hub: Hub, desk:
     assert "status=accepted" in desk.url
 
     shown = rows.filter(has_text=made["accepted"]).locator("td").first.inner_text().strip()
-    assert shown.endswith((" CET", " CEST")), shown  # Demo Bistro Paris: Europe/Paris
+    at = datetime.fromisoformat(created["accepted"]).astimezone(ZoneInfo("Europe/Paris"))  # Demo Bistro Paris
+    assert shown == f"{at.day} {at:%b %Y, %H:%M} {at.tzname()}"  # e.g. "27 Nov 2026, 16:05 CET"
     desk.get_by_role("link", name=made["accepted"]).click()
     expect(desk.get_by_text(shown).first).to_be_visible()  # the same time, the same words

@@ -88,7 +88,8 @@ class Owner:
 
 def _call(method: str, url: str, token: str, body: object) -> dict[str, Any]:
     answer = httpx.request(method, url, json=body, headers={"X-Access-Token": token}, timeout=PATIENCE)
-    assert answer.status_code in (200, 201), f"{method} {url}: {answer.status_code} {answer.text}"
+    # every success of the API is a 200, creations included (docs/api/conventions.md "Errors")
+    assert answer.status_code == 200, f"{method} {url}: {answer.status_code} {answer.text}"
     return answer.json()
 
 

@@ -62,6 +62,7 @@ async def test_a_forged_or_missing_form_token_is_refused(
         f"/connections/{connection.public_id}/{action}", data={} if token is None else {"csrf": token}
     )
     assert answer.status_code == 403
+    assert "<h1>This form has expired</h1>" in answer.text  # docs/back-office.md: a bad CSRF token
     assert await world.snapshot() == before
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
 

@@ -76,4 +76,5 @@ async def test_a_forged_hours_form_is_refused_and_changes_nothing(
         f"/locations/{shop.location.public_id}/hours", data={"csrf": "forged", "monday": "11:00-14:00"}
     )
     assert forged.status_code == 403
+    assert "<h1>This form has expired</h1>" in forged.text  # docs/back-office.md: a bad CSRF token
     assert await world.snapshot() == before

@@ -48,7 +48,10 @@ async def test_head_and_options_on_readiness(client: httpx.AsyncClient) -> None:
     options = await client.options(
         "/v1/ready", headers={"Origin": "https://example.com", "Access-Control-Request-Method": "GET"}
     )
-    assert options.status_code in (200, 204)
+    # a CORS preflight of /v1 (docs/api/conventions.md "Responses"): any origin, kept a day
+    assert (options.status_code, options.content) == (200, b"")
+    assert options.headers["access-control-allow-origin"] == "*"
+    assert options.headers["access-control-max-age"] == "86400"
     assert (await client.post("/v1/ready")).status_code == 404
 
 

@@ -91,7 +91,14 @@ async def test_reauthorised_without_the_list_the_app_no_longer_lists_or_reads_it
     await app.authorise_again(NARROW)
 
     customers = await client.get(f"/v1/customer_lists/{app.customers.public_id}/customers", headers=app.headers())
-    assert customers.status_code == 403
+    assert (customers.status_code, customers.json()) == (
+        403,
+        {
+            "error_type": "forbidden",
+            "message": f"The connection's scope ({NARROW}) does not allow this request: "
+            "it needs customer_list.read or all_customer_lists.read",
+        },
+    )
     assert await listed(client, app) == [location_event]  # what orders.read still reaches stays
     before = await world.snapshot()
     one = await client.get(f"/v1/callback/events/{customer_event['id']}", headers=app.headers())
@@ -100,7 +107,7 @@ async def test_reauthorised_without_the_list_the_app_no_longer_lists_or_reads_it
         {"error_type": "not_found", "message": f"No event with id '{customer_event['id']}'"},
     )
     acknowledged = await client.delete(f"/v1/callback/events/{customer_event['id']}", headers=app.headers())
-    assert acknowledged.status_code == 404
+    assert (acknowledged.status_code, acknowledged.json()) == (404, one.json())
     assert await world.snapshot() == before
 
 

@@ -71,7 +71,10 @@ async def test_an_id_longer_than_any_key_names_nothing(client: httpx.AsyncClient
     assert response.status_code == 200
     assert response.json() == []
     order = await client.get("/v1/location/orders/zzzzzzzzzzzzz", headers=shop.headers())
-    assert order.status_code == 404
+    assert (order.status_code, order.json()) == (
+        404,
+        {"error_type": "not_found", "message": "No order with id 'zzzzzzzzzzzzz'"},
+    )
 
 
 @pytest.mark.parametrize(

@@ -127,7 +127,7 @@ async def test_a_lists_filter_values_never_reach_a_span(
         params={"customer_id": "x", "status": "new", "q": "ada@example.com"},
         headers=shop.headers(),
     )
-    assert listed.status_code in (200, 400), listed.text
+    assert (listed.status_code, listed.json()) == (200, []), listed.text  # no order of that customer
     [server] = [span for span in spans.get_finished_spans() if span.name.startswith("GET /v1/location/orders")]
     assert server.attributes is not None
     assert server.attributes["url.query"] == "customer_id=_&status=_&q=_"

@@ -15,6 +15,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
+from comptoir.auth.tokens import REVOKED
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.config import Settings
 from comptoir.models import RequestLog
@@ -119,7 +120,7 @@ async def test_the_new_routes_need_a_token(client: httpx.AsyncClient, world: Wor
         ("POST", "/v1/callback/enable"),
     ):
         answer = await client.request(method, path, headers={"X-Access-Token": "nope"})
-        assert answer.status_code == 401, path
+        assert (answer.status_code, answer.json()) == (401, {"error_type": "unauthorized", "message": REVOKED}), path
     assert await world.snapshot() == before
 
 

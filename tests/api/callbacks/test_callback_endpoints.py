@@ -7,6 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
+from comptoir.auth.tokens import REVOKED
 from tests.api.callbacks.conftest import PUBLIC, Listener, fake_dns, subscribe, touch_location
 from tests.api.conftest import Shop
 from tests.factories import World
@@ -196,9 +197,17 @@ async def test_another_connections_event_is_404(
     other = await world.token("location[orders.read]", location=shop.location, client=await world.client(name="Other"))
     for method in ("GET", "DELETE"):
         response = await client.request(method, f"/v1/callback/events/{event['id']}", headers={"X-Access-Token": other})
-        assert response.status_code == 404
-    assert (await client.get(f"/v1/callback/events/{event['id']}", headers=listener.headers())).status_code == 200
-    assert (await client.get("/v1/callback/events/zzzzzz", headers=listener.headers())).status_code == 404
+        assert (response.status_code, response.json()) == (
+            404,
+            {"error_type": "not_found", "message": f"No event with id {event['id']!r}"},
+        ), method
+    own = await client.get(f"/v1/callback/events/{event['id']}", headers=listener.headers())
+    assert (own.status_code, own.json()["id"], own.json()["resource_type"]) == (200, event["id"], "location")
+    unknown = await client.get("/v1/callback/events/zzzzzz", headers=listener.headers())
+    assert (unknown.status_code, unknown.json()) == (
+        404,
+        {"error_type": "not_found", "message": "No event with id 'zzzzzz'"},
+    )
 
 
 async def test_delete_callback_stops_events_and_drops_pending_ones(
@@ -231,6 +240,8 @@ async def test_any_token_may_manage_its_callback(client: httpx.AsyncClient, worl
         "/v1/callback", json={"events": {"order": ["create"]}}, headers={"X-Access-Token": token}
     )
     assert response.status_code == 200
+    assert response.json() == {"url": None, "events": {"order": ["create"]}, **ENABLED}
+    assert (await client.get("/v1/callback", headers={"X-Access-Token": token})).json() == response.json()
     assert (await client.get("/v1/callback/events", headers={"X-Access-Token": token})).json() == []
 
 
@@ -249,7 +260,10 @@ async def test_callback_endpoints_need_a_valid_token(
     ):
         payload = body if method == "POST" else None
         response = await client.request(method, path, json=payload, headers={"X-Access-Token": "nope"})
-        assert response.status_code == 401, (method, path)
+        assert (response.status_code, response.json()) == (
+            401,
+            {"error_type": "unauthorized", "message": REVOKED},
+        ), (method, path)
     assert await world.snapshot() == before
 
 

@@ -112,6 +112,9 @@ async def test_a_refused_write_emits_nothing(client: httpx.AsyncClient, shop: Sh
         "/v1/location", json={"preparation_time": 1, "cutoff_time": "bad"}, headers=shop.headers()
     )
     assert response.status_code == 422
+    assert response.json()["errors"] == [
+        {"field": "cutoff_time", "message": "'bad' is not a valid time of day (expected HH:mm, e.g. \"06:00\")"}
+    ]
     assert await events_of(client, listener.token) == []
 
 

@@ -46,7 +46,10 @@ async def test_a_test_events_id_has_an_events_form_but_is_never_a_real_events(
         assert key is not None
         assert key >= TEST_EVENT_KEYS  # beyond every key a real event gets
         read = await client.get(f"/v1/callback/events/{event_id}", headers=listener.headers())
-        assert read.status_code == 404
+        assert (read.status_code, read.json()) == (
+            404,
+            {"error_type": "not_found", "message": f"No event with id {event_id!r}"},
+        )
     assert first["id"] != second["id"]
     assert [request.headers["webhook-id"] for request in receiver.requests_to("/hook")] == [first["id"], second["id"]]
 

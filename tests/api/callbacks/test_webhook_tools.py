@@ -157,7 +157,11 @@ async def test_resending_a_delivered_event_sends_it_again_marked_as_a_redelivery
     [first] = await received(receiver, "/hook", 1)
     await wait_until_listed(client, listener, 0)  # delivered: no longer listed, still kept
     event_id = first.headers["X-Event-Id"]
-    assert (await client.get(f"/v1/callback/events/{event_id}", headers=listener.headers())).status_code == 404
+    read = await client.get(f"/v1/callback/events/{event_id}", headers=listener.headers())
+    assert (read.status_code, read.json()) == (
+        404,
+        {"error_type": "not_found", "message": f"No event with id {event_id!r}"},
+    )
     response = await client.post(f"/v1/callback/events/{event_id}/resend", headers=listener.headers())
     assert response.status_code == 202, response.text
     assert response.json() == {"count": 1}
@@ -277,7 +281,8 @@ async def test_an_automatic_retry_of_a_resent_event_is_not_marked_as_a_redeliver
     [first] = await received(receiver, "/hook", 1)
     await wait_until_listed(client, listener, 0)
     resend = f"/v1/callback/events/{first.headers['X-Event-Id']}/resend"
-    assert (await client.post(resend, headers=listener.headers())).status_code == 202
+    resent_now = await client.post(resend, headers=listener.headers())
+    assert (resent_now.status_code, resent_now.json()) == (202, {"count": 1})
     [_, resent, retried] = await received(receiver, "/hook", 3)
     assert resent.headers["comptoir-redelivery"] == "true"
     assert "comptoir-redelivery" not in retried.headers

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -42,7 +43,8 @@ async def test_a_location_level_catalog_is_created_with_its_location_and_time(
     body = answer.json()
     assert set(body) == {"id", "name", "created_at", "location_id", "account_id", "data"}
     assert (body["name"], body["location_id"], body["account_id"]) == ("Lunch", shop.location.public_id, None)
-    assert body["created_at"].endswith(("+01:00", "+02:00"))  # Paris (docs/api/conventions.md "Fields")
+    created_at = datetime.fromisoformat(body["created_at"])  # Paris (docs/api/conventions.md "Fields")
+    assert created_at.utcoffset() == created_at.astimezone(ZoneInfo("Europe/Paris")).utcoffset()
     assert await changes(world) == [("create", body["id"], None, None, None)]
 
 
@@ -78,7 +80,10 @@ async def test_a_location_token_cannot_create_at_account_level(
     answer = await create(
         client, shop, {"name": "X"}, path=f"/v1/accounts/{shop.account.public_id}/catalogs", token=token
     )
-    assert answer.status_code == 403
+    assert (answer.status_code, answer.json()) == (
+        403,
+        {"error_type": "forbidden", "message": "This endpoint needs an account-level token"},
+    )
     assert await world.snapshot() == before
 
 
@@ -116,6 +121,9 @@ async def test_an_account_level_name_is_taken_for_every_location(client: httpx.A
         client, shop, {"name": "Shared"}, path=f"/v1/locations/{shop.other_location.public_id}/catalogs"
     )
     assert answer.status_code == 422
+    assert answer.json()["errors"] == [
+        {"field": "name", "message": "'Shared' is already the name of another catalog of this location or account"}
+    ]
 
 
 async def test_a_name_is_required_and_checked_with_the_data_in_one_answer(
@@ -187,7 +195,10 @@ async def test_put_with_data_replaces_all_content(client: httpx.AsyncClient, sho
     gone = await client.get(
         f"/v1/catalogs/{made['id']}/products/{old_product}", headers=shop.headers(shop.account_token)
     )
-    assert gone.status_code == 404
+    assert (gone.status_code, gone.json()) == (
+        404,
+        {"error_type": "not_found", "message": f"No product with id {old_product!r}"},
+    )
 
 
 async def test_an_invalid_put_leaves_the_previous_catalog_whole(
@@ -216,6 +227,9 @@ async def test_put_to_a_taken_name_is_refused(client: httpx.AsyncClient, shop: S
         f"/v1/catalogs/{made['id']}", json={"name": "Menu"}, headers=shop.headers(shop.account_token)
     )
     assert put.status_code == 422
+    assert put.json()["errors"] == [
+        {"field": "name", "message": "'Menu' is already the name of another catalog of this location or account"}
+    ]
     assert await world.snapshot() == before
 
 
@@ -270,9 +284,18 @@ async def test_the_bound_account_level_catalog_may_be_updated_not_deleted_with_c
     token = await world.token("location[catalog.write]", location=shop.location, catalog=shared)
     put = await client.put(f"/v1/catalogs/{shared.public_id}", json={"data": full()}, headers=headers(token))
     assert put.status_code == 200
+    assert (put.json()["id"], put.json()["name"], put.json()["account_id"]) == (
+        shared.public_id,
+        "Shared",
+        shop.account.public_id,
+    )
+    assert [p["ref"] for p in put.json()["data"]["products"]] == [p.get("ref") for p in full()["products"]]
     before = await world.snapshot()
     delete = await client.delete(f"/v1/catalogs/{shared.public_id}", headers=headers(token))
-    assert delete.status_code == 401
+    assert (delete.status_code, delete.json()) == (
+        401,
+        {"error_type": "unauthorized", "message": "A location-level token cannot delete an account-level catalog"},
+    )
     assert await world.snapshot() == before
 
 
@@ -285,7 +308,14 @@ async def test_catalog_scope_reaches_only_the_bound_catalog(
     assert (await client.get(f"/v1/catalogs/{menu.public_id}", headers=headers(token))).status_code == 404
     before = await world.snapshot()
     put = await client.put(f"/v1/catalogs/{shared.public_id}", json={"name": "X"}, headers=headers(token))
-    assert put.status_code == 403  # read only
+    assert (put.status_code, put.json()) == (  # read only
+        403,
+        {
+            "error_type": "forbidden",
+            "message": "The connection's scope (location[catalog.read]) does not allow this request: "
+            "it needs catalog.write or all_catalogs.write",
+        },
+    )
     assert await world.snapshot() == before
 
 
@@ -305,7 +335,15 @@ async def test_a_scope_without_catalog_permissions_is_403(client: httpx.AsyncCli
     token = await world.token("location[orders.write]", location=shop.location)
     menu = await menu_of(world, shop)
     for path in (f"/v1/catalogs/{menu.public_id}", "/v1/location/catalogs", f"/v1/catalogs/{menu.public_id}/products"):
-        assert (await client.get(path, headers=headers(token))).status_code == 403, path
+        answer = await client.get(path, headers=headers(token))
+        assert (answer.status_code, answer.json()) == (
+            403,
+            {
+                "error_type": "forbidden",
+                "message": "The connection's scope (location[orders.write]) does not allow this request: "
+                "it needs catalog.read or all_catalogs.read",
+            },
+        ), path
 
 
 async def test_a_catalog_get_has_an_etag_that_changes_with_name_and_data(

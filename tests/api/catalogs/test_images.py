@@ -141,7 +141,14 @@ async def test_uploading_needs_write_on_that_catalog(
         content=PNG,
         headers={"X-Access-Token": reader, "Content-Type": "image/png"},
     )
-    assert answer.status_code == 403
+    assert (answer.status_code, answer.json()) == (
+        403,
+        {
+            "error_type": "forbidden",
+            "message": "The connection's scope (account[all_catalogs.read]) does not allow this request: "
+            "it needs catalog.write or all_catalogs.write",
+        },
+    )
     assert await world.snapshot() == before
 
 
@@ -179,7 +186,14 @@ async def test_an_image_of_another_catalog_is_unknown_to_this_one(
     other = (await create(client, shop, {"name": "Other"})).json()
     image = (await upload(client, shop, other, PNG, "image/png")).json()
     auth = {"X-Access-Token": shop.account_token}
-    assert (await client.get(f"/v1/catalogs/{catalog['id']}/images/{image['id']}", headers=auth)).status_code == 404
+    read = await client.get(f"/v1/catalogs/{catalog['id']}/images/{image['id']}", headers=auth)
+    assert (read.status_code, read.json()) == (
+        404,
+        {"error_type": "not_found", "message": f"No image with id {image['id']!r}"},
+    )
     data = {"categories": [{"ref": "c", "name": "C", "image_ids": [image["id"]]}]}
     put = await client.put(f"/v1/catalogs/{catalog['id']}", json={"data": data}, headers=auth)
     assert put.status_code == 422
+    assert put.json()["errors"] == [
+        {"field": "data.categories[0].image_ids[0]", "message": f"no image of this catalog has the id {image['id']!r}"}
+    ]

@@ -85,7 +85,10 @@ async def test_skus_are_paginated(client: httpx.AsyncClient, shop: Shop, catalog
     assert [s["price"] for s in second.json()] == ["7.00 EUR"]
     assert "x-cursor-next" not in second.headers
     bad = await get(client, shop, f"{path}?cursor=nonsense")
-    assert bad.status_code == 400
+    assert (bad.status_code, bad.json()) == (
+        400,
+        {"error_type": "bad_request", "message": "cursor is not a value this API gave in X-Cursor-Next"},
+    )
 
 
 async def test_an_item_of_another_catalog_or_kind_is_404(
@@ -111,4 +114,7 @@ async def test_items_of_an_unreachable_catalog_are_404(
     token = await world.token("location[catalog.read]", location=shop.other_location, catalog=lyon)
     product_id = catalog["data"]["products"][0]["id"]
     answer = await client.get(f"/v1/catalogs/{catalog['id']}/products/{product_id}", headers={"X-Access-Token": token})
-    assert answer.status_code == 404
+    assert (answer.status_code, answer.json()) == (
+        404,
+        {"error_type": "not_found", "message": f"No catalog with id {catalog['id']!r}"},
+    )

@@ -93,7 +93,10 @@ async def test_an_unknown_customer_is_404_and_nothing_changes(
 ) -> None:
     before = await world.snapshot()
     response = await client.post(path(list_id, "zzzzzz", anonymise=True), headers=shop.headers())
-    assert response.status_code == 404
+    assert (response.status_code, response.json()) == (
+        404,
+        {"error_type": "not_found", "message": "No customer with id 'zzzzzz'"},
+    )
     assert await world.snapshot() == before
 
 

@@ -64,7 +64,10 @@ async def test_all_customer_lists_at_account_level_reads_every_list_of_the_accou
 async def test_another_accounts_list_is_404(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
     elsewhere = await world.customer_list(account=await world.account(name="Elsewhere"), name="Theirs")
     response = await get(client, shop.account_token, f"/v1/customer_lists/{elsewhere.public_id}")
-    assert response.status_code == 404
+    assert (response.status_code, response.json()) == (
+        404,
+        {"error_type": "not_found", "message": f"No customer list with id {elsewhere.public_id!r}"},
+    )
 
 
 async def test_a_scope_without_customer_list_permissions_is_403(
@@ -87,10 +90,17 @@ async def test_read_scopes_cannot_write(client: httpx.AsyncClient, shop: Shop, w
         "location[customer_list.read,all_customer_lists.read]", location=shop.location, customer_list=bound
     )
     before = await world.snapshot()
-    assert (await rename(client, token, list_id, "New")).status_code == 403
-    assert (await delete(client, token, list_id)).status_code == 403
+    refused = {
+        "error_type": "forbidden",
+        "message": "The connection's scope (location[customer_list.read,all_customer_lists.read]) does not allow "
+        "this request: it needs customer_list.write or all_customer_lists.write",
+    }
+    renamed = await rename(client, token, list_id, "New")
+    assert (renamed.status_code, renamed.json()) == (403, refused)
+    deleted = await delete(client, token, list_id)
+    assert (deleted.status_code, deleted.json()) == (403, refused)
     response = await client.post(f"/v1/customer_lists/{list_id}/customers", json={}, headers={"X-Access-Token": token})
-    assert response.status_code == 403
+    assert (response.status_code, response.json()) == (403, refused)
     assert await world.snapshot() == before
 
 

@@ -60,12 +60,17 @@ async def test_a_locations_lists_include_account_level_ones_and_an_accounts_only
 
 
 async def test_the_short_forms_need_the_matching_token_level(client: httpx.AsyncClient, shop: Shop) -> None:
-    assert (await client.get("/v1/location/customer_lists", headers=shop.headers())).status_code == 200
-    assert (
-        await client.get("/v1/location/customer_lists", headers=shop.headers(shop.account_token))
-    ).status_code == 403
-    assert (await client.get("/v1/account/customer_lists", headers=shop.headers())).status_code == 403
-    assert (await client.get(account_path(shop), headers=shop.headers())).status_code == 403
+    own = await client.get("/v1/location/customer_lists", headers=shop.headers())
+    assert (own.status_code, [item["name"] for item in own.json()]) == (200, ["Customers"])
+    wrong = await client.get("/v1/location/customer_lists", headers=shop.headers(shop.account_token))
+    assert (wrong.status_code, wrong.json()) == (
+        403,
+        {"error_type": "forbidden", "message": "This endpoint needs a location-level token"},
+    )
+    account_only = {"error_type": "forbidden", "message": "This endpoint needs an account-level token"}
+    for path in ("/v1/account/customer_lists", account_path(shop)):
+        answer = await client.get(path, headers=shop.headers())
+        assert (answer.status_code, answer.json()) == (403, account_only), path
 
 
 async def test_lists_are_paginated(client: httpx.AsyncClient, shop: Shop) -> None:
@@ -117,6 +122,9 @@ async def test_a_name_is_unique_within_a_location(client: httpx.AsyncClient, sho
 async def test_two_locations_may_each_have_a_list_of_the_same_name(client: httpx.AsyncClient, shop: Shop) -> None:
     response = await create(client, shop, location_path(shop, other=True), "Customers")
     assert response.status_code == 200
+    assert response.json()["name"] == "Customers"
+    lyon = (await client.get(location_path(shop, other=True), headers=shop.headers(shop.account_token))).json()
+    assert [(item["id"], item["name"]) for item in lyon] == [(response.json()["id"], "Customers")]
 
 
 async def test_an_account_level_name_differs_from_every_location_level_name(
@@ -210,8 +218,9 @@ async def test_rename_to_its_own_name_changes_nothing(
     client: httpx.AsyncClient, shop: Shop, list_id: str, world: World
 ) -> None:
     before = await world.snapshot()
+    read = (await client.get(f"/v1/customer_lists/{list_id}", headers=shop.headers())).json()
     response = await client.patch(f"/v1/customer_lists/{list_id}", json={"name": "Customers"}, headers=shop.headers())
-    assert response.status_code == 200
+    assert (response.status_code, response.json()) == (200, read)
     assert await world.snapshot() == before
 
 
@@ -226,7 +235,7 @@ async def test_delete_removes_customers_cards_operations_and_refs_and_frees_the_
         json={"delta": "5"},
         headers=shop.headers(),
     )
-    assert operation.status_code == 200
+    assert (operation.status_code, operation.json()["delta"], operation.json()["new_balance"]) == (200, "5.0", "5.0")
     token = shop.headers(shop.account_token)
     listed = (await client.get(f"/v1/customer_lists/{list_id}", headers=token)).json()
     response = await client.delete(f"/v1/customer_lists/{list_id}", headers=token)
@@ -249,8 +258,7 @@ async def test_unknown_or_malformed_ids_are_404(client: httpx.AsyncClient, shop:
         response = await client.get(f"/v1/customer_lists/{list_id}", headers=token)
         assert response.status_code == 404
         assert response.json() == {"error_type": "not_found", "message": f"No customer list with id {list_id!r}"}
-        assert (
-            await client.patch(f"/v1/customer_lists/{list_id}", json={"name": "x"}, headers=token)
-        ).status_code == 404
-        assert (await client.delete(f"/v1/customer_lists/{list_id}", headers=token)).status_code == 404
+        for method, body in (("PATCH", {"name": "x"}), ("DELETE", None)):
+            refused = await client.request(method, f"/v1/customer_lists/{list_id}", json=body, headers=token)
+            assert (refused.status_code, refused.json()) == (404, response.json()), method
     assert await world.snapshot() == before

@@ -214,8 +214,13 @@ async def test_unknown_customer_or_wrong_list_is_404(
     response = await client.get(path(other.public_id, customer["id"]), headers=token)
     assert response.status_code == 404
     assert response.json() == {"error_type": "not_found", "message": f"No customer with id {customer['id']!r}"}
-    assert (await client.patch(path(other.public_id, customer["id"]), json={}, headers=token)).status_code == 404
-    assert (await client.get(path(list_id, "zzzzzz"), headers=token)).status_code == 404
+    patched = await client.patch(path(other.public_id, customer["id"]), json={}, headers=token)
+    assert (patched.status_code, patched.json()) == (404, response.json())
+    unknown = await client.get(path(list_id, "zzzzzz"), headers=token)
+    assert (unknown.status_code, unknown.json()) == (
+        404,
+        {"error_type": "not_found", "message": "No customer with id 'zzzzzz'"},
+    )
     assert await world.snapshot() == before
 
 

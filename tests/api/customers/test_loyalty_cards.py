@@ -108,6 +108,9 @@ async def test_patch_to_a_ref_in_use_is_refused(
     before = await world.snapshot()
     response = await client.patch(cards(list_id, card["id"]), json={"ref": "P-1"}, headers=shop.headers())
     assert response.status_code == 422
+    assert response.json()["errors"] == [
+        {"field": "ref", "message": "the customer already has a loyalty card with ref 'P-1'"}
+    ]
     assert await world.snapshot() == before
 
 

@@ -137,8 +137,15 @@ async def test_operations_cannot_be_updated_or_deleted(
 async def test_an_unknown_operation_or_card_is_404(
     client: httpx.AsyncClient, shop: Shop, list_id: str, card: dict[str, Any], world: World
 ) -> None:
-    assert (await client.get(ops(list_id, card, "zzzzzz"), headers=shop.headers())).status_code == 404
+    read = await client.get(ops(list_id, card, "zzzzzz"), headers=shop.headers())
+    assert (read.status_code, read.json()) == (
+        404,
+        {"error_type": "not_found", "message": "No loyalty operation with id 'zzzzzz'"},
+    )
     before = await world.snapshot()
     response = await operate(client, shop, list_id, {"id": "zzzzzz"}, {"delta": "1"})
-    assert response.status_code == 404
+    assert (response.status_code, response.json()) == (
+        404,
+        {"error_type": "not_found", "message": "No loyalty card with id 'zzzzzz'"},
+    )
     assert await world.snapshot() == before

@@ -69,6 +69,7 @@ async def test_slots_of_one_day_must_not_overlap(client: httpx.AsyncClient, shop
 async def test_adjacent_slots_do_not_overlap(client: httpx.AsyncClient, shop: Shop) -> None:
     response = await patch(client, shop, {"opening_hours": {"monday": slots(("12:00", "14:00"), ("14:00", "16:00"))}})
     assert response.status_code == 200
+    assert response.json()["opening_hours"] == {"monday": slots(("12:00", "14:00"), ("14:00", "16:00"))}
 
 
 async def test_slots_of_different_days_may_share_times(client: httpx.AsyncClient, shop: Shop) -> None:
@@ -76,6 +77,10 @@ async def test_slots_of_different_days_may_share_times(client: httpx.AsyncClient
         client, shop, {"opening_hours": {"monday": slots(("18:00", "23:00")), "tuesday": slots(("18:00", "23:00"))}}
     )
     assert response.status_code == 200
+    assert response.json()["opening_hours"] == {
+        "monday": slots(("18:00", "23:00")),
+        "tuesday": slots(("18:00", "23:00")),
+    }
 
 
 async def test_a_to_before_the_cutoff_spans_midnight(client: httpx.AsyncClient, shop: Shop) -> None:
@@ -109,10 +114,16 @@ async def test_a_from_before_the_cutoff_belongs_to_the_next_day_too(client: http
     # evening, and does not overlap 18:00-23:00
     ok = await patch(client, shop, {"opening_hours": {"friday": slots(("18:00", "23:00"), ("01:00", "03:00"))}})
     assert ok.status_code == 200
+    assert ok.json()["opening_hours"] == {"friday": slots(("18:00", "23:00"), ("01:00", "03:00"))}
     # 05:00-23:00: from is the next day's 05:00, to this day's 23:00: rejected
     refused = await patch(client, shop, {"opening_hours": {"friday": slots(("05:00", "23:00"))}})
     assert refused.status_code == 422
-    assert refused.json()["errors"][0]["field"] == "opening_hours.friday[0].to"
+    assert refused.json()["errors"] == [
+        {
+            "field": "opening_hours.friday[0].to",
+            "message": "23:00 does not follow 05:00: with cutoff_time 06:00, times before 06:00 belong to the next day",
+        }
+    ]
 
 
 async def test_a_slot_spanning_midnight_overlaps_a_small_hours_slot(client: httpx.AsyncClient, shop: Shop) -> None:

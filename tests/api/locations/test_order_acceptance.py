@@ -82,6 +82,12 @@ async def test_nulls_of_other_shapes_are_accepted_as_read(client: httpx.AsyncCli
         client, shop, {"mode": "normal", "resume_at": None, "extra_preparation_time": None, "reason": None}
     )
     assert response.status_code == 200
+    assert response.json()["order_acceptance"] == {
+        "mode": "normal",
+        "resume_at": None,
+        "extra_preparation_time": None,
+        "reason": None,
+    }
 
 
 @pytest.mark.parametrize(

@@ -77,9 +77,10 @@ async def test_other_fields_are_ignored_including_name(client: httpx.AsyncClient
 async def test_empty_patch_changes_nothing_and_records_nothing(
     client: httpx.AsyncClient, shop: Shop, world: World
 ) -> None:
+    read = (await client.get("/v1/location", headers=shop.headers())).json()
     before = await world.snapshot()
     response = await patch(client, shop, {})
-    assert response.status_code == 200
+    assert (response.status_code, response.json()) == (200, read)
     assert await world.snapshot() == before
 
 
@@ -150,7 +151,7 @@ async def test_custom_fields_larger_than_8_kb_are_refused(client: httpx.AsyncCli
 async def test_custom_fields_of_exactly_8_kb_are_accepted(client: httpx.AsyncClient, shop: Shop) -> None:
     value = "x" * (8192 - len('{"k":""}'))
     response = await patch(client, shop, {"custom_fields": {"k": value}})
-    assert response.status_code == 200
+    assert (response.status_code, response.json()["custom_fields"]) == (200, {"k": value})
 
 
 # --- refusals ----------------------------------------------------------------------------
@@ -207,6 +208,9 @@ async def test_a_refused_patch_changes_nothing_even_when_other_fields_are_valid(
     before = await world.snapshot()
     response = await patch(client, shop, {"preparation_time": 45, "custom_fields": {"a": 1}, "cutoff_time": "bad"})
     assert response.status_code == 422
+    assert response.json()["errors"] == [
+        {"field": "cutoff_time", "message": "'bad' is not a valid time of day (expected HH:mm, e.g. \"06:00\")"}
+    ]
     assert await world.snapshot() == before
 
 
@@ -224,7 +228,12 @@ async def test_patch_needs_a_write_permission(client: httpx.AsyncClient, shop: S
         "message": "The connection's scope (location[orders.read,catalog.read]) does not allow this request: it needs a write permission",
     }
     assert await world.snapshot() == before
-    assert (await client.get("/v1/location", headers=shop.headers(read_only))).status_code == 200
+    read = await client.get("/v1/location", headers=shop.headers(read_only))
+    assert (read.status_code, read.json()["id"], read.json()["preparation_time"]) == (
+        200,
+        shop.location.public_id,
+        shop.location.preparation_time,
+    )
 
 
 async def test_patch_of_a_location_out_of_reach_is_404_and_changes_nothing(
@@ -232,5 +241,8 @@ async def test_patch_of_a_location_out_of_reach_is_404_and_changes_nothing(
 ) -> None:
     before = await world.snapshot()
     response = await patch(client, shop, {"preparation_time": 1}, path=f"/v1/locations/{shop.other_location.public_id}")
-    assert response.status_code == 404
+    assert (response.status_code, response.json()) == (
+        404,
+        {"error_type": "not_found", "message": f"No location with id {shop.other_location.public_id!r}"},
+    )
     assert await world.snapshot() == before

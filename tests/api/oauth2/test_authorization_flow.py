@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -17,6 +18,17 @@ from tests.api.oauth2.conftest import PASSWORD, REDIRECT, Flow, form_of, options
 from tests.factories import World
 
 LOCATION_SCOPE = "location[orders.write,catalog.read,customer_list.write]"
+# spec 5.3 item 3: a token of the profile scope alone is bound to nothing
+PROFILE_ONLY = {
+    "token_type": "Bearer",
+    "scope": "profile",
+    **dict.fromkeys(("account_id", "location_id", "catalog_id", "customer_list_id"), None),
+    **dict.fromkeys(("account_name", "location_name", "catalog_name", "customer_list_name"), None),
+}
+
+
+def without_token(body: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in body.items() if key != "access_token"}
 
 
 async def test_an_unknown_client_gets_an_error_page_never_a_redirect(flow: Flow, world: World) -> None:
@@ -182,12 +194,14 @@ async def test_a_forged_csrf_token_is_refused_and_logs_nobody_in(flow: Flow, sho
         action, data={**hidden, "csrf": "0" * 32, "email": "owner@example.com", "password": PASSWORD}
     )
     assert forged.status_code == 403
+    assert "This form has expired or was not sent from this page. Go back and try again.</p>" in forged.text
     assert "Log in" in (await flow.http.get(url)).text  # still logged out
     signup = await flow.http.get(url + "&screen=signup")
     action, hidden = form_of(signup.text)
     fields = {"email": "new@example.com", "password": PASSWORD, "account_name": "A", "location_name": "B"}
     forged = await flow.http.post(action, data={**hidden, **fields, "country": "FR", "csrf": "0" * 32})
     assert forged.status_code == 403
+    assert "This form has expired or was not sent from this page. Go back and try again.</p>" in forged.text
     assert await world.snapshot() == before
 
 
@@ -258,6 +272,7 @@ async def test_wrong_client_credentials_are_401_by_basic_and_by_body(flow: Flow,
         "/oauth2/v1/token", data={"code": code, "client_id": flow.client.public_id, "client_secret": flow.secret}
     )
     assert good.status_code == 200  # the code survived the failed attempts
+    assert without_token(good.json()) == PROFILE_ONLY
 
 
 async def test_only_the_authorization_code_grant_is_accepted(flow: Flow, shop: Shop, world: World) -> None:
@@ -275,6 +290,9 @@ async def test_the_token_endpoint_takes_a_json_body_too(flow: Flow, shop: Shop) 
         "/oauth2/v1/token", json={"code": code, "client_id": flow.client.public_id, "client_secret": flow.secret}
     )
     assert answer.status_code == 200
+    assert without_token(answer.json()) == PROFILE_ONLY
+    me = await flow.http.get("/v1/user", headers={"X-Access-Token": answer.json()["access_token"]})
+    assert (me.status_code, me.json()["first_name"]) == (200, "Ada")
 
 
 async def test_re_authorising_gives_the_same_token_and_a_name_a_new_one(flow: Flow, shop: Shop) -> None:
@@ -305,7 +323,22 @@ async def test_pkce_is_enforced_when_a_challenge_was_sent(flow: Flow, shop: Shop
     code = await flow.code(url, "owner@example.com")
     missing = await flow.exchange(code)
     wrong = await flow.exchange(code, code_verifier="w" * 50)
-    assert (missing.status_code, wrong.status_code) == (400, 400)
+    assert (missing.status_code, missing.json()) == (
+        400,
+        {
+            "error_type": "bad_request",
+            "message": "code_verifier is required: the authorization used PKCE",
+            "error": "invalid_grant",
+        },
+    )
+    assert (wrong.status_code, wrong.json()) == (
+        400,
+        {
+            "error_type": "bad_request",
+            "message": "code_verifier does not match the code_challenge",
+            "error": "invalid_grant",
+        },
+    )
     assert (await flow.exchange(code, code_verifier=verifier)).status_code == 200
 
 
@@ -326,11 +359,12 @@ async def test_revoke_makes_the_token_401_with_the_spec_message(flow: Flow, shop
         "/oauth2/v1/revoke", data={"token": "f" * 32}, auth=(flow.client.public_id, flow.secret)
     )
     assert (unknown.status_code, unknown.json()) == (200, {})  # RFC 7009 2.2: already unusable
-    assert (await flow.http.get("/v1/location", headers={"X-Access-Token": token})).status_code == 200
+    still = await flow.http.get("/v1/location", headers={"X-Access-Token": token})
+    assert (still.status_code, still.json()["id"]) == (200, shop.location.public_id)
     revoked = await flow.http.post(
         "/oauth2/v1/revoke", data={"token": token}, auth=(flow.client.public_id, flow.secret)
     )
-    assert revoked.status_code == 200
+    assert (revoked.status_code, revoked.json()) == (200, {})
     answer = await flow.http.get("/v1/location", headers={"X-Access-Token": token})
     assert answer.status_code == 401
     assert answer.json() == {

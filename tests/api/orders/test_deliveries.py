@@ -118,7 +118,10 @@ async def test_reading_the_quotes_and_delivery_of_another_order_is_as_for_an_ord
             {"error_type": "not_found", "message": "No such delivery"},
         )
     accept = await client.post(url(collection, "delivery_quotes/abcde/accept"), headers=shop.headers())
-    assert accept.status_code == 404
+    assert (accept.status_code, accept.json()) == (
+        404,
+        {"error_type": "not_found", "message": "No delivery quote with id 'abcde'"},
+    )
     assert await world.snapshot() == before
 
 

@@ -76,9 +76,16 @@ async def test_a_refused_creation_keeps_no_key(client: httpx.AsyncClient, shop: 
     before = await world.snapshot()
     bad = await client.post("/v1/location/orders", json={"status": "lost"}, headers=keyed(shop, "k-1"))
     assert bad.status_code == 422
+    assert bad.json()["errors"] == [
+        {
+            "field": "status",
+            "message": "must be 'new', 'received', 'accepted', 'in_preparation', 'awaiting_shipment', "
+            "'awaiting_collection', 'in_delivery', 'completed', 'rejected', 'cancelled' or 'delivery_failed'",
+        }
+    ]
     assert await world.snapshot() == before  # no order, no key
     good = await client.post("/v1/location/orders", json={"status": "new"}, headers=keyed(shop, "k-1"))
-    assert good.status_code == 200
+    assert (good.status_code, good.json()["status"]) == (200, "new")
     assert "Idempotent-Replayed" not in good.headers
 
 
@@ -86,7 +93,10 @@ async def test_a_refused_creation_keeps_no_key(client: httpx.AsyncClient, shop: 
 async def test_a_malformed_key_is_400(client: httpx.AsyncClient, shop: Shop, world: World, key: str) -> None:
     before = await world.snapshot()
     response = await client.post("/v1/location/orders", json={"status": "new"}, headers=keyed(shop, key))
-    assert response.status_code == 400
+    assert (response.status_code, response.json()) == (
+        400,
+        {"error_type": "bad_request", "message": "Idempotency-Key must be 1 to 255 printable characters"},
+    )
     assert await world.snapshot() == before
 
 

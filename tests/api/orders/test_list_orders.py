@@ -128,9 +128,21 @@ async def test_order_lists_are_heavy_queries(client: httpx.AsyncClient, shop: Sh
 
 async def test_access(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
     catalog_only = await world.token("location[inventory.read]", location=shop.location)
-    assert (await client.get("/v1/location/orders", headers={"X-Access-Token": catalog_only})).status_code == 403
-    assert (await client.get("/v1/account/orders", headers=shop.headers())).status_code == 403
+    refused = await client.get("/v1/location/orders", headers={"X-Access-Token": catalog_only})
+    assert (refused.status_code, refused.json()) == (
+        403,
+        {
+            "error_type": "forbidden",
+            "message": "The connection's scope (location[inventory.read]) does not allow this request: "
+            "it needs orders.read",
+        },
+    )
+    refused = await client.get("/v1/account/orders", headers=shop.headers())
+    assert (refused.status_code, refused.json()) == (
+        403,
+        {"error_type": "forbidden", "message": "This endpoint needs an account-level token"},
+    )
     read = await created(client, shop, {"status": "new"})
     reader = await world.token("location[orders.read]", location=shop.location)
     response = await client.get(f"/v1/location/orders/{read['id']}", headers={"X-Access-Token": reader})
-    assert response.status_code == 200
+    assert (response.status_code, response.json()) == (200, read)

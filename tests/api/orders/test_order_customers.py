@@ -179,7 +179,8 @@ async def test_anonymising_the_customer_anonymises_its_orders_with_an_update_eve
     read = await created(client, shop, {"status": "new", "customer_id": ann["id"]})
     await subscribe(client, listener, {"order": ["update"]})
     url = f"/v1/customer_lists/{ann['customer_list_id']}/customers/{ann['id']}/anonymise"
-    assert (await client.post(url, headers=shop.headers())).status_code == 200
+    anonymised = await client.post(url, headers=shop.headers())
+    assert (anonymised.status_code, anonymised.json()["anonymised"], anonymised.json()["email"]) == (200, True, None)
     after = (await client.get(f"/v1/location/orders/{read['id']}", headers=shop.headers())).json()
     assert (after["customer"]["first_name"], after["customer"]["email"]) == (None, None)
     assert after["customer"]["id"] == ann["id"]
@@ -214,6 +215,8 @@ async def test_the_customers_order_total_stays_exact_beyond_28_digits(
     url = f"/v1/location/orders/{placed['id']}"
     response = await client.patch(url, json={"items": [{"id": soup, "deleted": True}]}, headers=shop.headers())
     assert response.status_code == 200
+    assert [item["deleted"] for item in response.json()["items"]] == [False, True]
+    assert response.json()["total"] == "999999999999999.99 EUR"  # the bulk item alone, rounded to the cent
     with localcontext(Context(prec=100)):
         expected = Decimal("999999999999999.99") * Decimal("1.000000000000000000000000000001")
     async with world.db.transaction(write=False) as session:

@@ -73,7 +73,8 @@ async def test_an_account_token_cannot_use_the_location_short_form(
     created = await client.post(
         f"/v1/locations/{shop.location.public_id}/orders", json=order(), headers=shop.headers(shop.account_token)
     )
-    assert created.status_code == 200
+    assert (created.status_code, created.json()["location_id"]) == (200, shop.location.public_id)
+    assert await _orders(world) == 1
 
 
 @pytest.mark.parametrize(

@@ -144,7 +144,10 @@ async def test_an_update_that_changes_nothing_records_nothing(
 async def test_an_unknown_order_is_404(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
     before = await world.snapshot()
     response = await client.patch("/v1/location/orders/zzzzzz", json={"status": "accepted"}, headers=shop.headers())
-    assert response.status_code == 404
+    assert (response.status_code, response.json()) == (
+        404,
+        {"error_type": "not_found", "message": "No order with id 'zzzzzz'"},
+    )
     assert await world.snapshot() == before
 
 

@@ -88,8 +88,19 @@ async def test_the_owner_creates_an_account_then_a_location_in_it(
     location_id = new_location.headers["location"].removeprefix("/locations/")
     assert location_id.endswith("-1")  # the account's first location
     assert "Ada Genève" in (await client.get(account_url)).text
-    api = await client.get(f"/v1/accounts/{account_url.removeprefix('/accounts/')}", headers=shop.headers())
-    assert api.status_code in (401, 403, 404)  # the shop's token does not reach the new account
+    new_account_id = account_url.removeprefix("/accounts/")
+    # docs/api/locations-accounts.md "Access": an account read needs an account-level token
+    api = await client.get(f"/v1/accounts/{new_account_id}", headers=shop.headers())
+    assert (api.status_code, api.json()) == (
+        403,
+        {"error_type": "forbidden", "message": "This endpoint needs an account-level token"},
+    )
+    # ... and the shop's account token does not reach the new account (docs/api/conventions.md "Access")
+    api = await client.get(f"/v1/accounts/{new_account_id}", headers=shop.headers(shop.account_token))
+    assert (api.status_code, api.json()) == (
+        404,
+        {"error_type": "not_found", "message": f"No account with id '{new_account_id}'"},
+    )
 
 
 async def test_a_refused_account_or_location_changes_nothing(

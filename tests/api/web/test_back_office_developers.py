@@ -111,6 +111,7 @@ async def test_editing_a_client_and_other_peoples_clients(client: httpx.AsyncCli
     assert stolen.status_code == 404
     forged = await client.post(f"/developers/{client_id}/secret", data={"csrf": "forged"})
     assert forged.status_code == 403
+    assert "<h1>This form has expired</h1>" in forged.text  # docs/back-office.md: a bad CSRF token
     assert await world.snapshot() == before
 
 

@@ -84,6 +84,7 @@ async def test_another_owners_location_is_not_found_and_a_forged_form_refused(
     before = await world.snapshot()
     forged = await client.post(f"/locations/{shop.location.public_id}", data={"csrf": "x", **DETAILS})
     assert forged.status_code == 403
+    assert "<h1>This form has expired</h1>" in forged.text  # docs/back-office.md: a bad CSRF token
     assert await world.snapshot() == before
 
 

@@ -61,6 +61,7 @@ async def test_a_wrong_password_or_a_forged_form_logs_nobody_in(
     assert "Wrong email or password." in wrong.text
     forged = await client.post("/login", data={"csrf": "forged", "email": "owner@example.com", "password": PASSWORD})
     assert forged.status_code == 403
+    assert "<h1>This form has expired</h1>" in forged.text  # docs/back-office.md: a bad CSRF token
     assert (await client.get("/")).status_code == 303
     assert await world.snapshot() == before
 
@@ -112,5 +113,6 @@ async def test_a_forged_logout_is_refused_and_the_session_stays(
     before = await world.snapshot()
     forged = await client.post("/logout", data={"csrf": "forged"})
     assert forged.status_code == 403
+    assert "<h1>This form has expired</h1>" in forged.text  # docs/back-office.md: a bad CSRF token
     assert (await client.get("/")).status_code == 200
     assert await world.snapshot() == before
