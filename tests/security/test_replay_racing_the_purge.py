@@ -35,7 +35,7 @@ async def delivered_long_ago(client: httpx.AsyncClient, shop: Shop, database: Da
         await touch_location(client, shop, 80 + minutes)
     made = clock.now() - AGE
     async with database.transaction() as session:
-        await session.execute(update(Change).values(created_at=made))
+        await session.execute(update(Change).where(Change.resource_type == "location").values(created_at=made))
         await session.execute(update(Event).values(created_at=made, done_at=made, next_attempt_at=None))
     return made
 

@@ -9,10 +9,8 @@ import httpx
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind
-from sqlalchemy import select
 
 from comptoir.callbacks.worker import DeliveryWorker
-from comptoir.models import Change
 from tests.api.callbacks.conftest import Listener, subscribe
 from tests.api.callbacks.traced import app, database, spans, trace_of  # noqa: F401 (fixtures)
 from tests.api.conftest import Shop
@@ -61,8 +59,7 @@ async def test_an_order_and_its_delivery_are_one_trace_the_receiver_continues(
     trace_id = f"{server.context.trace_id:032x}"
     flags = f"{int(server.context.trace_flags):02x}"  # sampled (and, from this SDK, a random trace id)
     assert request.headers["traceparent"] == f"00-{trace_id}-{post.context.span_id:016x}-{flags}"
-    async with world.db.transaction(write=False) as session:
-        stored = (await session.execute(select(Change.traceparent))).scalars().all()
+    stored = [change.traceparent for change in await world.changes()]  # the test's, not its shop's
     assert stored == [f"00-{trace_id}-{server.context.span_id:016x}-{flags}"]
     # the worker polled every 50 ms meanwhile, outside any span: no trace of its own
     roots = {span.name for span in spans.get_finished_spans() if span.parent is None}

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from comptoir.kit import clock
-from comptoir.models import Catalog, Change
+from comptoir.models import Catalog
 from tests.api.catalogs.conftest import create, full
 from tests.api.conftest import Shop
 from tests.factories import World
@@ -30,9 +30,8 @@ async def menu_of(world: World, shop: Shop) -> Catalog:
 
 
 async def changes(world: World) -> list[tuple[str, str, Any, Any, Any]]:
-    async with world.db.transaction(write=False) as session:
-        rows = await session.scalars(select(Change).where(Change.resource_type == "catalog").order_by(Change.id))
-        return [(c.event_type, c.ids["catalog_id"], c.previous_state, c.new_state, c.state_change) for c in rows]
+    rows = [c for c in await world.changes() if c.resource_type == "catalog"]  # the test's, not its shop's
+    return [(c.event_type, c.ids["catalog_id"], c.previous_state, c.new_state, c.state_change) for c in rows]
 
 
 async def test_a_location_level_catalog_is_created_with_its_location_and_time(

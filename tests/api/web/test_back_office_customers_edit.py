@@ -11,7 +11,6 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select
 
 from comptoir.models import Change
 from comptoir.web import data
@@ -32,9 +31,7 @@ ANN = {
 
 
 async def changes(world: World, resource: str) -> list[Change]:
-    async with world.db.transaction(write=False) as session:
-        stmt = select(Change).where(Change.resource_type == resource).order_by(Change.id)
-        return list(await session.scalars(stmt))
+    return [change for change in await world.changes() if change.resource_type == resource]  # not the shop's
 
 
 async def create_at(client: httpx.AsyncClient, url: str, name: str) -> httpx.Response:

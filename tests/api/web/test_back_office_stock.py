@@ -188,8 +188,7 @@ async def test_a_catalog_is_created_at_a_location_and_listed(
     assert found is not None
     listed = (await client.get(f"/v1{url}", headers=shop.headers(shop.account_token))).json()
     assert [c["name"] for c in listed if c["id"] == found.group(1)] == ["Brunch"]
-    async with world.db.transaction(write=False) as session:
-        [change] = await session.scalars(select(Change).where(Change.resource_type == "catalog"))
+    [change] = [c for c in await world.changes() if c.resource_type == "catalog"]
     assert (change.event_type, change.client_id) == ("create", None)
     assert f'<a href="/catalogs/{found.group(1)}">Brunch</a>' in (await client.get(url)).text
 
