@@ -12,6 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from tests.waiting import PATIENCE
 
+WITHOUT_BODY = frozenset({204, 304})  # statuses whose answer carries no body (RFC 9110 6.4.1)
+
 
 @dataclass
 class Received:
@@ -89,7 +91,7 @@ class Receiver:
             self._event_counts[event_id] = n_event + 1
         how = self.script.get(handler.path)
         answer = self.per_event(n_event) if self.per_event else how(n) if how else Answer()
-        body = b"" if answer.status in (204, 304) else answer.body  # no body allowed
+        body = b"" if answer.status in WITHOUT_BODY else answer.body
         if answer.delay:
             time.sleep(answer.delay)
         if answer.hold is not None:
@@ -98,7 +100,7 @@ class Receiver:
             handler.send_response(answer.status)
             for key, value in answer.headers.items():
                 handler.send_header(key, value)
-            if answer.status not in (204, 304):
+            if answer.status not in WITHOUT_BODY:
                 handler.send_header("Content-Length", str(len(body)))
             handler.end_headers()
             if answer.pause_after is not None:
