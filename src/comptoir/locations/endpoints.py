@@ -10,6 +10,7 @@ from starlette.requests import Request
 
 from comptoir.auth.access import ANY, ANY_WRITE, require
 from comptoir.auth.context import Ctx
+from comptoir.db.unit import Unit
 from comptoir.http.cursors import Pagination
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import PAGE_RESPONSES, READ_ERRORS, WRITE_ERRORS, answer_example, body_example
@@ -70,12 +71,10 @@ async def get_location(request: Request, location_id: str | None, ctx: Reader) -
     """The location with its account, address, time zone, opening hours, preparation time and
     order acceptance (normal, busy with extra preparation time, or paused). A location-level
     token reaches its own location only; an account-level one, every location of its account."""
-    if location_id is None:  # the snapshots read with the token: no session (benchmarks/location_get.py)
-        assert ctx.location is not None
-        assert ctx.account is not None
-        return JSON(service.render_location(ctx.location, ctx.account))
-    async with app_state(request).db.transaction(write=False) as session:
-        location, account = await service.location_in_reach(session, ctx, location_id)
+    # the short form reads the snapshots taken with the token: no transaction opens
+    # (benchmarks/location_get.py); the long form opens one for the account's location
+    async with Unit(app_state(request).db, write=False) as unit:
+        location, account = await service.location_of(unit, ctx, location_id)
         return JSON(service.render_location(location, account))
 
 
