@@ -1,15 +1,18 @@
 """Every statement on accounts (spec 2.3 Account). The rules are in
 `comptoir.accounts.service`; a connection's own account comes with its token, as a read-only
-snapshot (`comptoir.auth.repository.connection_by_token_hash`)."""
+snapshot (`comptoir.auth.repository.connection_by_token_hash`); the notices an account's users
+read in the back office."""
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from datetime import datetime
+
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.auth import people
 from comptoir.db.engine import get_by_public_id
-from comptoir.models import Account, Location
+from comptoir.models import Account, Connection, Location, Notice
 
 
 async def add(session: AsyncSession, account: Account) -> None:
@@ -57,3 +60,33 @@ async def take_location_number(session: AsyncSession, account_id: int) -> int:
     )
     assert number is not None
     return number
+
+
+# --- notices: what the account's users read in the back office until they dismiss it ------
+
+
+async def add_notice(session: AsyncSession, connection_id: int, now: datetime, text: str) -> None:
+    """A notice to the users of the account the connection reaches (none for a user's own)."""
+    account = select(Connection.account_id).where(Connection.id == connection_id).scalar_subquery()
+    exists_account = select(Connection.id).where(Connection.id == connection_id, Connection.account_id.is_not(None))
+    if (await session.execute(exists_account)).first() is not None:
+        await session.execute(
+            insert(Notice).values(account_id=account, connection_id=connection_id, created_at=now, text=text)
+        )
+
+
+async def notices_of(session: AsyncSession, account_id: int, limit: int = 20) -> list[Notice]:
+    """The account's notices not dismissed, newest first (the back office's banner)."""
+    rows = await session.scalars(
+        select(Notice)
+        .where(Notice.account_id == account_id, Notice.dismissed_at.is_(None))
+        .order_by(Notice.id.desc())
+        .limit(limit)
+    )
+    return list(rows)
+
+
+async def dismiss_notice(session: AsyncSession, account_id: int, notice_pk: int, now: datetime) -> None:
+    await session.execute(
+        update(Notice).where(Notice.id == notice_pk, Notice.account_id == account_id).values(dismissed_at=now)
+    )

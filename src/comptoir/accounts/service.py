@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -11,7 +12,7 @@ from comptoir.auth.context import Ctx
 from comptoir.errors import FieldErrors, NotFound, check_code, check_text
 from comptoir.kit import clock, ids
 from comptoir.kit.codes import parse_currency
-from comptoir.models import Account, Location, User
+from comptoir.models import Account, Location, Notice, User
 from comptoir.models.accounts import AccountRef, AccountView
 
 
@@ -78,3 +79,21 @@ async def set_suspended(session: AsyncSession, account: Account, suspended: bool
 async def take_location_number(session: AsyncSession, account: Account) -> int:
     """The next location number of the account; two concurrent creations never share one."""
     return await repository.take_location_number(session, account.id)
+
+
+# --- notices (a disabled callback, docs/api/callbacks-events.md "Automatic disable") ------
+
+
+async def add_notice(session: AsyncSession, connection_id: int, now: datetime, text: str) -> None:
+    """A notice, made at `now`, to the users of the account the connection reaches (none for a
+    connection without an account)."""
+    await repository.add_notice(session, connection_id, now, text)
+
+
+async def notices(session: AsyncSession, account_id: int) -> list[Notice]:
+    """The notices the account's users have not dismissed, newest first (the back office)."""
+    return await repository.notices_of(session, account_id)
+
+
+async def dismiss_notice(session: AsyncSession, account_id: int, notice_pk: int) -> None:
+    await repository.dismiss_notice(session, account_id, notice_pk, clock.now())

@@ -45,7 +45,6 @@ from comptoir.models import (
     DeliveryAttempt,
     Event,
     Location,
-    Notice,
     OAuthClient,
     Subscription,
 )
@@ -468,33 +467,6 @@ async def disable(session: AsyncSession, connection_id: int, now: datetime, reas
         .values(disabled_at=now, disabled_reason=reason)
     )
     return bool(rowcount(result))
-
-
-async def add_notice(session: AsyncSession, connection_id: int, now: datetime, text: str) -> None:
-    """A notice to the users of the account the connection reaches (none for a user's own)."""
-    account = select(Connection.account_id).where(Connection.id == connection_id).scalar_subquery()
-    exists_account = select(Connection.id).where(Connection.id == connection_id, Connection.account_id.is_not(None))
-    if (await session.execute(exists_account)).first() is not None:
-        await session.execute(
-            insert(Notice).values(account_id=account, connection_id=connection_id, created_at=now, text=text)
-        )
-
-
-async def notices_of(session: AsyncSession, account_id: int, limit: int = 20) -> list[Notice]:
-    """The account's notices not dismissed, newest first (the back office's banner)."""
-    rows = await session.scalars(
-        select(Notice)
-        .where(Notice.account_id == account_id, Notice.dismissed_at.is_(None))
-        .order_by(Notice.id.desc())
-        .limit(limit)
-    )
-    return list(rows)
-
-
-async def dismiss_notice(session: AsyncSession, account_id: int, notice_pk: int, now: datetime) -> None:
-    await session.execute(
-        update(Notice).where(Notice.id == notice_pk, Notice.account_id == account_id).values(dismissed_at=now)
-    )
 
 
 # --- retention ------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from comptoir.kit.jsonutil import dumps
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import localize, parse_datetime, render_datetime, zone
 from comptoir.kit.wire import WireError, shown
-from comptoir.models import Callback, Change, DeliveryAttempt, Event, Notice
+from comptoir.models import Callback, Change, DeliveryAttempt, Event
 
 TEST_EVENT_KEYS = 1 << 62  # test events' ids are those of keys from here to 2**63
 
@@ -444,12 +444,3 @@ async def oldest_undelivered_age(session: AsyncSession) -> float:
     0 when there is none (docs/operations.md "Metrics")."""
     oldest = await repository.oldest_undelivered(session)
     return 0.0 if oldest is None else max(0.0, (clock.now() - oldest).total_seconds())
-
-
-async def notices(session: AsyncSession, account_id: int) -> list[Notice]:
-    """The notices the account's users have not dismissed, newest first (the back office)."""
-    return await repository.notices_of(session, account_id)
-
-
-async def dismiss_notice(session: AsyncSession, account_id: int, notice_pk: int) -> None:
-    await repository.dismiss_notice(session, account_id, notice_pk, clock.now())

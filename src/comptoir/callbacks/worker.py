@@ -46,6 +46,7 @@ from typing import Any
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.accounts import service as accounts
 from comptoir.callbacks import repository, signing
 from comptoir.callbacks.client import CallbackClient
 from comptoir.callbacks.repository import AttemptRow, Done, Retry
@@ -461,7 +462,7 @@ class DeliveryWorker:
             if health.disable_reason is not None:
                 if await repository.disable(session, lane.connection_id, now, health.disable_reason):
                     log.warning("callback_disabled", connection_id=lane.connection_id, reason=health.disable_reason)
-                    await repository.add_notice(
+                    await accounts.add_notice(
                         session, lane.connection_id, now, f"A callback was disabled: {health.disable_reason}."
                     )
                 await self._extend(session, lane)

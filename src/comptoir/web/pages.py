@@ -14,9 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
-from comptoir.accounts.service import accounts_of, create_account, find_account
-from comptoir.callbacks.service import dismiss_notice
-from comptoir.callbacks.service import notices as callback_notices
+from comptoir.accounts.service import accounts_of, create_account, dismiss_notice, find_account, notices
 from comptoir.catalogs.service import catalogs_by_name
 from comptoir.customer_lists.service import lists_by_name
 from comptoir.errors import Unprocessable
@@ -242,7 +240,7 @@ async def account_page(request: Request, account_id: str) -> Response:
         account = await owned_account(db, you.user, account_id)
         locations = await locations_of_account(db, account)
         catalogs, lists = await shared_with(db, account, None)
-        notices = await callback_notices(db, account.id)
+        shown_notices = await notices(db, account.id)
     return page(
         "bo_account.html",
         title=account.name,
@@ -252,7 +250,7 @@ async def account_page(request: Request, account_id: str) -> Response:
         locations=locations,
         catalogs=catalogs,
         customer_lists=lists,
-        notices=notices,
+        notices=shown_notices,
     )
 
 

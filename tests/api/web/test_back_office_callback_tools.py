@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from comptoir.accounts import service as accounts
 from comptoir.callbacks import repository
 from comptoir.kit import clock
 from tests.api.callbacks.conftest import subscribe
@@ -100,7 +101,7 @@ async def test_a_disabled_callback_shows_its_reason_a_notice_and_can_be_enabled(
     reason = "every delivery attempt failed since 2026-01-01T00:00:00Z (last: status 503)"
     async with world.db.transaction() as session:
         assert await repository.disable(session, connection.id, clock.now(), reason)
-        await repository.add_notice(session, connection.id, clock.now(), f"A callback was disabled: {reason}.")
+        await accounts.add_notice(session, connection.id, clock.now(), f"A callback was disabled: {reason}.")
     await log_in(client, "owner@example.com")
     page = await client.get(f"/connections/{connection.public_id}")
     assert html.escape(reason) in page.text
