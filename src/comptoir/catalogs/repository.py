@@ -10,9 +10,7 @@ without a session (`fast_item`), and a store replaces every item row in the tran
 
 from __future__ import annotations
 
-import hashlib
 import secrets
-from collections import OrderedDict
 from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
@@ -90,71 +88,19 @@ async def delete_catalog(session: AsyncSession, row: Catalog) -> None:
 # --- content: reading ---------------------------------------------------------------------
 
 
-class _DataCache:
-    """The whole JSON of recently read catalogs, as bytes, by catalog and content tag: a read
-    checks the tag (one small query) and skips the megabytes of the stored text. Each process
-    keeps its own; a store anywhere draws a new tag, so nothing stale is ever served.
-
-    An entry is the answer itself, `head` (the catalog without its closing brace, then
-    `,"data":`) followed by the data and `}`: a read whose head is the same answers the same
-    bytes object, without joining megabytes again (a new 6 MB object per read cost more than
-    the rest of the read: benchmarks/catalog.py)."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self.size = 0
-        # id -> tag, length of the head, whole answer, digest of the data
-        self.entries: OrderedDict[int, tuple[int, int, bytes, str]] = OrderedDict()
-
-    def get(self, catalog_id: int, tag: int, head: bytes) -> tuple[bytes, str] | None:
-        found = self.entries.get(catalog_id)
-        if found is None or found[0] != tag:
-            return None
-        _, size, whole, digest = found
-        if whole[:size] != head:  # renamed since (the data is the same): joined once more
-            whole = b"".join((head, memoryview(whole)[size:]))
-            self._keep(catalog_id, (tag, len(head), whole, digest))
-        self.entries.move_to_end(catalog_id)
-        return whole, digest
-
-    def put(self, catalog_id: int, tag: int, head: bytes, data: bytes) -> tuple[bytes, str]:
-        digest = hashlib.blake2b(data, digest_size=12).hexdigest()
-        whole = b"".join((head, data, b"}"))
-        self._keep(catalog_id, (tag, len(head), whole, digest))
-        return whole, digest
-
-    def _keep(self, catalog_id: int, entry: tuple[int, int, bytes, str]) -> None:
-        old = self.entries.pop(catalog_id, None)
-        if old is not None:
-            self.size -= len(old[2])
-        if len(entry[2]) <= self.max_bytes:
-            self.entries[catalog_id] = entry
-            self.size += len(entry[2])
-            while self.size > self.max_bytes:
-                _, (_, _, dropped, _) = self.entries.popitem(last=False)
-                self.size -= len(dropped)
+async def content_tag(session: AsyncSession, catalog_id: int) -> int:
+    """The tag of the catalog's stored content, new at every store (what a cached read is
+    checked against: `catalogs.read_cache`). Every catalog has its content row (`store_content`
+    at its creation)."""
+    stmt = select(CatalogContent.tag).where(CatalogContent.catalog_id == catalog_id)
+    return (await session.execute(stmt)).scalar_one()
 
 
-DATA_CACHE = _DataCache(max_bytes=96 * 1024 * 1024)
-
-
-async def cached_data(session: AsyncSession, catalog_id: int, head: bytes) -> tuple[bytes, str]:
-    """`head` followed by the stored `data` and `}` (the catalog's whole JSON), and the data's
-    digest (known from the cache when the tag still matches, so a 10 MB text is neither read,
-    nor hashed, nor joined again). Every catalog has its content row (`store_content` at its
-    creation)."""
-    tag = (
-        await session.execute(select(CatalogContent.tag).where(CatalogContent.catalog_id == catalog_id))
-    ).scalar_one()
-    cached = DATA_CACHE.get(catalog_id, tag, head)
-    if cached is None:
-        row = (
-            await session.execute(
-                select(CatalogContent.data, CatalogContent.tag).where(CatalogContent.catalog_id == catalog_id)
-            )
-        ).one()
-        cached = DATA_CACHE.put(catalog_id, row.tag, head, row.data.encode())
-    return cached
+async def data_and_tag(session: AsyncSession, catalog_id: int) -> tuple[str, int]:
+    """The catalog's stored `data` text and its tag, read together."""
+    stmt = select(CatalogContent.data, CatalogContent.tag).where(CatalogContent.catalog_id == catalog_id)
+    row = (await session.execute(stmt)).one()
+    return row.data, row.tag
 
 
 async def stored_data(session: AsyncSession, catalog_id: int) -> str:

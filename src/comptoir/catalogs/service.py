@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir import events
 from comptoir.auth.context import Bound, Ctx
 from comptoir.catalogs import content as catalog_content
-from comptoir.catalogs import repository
+from comptoir.catalogs import read_cache, repository
 from comptoir.catalogs.repository import KIND, CatalogInReach
 from comptoir.core import levels, names
 from comptoir.db.direct import FastReader
@@ -98,7 +98,7 @@ async def get_catalog(
     if hide_data:
         return dumps(head), {}
     head_bytes = dumps(head)
-    whole, digest = await repository.cached_data(session, found.id, head_bytes[:-1] + b',"data":')
+    whole, digest = await read_cache.whole(session, found.id, head_bytes[:-1] + b',"data":')
     etag = hashlib.blake2b(head_bytes + digest.encode(), digest_size=12).hexdigest()
     return whole, {"ETag": f'"{etag}"'}
 

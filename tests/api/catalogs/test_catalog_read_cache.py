@@ -1,5 +1,5 @@
 """docs/api/catalogs.md: a catalog GET is served from the process's cache of whole answers
-(`catalogs.repository.DATA_CACHE`), checked against the content's tag at every read: every
+(`catalogs.read_cache.DATA_CACHE`), checked against the content's tag at every read: every
 write, through this process or another, is seen by the next read."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 from sqlalchemy import update
 
-from comptoir.catalogs import repository
+from comptoir.catalogs import read_cache, repository
 from comptoir.kit import ids
 from comptoir.models import Catalog
 from tests.api.catalogs.conftest import create, full
@@ -29,7 +29,7 @@ async def test_a_cached_catalog_read_follows_every_write(client: httpx.AsyncClie
 
     first, again = await read(), await read()
     assert first.content == again.content == made.content
-    assert pk in repository.DATA_CACHE.entries  # the second read was the cache's
+    assert pk in read_cache.DATA_CACHE.entries  # the second read was the cache's
 
     renamed = await client.put(path, json={"name": "La carte"}, headers=auth)  # the head alone changes
     assert renamed.status_code == 200, renamed.text
