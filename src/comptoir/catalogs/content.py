@@ -31,11 +31,23 @@ from typing import Any
 from comptoir.catalogs.content_entities import EntityReader
 from comptoir.catalogs.content_fields import FieldReader
 from comptoir.errors import MAX_ERRORS, FieldError
+from comptoir.kit import ids
 from comptoir.kit.jsonstream import REFUSED, Path, Shape
 from comptoir.kit.jsonutil import dumps_str
 from comptoir.kit.wire import shown
 
 SECTIONS = ("variants", "categories", "products", "option_lists", "deals", "discounts", "charges")
+# The kinds stored as rows, by section (skus live in their product, options in their list),
+# in the order `data` is joined
+ROW_KINDS = {
+    "categories": "category",
+    "products": "product",
+    "option_lists": "option_list",
+    "deals": "deal",
+    "discounts": "discount",
+    "charges": "charge",
+}
+assert tuple(ROW_KINDS) == SECTIONS[1:]  # `data` is joined in this order
 EMPTY_DATA = dumps_str({section: [] for section in SECTIONS})  # the stored `data` of an empty catalog
 
 
@@ -305,3 +317,36 @@ def assign_ids(content: Content, new_ids: dict[str, list[str]]) -> None:
         for line in deal["lines"]:
             for item in line["skus"]:
                 item["id"] = sku_ids[item["ref"]]
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A content as it is stored: one row per entity (kind, id, position, its JSON), the whole
+    `data` text made of those same JSON texts (each entity serialised once), and the refs and
+    images other features look up without reading `data`."""
+
+    rows: list[tuple[str, int, int, str]]
+    data_text: str
+    sku_refs: list[str]
+    option_refs: list[str]
+    image_ids: list[str]
+
+
+EMPTY = Stored([], EMPTY_DATA, [], [], [])
+
+
+def stored_form(content: Content, numbers: dict[str, list[int]]) -> Stored:
+    """`content` with its new ids (`numbers`, by kind, as many as `content.counts()`), as it
+    is stored (`Stored`)."""
+    assign_ids(content, {kind: ids.encode_many(kind, pks) for kind, pks in numbers.items()})
+    bodies = {section: [dumps_str(item) for item in content.data[section]] for section in ROW_KINDS}
+    rows = [
+        (kind, numbers[kind][i], i, body)
+        for section, kind in ROW_KINDS.items()
+        for i, body in enumerate(bodies[section])
+    ]
+    parts = ['{"variants":', dumps_str(content.data["variants"])]
+    for section in ROW_KINDS:
+        parts += [',"', section, '":[', ",".join(bodies[section]), "]"]
+    data_text = "".join([*parts, "}"])
+    return Stored(rows, data_text, sorted(content.sku_refs), sorted(content.option_refs), sorted(content.image_ids))

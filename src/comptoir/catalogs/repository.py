@@ -29,22 +29,11 @@ from comptoir.db.engine import dialect_name, rowcount
 from comptoir.db.ids import allocate
 from comptoir.db.keyset import Key, paginate
 from comptoir.kit import clock, ids
-from comptoir.kit.jsonutil import dumps_str
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Catalog, CatalogImage, ImageData, InventoryEntry, Location, PrivateRef
 from comptoir.models.catalog_content import CATALOG_ITEM_IDS, CatalogContent, CatalogItem
 
 KIND = "catalog"
-# The kinds stored as rows, by section (skus live in their product, options in their list)
-ROW_KINDS = {
-    "categories": "category",
-    "products": "product",
-    "option_lists": "option_list",
-    "deals": "deal",
-    "discounts": "discount",
-    "charges": "charge",
-}
-assert tuple(ROW_KINDS) == catalog_content.SECTIONS[1:]  # `data` is joined in this order
 
 
 CatalogInReach = InReach[Catalog]
@@ -167,45 +156,35 @@ async def items(session: AsyncSession, catalog_id: int, kind: str, page: PageReq
 # --- content: storing ---------------------------------------------------------------------
 
 
-async def store_content(session: AsyncSession, catalog_id: int, content: catalog_content.Content | None) -> str:
-    """Replace the catalog's content: new ids, every item row, the `data` text; returns it."""
+async def new_item_ids(session: AsyncSession, counts: dict[str, int]) -> dict[str, list[int]]:
+    """New ids for a content's entities, by kind, as many as `counts` asks."""
+    numbers = await allocate(session, CATALOG_ITEM_IDS.name, sum(counts.values()))
+    by_kind: dict[str, list[int]] = {}
+    for kind, count in counts.items():
+        by_kind[kind], numbers = numbers[:count], numbers[count:]
+    return by_kind
+
+
+async def store_content(session: AsyncSession, catalog_id: int, stored: catalog_content.Stored | None) -> str:
+    """Replace the catalog's content with `stored` (None: empty): every item row, the `data`
+    text and the refs other features read; returns the `data` text."""
     await session.execute(delete(CatalogItem).where(CatalogItem.catalog_id == catalog_id))
-    data_text, sku_refs, option_refs, image_ids = catalog_content.EMPTY_DATA, [], [], []
-    if content is not None:
-        counts = content.counts()
-        numbers = await allocate(session, CATALOG_ITEM_IDS.name, sum(counts.values()))
-        by_kind: dict[str, list[int]] = {}
-        for kind, count in counts.items():
-            by_kind[kind], numbers = numbers[:count], numbers[count:]
-        catalog_content.assign_ids(content, {kind: ids.encode_many(kind, ns) for kind, ns in by_kind.items()})
-        bodies = {section: [dumps_str(item) for item in content.data[section]] for section in ROW_KINDS}
-        rows = [
-            (kind, by_kind[kind][i], catalog_id, i, body)
-            for section, kind in ROW_KINDS.items()
-            for i, body in enumerate(bodies[section])
-        ]
-        await _insert_items(session, rows)
-        # `data` is those same bodies joined (each item serialised once), in the read order
-        parts = ['{"variants":', dumps_str(content.data["variants"])]
-        for section in ROW_KINDS:
-            parts += [',"', section, '":[', ",".join(bodies[section]), "]"]
-        data_text = "".join([*parts, "}"])
-        sku_refs, option_refs = sorted(content.sku_refs), sorted(content.option_refs)
-        image_ids = sorted(content.image_ids)
+    stored = stored or catalog_content.EMPTY
+    await _insert_items(session, [(kind, pk, catalog_id, position, body) for kind, pk, position, body in stored.rows])
     tag = secrets.randbits(62)
     values = {
-        "data": data_text,
-        "sku_refs": sku_refs,
-        "option_refs": option_refs,
-        "image_ids": image_ids,
+        "data": stored.data_text,
+        "sku_refs": stored.sku_refs,
+        "option_refs": stored.option_refs,
+        "image_ids": stored.image_ids,
         "updated_at": clock.now(),
     }
-    stored = await session.execute(
+    written = await session.execute(
         update(CatalogContent).where(CatalogContent.catalog_id == catalog_id).values(**values, tag=tag)
     )
-    if rowcount(stored) == 0:
+    if rowcount(written) == 0:
         await session.execute(insert(CatalogContent).values(catalog_id=catalog_id, tag=tag, **values))
-    return data_text
+    return stored.data_text
 
 
 ITEM_COLUMNS = ("kind", "id", "catalog_id", "position", "body")

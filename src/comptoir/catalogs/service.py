@@ -179,6 +179,15 @@ async def _read_content(
         return None
 
 
+async def _store(session: AsyncSession, catalog_id: int, content: catalog_content.Content | None) -> str:
+    """The catalog's content replaced by `content` (None: empty), its entities given new ids;
+    the stored `data` text."""
+    if content is None:
+        return await repository.store_content(session, catalog_id, None)
+    numbers = await repository.new_item_ids(session, content.counts())
+    return await repository.store_content(session, catalog_id, catalog_content.stored_form(content, numbers))
+
+
 async def _record(session: AsyncSession, ctx: Ctx | None, found: CatalogInReach, event_type: str) -> None:
     """catalog.create/update/delete, with no state (spec 6.3 item 3); the ids name the
     catalog and what it belongs to: its location, or its account (`render_catalog`)."""
@@ -237,7 +246,7 @@ async def create_catalog(
             name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
         )
         await names.insert_named(session, KIND, row, lambda: _name_taken(name))  # spec 2.4 rule 2
-        data_text = await repository.store_content(session, row.id, content)
+        data_text = await _store(session, row.id, content)
     found = levels.written(row, account, location)
     await _record(session, ctx, found, "create")
     return NewCatalog(found, data_text)
@@ -261,7 +270,7 @@ async def replace_catalog(session: AsyncSession, ctx: Ctx, public_id: str, *, na
     data_text: str | None
     if data is not None:
         with gcpause.paused():
-            data_text = await repository.store_content(session, row.id, content)
+            data_text = await _store(session, row.id, content)
     else:
         data_text = await repository.stored_data(session, row.id)
     if renamed or data is not None:  # a PUT changing nothing records nothing
