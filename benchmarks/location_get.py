@@ -55,10 +55,11 @@ async def make_tokens(env: dict[str, str], count: int) -> list[str]:
     os.environ.update(env)
     from sqlalchemy import select
 
+    from comptoir.applications.service import create_client
     from comptoir.auth.scopes import parse_scope
     from comptoir.cli.demo import EMAIL, LOCATION_SCOPE
     from comptoir.config import Settings
-    from comptoir.connections.service import authorise, create_client
+    from comptoir.connections.service import authorise
     from comptoir.db.engine import create_database
     from comptoir.db.server_key import load_data_key
     from comptoir.models import Catalog, CustomerList, Location

@@ -11,8 +11,9 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts.service import create_account
+from comptoir.applications.service import create_client
 from comptoir.auth.scopes import parse_scope
-from comptoir.connections.service import authorise, create_client
+from comptoir.connections.service import authorise
 from comptoir.db.engine import Database
 from comptoir.locations.service import create_location
 from comptoir.models import Account, Base, Catalog, Change, CustomerList, Location, OAuthClient, User

@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 import comptoir.web
-from comptoir.connections.service import create_client
+from comptoir.applications.service import create_client
 from tests.api.conftest import Shop, app, client, shop, world  # noqa: F401 - fixtures
 from tests.api.orders.conftest import order
 from tests.api.web.test_back_office_connections import connection_of

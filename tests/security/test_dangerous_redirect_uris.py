@@ -16,7 +16,7 @@ import pytest
 from markupsafe import escape
 from sqlalchemy import update
 
-from comptoir.connections.service import check_redirect_uri
+from comptoir.applications.service import check_redirect_uri
 from comptoir.models import OAuthClient
 from tests.api.conftest import Shop, app, client, shop, world  # noqa: F401 - fixtures
 from tests.api.web.test_back_office_developers import output, register

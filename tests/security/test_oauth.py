@@ -18,8 +18,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from comptoir.applications.service import OOB_REDIRECT_URI
 from comptoir.auth.tokens import REVOKED
-from comptoir.connections.service import OOB_REDIRECT_URI
 from comptoir.kit import clock, crypto
 from comptoir.users import logins
 from tests.api.conftest import Shop, app, client, shop, world  # noqa: F401 - fixtures
@@ -387,7 +387,7 @@ async def test_a_replayed_code_of_another_client_revokes_nothing(
     shop: Shop,  # noqa: F811
     world: World,  # noqa: F811
 ) -> None:
-    from comptoir.connections.service import client_secret
+    from comptoir.applications.service import client_secret
 
     code = await flow.code(flow.authorize_url("profile"), OWNER)
     token = (await flow.exchange(code)).json()["access_token"]

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from comptoir.connections.service import client_secret
+from comptoir.applications.service import client_secret
 from tests.api.conftest import Shop, app, client, shop, world  # noqa: F401 - fixtures
 from tests.api.oauth2.conftest import Flow, flow  # noqa: F401 - fixture
 from tests.factories import World

@@ -3,7 +3,8 @@ re-authorisation returns the same token."""
 
 from __future__ import annotations
 
-from comptoir.connections.service import client_secret, find_connection_by_token
+from comptoir.applications.service import client_secret
+from comptoir.connections.service import find_connection_by_token
 from tests.factories import World
 
 

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "comptoir"
 FEATURES = (
     "accounts", "locations", "orders", "deliveries", "catalogs", "customers", "customer_lists",
-    "loyalty", "callbacks", "users", "oauth2", "connections", "web", "cli", "jobs",
+    "loyalty", "callbacks", "users", "oauth2", "applications", "connections", "web", "cli", "jobs",
 )  # fmt: skip
 
 

@@ -12,13 +12,13 @@ from urllib.parse import urlsplit
 from sqlalchemy.ext.asyncio import AsyncSession
 from yarl import URL
 
+from comptoir.applications.service import secret_from_seed
 from comptoir.auth.context import Ctx
 from comptoir.callbacks import repository, signing
 from comptoir.callbacks.addresses import NO_ADDRESS, host_refusal, name_refusal, needs_resolution
 from comptoir.callbacks.schemas import MAX_URL
 from comptoir.callbacks.sending import http_client, post
 from comptoir.config import IPNetwork, Settings
-from comptoir.connections.service import secret_from_seed
 from comptoir.db.days import day_starts
 from comptoir.db.engine import Database
 from comptoir.errors import Conflict, FieldError, FieldErrors, NotFound, Unprocessable

@@ -47,12 +47,12 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts import service as accounts
+from comptoir.applications.service import secret_from_seed
 from comptoir.callbacks import repository, signing
 from comptoir.callbacks.client import CallbackClient
 from comptoir.callbacks.repository import AttemptRow, Done, Retry
 from comptoir.callbacks.sending import MAX_ERROR, Outcome, http_client, post
 from comptoir.config import Settings
-from comptoir.connections.service import secret_from_seed
 from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database
 from comptoir.errors import DependencyUnavailable

@@ -397,7 +397,7 @@ def create_location_command(
 @click.option("--owner", help="Email of the user whose Developers page shows and edits the client.")
 def create_client_command(name: str, redirect_uris: tuple[str, ...], owner: str | None) -> None:
     """Register an OAuth client; prints its id and secret (and its owner's email with --owner)."""
-    from comptoir.connections.service import create_client, render_client
+    from comptoir.applications.service import create_client, render_client
     from comptoir.users.service import find_user_by_email
 
     async def work(session: AsyncSession, key: bytes, _sqlite: bool) -> dict[str, Any]:
@@ -436,8 +436,9 @@ def connect_command(
 ) -> None:
     """Connect a client as the browser flow would; prints the token response."""
     from comptoir.accounts.service import find_account
+    from comptoir.applications.service import find_client
     from comptoir.auth.scopes import ScopeError, parse_scope
-    from comptoir.connections.service import authorise, find_client
+    from comptoir.connections.service import authorise
     from comptoir.db.engine import get_by_public_id
     from comptoir.locations.service import find_location
     from comptoir.models import Catalog, CustomerList

@@ -12,10 +12,11 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts.service import accounts_of, create_account
+from comptoir.applications.service import client_secret, clients_owned_by, create_client
 from comptoir.auth.scopes import parse_scope
 from comptoir.catalogs.service import catalogs_by_name, create_catalog
 from comptoir.config import Settings
-from comptoir.connections.service import authorise, client_secret, clients_owned_by, create_client
+from comptoir.connections.service import authorise
 from comptoir.customer_lists.service import create_list, lists_by_name
 from comptoir.db.engine import advisory_lock
 from comptoir.locations.service import create_location, locations_of_account

@@ -1,8 +1,7 @@
-"""Every statement on OAuth clients and connections (spec 1.2-1.3, 5.1, 5.5): a client's
-registration, the upsert of an authorisation, revocation and blocking, and what the back
-office shows (the lists of connections, a connection's request log). The rules are in
-`comptoir.connections.service`; the token lookup of every API request is
-`comptoir.auth.repository`'s.
+"""Every statement on connections (spec 1.2-1.3, 5.1, 5.5): the upsert of an authorisation,
+revocation and blocking, and what the back office shows (the lists of connections, a
+connection's request log). The rules are in `comptoir.connections.service`; the token lookup
+of every API request is `comptoir.auth.repository`'s.
 """
 
 from __future__ import annotations
@@ -14,33 +13,10 @@ from sqlalchemy import ColumnElement, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.auth import people
 from comptoir.db.engine import get_by_public_id, rowcount
 from comptoir.db.keyset import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import Account, Catalog, Connection, CustomerList, Location, OAuthClient, RequestLog
-
-# --- clients ----------------------------------------------------------------------------
-
-
-async def add_client(session: AsyncSession, client: OAuthClient) -> None:
-    session.add(client)
-    await session.flush()
-
-
-async def client(session: AsyncSession, client_id: int) -> OAuthClient | None:
-    return await session.get(OAuthClient, client_id)
-
-
-async def client_by_public_id(session: AsyncSession, public_id: str) -> OAuthClient | None:
-    return await get_by_public_id(session, OAuthClient, public_id)
-
-
-async def clients_owned_by(session: AsyncSession, user_id: int) -> list[OAuthClient]:
-    """The user's applications, oldest first."""
-    stmt = select(OAuthClient).where(people.owned_by(OAuthClient, user_id)).order_by(OAuthClient.id)
-    return list(await session.scalars(stmt))
-
 
 # --- connections -------------------------------------------------------------------------------
 

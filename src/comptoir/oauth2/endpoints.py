@@ -24,11 +24,8 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from comptoir.applications.service import OOB_REDIRECT_URI, find_client
 from comptoir.auth.scopes import Scope, ScopeError, parse_scope
-from comptoir.connections.service import (
-    OOB_REDIRECT_URI,
-    find_client,
-)
 from comptoir.errors import ComptoirError, PayloadTooLarge, ServiceUnavailable
 from comptoir.http import page_headers
 from comptoir.http.routing import ErrorResponse

@@ -24,16 +24,9 @@ from typing import Any, ClassVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.applications.service import OOB_REDIRECT_URI, check_redirect_uri, client_secret, find_client
 from comptoir.auth.scopes import Scope, parse_scope
-from comptoir.connections.service import (
-    OOB_REDIRECT_URI,
-    authorise,
-    check_redirect_uri,
-    client_secret,
-    find_client,
-    find_connection_by_token,
-    find_connection_by_token_hash,
-)
+from comptoir.connections.service import authorise, find_connection_by_token, find_connection_by_token_hash
 from comptoir.connections.service import revoke as revoke_connection
 from comptoir.errors import ComptoirError, Unprocessable
 from comptoir.kit import clock, crypto

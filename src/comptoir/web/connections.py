@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.accounts.service import account_by_id
+from comptoir.applications.service import client_by_id
 from comptoir.auth import people
 from comptoir.callbacks import service as callbacks
 from comptoir.callbacks.service import recent_attempts
@@ -138,7 +139,7 @@ async def _connection(db: AsyncSession, you: Visitor, public_id: str, *, manage:
         manages = people.manages(you.user.id, connection, account)
         if manages:
             return connection, True
-        client = None if manage else await connections.client_by_id(db, connection.client_id)
+        client = None if manage else await client_by_id(db, connection.client_id)
         if client is not None and people.sees(you.user.id, connection, account, client):
             return connection, False
     raise not_yours("connection")

@@ -19,15 +19,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
-from comptoir.connections.service import (
+from comptoir.applications.service import (
     client_secret,
     clients_owned_by,
     create_client,
     edit_client,
     find_client,
-    listed_of_client,
     regenerate_secret,
 )
+from comptoir.connections.service import listed_of_client
 from comptoir.errors import Unprocessable
 from comptoir.http.state import app_state
 from comptoir.models import OAuthClient

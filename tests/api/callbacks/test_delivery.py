@@ -16,10 +16,10 @@ import httpx
 import pytest
 from sqlalchemy import select, update
 
+from comptoir.applications.service import client_secret
 from comptoir.callbacks.service import render_delivery_log
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.config import Settings
-from comptoir.connections.service import client_secret
 from comptoir.db.engine import Database
 from comptoir.models import Connection, OAuthClient
 from tests.api.callbacks.conftest import (

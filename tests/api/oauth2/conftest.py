@@ -102,7 +102,7 @@ class Flow:
 
 @pytest.fixture
 async def flow(world: World, client: httpx.AsyncClient) -> Flow:
-    from comptoir.connections.service import client_secret
+    from comptoir.applications.service import client_secret
 
     oauth_client = await world.client(name="Le Site", redirect_uris=[REDIRECT])
     return Flow(client, oauth_client, client_secret(world.key, oauth_client))

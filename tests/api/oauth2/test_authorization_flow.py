@@ -346,7 +346,7 @@ async def test_revoke_makes_the_token_401_with_the_spec_message(flow: Flow, shop
     code = await flow.code(flow.authorize_url("location[orders.read]"), "owner@example.com")
     token = (await flow.exchange(code)).json()["access_token"]
     other = await world.client(name="Other")
-    from comptoir.connections.service import client_secret
+    from comptoir.applications.service import client_secret
 
     before = await world.snapshot()
     refused = await flow.http.post(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from comptoir.connections.service import OOB_REDIRECT_URI
+from comptoir.applications.service import OOB_REDIRECT_URI
 from tests.api.conftest import Shop
 from tests.api.oauth2.conftest import REDIRECT, Flow, query_of
 from tests.factories import World

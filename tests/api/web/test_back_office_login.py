@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import httpx
 from sqlalchemy import func, select
 
-from comptoir.connections.service import OOB_REDIRECT_URI
+from comptoir.applications.service import OOB_REDIRECT_URI
 from comptoir.jobs.timed import purge_history
 from comptoir.kit import clock
 from comptoir.models import BrowserSession
