@@ -19,7 +19,7 @@ from fastapi import FastAPI
 from comptoir.app import create_app
 from comptoir.config import Settings
 from comptoir.db.engine import Database
-from comptoir.http import pagination
+from comptoir.http import cursors as sealing
 from comptoir.kit import clock, ids
 from comptoir.models import Location
 from tests.api import conftest as api
@@ -233,7 +233,7 @@ async def test_a_cursor_outlives_a_restart_with_the_same_server_key(
 ) -> None:
     placed = await place(client, shop.location_token, 2)
     cursor, _ = await cursor_of(client, ORDERS, shop.location_token)
-    pagination._sealer.cache_clear()  # as a new process: nothing kept but the server key
+    sealing._sealer.cache_clear()  # as a new process: nothing kept but the server key
     before = app.state.comptoir
     app.state.comptoir = create_app(settings, database=database, background=False).state.comptoir
     await before.fast.close()  # the new state's is closed by the app fixture
@@ -245,10 +245,10 @@ async def test_a_cursor_outlives_a_restart_with_the_same_server_key(
 def test_a_cursors_length_and_bytes_tell_nothing_of_its_key() -> None:
     key, binding = b"k" * 32, b'["/v1/location/orders",[],[],["connection",1]]'
     at = datetime(2026, 11, 25, 9, 59, 58, 38410, tzinfo=UTC)
-    cursors = [pagination._seal(key, binding, [at, row_id]) for row_id in (1, 211, 219, 2**40, 2**62)]
+    cursors = [sealing._seal(key, binding, [at, row_id]) for row_id in (1, 211, 219, 2**40, 2**62)]
     assert len({len(cursor) for cursor in cursors}) == 1
-    assert [pagination._open(key, binding, cursor) for cursor in cursors] == [
+    assert [sealing._open(key, binding, cursor) for cursor in cursors] == [
         [at, row_id] for row_id in (1, 211, 219, 2**40, 2**62)
     ]
-    assert pagination._open(b"o" * 32, binding, cursors[1]) is None  # another server key
-    assert pagination._open(key, binding.replace(b"1]]", b"2]]"), cursors[1]) is None  # another connection
+    assert sealing._open(b"o" * 32, binding, cursors[1]) is None  # another server key
+    assert sealing._open(key, binding.replace(b"1]]", b"2]]"), cursors[1]) is None  # another connection
