@@ -115,7 +115,7 @@ def request(page: str, block: Block) -> Example:
     head, _, body = block.text.partition("\n\n")
     lines = head.splitlines()
     parts = lines[0].split()
-    if len(parts) not in (2, 3) or not parts[1].startswith("/"):
+    if not 2 <= len(parts) <= 3 or not parts[1].startswith("/"):
         raise ExampleError(f"{page}:{block.line}: the request line is `METHOD /path`, not {lines[0]!r}")
     headers = []
     for line in lines[1:]:

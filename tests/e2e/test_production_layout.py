@@ -69,7 +69,7 @@ def test_the_recommended_layout_shows_every_documented_family(  # type: ignore[n
     start_worker(env, "--metrics-port", str(metrics_port))
     worker_page = f"http://127.0.0.1:{metrics_port}/metrics"
     wait_until(lambda: _answers(worker_page), "the worker's metrics page")
-    for minutes in (20, 21, 22):
+    for minutes in [20, 21, 22]:
         patch_location(servers[0], writer, minutes)
     wait_until(lambda: len(receiver.received) == 6, "six deliveries")
     assert httpx.get(f"{servers[1].base_url}/v1/location", headers={"X-Access-Token": listeners[0]}).status_code == 200

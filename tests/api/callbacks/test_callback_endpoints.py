@@ -121,7 +121,7 @@ async def test_events_are_listed_oldest_first_without_states(
     client: httpx.AsyncClient, shop: Shop, listener: Listener
 ) -> None:
     await subscribe(client, listener.token, {"location": ["update"]})
-    for minutes in (21, 22, 23):
+    for minutes in [21, 22, 23]:
         await touch_location(client, shop, minutes)
     response = await client.get("/v1/callback/events", headers=listener.headers())
     assert response.status_code == 200
@@ -271,7 +271,7 @@ async def test_event_ids_are_never_reused(client: httpx.AsyncClient, shop: Shop,
     # SQLite would reuse the largest rowid after a delete without AUTOINCREMENT
     await subscribe(client, listener.token, {"location": ["update"]})
     seen = set()
-    for minutes in (46, 47, 48):
+    for minutes in [46, 47, 48]:
         await touch_location(client, shop, minutes)
         [event] = await events_list(client, listener)
         assert event["id"] not in seen

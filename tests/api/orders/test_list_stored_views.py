@@ -103,7 +103,7 @@ async def test_each_listed_order_is_its_get_to_the_byte(
     assert by_id[placed[2]["id"]]["private_ref"] == "r"
     assert by_id[placed[3]["id"]]["payments"][0]["info"] == {"private_ref": None, "status": "x"}
     assert by_id[placed[3]["id"]]["custom_fields"] == {"private_ref": "x", "delivery": "y"}
-    assert [by_id[placed[i]["id"]]["customer_id"] for i in (4, 5)] == [ann["id"], ann["id"]]
+    assert [by_id[placed[i]["id"]]["customer_id"] for i in [4, 5]] == [ann["id"], ann["id"]]
     assert by_id[delivered]["delivery"]["carrier"] == "Zoom"
     assert by_id[placed[7]["id"]]["items"][0]["private_ref"] == "line-1"
     assert [order["delivery"] for order in mine if order["id"] != delivered] == [None] * 7
@@ -114,7 +114,7 @@ async def test_each_listed_order_is_its_get_to_the_byte(
     await each_listed_order_is_its_get()
     mine = (await client.get("/v1/location/orders", headers=shop.headers())).json()
     by_id = {order["id"]: order for order in mine}
-    for i in (4, 5):
+    for i in [4, 5]:
         customer = by_id[placed[i]["id"]]["customer"]
         assert (by_id[placed[i]["id"]]["customer_id"], customer["id"], customer["private_ref"]) == (None, None, None)
         assert customer["first_name"] == "Ann"
