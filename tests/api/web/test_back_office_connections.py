@@ -3,6 +3,7 @@ and each connection's request log and callback delivery attempts."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 from datetime import timedelta
@@ -11,7 +12,7 @@ import httpx
 import orjson
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from comptoir.app import create_app
 from comptoir.config import Settings
@@ -20,6 +21,7 @@ from comptoir.db.engine import Database
 from comptoir.jobs.timed import purge_logs
 from comptoir.kit import clock
 from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
+from comptoir.request_logs import buffer as request_logs_buffer
 from comptoir.request_logs.buffer import SECRET_WORDS, Record, body_text, mask
 from comptoir.web import data as data_views
 from comptoir.web.render import pretty
@@ -267,6 +269,36 @@ async def test_a_record_of_a_connection_gone_meanwhile_does_not_lose_the_others(
     assert await buffer.flush() == 1
     async with world.db.transaction(write=False) as session:
         assert list(await session.scalars(select(RequestLog.connection_id))) == [connection.id]
+
+
+async def test_a_flush_of_many_lines_lets_other_requests_run_between_its_steps(
+    app: FastAPI, shop: Shop, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/performance.md: a second's worth of lines is made storable in steps, with a turn
+    of the event loop between two, rather than in one stretch that holds every request
+    meanwhile: the loop turns while the lines are made."""
+    connection = await connection_of(world, shop.location_token)
+    buffer = app.state.comptoir.request_log
+    body = b'{"items": [{"product_name": "Croque", "price": "6.50 EUR"}]}' * 40
+    for i in range(1_000):
+        buffer.add(
+            Record(
+                connection.id, clock.now(), f"r{i}", "GET", "/v1/location/orders/x", 200, 1,
+                b"", 0, "", body, len(body), "application/json",
+            )
+        )  # fmt: skip
+    turns = 0
+    seen: list[int] = []  # the loop's turns when each line was made
+    made = Record.row
+    monkeypatch.setattr(Record, "row", lambda record: (seen.append(turns), made(record))[1])
+    flushing = asyncio.ensure_future(buffer.flush())
+    while not flushing.done():
+        turns += 1
+        await asyncio.sleep(0)
+    assert await flushing == 1_000
+    assert len(set(seen)) == 1_000 // request_logs_buffer.ROWS_PER_STEP + 1  # 64 lines a turn
+    async with world.db.transaction(write=False) as session:
+        assert await session.scalar(select(func.count()).select_from(RequestLog)) == 1_000
 
 
 async def test_with_request_logs_off_nothing_is_logged_but_last_use_is_kept(
