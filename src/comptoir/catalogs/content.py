@@ -37,17 +37,13 @@ from comptoir.kit.jsonutil import dumps_str
 from comptoir.kit.wire import shown
 
 SECTIONS = ("variants", "categories", "products", "option_lists", "deals", "discounts", "charges")
+# The entity of each section (its reader's method, its kind of id)
+_ENTITY = dict(
+    zip(SECTIONS, ("variant", "category", "product", "option_list", "deal", "discount", "charge"), strict=True)
+)
 # The kinds stored as rows, by section (skus live in their product, options in their list),
 # in the order `data` is joined
-ROW_KINDS = {
-    "categories": "category",
-    "products": "product",
-    "option_lists": "option_list",
-    "deals": "deal",
-    "discounts": "discount",
-    "charges": "charge",
-}
-assert tuple(ROW_KINDS) == SECTIONS[1:]  # `data` is joined in this order
+ROW_KINDS = {section: kind for section, kind in _ENTITY.items() if section != "variants"}
 EMPTY_DATA = dumps_str({section: [] for section in SECTIONS})  # the stored `data` of an empty catalog
 
 
@@ -140,17 +136,6 @@ class Upload:
 
     def _streamed(self, data: dict[str, Any]) -> StreamedData:
         return StreamedData(self, data)
-
-
-_ENTITY = {
-    "variants": "variant",
-    "categories": "category",
-    "products": "product",
-    "option_lists": "option_list",
-    "deals": "deal",
-    "discounts": "discount",
-    "charges": "charge",
-}
 
 
 class StreamedData(dict[str, Any]):
