@@ -20,6 +20,7 @@ from comptoir.accounts.endpoints import router as accounts_router
 from comptoir.auth.request_context import context_of
 from comptoir.callbacks import openapi as callbacks_openapi
 from comptoir.callbacks.endpoints import router as callbacks_router
+from comptoir.callbacks.stream import Streams
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.catalogs import images
 from comptoir.catalogs.endpoints import router as catalogs_router
@@ -142,6 +143,8 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
             if worker is not None and worker_task is not None:
                 worker.stop()
                 await worker_task
+            if isinstance(state.streams, Streams):
+                await state.streams.close()
             await state.limiter.close()
             await state.cache.stop()
             await state.fast.close()

@@ -86,6 +86,9 @@ class Settings(BaseSettings):
     callback_disable_after_seconds: float = Field(default=5 * 24 * 3600, gt=0)
     # Networks callback URLs may reach although not public, e.g. "127.0.0.0/8,::1/128".
     callback_allowed_networks: str = ""
+    # a stream whose client takes longer than this to take one message is closed
+    # (docs/api/callbacks-events.md "Stream")
+    callback_stream_send_timeout_seconds: float = Field(default=30, gt=0)
     rate_limits: Literal["on", "off"] = "on"
     # Beyond the contract: the back office's request log (docs/operations.md "Request log"),
     # on unless "off".

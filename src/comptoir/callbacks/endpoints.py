@@ -1,4 +1,5 @@
-"""GET/POST/DELETE /callback, GET /callback/events, GET/DELETE /callback/events/:id, and the
+"""GET/POST/DELETE /callback, GET /callback/events, GET/DELETE /callback/events/:id, the
+event stream (GET /callback/stream), and the
 webhook tools: the signing secret, test events, resends, replays, enabling
 (docs/api/callbacks-events.md)."""
 
@@ -7,11 +8,12 @@ from __future__ import annotations
 from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
+from starlette.responses import Response
 
-from comptoir.auth.access import TOKEN, require
+from comptoir.auth.access import TOKEN, require, token_of
 from comptoir.auth.context import Ctx
-from comptoir.callbacks import service
+from comptoir.callbacks import service, stream
 from comptoir.callbacks.schemas import (
     Callback,
     CallbackUpdate,
@@ -22,6 +24,7 @@ from comptoir.callbacks.schemas import (
     SigningSecret,
     TestEvent,
 )
+from comptoir.callbacks.stream import EventStream
 from comptoir.http.cursors import Pagination
 from comptoir.http.dependencies import Session
 from comptoir.http.openapi import (
@@ -114,6 +117,42 @@ async def list_events(session: Session, ctx: AnyToken, page: Pagination) -> JSON
     delivered. Poll at most every 30 seconds or so, or the daily rate limit may run out."""
     body, result = await service.list_events(session, ctx, page)
     return JSON(body, headers=result.headers())
+
+
+@router.get(
+    "/callback/stream",
+    response_class=EventStream,
+    status_code=200,
+    responses={
+        200: {
+            "description": "Server-Sent Events: `id: <event id>`, `event: <resource_type>.<event_type>`, "
+            "`data: <the event as GET /callback/events/{event_id} reads it>`",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        },
+        **READ_ERRORS,
+        409: {"model": ErrorBody, "description": "The callback has a URL: its events are POSTed"},
+    },
+    summary="Stream pending events, then new ones (Server-Sent Events)",
+)
+async def stream_events(
+    ctx: AnyToken,
+    request: Request,
+    last_event_id: Annotated[str | None, Query(description="Last-Event-ID, for a client that cannot send it")] = None,
+    last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
+) -> Response:
+    """The connection's pending events, oldest first, then each new one as soon as it is
+    recorded, as Server-Sent Events. With `Last-Event-ID` (the header, or `last_event_id`),
+    only the events after that one. A comment line comes at least every 15 seconds. At most 3
+    streams per connection (429 beyond); a 409 while the callback has a URL. Acknowledge each
+    event as usual (`DELETE /v1/callback/events/{event_id}`)."""
+    state = app_state(request)
+    after = stream.resume_after(last_event_id_header if last_event_id_header is not None else last_event_id)
+    async with state.db.transaction(write=False) as session:
+        await service.check_streamable(session, ctx.connection_id)
+    streams = stream.streams_of(state)
+    opened = stream.Stream(ctx, token_of(request) or "", after)
+    await streams.join(opened)
+    return EventStream(streams, opened, state.settings.callback_stream_send_timeout_seconds)
 
 
 @router.get("/callback/events/{event_id}", response_model=Event, responses=READ_ERRORS, summary="Get an event")

@@ -148,11 +148,36 @@ async def delete_events_of(session: AsyncSession, connection_id: int) -> None:
     await session.execute(delete(Event).where(Event.connection_id == connection_id))
 
 
+def _pending(*conditions: Any) -> Select[Event, Change]:
+    """The pending events (with their changes) that `conditions` keep: the one statement of
+    the list, of a stream's backlog and of the events streams are sent."""
+    stmt = select(Event, Change).join(Change, Change.id == Event.change_id)
+    return stmt.where(Event.done_at.is_(None), *conditions)
+
+
 async def events_page(session: AsyncSession, connection_id: int, page: PageRequest) -> Page:
     """A page of the connection's pending events, oldest first; rows are (Event, Change)."""
-    stmt = select(Event, Change).join(Change, Change.id == Event.change_id)
-    stmt = stmt.where(Event.connection_id == connection_id, Event.done_at.is_(None))
-    return await paginate(session, stmt, [Key(Event.id, int)], page)
+    return await paginate(session, _pending(Event.connection_id == connection_id), [Key(Event.id, int)], page)
+
+
+async def pending_after(
+    session: AsyncSession, connection_ids: Sequence[int], after: int, count: int
+) -> list[tuple[Event, Change]]:
+    """At most `count` pending events of `connection_ids` after the event `after` (its key),
+    oldest first (by id, as `events_page`)."""
+    stmt = _pending(Event.connection_id.in_(connection_ids), Event.id > after).order_by(Event.id).limit(count)
+    return [(event, change) for event, change in (await session.execute(stmt)).all()]
+
+
+async def last_event_key(session: AsyncSession) -> int:
+    """The key of the newest event of any connection (0 without any)."""
+    return int((await session.execute(select(func.max(Event.id)))).scalar_one() or 0)
+
+
+async def active_among(session: AsyncSession, connection_ids: Sequence[int]) -> set[int]:
+    """Those of `connection_ids` whose callback has a URL (active delivery)."""
+    stmt = select(Callback.connection_id).where(Callback.connection_id.in_(connection_ids), Callback.url.is_not(None))
+    return set((await session.execute(stmt)).scalars())
 
 
 async def event_of(

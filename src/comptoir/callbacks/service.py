@@ -225,6 +225,39 @@ async def list_events(session: AsyncSession, ctx: Ctx, page: PageRequest) -> tup
     return [render_event(event, change, full=False) for event, change in result.rows], result
 
 
+# --- the stream (docs/api/callbacks-events.md "Stream") -------------------------------------
+
+STREAM_WHILE_ACTIVE = (
+    "The callback delivers its events to its URL: a stream needs a passive callback (POST /callback with url null)"
+)
+
+
+async def pending_after(
+    session: AsyncSession, connection_ids: Sequence[int], after: int, count: int
+) -> list[tuple[int, int, dict[str, Any]]]:
+    """At most `count` pending events of `connection_ids` after the event `after` (its key),
+    oldest first, each as (key, connection id, body), the body as GET /callback/events/:id
+    reads it."""
+    rows = await repository.pending_after(session, connection_ids, after, count)
+    return [(event.id, event.connection_id, render_event(event, change, full=True)) for event, change in rows]
+
+
+async def last_event_key(session: AsyncSession) -> int:
+    """The key of the newest event recorded so far, of any connection (0: none)."""
+    return await repository.last_event_key(session)
+
+
+async def unstreamable(session: AsyncSession, connection_ids: Sequence[int]) -> set[int]:
+    """Those of `connection_ids` that may not stream: their callback has a URL."""
+    return await repository.active_among(session, connection_ids)
+
+
+async def check_streamable(session: AsyncSession, connection_id: int) -> None:
+    """Conflict (409) while the connection's callback has a URL: its events are POSTed."""
+    if await unstreamable(session, [connection_id]):
+        raise Conflict(STREAM_WHILE_ACTIVE)
+
+
 async def recent_attempts(session: AsyncSession, connection_id: int, limit: int) -> list[DeliveryAttempt]:
     """The connection's last `limit` delivery attempts, newest first (the back office)."""
     return await repository.recent_attempts(session, connection_id, limit)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +83,24 @@ async def over_capacity(scope: Scope, receive: Receive, send: Send) -> None:
     await answer(send, *error_answer(OVER_CAP, [CLOSE]))
 
 
+# What a graceful shutdown (SIGTERM) tells the responses that never end by themselves (the
+# event streams, docs/api/callbacks-events.md "Stream"): uvicorn stops accepting connections
+# and waits for the open responses to end before the application stops.
+_draining: set[Callable[[], None]] = set()
+
+
+def on_drain(callback: Callable[[], None]) -> Callable[[], None]:
+    """Call `callback` when this process begins its graceful shutdown; returns the unsubscriber."""
+    _draining.add(callback)
+    return lambda: _draining.discard(callback)
+
+
+def drain() -> None:
+    """The process is shutting down: the open responses that wait for more to send end now."""
+    for callback in list(_draining):
+        callback()
+
+
 class ComptoirHttpProtocol(HttpToolsProtocol):
     def __init__(
         self,
@@ -110,6 +129,11 @@ class ComptoirHttpProtocol(HttpToolsProtocol):
             self.app = over_capacity  # this connection's only answer (it closes the connection)
             log.warning("connection_over_cap", open=len(self.connections), cap=self.limits.max_connections)
         self._arm_header_timer()
+
+    def shutdown(self) -> None:
+        if self.cycle is not None and not self.cycle.response_complete:
+            drain()  # a response in progress may be a stream, which ends only when told
+        super().shutdown()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_header_timer()

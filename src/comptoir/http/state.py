@@ -26,6 +26,9 @@ class AppState:
     cache: ConnectionCache  # what hot paths remember of connections (PostgreSQL)
     request_log: RequestLogBuffer
     proxies: TrustedProxies  # COMPTOIR_FORWARDED_ALLOW_IPS (http/forwarded.py)
+    # the process's event streams (`callbacks.stream.streams_of`, which narrows it), made with
+    # the first stream: a feature's object, held as `object` by this layer below it
+    streams: object = None
 
 
 def app_state(request: Request) -> AppState:

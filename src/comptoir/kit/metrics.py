@@ -77,6 +77,11 @@ ATTEMPTS_IN_FLIGHT = Gauge(
     "Callback POSTs sent and not answered yet.",
     multiprocess_mode="livesum",
 )
+STREAMS_OPEN = Gauge(
+    "comptoir_callback_streams_open",
+    "Event streams (GET /v1/callback/stream) open.",
+    multiprocess_mode="livesum",
+)
 RATE_LIMITED = Counter(
     "comptoir_rate_limit_refusals",
     "Requests refused with 429 by the rate limits, by kind (general, heavy, image).",

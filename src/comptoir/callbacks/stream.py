@@ -1,0 +1,378 @@
+"""GET /callback/stream: a connection's pending events as Server-Sent Events
+(docs/api/callbacks-events.md "Stream").
+
+Each process has one `Streams`, made with its first stream, which every stream of the
+process joins. It holds what streams share, once: the wake-up (the in-process signal of
+`events.signals` at each commit that made events and, on PostgreSQL, one LISTEN connection
+on the outbox's channel), the read of new events (one statement per wake-up for every
+connection that has a stream open, rendered once, as `GET /callback/events/:id` renders
+them) and, every second, the checks that close a stream: its token no longer valid (revoked,
+blocked, suspended, its connection deleted) or its callback given a URL. A `Stream` holds
+only its own queue of messages already rendered.
+
+A stream sends events by key (their ids, ascending), never one at or below the last it sent,
+so that a client resuming after the last id it received gets neither a repeat nor a gap. A
+key is taken when the event is inserted and the event exists once its transaction commits:
+a commit may show a key below one already read. The shared read therefore looks again, once
+a second, at the keys it read in the last SETTLE seconds, for the streams still below them;
+an event committed later than that behind a stream's last key stays in the queue
+(`GET /callback/events`), and reaches a stream opened without `Last-Event-ID`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import structlog
+from starlette.responses import Response
+from starlette.types import Message, Receive, Scope, Send
+
+from comptoir.auth.context import Ctx
+from comptoir.auth.tokens import resolve
+from comptoir.callbacks import service
+from comptoir.errors import BadRequest, ComptoirError, DependencyUnavailable, RateLimited
+from comptoir.events import signals
+from comptoir.events.repository import NOTIFY_CHANNEL
+from comptoir.http.protocol import on_drain
+from comptoir.http.state import AppState
+from comptoir.kit import ids, metrics
+from comptoir.kit.jsonutil import dumps
+from comptoir.kit.wire import shown
+from comptoir.models import Event
+
+log = structlog.get_logger("comptoir.callbacks.stream")
+
+MAX_STREAMS = 3  # open at once per connection, in a process
+PING_SECONDS = 15.0  # a comment line at least this often
+RETRY_MS = 3000  # the reconnection delay the `retry:` field asks of the client
+CHECK_SECONDS = 1.0  # token and callback checked this often
+POLL_SECONDS = 5.0  # new events read this often even without a wake-up (a lost LISTEN)
+SETTLE_SECONDS = 10.0  # how long a key below the last one read may still appear
+BATCH = 200  # events per statement (a backlog page, one read of new events)
+MAX_QUEUED = 1000  # messages a stream may hold unsent before it is closed as too slow
+HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-store"),
+    (b"x-accel-buffering", b"no"),  # nginx and the like: pass each message on at once
+]
+
+
+def resume_after(last_event_id: str | None) -> int:
+    """The key of the event a client resumes after (`Last-Event-ID`), 0 without one;
+    BadRequest for a value that is no event id. Any id is taken: it only bounds which of the
+    connection's own events are sent, so another connection's reveals nothing."""
+    if last_event_id is None or last_event_id == "":
+        return 0
+    key = ids.decode(Event.KIND, last_event_id)
+    if key is None:
+        raise BadRequest(f"Last-Event-ID must be the id of an event, as a stream gives it, not {shown(last_event_id)}")
+    return key
+
+
+def message(key: int, body: dict[str, Any]) -> bytes:
+    """One event as a Server-Sent Events message."""
+    kind = f"{body['resource_type']}.{body['event_type']}"
+    return b"id: %s\nevent: %s\ndata: %s\n\n" % (ids.encode(Event.KIND, key).encode(), kind.encode(), dumps(body))
+
+
+class Stream:
+    """One open stream: whose it is, where it resumes, and what waits to be sent."""
+
+    __slots__ = ("after", "closed", "connection_id", "ctx", "queue", "token", "wake")
+
+    def __init__(self, ctx: Ctx, token: str, after: int) -> None:
+        self.ctx = ctx
+        self.connection_id = ctx.connection_id
+        self.token = token
+        self.after = after  # the last key sent (or that the client had): only later ones go
+        self.queue: deque[tuple[int, bytes]] = deque()
+        self.wake = asyncio.Event()
+        self.closed: str | None = None  # why the stream ends
+
+    def push(self, key: int, data: bytes) -> None:
+        """Queue a live event (sent unless the backlog sent it or a later one first)."""
+        if self.closed is not None or key <= self.after:
+            return
+        if len(self.queue) >= MAX_QUEUED:
+            self.close("too_slow")
+            return
+        self.queue.append((key, data))
+        self.wake.set()
+
+    def close(self, reason: str) -> None:
+        if self.closed is None:
+            self.closed = reason
+        self.wake.set()
+
+
+class Streams:
+    """The process's open streams and what they share (see the module's docstring)."""
+
+    def __init__(self, state: AppState) -> None:
+        self.state = state
+        self.by_connection: dict[int, list[Stream]] = {}
+        self._top = 0  # the last key read: each wake-up reads the keys above it
+        self._floor = 0  # keys up to this one are never read again (see SETTLE_SECONDS)
+        self._seen: dict[int, float] = {}  # keys above the floor already sent, and when
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._ready: asyncio.Future[None] | None = None
+
+    # --- joining and leaving ------------------------------------------------------------
+
+    def count(self, connection_id: int) -> int:
+        return len(self.by_connection.get(connection_id, ()))
+
+    async def join(self, stream: Stream) -> None:
+        """Add `stream` once the shared read is ready: what commits from now on reaches it.
+        RateLimited (429) when its connection already has MAX_STREAMS open."""
+        streams = self.by_connection.setdefault(stream.connection_id, [])
+        if len(streams) >= MAX_STREAMS:
+            refused = RateLimited(RETRY_MS // 1000, "open streams")
+            refused.message = f"At most {MAX_STREAMS} streams may be open per connection; close one first"
+            raise refused
+        streams.append(stream)
+        metrics.STREAMS_OPEN.inc()
+        if self._task is None:
+            self._ready = asyncio.get_running_loop().create_future()
+            self._task = asyncio.create_task(self._run(), name="comptoir-streams")
+        assert self._ready is not None
+        try:
+            await asyncio.shield(self._ready)
+        except BaseException:
+            self.leave(stream)
+            raise
+
+    def leave(self, stream: Stream) -> None:
+        streams = self.by_connection.get(stream.connection_id)
+        if streams is None or stream not in streams:
+            return
+        streams.remove(stream)
+        metrics.STREAMS_OPEN.dec()
+        if not streams:
+            del self.by_connection[stream.connection_id]
+        if not self.by_connection:
+            self._wake.set()  # the shared read stops with the last stream
+
+    def drain(self) -> None:
+        """Every stream ends (the process shuts down): their clients reconnect elsewhere."""
+        for streams in list(self.by_connection.values()):
+            for stream in streams:
+                stream.close("shutdown")
+
+    async def close(self) -> None:
+        """At the application's stop: every stream ends, the shared read with them."""
+        self.drain()
+        task = self._task
+        if task is not None:
+            self._wake.set()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(task), 5)
+            task.cancel()
+
+    def poke(self) -> None:
+        """New events were committed (callable from any thread, as `events.signals` calls it)."""
+        loop = self._task.get_loop() if self._task is not None else None
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._wake.set)
+
+    # --- the shared read ----------------------------------------------------------------
+
+    async def _run(self) -> None:
+        listener = None
+        undo: list[Callable[[], None]] = []
+        ready = self._ready
+        assert ready is not None
+        try:
+            undo = [signals.on_new_events(self.poke), on_drain(self.drain)]
+            listener = await self._listen()
+            async with self.state.db.transaction(write=False) as session:
+                self._top = self._floor = await service.last_event_key(session)
+            self._seen.clear()
+            ready.set_result(None)
+        except BaseException as exc:
+            if not ready.done():
+                ready.set_exception(exc if isinstance(exc, Exception) else ComptoirError("stopped"))
+            self._task = None
+            await self._stop_listening(listener, undo)
+            raise
+        checked = read = time.monotonic()
+        try:
+            while self.by_connection:
+                self._wake.clear()
+                now = time.monotonic()
+                try:
+                    if now - checked >= CHECK_SECONDS:
+                        checked = now
+                        await self._read(self._floor)  # the settle window again, once a second
+                        await self._check()
+                    else:
+                        await self._read(self._top)
+                    read = now
+                except DependencyUnavailable:
+                    pass  # logged once per outage (kit.outages); tried again at the next tick
+                except Exception:
+                    log.exception("stream_read_failed")
+                timeout = max(0.0, min(checked + CHECK_SECONDS, read + POLL_SECONDS) - time.monotonic())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout)
+        finally:
+            self._task = None  # a stream that joins from now on starts a new read
+            await self._stop_listening(listener, undo)
+
+    @staticmethod
+    async def _stop_listening(listener: Any, undo: list[Callable[[], None]]) -> None:
+        for each in undo:
+            each()
+        if listener is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(listener.close(), 5)
+
+    async def _listen(self) -> Any:
+        """One LISTEN connection for every stream of the process (PostgreSQL); None on SQLite,
+        where the commits of this process are the only ones."""
+        if self.state.db.is_sqlite:
+            return None
+        from comptoir.db.failures import asyncpg_options, connect
+
+        try:
+            connection = await connect(asyncpg_options(self.state.settings, statement_timeout=False))
+            await connection.add_listener(NOTIFY_CHANNEL, lambda *_args: self._wake.set())
+        except Exception as exc:  # the poll still reads, every POLL_SECONDS
+            log.warning("stream_listen_failed", error=type(exc).__name__)
+            return None
+        return connection
+
+    async def _read(self, after: int) -> None:
+        """The events after key `after` of every connection with a stream, sent to its
+        streams unless sent already; then the keys read SETTLE_SECONDS ago are settled."""
+        now = time.monotonic()
+        while self.by_connection:
+            connection_ids = list(self.by_connection)
+            async with self.state.db.transaction(write=False) as session:
+                rows = await service.pending_after(session, connection_ids, after, BATCH)
+            for key, connection_id, body in rows:
+                if key in self._seen:
+                    continue
+                self._seen[key] = now
+                data: bytes | None = None
+                for stream in self.by_connection.get(connection_id, ()):
+                    if key > stream.after:
+                        data = data or message(key, body)
+                        stream.push(key, data)
+            if rows:
+                self._top = max(self._top, rows[-1][0])
+            if len(rows) < BATCH:
+                break
+            after = rows[-1][0]
+        settled = now - SETTLE_SECONDS
+        old = [key for key, when in self._seen.items() if when <= settled]
+        if old:
+            self._floor = max(self._floor, *old)
+            self._seen = {key: when for key, when in self._seen.items() if key > self._floor}
+
+    async def _check(self) -> None:
+        """Close the streams whose token is no longer valid, or whose callback has a URL."""
+        state = self.state
+        tokens = {stream.token for streams in self.by_connection.values() for stream in streams}
+        refused: dict[str, str] = {}
+        for token in tokens:
+            try:
+                await resolve(state.fast, state.cache, state.key, token)
+            except ComptoirError as exc:
+                if exc.status == 401:
+                    refused[token] = "unauthorized"
+        async with state.db.transaction(write=False) as session:
+            active = await service.unstreamable(session, list(self.by_connection))
+        for connection_id, streams in list(self.by_connection.items()):
+            for stream in streams:
+                if stream.token in refused:
+                    stream.close(refused[stream.token])
+                elif connection_id in active:
+                    stream.close("callback_active")
+
+
+def streams_of(state: AppState) -> Streams:
+    """The process's `Streams` (made with the first stream)."""
+    found = state.streams
+    if not isinstance(found, Streams):
+        found = state.streams = Streams(state)
+    return found
+
+
+class EventStream(Response):
+    """The answer of GET /callback/stream: the backlog, then live events, until the client
+    leaves, stops reading (a send that takes longer than the send timeout), or `Streams`
+    closes it."""
+
+    media_type = "text/event-stream"
+
+    def __init__(self, streams: Streams, stream: Stream, send_timeout: float) -> None:
+        self.streams, self.stream, self.send_timeout = streams, stream, send_timeout
+        self.status_code = 200
+        self.background = None
+        self.raw_headers = list(HEADERS)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        stream = self.stream
+        watcher = asyncio.ensure_future(self._watch(receive))
+        try:
+            await self._send(send, {"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+            # the first bytes at once: a proxy or a client waiting for them knows it is open
+            await self._body(send, b"retry: %d\n: open\n\n" % RETRY_MS)
+            await self._backlog(send)
+            while stream.closed is None:
+                if stream.queue:
+                    key, data = stream.queue.popleft()
+                    if key > stream.after:  # else sent by the backlog, or behind a later one
+                        await self._body(send, data)
+                        stream.after = key
+                    continue
+                stream.wake.clear()
+                try:
+                    async with asyncio.timeout(PING_SECONDS):
+                        await stream.wake.wait()
+                except TimeoutError:
+                    await self._body(send, b": ping\n\n")
+            if stream.closed not in ("disconnected", "send_timeout"):
+                await self._send(send, {"type": "http.response.body", "body": b"", "more_body": False})
+        except TimeoutError:
+            stream.close("send_timeout")
+        finally:
+            watcher.cancel()
+            self.streams.leave(stream)
+            stream.queue.clear()
+            log.info("stream_closed", connection_id=stream.connection_id, reason=stream.closed)
+
+    async def _watch(self, receive: Receive) -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        self.stream.close("disconnected")
+
+    async def _send(self, send: Send, message: Message) -> None:
+        async with asyncio.timeout(self.send_timeout):
+            await send(message)
+
+    async def _body(self, send: Send, data: bytes) -> None:
+        await self._send(send, {"type": "http.response.body", "body": data, "more_body": True})
+
+    async def _backlog(self, send: Send) -> None:
+        """The connection's pending events after where the stream resumes, oldest first, a
+        page at a time (no session open while they are sent)."""
+        stream = self.stream
+        db = self.streams.state.db
+        while stream.closed is None:
+            async with db.transaction(write=False) as session:
+                rows = await service.pending_after(session, [stream.connection_id], stream.after, BATCH)
+            for key, _connection_id, body in rows:
+                if stream.closed is not None:
+                    return
+                await self._body(send, message(key, body))
+                stream.after = key
+            if len(rows) < BATCH:
+                break

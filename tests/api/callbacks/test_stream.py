@@ -1,0 +1,219 @@
+"""GET /v1/callback/stream (docs/api/callbacks-events.md "Stream"), on both databases."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import select
+
+from comptoir.callbacks.stream import streams_of
+from comptoir.connections.service import revoke
+from comptoir.db.engine import Database
+from comptoir.http.protocol import drain
+from comptoir.kit import metrics
+from comptoir.models import Connection
+from tests.api.callbacks.conftest import PUBLIC, Listener, fake_dns, subscribe, touch_location
+from tests.api.callbacks.streaming import OpenStream
+from tests.api.conftest import Shop
+from tests.factories import World
+
+LOCATION_UPDATES = {"location": ["update"]}
+
+
+@pytest.fixture
+async def streams_end(app: FastAPI) -> AsyncIterator[None]:
+    """Whatever a test leaves open is closed with its app (the shared read's LISTEN too)."""
+    yield
+    await streams_of(app.state.comptoir).close()
+
+
+pytestmark = pytest.mark.usefixtures("streams_end")
+
+
+async def listed_ids(client: httpx.AsyncClient, listener: Listener) -> list[str]:
+    response = await client.get("/v1/callback/events", headers=listener.headers())
+    assert response.status_code == 200, response.text
+    return [event["id"] for event in response.json()]
+
+
+async def event_body(client: httpx.AsyncClient, listener: Listener, event_id: str) -> object:
+    response = await client.get(f"/v1/callback/events/{event_id}", headers=listener.headers())
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+async def test_the_stream_sends_the_backlog_then_live_events_in_order(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, listener: Listener
+) -> None:
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    for minutes in (11, 12):
+        await touch_location(client, shop, minutes)
+    stream = await OpenStream(app, listener.token).open()
+    assert stream.status == 200
+    assert stream.headers["content-type"] == "text/event-stream; charset=utf-8"
+    assert stream.headers["x-accel-buffering"] == "no"
+    assert "content-encoding" not in stream.headers
+    first = await stream.next_message()
+    assert (first.retry, first.id) == ("3000", None)
+    backlog = await stream.events(2)
+    for minutes in (13, 14):
+        await touch_location(client, shop, minutes)
+    live = await stream.events(2)
+
+    ids = await listed_ids(client, listener)
+    assert [message.id for message in backlog + live] == ids
+    assert {message.event for message in backlog + live} == {"location.update"}
+    for message in backlog + live:
+        assert message.id is not None and message.data is not None
+        assert json.loads(message.data) == await event_body(client, listener, message.id)
+    assert [json.loads(m.data or "")["new_state"]["preparation_time"] for m in live] == [13, 14]
+    await stream.leave()
+
+
+async def test_a_resumed_stream_sends_what_came_after_its_last_event_id_and_nothing_twice(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, listener: Listener
+) -> None:
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    first = await OpenStream(app, listener.token).open()
+    await touch_location(client, shop, 21)
+    [received] = await first.events(1)
+    await first.leave()  # the connection drops
+    for minutes in (22, 23):  # while the client is away
+        await touch_location(client, shop, minutes)
+
+    resumed = await OpenStream(app, listener.token, last_event_id=received.id).open()
+    after = await resumed.events(2)
+    await touch_location(client, shop, 24)
+    [live] = await resumed.events(1)
+
+    assert [received.id] + [m.id for m in after] + [live.id] == await listed_ids(client, listener)
+    await resumed.leave()
+
+
+async def test_a_browser_resumes_with_the_last_event_id_query_parameter(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, listener: Listener
+) -> None:
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    for minutes in (31, 32):
+        await touch_location(client, shop, minutes)
+    older, newer = await listed_ids(client, listener)
+    stream = await OpenStream(app, listener.token, query={"last_event_id": older}).open()
+    [message] = await stream.events(1)
+    assert message.id == newer
+    await stream.leave()
+
+
+async def test_a_malformed_last_event_id_is_a_400(client: httpx.AsyncClient, listener: Listener) -> None:
+    response = await client.get("/v1/callback/stream", headers={**listener.headers(), "Last-Event-ID": "no such"})
+    assert response.status_code == 400
+    assert response.json()["message"] == (
+        "Last-Event-ID must be the id of an event, as a stream gives it, not 'no such'"
+    )
+
+
+async def test_the_stream_never_sends_the_clients_own_changes(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    # the shop's own token streams: the location updates it makes are its own client's
+    await subscribe(client, shop.location_token, LOCATION_UPDATES)
+    writer = await world.client(name="Other app")
+    other = await world.token("location[orders.write]", location=shop.location, client=writer)
+    stream = await OpenStream(app, shop.location_token).open()
+    await touch_location(client, shop, 41)  # its own change
+    response = await client.patch("/v1/location", json={"preparation_time": 42}, headers={"X-Access-Token": other})
+    assert response.status_code == 200, response.text
+    [message] = await stream.events(1)
+    assert json.loads(message.data or "")["new_state"]["preparation_time"] == 42
+    await stream.leave()
+
+
+async def test_the_stream_is_refused_while_the_callback_has_a_url(
+    client: httpx.AsyncClient, listener: Listener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_dns(monkeypatch, {"hooks.example": PUBLIC})
+    await subscribe(client, listener.token, LOCATION_UPDATES, url="https://hooks.example/events")
+    response = await client.get("/v1/callback/stream", headers=listener.headers())
+    assert response.status_code == 409
+    assert response.json() == {
+        "error_type": "conflict",
+        "message": "The callback delivers its events to its URL: a stream needs a passive callback "
+        "(POST /callback with url null)",
+    }
+
+
+async def test_a_stream_ends_when_its_callback_is_given_a_url(
+    app: FastAPI, client: httpx.AsyncClient, listener: Listener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_dns(monkeypatch, {"hooks.example": PUBLIC})
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    stream = await OpenStream(app, listener.token).open()
+    await subscribe(client, listener.token, LOCATION_UPDATES, url="https://hooks.example/events")
+    await stream.until_end()
+    await stream.finished()
+
+
+async def test_the_fourth_stream_of_a_connection_is_a_429(
+    app: FastAPI, client: httpx.AsyncClient, listener: Listener
+) -> None:
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    open_streams = [await OpenStream(app, listener.token).open() for _ in range(3)]
+    assert [s.status for s in open_streams] == [200, 200, 200]
+    fourth = await OpenStream(app, listener.token).open()
+    assert fourth.status == 429
+    assert json.loads(await fourth.body()) == {
+        "error_type": "too_many_requests",
+        "message": "At most 3 streams may be open per connection; close one first",
+    }
+    assert metrics.STREAMS_OPEN._value.get() == 3
+    await open_streams[0].leave()
+    again = await OpenStream(app, listener.token).open()
+    assert again.status == 200
+    for stream in [*open_streams[1:], again]:
+        await stream.leave()
+    assert metrics.STREAMS_OPEN._value.get() == 0
+
+
+async def test_revoking_the_connection_closes_its_stream(
+    app: FastAPI, client: httpx.AsyncClient, listener: Listener, database: Database
+) -> None:
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    stream = await OpenStream(app, listener.token).open()
+    async with database.transaction() as session:
+        connection = (
+            await session.execute(select(Connection).where(Connection.client_id == listener.client_id))
+        ).scalar_one()
+        await revoke(session, connection)
+    await stream.until_end()  # ended by the server (its checks run every second)
+    await stream.finished()
+    assert streams_of(app.state.comptoir).count(connection.id) == 0
+
+
+async def test_a_shutdown_ends_open_streams_cleanly(
+    app: FastAPI, client: httpx.AsyncClient, listener: Listener
+) -> None:
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    stream = await OpenStream(app, listener.token).open()
+    await stream.next_message()
+    drain()  # what the server protocol calls at SIGTERM
+    await stream.until_end()
+    await stream.finished()
+    assert stream.ended
+
+
+async def test_a_client_that_stops_reading_is_dropped(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, listener: Listener
+) -> None:
+    app.state.comptoir.settings = app.state.comptoir.settings.model_copy(
+        update={"callback_stream_send_timeout_seconds": 0.2}
+    )
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    stream = await OpenStream(app, listener.token).open()
+    await stream.next_message()
+    stream.stall()
+    await touch_location(client, shop, 51)
+    await stream.finished()  # without the client ever leaving
+    assert metrics.STREAMS_OPEN._value.get() == 0
