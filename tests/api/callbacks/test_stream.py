@@ -68,7 +68,8 @@ async def test_the_stream_sends_the_backlog_then_live_events_in_order(
     assert [message.id for message in backlog + live] == ids
     assert {message.event for message in backlog + live} == {"location.update"}
     for message in backlog + live:
-        assert message.id is not None and message.data is not None
+        assert message.id is not None
+        assert message.data is not None
         assert json.loads(message.data) == await event_body(client, listener, message.id)
     assert [json.loads(m.data or "")["new_state"]["preparation_time"] for m in live] == [13, 14]
     await stream.leave()
