@@ -46,6 +46,7 @@ API_OPERATIONS = {
     ("/v1/callback", "POST"),
     ("/v1/callback", "DELETE"),
     ("/v1/callback/events", "GET"),
+    ("/v1/callback/stream", "GET"),
     ("/v1/callback/events/{event_id}", "GET"),
     ("/v1/callback/events/{event_id}", "DELETE"),
     ("/v1/callback/events/{event_id}/resend", "POST"),
@@ -164,6 +165,8 @@ async def test_every_operation_documents_a_response_schema_and_errors(document: 
                 assert set(operation["responses"]["200"]["content"]) == {
                     "image/jpeg", "image/png", "image/webp", "image/gif", "image/bmp",
                 }  # fmt: skip
+            elif path == "/v1/callback/stream":  # Server-Sent Events
+                assert set(operation["responses"]["200"]["content"]) == {"text/event-stream"}
             else:
                 success = operation["responses"].get("200") or operation["responses"]["202"]  # 202: queued
                 assert "schema" in success["content"]["application/json"], (path, method)
