@@ -1,0 +1,119 @@
+"""docs/api/callbacks-events.md "Stream": two real `serve` processes on one PostgreSQL. An
+event recorded by one reaches a stream held by the other (its one LISTEN connection), and a
+stream ends cleanly when its process shuts down (SIGTERM), so that its client reconnects to
+another process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from comptoir.config import Settings
+from comptoir.db.engine import create_database
+from tests.e2e.conftest import Server, run_cli
+from tests.factories import World
+from tests.waiting import PATIENCE
+
+pytestmark = pytest.mark.e2e
+KEY = "e2e-stream-key-at-least-32-bytes-long"
+END = None  # what the reader puts once the stream ended
+
+
+def setup_shop(database_url: str) -> tuple[str, str]:
+    """A location, a writer token and a listener token of another client, whose passive
+    callback subscribes to location updates."""
+
+    async def build() -> tuple[str, str]:
+        settings = Settings(database_url=database_url, secret_key=KEY)
+        db = create_database(settings, pool_size=2)
+        world = World(db, settings.server_key())
+        try:
+            location = await world.location(name="Streaming kitchen")
+            pos = await world.client(name="POS")
+            writer = await world.token("location[orders.write]", location=location, client=pos)
+            tablet = await world.client(name="Tablet")
+            listener = await world.token("location[orders.read]", location=location, client=tablet)
+            await world.subscribe(listener, None, {"location": ["update"]})
+            return writer, listener
+        finally:
+            await db.dispose()
+
+    return asyncio.run(build())
+
+
+def read_stream(server: Server, token: str) -> Iterator[queue.Queue[dict[str, str] | None]]:
+    """A thread reading the stream of `token` from `server`: each message as a dict of its
+    fields (comments left out), then END."""
+    messages: queue.Queue[dict[str, str] | None] = queue.Queue()
+    opened = threading.Event()
+
+    def read() -> None:
+        with (
+            httpx.Client(base_url=server.base_url, timeout=PATIENCE) as http,
+            http.stream("GET", "/v1/callback/stream", headers={"X-Access-Token": token}) as response,
+        ):
+            assert response.status_code == 200
+            opened.set()
+            fields: dict[str, str] = {}
+            for line in response.iter_lines():
+                if line == "":
+                    if fields:
+                        messages.put(fields)
+                    fields = {}
+                elif not line.startswith(":"):
+                    name, _, value = line.partition(":")
+                    fields[name] = value.removeprefix(" ")
+        messages.put(END)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    assert opened.wait(PATIENCE)
+    yield messages
+    thread.join(PATIENCE)
+
+
+def next_event(messages: queue.Queue[dict[str, str] | None]) -> dict[str, str] | None:
+    while True:
+        found = messages.get(timeout=PATIENCE)
+        if found is None or "id" in found:
+            return found
+
+
+def test_an_event_recorded_by_one_process_reaches_a_stream_held_by_another_which_ends_at_its_shutdown(
+    start_server: Callable[..., Server], fresh_postgres: str, tmp_path: Path
+) -> None:
+    env = {"COMPTOIR_DATABASE_URL": fresh_postgres, "COMPTOIR_SECRET_KEY": KEY, "COMPTOIR_RATE_LIMITS": "off"}
+    run_cli("migrate", env=env, cwd=tmp_path)
+    writer, listener = setup_shop(fresh_postgres)
+    holder, recorder = start_server(env=env), start_server(env=env)
+    stream = read_stream(holder, listener)
+    messages = next(stream)
+    with recorder.http() as http:
+        for minutes in (17, 18):
+            response = http.patch(
+                "/v1/location", json={"preparation_time": minutes}, headers={"X-Access-Token": writer}
+            )
+            assert response.status_code == 200
+        received = [next_event(messages), next_event(messages)]
+        listed = http.get("/v1/callback/events", headers={"X-Access-Token": listener}).json()
+        assert [event["id"] for event in listed] == [message["id"] for message in received if message]
+        for message in received:
+            assert message is not None
+            assert message["event"] == "location.update"
+            read = http.get(f"/v1/callback/events/{message['id']}", headers={"X-Access-Token": listener})
+            assert json.loads(message["data"]) == read.json()
+
+    holder.process.send_signal(signal.SIGTERM)
+    assert next_event(messages) is END  # the answer ended cleanly, no error in the reader
+    holder.process.wait(PATIENCE)  # the server did not wait for the stream to be closed by its client
+    assert "stream_closed" in holder.logs()
+    assert "reason=shutdown" in holder.logs()
+    next(stream, None)
