@@ -105,8 +105,11 @@ class Stream:
         self.wake.set()
 
     def close(self, reason: str) -> None:
+        """End the stream: nothing more is sent, and what waited is let go at once (a client
+        stalled in a send keeps only that send until the send timeout)."""
         if self.closed is None:
             self.closed = reason
+        self.queue.clear()
         self.wake.set()
 
 
