@@ -10,6 +10,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
+from comptoir.callbacks import stream as stream_module
 from comptoir.callbacks.stream import streams_of
 from comptoir.connections.service import revoke
 from comptoir.db.engine import Database
@@ -218,3 +219,33 @@ async def test_a_client_that_stops_reading_is_dropped(
     await touch_location(client, shop, 51)
     await stream.finished()  # without the client ever leaving
     assert metrics.STREAMS_OPEN._value.get() == 0
+
+
+def remaining(ratelimit: str) -> list[int]:
+    """The `r=` of each window of a RateLimit header."""
+    return [int(part.split(";r=")[1].split(";")[0]) for part in ratelimit.split(", ")]
+
+
+async def test_opening_a_stream_counts_as_one_request_however_much_it_sends(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, listener: Listener
+) -> None:
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    stream = await OpenStream(app, listener.token).open()
+    at_open = remaining(stream.headers["ratelimit"])
+    for minutes in (61, 62, 63):
+        await touch_location(client, shop, minutes)
+    await stream.events(3)
+    response = await client.get("/v1/callback", headers=listener.headers())
+    assert remaining(response.headers["ratelimit"]) == [left - 1 for left in at_open]
+    await stream.leave()
+
+
+async def test_a_quiet_stream_sends_a_comment_line_at_each_ping(
+    app: FastAPI, client: httpx.AsyncClient, listener: Listener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(stream_module, "PING_SECONDS", 0.05)  # 15 s in service
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    stream = await OpenStream(app, listener.token).open()
+    assert (await stream.next_message()).comments == ["open"]
+    assert [(await stream.next_message()).comments for _ in range(2)] == [["ping"], ["ping"]]
+    await stream.leave()
