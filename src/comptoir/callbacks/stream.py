@@ -209,6 +209,7 @@ class Streams:
             while self.by_connection:
                 self._wake.clear()
                 now = time.monotonic()
+                read = now  # a failed read waits its turn too: an outage is not hammered
                 try:
                     if now - checked >= CHECK_SECONDS:
                         checked = now
@@ -216,7 +217,6 @@ class Streams:
                         await self._check()
                     else:
                         await self._read(self._top)
-                    read = now
                 except DependencyUnavailable:
                     pass  # logged once per outage (kit.outages); tried again at the next tick
                 except Exception:
@@ -323,6 +323,8 @@ class EventStream(Response):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         stream = self.stream
+        resumed = ids.encode(Event.KIND, stream.after) if stream.after else None
+        log.info("stream_opened", connection_id=stream.connection_id, last_event_id=resumed)
         watcher = asyncio.ensure_future(self._watch(receive))
         try:
             await self._send(send, {"type": "http.response.start", "status": 200, "headers": self.raw_headers})
