@@ -81,7 +81,7 @@ async def test_the_document_is_valid_openapi_3_1(document: dict[str, Any]) -> No
 
 async def test_every_operation_has_a_summary_and_a_description(document: dict[str, Any]) -> None:
     found = [*operations(document), *operations(document, "webhooks")]
-    assert len(found) == 118 + 18
+    assert len(found) == 119 + 18
     for path, method, operation in found:
         assert operation.get("summary", "").strip(), (path, method)
         assert operation.get("description", "").strip(), (path, method)

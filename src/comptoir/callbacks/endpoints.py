@@ -119,6 +119,15 @@ async def list_events(session: Session, ctx: AnyToken, page: Pagination) -> JSON
     return JSON(body, headers=result.headers())
 
 
+STREAM_EXAMPLE = (
+    "retry: 3000\n: open\n\n"
+    "id: e5w2rq\nevent: order.create\n"
+    'data: {"id":"e5w2rq","resource_type":"order","event_type":"create",'
+    '"created_at":"2026-06-24T19:02:11+02:00","order_id":"a7d9kp","location_id":"4k3jxr-1","new_state":{}}\n\n'
+    ": ping\n\n"
+)
+
+
 @router.get(
     "/callback/stream",
     response_class=EventStream,
@@ -127,7 +136,7 @@ async def list_events(session: Session, ctx: AnyToken, page: Pagination) -> JSON
         200: {
             "description": "Server-Sent Events: `id: <event id>`, `event: <resource_type>.<event_type>`, "
             "`data: <the event as GET /callback/events/{event_id} reads it>`",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "content": {"text/event-stream": {"schema": {"type": "string"}, "example": STREAM_EXAMPLE}},
         },
         **READ_ERRORS,
         409: {"model": ErrorBody, "description": "The callback has a URL: its events are POSTed"},
