@@ -249,3 +249,20 @@ async def test_a_quiet_stream_sends_a_comment_line_at_each_ping(
     assert (await stream.next_message()).comments == ["open"]
     assert [(await stream.next_message()).comments for _ in range(2)] == [["ping"], ["ping"]]
     await stream.leave()
+
+
+async def test_an_event_committed_after_a_later_key_was_read_still_reaches_the_stream(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, listener: Listener
+) -> None:
+    # Keys are taken at insert and seen at commit: the shared read may already have read a
+    # later key (another connection's) when an earlier one commits. It looks again at the
+    # keys of the last seconds, once a second.
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    stream = await OpenStream(app, listener.token).open()
+    await stream.next_message()
+    streams = streams_of(app.state.comptoir)
+    streams._top += 1_000_000  # as if a much later key had been read
+    await touch_location(client, shop, 91)
+    [message] = await stream.events(1)
+    assert json.loads(message.data or "")["new_state"]["preparation_time"] == 91
+    await stream.leave()
