@@ -32,7 +32,7 @@ from comptoir.web import words
 from comptoir.web.data import display_name
 from comptoir.web.orders import moves, tag_of
 from comptoir.web.pages import owned_location
-from comptoir.web.render import PageAnswer, Visitor, crumbs, page, redirect, visitor
+from comptoir.web.render import PageAnswer, Person, Visitor, crumbs, page, redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -112,9 +112,8 @@ async def _board(
 
 
 @router.get("/locations/{location_id}/today")
-async def board_page(request: Request, location_id: str) -> Response:
+async def board_page(request: Request, you: Person, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
         board = await _board(request, you, location, account, db)
     return page(
@@ -129,10 +128,9 @@ async def board_page(request: Request, location_id: str) -> Response:
 
 
 @router.get("/locations/{location_id}/today/orders")
-async def board_part(request: Request, location_id: str) -> Response:
+async def board_part(request: Request, you: Person, location_id: str) -> Response:
     """The board's list alone: what its script swaps in."""
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
         board = await _board(request, you, location, account, db)
     return page("bo_board_orders.html", **board)

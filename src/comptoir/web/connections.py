@@ -39,6 +39,7 @@ from comptoir.web.data import next_page_url, page_request
 from comptoir.web.pages import owned_account, owned_location
 from comptoir.web.render import (
     Named,
+    Person,
     Problem,
     Visitor,
     crumbs,
@@ -46,7 +47,6 @@ from comptoir.web.render import (
     page,
     redirect,
     templates,
-    visitor,
 )
 from comptoir.web.scope_words import scope_words
 
@@ -113,18 +113,16 @@ def _connections_page(
 
 
 @router.get("/locations/{location_id}/connections")
-async def location_connections(request: Request, location_id: str) -> Response:
+async def location_connections(request: Request, you: Person, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
         rows = listed_rows(await connections.listed_of_location(db, location))
     return _connections_page(you, rows, account, location)
 
 
 @router.get("/accounts/{account_id}/connections")
-async def account_connections(request: Request, account_id: str) -> Response:
+async def account_connections(request: Request, you: Person, account_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
         rows = listed_rows(await connections.listed_of_account(db, account))
     return _connections_page(you, rows, account, None)
@@ -182,8 +180,8 @@ def _log_filters(request: Request) -> tuple[dict[str, str], str | None, list[Pro
 
 
 @router.get("/connections/{connection_id}")
-async def connection_page(request: Request, connection_id: str) -> Response:
-    return await _connection_page(request, connection_id)
+async def connection_page(request: Request, you: Person, connection_id: str) -> Response:
+    return await _connection_page(request, you, connection_id)
 
 
 async def _row(db: AsyncSession, connection: Connection) -> dict[str, Any]:
@@ -217,7 +215,12 @@ async def _log_page(
 
 
 async def _connection_page(
-    request: Request, connection_id: str, *, flash: str | None = None, secret: dict[str, Any] | None = None
+    request: Request,
+    you: Visitor,
+    connection_id: str,
+    *,
+    flash: str | None = None,
+    secret: dict[str, Any] | None = None,
 ) -> Response:
     """The page; `flash`: the outcome of a callback tool; `secret`: the signing secret, shown
     only in answer to a POST (never in a URL, never cached)."""
@@ -225,7 +228,6 @@ async def _connection_page(
     await state.request_log.flush()  # this process's last requests; others' come within a second
     chosen, status_class, problems = _log_filters(request)
     async with state.db.transaction(write=False) as db:
-        you = await visitor(request, db)
         connection, manages = await _connection(db, you, connection_id, manage=False)
         row = await _row(db, connection)
 
@@ -262,7 +264,7 @@ async def _connection_page(
 
 
 @router.get("/connections/{connection_id}/deliveries")
-async def deliveries_page(request: Request, connection_id: str) -> Response:
+async def deliveries_page(request: Request, you: Person, connection_id: str) -> Response:
     """The connection's delivery log: every callback delivery attempt of the last days,
     newest first, 50 a page, of one outcome when asked."""
     chosen = {"outcome": request.query_params.get("outcome", "")}
@@ -272,7 +274,6 @@ async def deliveries_page(request: Request, connection_id: str) -> Response:
             Problem("outcome", "Outcome: choose Delivered, Failed, retried later or Failed, given up, or all")
         )
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         connection, manages = await _connection(db, you, connection_id, manage=False)
         row = await _row(db, connection)
 
@@ -301,10 +302,9 @@ async def deliveries_page(request: Request, connection_id: str) -> Response:
     )
 
 
-async def _act(request: Request, connection_id: str, action: str) -> Response:
+async def _act(request: Request, you: Visitor, connection_id: str, action: str) -> Response:
     form = await request.form()
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         connection, _ = await _connection(db, you, connection_id, manage=True)
         if action == "revoke":
@@ -315,19 +315,19 @@ async def _act(request: Request, connection_id: str, action: str) -> Response:
 
 
 @router.post("/connections/{connection_id}/revoke")
-async def revoke_page(request: Request, connection_id: str) -> Response:
+async def revoke_page(request: Request, you: Person, connection_id: str) -> Response:
     """The token gets 401 at once, from every process (tokens are not cached)."""
-    return await _act(request, connection_id, "revoke")
+    return await _act(request, you, connection_id, "revoke")
 
 
 @router.post("/connections/{connection_id}/block")
-async def block_page(request: Request, connection_id: str) -> Response:
-    return await _act(request, connection_id, "block")
+async def block_page(request: Request, you: Person, connection_id: str) -> Response:
+    return await _act(request, you, connection_id, "block")
 
 
 @router.post("/connections/{connection_id}/unblock")
-async def unblock_page(request: Request, connection_id: str) -> Response:
-    return await _act(request, connection_id, "unblock")
+async def unblock_page(request: Request, you: Person, connection_id: str) -> Response:
+    return await _act(request, you, connection_id, "unblock")
 
 
 # --- the callback's tools -------------------------------------------------------------------
@@ -335,7 +335,7 @@ async def unblock_page(request: Request, connection_id: str) -> Response:
 # the connection's token may use them too.
 
 
-async def _tool(request: Request, connection_id: str, action: str) -> Response:
+async def _tool(request: Request, you: Visitor, connection_id: str, action: str) -> Response:
     state = app_state(request)
     form = await request.form()
     flash: str
@@ -343,7 +343,6 @@ async def _tool(request: Request, connection_id: str, action: str) -> Response:
     try:
         if action == "test":
             async with state.db.transaction(write=False) as db:
-                you = await visitor(request, db)
                 you.check(form)
                 connection, _ = await _connection(db, you, connection_id, manage=False)
             # the POST runs outside any transaction
@@ -353,7 +352,6 @@ async def _tool(request: Request, connection_id: str, action: str) -> Response:
             flash = f"Test event {outcome['event']['id']}: {verdict} ({answer})."
         else:
             async with state.db.transaction() as db:
-                you = await visitor(request, db)
                 you.check(form)
                 connection, _ = await _connection(db, you, connection_id, manage=False)
                 charge = partial(state.limiter.charge_replay, connection.id)
@@ -362,7 +360,7 @@ async def _tool(request: Request, connection_id: str, action: str) -> Response:
         flash = "; ".join(f"{e.field}: {e.message}" if e.field else e.message for e in exc.errors)
     except ComptoirError as exc:  # no callback, no such event: nothing changed
         flash = exc.message
-    return await _connection_page(request, connection_id, flash=flash, secret=secret)
+    return await _connection_page(request, you, connection_id, flash=flash, secret=secret)
 
 
 async def _act_on_callback(
@@ -386,8 +384,8 @@ async def _act_on_callback(
 
 
 def _tool_route(action: str) -> None:
-    async def handler(request: Request, connection_id: str) -> Response:
-        return await _tool(request, connection_id, action)
+    async def handler(request: Request, you: Person, connection_id: str) -> Response:
+        return await _tool(request, you, connection_id, action)
 
     router.add_api_route(f"/connections/{{connection_id}}/callback/{action}", handler, methods=["POST"])
 

@@ -34,7 +34,7 @@ from comptoir.orders.repository import OrderRepository
 from comptoir.orders.schemas import STATUSES
 from comptoir.web.data import display_name, next_page_url, page_request
 from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import PageAnswer, Visitor, crumbs, not_found, page, redirect, templates, text, visitor
+from comptoir.web.render import PageAnswer, Person, Visitor, crumbs, not_found, page, redirect, templates, text
 
 router = APIRouter(include_in_schema=False)
 
@@ -123,10 +123,9 @@ def _chosen(request: Request, *names: str) -> dict[str, str]:
 
 
 @router.get("/locations/{location_id}/orders")
-async def orders_page(request: Request, location_id: str) -> Response:
+async def orders_page(request: Request, you: Person, location_id: str) -> Response:
     chosen = _chosen(request)
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
         context: dict[str, Any] = {
             "title": f"Orders · {location.name}",
@@ -156,13 +155,12 @@ async def orders_page(request: Request, location_id: str) -> Response:
 
 
 @router.get("/accounts/{account_id}/orders")
-async def account_orders_page(request: Request, account_id: str) -> Response:
+async def account_orders_page(request: Request, you: Person, account_id: str) -> Response:
     """Every location's orders, newest first, with a Location column; filtered by status,
     days and location. Days are read in the chosen location's time zone, else in the one
     zone of the account's locations, else in UTC (docs/back-office.md "Orders")."""
     chosen = _chosen(request, "location")
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
         places = await locations_of_account(db, account)
         place = next((p for p in places if p.public_id == chosen["location"]), None)
@@ -265,9 +263,8 @@ async def _order_view(
 
 
 @router.get("/locations/{location_id}/orders/{order_id}")
-async def order_page(request: Request, location_id: str, order_id: str) -> Response:
+async def order_page(request: Request, you: Person, location_id: str, order_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
         return await _order_view(db, you, location, account, order_id)
 
@@ -285,12 +282,11 @@ def _refusal(exc: BadRequest | Conflict) -> str:
 
 
 @router.post("/locations/{location_id}/orders/{order_id}/status")
-async def move_order(request: Request, location_id: str, order_id: str) -> Response:
+async def move_order(request: Request, you: Person, location_id: str, order_id: str) -> Response:
     """One button of the workflow: the form's `status`, `seen` (the status it showed) and
     `back` ("board": the live board, else the order's page)."""
     form = await request.form()
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         location, account = await owned_location(db, you.user, location_id)
         try:
