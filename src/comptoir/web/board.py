@@ -61,14 +61,14 @@ def due_at(order: dict[str, Any], location: Location, now: datetime) -> datetime
     return created + timedelta(minutes=preparation_minutes(location, now))
 
 
-def _ticket(order: dict[str, Any], location: Location, now: datetime) -> dict[str, Any]:
+def _ticket(order: dict[str, Any], location: Location, now: datetime, tz: str) -> dict[str, Any]:
     """An order as a ticket of the board, its words computed once here (a board holds up to
     200): its label, status, summary line (the time it came, its channel, service type and
     customer), item lines, moves, and when it is due (`due_at`)."""
     due = due_at(order, location, now)
     minutes = int((due - now).total_seconds() // 60)
     customer = display_name(order["customer"])
-    summary = [words.clock_time(order["created_at"], location.timezone)]
+    summary = [words.clock_time(order["created_at"], tz)]
     if channel := order["channel"] or order["created_by"]:
         summary.append(f"from {channel}")
     if order["service_type"]:
@@ -111,7 +111,8 @@ async def _board(
 ) -> dict[str, Any]:
     """What the board and its part show: today's open orders, read as the lists read them."""
     now = clock.now()
-    today = now.astimezone(zone(location.timezone)).date()
+    tz = you.zone(location.timezone)
+    today = now.astimezone(zone(tz)).date()
     # `after` without a zone: read in the location's time zone
     filters = orders.order_filters(str.capitalize, after=datetime.combine(today, time()), statuses=workflow.OPEN)
     try:  # the board is one page: a cursor in its address is none of its own
@@ -125,7 +126,8 @@ async def _board(
         "you": you,
         "location": location,
         "account": account,
-        "tickets": urgency([_ticket(order, location, now) for order in shown]),
+        "tickets": urgency([_ticket(order, location, now, tz) for order in shown]),
+        "tz": tz,
         "more": result.next_cursor is not None,
         "now": now,
     }

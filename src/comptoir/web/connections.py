@@ -96,6 +96,7 @@ def _shown(row: Listed) -> dict[str, Any]:
             else None
         ),
         "account_id": ids.encode(Account.KIND, c.account_id) if c.account_id is not None else None,
+        "location_timezone": row.location_timezone,
     }
 
 
@@ -110,7 +111,7 @@ def _connections_page(
         crumbs=crumbs(account, location),
         rows=rows,
         level="location" if location is not None else "account",
-        tz=you.user.timezone,
+        tz=you.zone(location.timezone if location is not None else None),
     )
 
 
@@ -239,7 +240,7 @@ async def _connection_page(
         requests, next_url = await _log_page(request, you, OLDER_REFUSED, problems, read)
         attempts = await recent_attempts(db, connection.id, RECENT_ATTEMPTS)
         callback = await callbacks.callback_of(db, connection.id)
-        chart = await delivery_chart(db, connection.id, you.user.timezone)
+        chart = await delivery_chart(db, connection.id, you.zone(row["location_timezone"]))
     return page(
         "bo_connection.html",
         400 if problems else 200,
@@ -257,7 +258,7 @@ async def _connection_page(
         attempts=attempts,
         attempts_shown=RECENT_ATTEMPTS,
         delivery_chart=chart,
-        tz=you.user.timezone,
+        tz=you.zone(row["location_timezone"]),
         callback=callback,
         events=[f"{resource}.{action}" for resource, actions in callback["events"].items() for action in actions],
         flash=flash,
@@ -300,7 +301,7 @@ async def deliveries_page(request: Request, you: Person, connection_id: str) -> 
         attempts=attempts,
         next_url=next_url,
         callback=callback,
-        tz=you.user.timezone,
+        tz=you.zone(row["location_timezone"]),
     )
 
 

@@ -298,6 +298,7 @@ async def _order_view(
         customer_name=display_name(shown["customer"]),
         quotes=await list_quotes(db, location, order),
         history=_history(history),
+        tz=you.zone(location.timezone),
         errors=[error] if error else [],
     )
 
