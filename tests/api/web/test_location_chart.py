@@ -4,7 +4,6 @@ local day over the last 30 days, on its page (both databases)."""
 from __future__ import annotations
 
 import re
-
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
