@@ -79,6 +79,13 @@ class Note:
     x: float
     y: float
     text: str
+    anchor: str = "middle"  # "end" near the right edge: the text stays inside the chart
+
+
+def _note(x: float, y: float, text: str) -> Note:
+    if x > WIDTH - RIGHT - 24:
+        return Note(_r(WIDTH - RIGHT), y, text, "end")
+    return Note(x, y, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,12 +194,12 @@ def chart(
     if kind == "line" and len(series) == 1:
         values = series[0].values
         marked = {max(range(len(values)), key=lambda i: values[i]), len(values) - 1} if values else set()
-        notes = [Note(_r(LEFT + slot * (i + 0.5)), _r(y_of(values[i]) - 6), fmt(values[i])) for i in sorted(marked)]
+        notes = [_note(_r(LEFT + slot * (i + 0.5)), _r(y_of(values[i]) - 6), fmt(values[i])) for i in sorted(marked)]
     elif labels:
         totals = [sum(Decimal(one.values[i]) for one in series) for i in range(len(labels))]
         marked = {max(range(len(totals)), key=lambda i: totals[i]), len(totals) - 1}
         notes = [
-            Note(_r(LEFT + slot * (i + 0.5)), _r(y_of(totals[i]) - 4), fmt(int(totals[i]) if whole else totals[i]))
+            _note(_r(LEFT + slot * (i + 0.5)), _r(y_of(totals[i]) - 4), fmt(int(totals[i]) if whole else totals[i]))
             for i in sorted(marked)
         ]
     return Chart(

@@ -332,7 +332,7 @@ async def test_a_ticket_shows_the_time_of_day_and_the_channel(client: httpx.Asyn
     clock.freeze(T0 + timedelta(minutes=1))
     part = await shown(client, f"/locations/{shop.location.public_id}/today/orders")
     clock.reset()
-    assert '<p class="muted">12:00 · from Ordering site · Collection · <strong>' in part, part
+    assert '<p class="muted">12:00 · from Ordering site · Collection · <strong class="total">' in part, part
     assert sent["id"] in part
     assert "24 Jun 2026, 12:00" not in part  # the board shows today only: no date on a ticket
 

@@ -168,7 +168,7 @@ async def test_the_order_page_shows_items_customer_delivery_and_history(client: 
         assert expected in page, expected
     history = re.findall(
         r'<tr><td data-label="Time">([^<]+)</td><td data-label="What happened">([^<]+)</td>'
-        r'<td data-label="Changed">([^<]*)</td><td data-label="Event sent" class="secondary-col"><code>([\w.]+)</code>',
+        r'<td data-label="Changed">([^<]*)</td><td data-label="Event sent" class="secondary-col"><code class="event">([\w.]+)</code>',
         page,
     )
     assert history == [
