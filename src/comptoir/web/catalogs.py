@@ -174,7 +174,7 @@ async def catalog_view(
     stored = await catalogs.stored_data(db, catalog.id)
     data = orjson.loads(stored)  # the stored read shape (catalogs.service)
     entries = await read_inventory(db, catalog, location) if location is not None else []
-    tz = location.timezone if location is not None else "UTC"
+    tz = you.zone(location.timezone if location is not None else None)
     stock = {("sku" if e["sku_ref"] else "option", e["sku_ref"] or e["option_ref"]): e for e in entries}
 
     def of(kind: str, ref: str | None) -> Stock:

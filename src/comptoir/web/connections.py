@@ -17,6 +17,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -47,6 +48,7 @@ from comptoir.web.render import (
     page,
     redirect,
     templates,
+    text,
 )
 from comptoir.web.scope_words import scope_words
 
@@ -94,6 +96,7 @@ def _shown(row: Listed) -> dict[str, Any]:
             else None
         ),
         "account_id": ids.encode(Account.KIND, c.account_id) if c.account_id is not None else None,
+        "location_timezone": row.location_timezone,
     }
 
 
@@ -108,7 +111,7 @@ def _connections_page(
         crumbs=crumbs(account, location),
         rows=rows,
         level="location" if location is not None else "account",
-        tz=you.user.timezone,
+        tz=you.zone(location.timezone if location is not None else None),
     )
 
 
@@ -237,7 +240,7 @@ async def _connection_page(
         requests, next_url = await _log_page(request, you, OLDER_REFUSED, problems, read)
         attempts = await recent_attempts(db, connection.id, RECENT_ATTEMPTS)
         callback = await callbacks.callback_of(db, connection.id)
-        chart = await delivery_chart(db, connection.id, you.user.timezone)
+        chart = await delivery_chart(db, connection.id, you.zone(row["location_timezone"]))
     return page(
         "bo_connection.html",
         400 if problems else 200,
@@ -255,7 +258,7 @@ async def _connection_page(
         attempts=attempts,
         attempts_shown=RECENT_ATTEMPTS,
         delivery_chart=chart,
-        tz=you.user.timezone,
+        tz=you.zone(row["location_timezone"]),
         callback=callback,
         events=[f"{resource}.{action}" for resource, actions in callback["events"].items() for action in actions],
         flash=flash,
@@ -298,12 +301,14 @@ async def deliveries_page(request: Request, you: Person, connection_id: str) -> 
         attempts=attempts,
         next_url=next_url,
         callback=callback,
-        tz=you.user.timezone,
+        tz=you.zone(row["location_timezone"]),
     )
 
 
 async def _act(request: Request, you: Visitor, connection_id: str, action: str) -> Response:
     form = await request.form()
+    if action == "revoke" and text(form, "confirmed") != "yes":
+        return await _confirm_revoke(request, you, form, connection_id)
     async with app_state(request).db.transaction() as db:
         you.check(form)
         connection, _ = await _connection(db, you, connection_id, manage=True)
@@ -312,6 +317,32 @@ async def _act(request: Request, you: Visitor, connection_id: str, action: str) 
         else:
             await set_blocked(db, connection, action == "block")
     return redirect(f"/connections/{connection_id}")
+
+
+async def _confirm_revoke(request: Request, you: Visitor, form: FormData, connection_id: str) -> Response:
+    """Revoke, not yet confirmed: the page that asks, changing nothing (docs/back-office.md
+    "Confirmations"); its button posts again with `confirmed=yes`."""
+    async with app_state(request).db.transaction(write=False) as db:
+        you.check(form)
+        connection, manages = await _connection(db, you, connection_id, manage=True)
+        row = await _row(db, connection)
+    here = f"/connections/{connection.public_id}"
+    return page(
+        "bo_confirm.html",
+        title=f"Revoke {row['application']}'s connection to {row['place']}?",
+        you=you,
+        crumbs=[*_crumbs(row, manages), (_title(row), here)],
+        facts=[f"{row['application']} may now: {'; '.join(row['words']) or 'nothing'}."],
+        consequence=(
+            f"{row['application']} loses its access at once; to connect again, it must ask you again and you"
+            " must allow it. To stop it for a while instead, block the connection: it can be unblocked."
+        ),
+        action=f"{here}/revoke",
+        fields=[],
+        confirm_words="Yes, revoke it",
+        back_url=here,
+        back_words="No, keep it",
+    )
 
 
 @router.post("/connections/{connection_id}/revoke")

@@ -306,6 +306,13 @@ class Visitor:
     timezone: str = "UTC"  # the user's: times on pages without a location
     path: str = ""  # the page's own address: its navigation link is marked current
 
+    def zone(self, location_timezone: str | None = None) -> str:
+        """The time zone a page shows its times in, the one rule of every page
+        (docs/back-office.md "Time zones"): a page about one location or about something of
+        one location (its board, orders, stock, a connection to it) shows the location's
+        zone, `location_timezone`; every other page shows the signed-in person's."""
+        return location_timezone or self.timezone
+
     def check(self, form: FormData) -> None:
         """A form posted by this visitor's own page, or 403."""
         _check_csrf(self.key, self.session, form)
