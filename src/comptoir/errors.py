@@ -289,10 +289,12 @@ class FieldErrors:
         else:
             self.more += 1
 
-    def extend(self, errors: Iterable[FieldError], more: int = 0) -> None:
-        for error in errors:
+    def extend(self, other: FieldErrors) -> None:
+        """`other`'s errors after these: those it names (named here while there is room),
+        then those it counts."""
+        for error in other.errors:
             self.add(error.field, error.message)
-        self.more += more
+        self.more += other.more
 
     @property
     def total(self) -> int:
@@ -382,8 +384,5 @@ def validation_error(errors: Iterable[dict[str, Any]]) -> ComptoirError:
             return BadRequest(f"Invalid {where} parameter {shown(name)}: {validation_message(error)}")
         if len(loc) == 1 or error["type"] == "json_invalid":
             return BadRequest("The request body must be a JSON object")
-        if fields.full:
-            fields.more += 1
-        else:
-            fields.add(field_path(loc[1:]), validation_message(error))
+        fields.add(field_path(loc[1:]), validation_message(error))
     return fields.refusal()

@@ -109,7 +109,7 @@ def test_a_new_user_walks_the_back_office(hub: Hub, phone: Phone) -> None:
     phone.shot("order")
     expect(page.get_by_text("Margherita").first).to_be_visible()
     expect(page.get_by_text("Mozzarella").first).to_be_visible()
-    expect(page.get_by_text("order.create").first).to_be_visible()
+    expect(page.get_by_text("Created by Marie's website").first).to_be_visible()
 
     # ... and in the request log of the connection.
     page.goto(f"{hub.url}/locations/{location_id}/connections")
@@ -123,6 +123,8 @@ def test_a_new_user_walks_the_back_office(hub: Hub, phone: Phone) -> None:
 
     # Revoke: the API answers 401 at once.
     page.get_by_role("button", name="Revoke").click()
+    phone.shot("connection-revoke-asked")
+    page.get_by_role("button", name="Yes, revoke it").click()
     expect(page.get_by_text("Revoked on")).to_be_visible()
     phone.shot("connection-revoked")
     assert httpx.get(f"{hub.url}/v1/location", headers={"X-Access-Token": token}).status_code == 401

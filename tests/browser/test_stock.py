@@ -52,7 +52,7 @@ def test_the_owner_marks_stock_out_and_back_and_the_api_sees_it(hub: Hub, phone:
     phone.shot("catalog-out")
     assert inventory() == [("burger", "0.0", None), ("burger-xl", "0.0", "2030-01-01T12:00:00+01:00")]
 
-    page.get_by_role("button", name="Back in stock: Burger (every sku)").click()
+    page.get_by_role("button", name="Back in stock: Burger (all kinds)").click()
     expect(page.locator(".tag", has_text="Out of stock")).to_have_count(0)
     assert inventory() == []
 

@@ -144,3 +144,48 @@ async def test_a_forged_cursor_on_the_board_leads_back_to_the_board(client: http
     for url in (f"{board}?cursor=forged", f"{board}/orders?cursor=forged"):
         answer = await client.get(url)
         assert (answer.status_code, answer.headers["location"]) == (303, board), url
+
+
+async def test_the_question_before_rejecting_another_owners_order_is_not_found(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    location, _account, order = await _theirs(client, shop, world)
+    await log_in(client, "owner@example.com")
+    csrf = csrf_of((await client.get("/")).text)
+    for where in (location, shop.location.public_id):
+        answer = await client.post(
+            f"/locations/{where}/orders/{order}/status", data={"csrf": csrf, "status": "rejected", "seen": "new"}
+        )
+        assert answer.status_code == 404, where
+        assert "Reject order" not in answer.text
+
+
+@pytest.mark.parametrize("confirmed", ["", "yes"])
+async def test_an_ending_without_its_csrf_token_is_refused_and_changes_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World, confirmed: str
+) -> None:
+    order = await created(client, shop, {"status": "new"})
+    await log_in(client, "owner@example.com")
+    before = await world.snapshot()
+    answer = await client.post(
+        f"/locations/{shop.location.public_id}/orders/{order['id']}/status",
+        data={"csrf": "forged", "status": "rejected", "seen": "new", "confirmed": confirmed},
+    )
+    assert answer.status_code == 403
+    assert await world.snapshot() == before
+
+
+async def test_markup_in_the_channel_and_name_is_text_on_the_question(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    body = {"status": "new", "channel": SCRIPT, "customer": {"first_name": SCRIPT}}
+    order = await created(client, shop, body)
+    await log_in(client, "owner@example.com")
+    page = await client.get(f"/locations/{shop.location.public_id}/orders/{order['id']}")
+    answer = await client.post(
+        f"/locations/{shop.location.public_id}/orders/{order['id']}/status",
+        data={"csrf": csrf_of(page.text), "status": "rejected", "seen": "new"},
+    )
+    assert answer.status_code == 200
+    assert SCRIPT not in answer.text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in answer.text

@@ -11,7 +11,7 @@ from comptoir import events
 from comptoir.db.engine import Database
 from comptoir.jobs.timed import purge_history
 from comptoir.kit import clock
-from comptoir.models import Change, DeliveryAttempt, Event
+from comptoir.models import Change, ChangePerson, DeliveryAttempt, Event
 from tests.factories import World
 
 
@@ -117,3 +117,21 @@ async def test_events_done_more_than_30_days_ago_are_purged_with_their_changes(
         assert list(await session.scalars(select(Event.id).order_by(Event.id))) == [recent, pending]
         assert await session.scalar(select(func.count()).select_from(Change)) == 2
     assert await purge_history(database) == 0
+
+
+async def test_the_person_of_a_purged_change_goes_with_it(database: Database, world: World) -> None:
+    """docs/back-office.md "Orders", History: `change_people` names who made a change from the
+    back office; a purged change takes its row along (both databases)."""
+    location = await world.location()
+    owner = await world.user(email="cook@example.com")
+    clock.travel(timedelta(days=-40))
+    async with database.transaction() as session:
+        change = await events.record(
+            session, resource_type="location", event_type="update", ids={},
+            account_id=location.account_id, location_id=location.id,
+        )  # fmt: skip
+        session.add(ChangePerson(change_id=change.id, user_id=owner.id))
+    clock.reset()
+    assert await purge_history(database) == 1
+    async with database.transaction(write=False) as session:
+        assert await session.scalar(select(func.count()).select_from(ChangePerson)) == 0

@@ -1,6 +1,6 @@
 """docs/api/permissions.md states each API route's permission exactly as the route declares it
 (`auth.access.require`, rendered by `comptoir.http.permission_table`), and every API route
-declares one."""
+declares one; every back-office page declares the person it serves (`web.render.Person`)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,14 @@ import tempfile
 from pathlib import Path
 from types import ModuleType
 
+from fastapi import FastAPI
 from fastapi.routing import APIRoute, iter_route_contexts
 
 from comptoir.app import create_app
 from comptoir.config import Settings
 from comptoir.http.routing import declared_permission
+from comptoir.users import sessions
+from comptoir.web import render
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,6 +30,13 @@ def _script() -> ModuleType:
     return module
 
 
+def _app() -> FastAPI:
+    with tempfile.TemporaryDirectory() as directory:
+        return create_app(
+            Settings(database_url=f"sqlite:///{directory}/unused.db", secret_key="unused"), background=False
+        )
+
+
 def test_the_permissions_page_states_every_routes_declared_permission() -> None:
     script = _script()
     written = script.PAGE.read_text(encoding="utf-8")
@@ -36,10 +46,7 @@ def test_the_permissions_page_states_every_routes_declared_permission() -> None:
 
 
 def test_every_api_route_but_health_readiness_and_the_reference_redirect_declares_its_permission() -> None:
-    with tempfile.TemporaryDirectory() as directory:
-        app = create_app(
-            Settings(database_url=f"sqlite:///{directory}/unused.db", secret_key="unused"), background=False
-        )
+    app = _app()
     undeclared = [
         context.path
         for context in iter_route_contexts(app.routes)
@@ -67,3 +74,35 @@ def test_the_page_names_the_rules_beyond_one_scope() -> None:
         "| `GET /v1/catalogs/{catalog_id}` | location, account | `catalog.read` or `all_catalogs.read` | heavy; "
         "general with `hide_data=true` or `hide_data=1` |"
     ) in written
+
+
+# Back-office pages anyone may open: the favicon, and the pages that sign a person in or out.
+OPEN_PAGES = ["/favicon.ico", "/favicon.svg", "/login", "/login", "/logout", "/signup", "/signup"]
+
+
+def test_every_back_office_page_but_sign_in_and_out_declares_a_signed_in_person() -> None:
+    """docs/architecture.md "Permissions": a page states who it serves on its route, `you:
+    Person`, as an API route states its token's permission; none finds its visitor itself."""
+    app = _app()
+    undeclared = []
+    for context in iter_route_contexts(app.routes):
+        route, path = context.original_route, context.path or ""
+        if not isinstance(route, APIRoute) or render.is_api_path(path, "/metrics"):
+            continue
+        people = [dependency for dependency in route.dependant.dependencies if dependency.call is render.person]
+        if len(people) != 1:
+            undeclared.append(path)
+    assert undeclared == OPEN_PAGES
+
+
+def test_the_consent_page_declares_the_browser_it_serves() -> None:
+    """The consent page, open to any browser (its login form when nobody is signed in), takes
+    the browser's session and person from its route's declaration (`users.sessions.AnyBrowser`)."""
+    app = _app()
+    declared = [
+        (context.path, sorted(context.original_route.methods))
+        for context in iter_route_contexts(app.routes)
+        if isinstance(context.original_route, APIRoute)
+        and any(dependency.call is sessions.browser for dependency in context.original_route.dependant.dependencies)
+    ]
+    assert declared == [("/oauth2/v1/authorize", ["GET"]), ("/oauth2/v1/authorize", ["POST"])]

@@ -9,7 +9,7 @@ the whole upload is valid, so a refused upload costs no id and changes nothing.
 Hot path: a realistic upload has 10,000 products, so each field is looked at once, absent
 optional fields cost one dict lookup, and errors are collected, never raised per field.
 
-`content_fields` reads one field, `content_entities` one entity; here, the whole upload.
+`fields` reads one field, `content_entities` one entity; here, the whole upload.
 
 StreamedData (docs/architecture.md "Request bodies"): an API upload is read while its body
 arrives. `Upload.entity` reads each entity of a section as soon as it is complete (the
@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from comptoir.catalogs.content_entities import EntityReader
-from comptoir.catalogs.content_fields import FieldReader
-from comptoir.errors import MAX_ERRORS, FieldError
+from comptoir.catalogs.fields import FieldReader
+from comptoir.errors import MAX_ERRORS, FieldErrors
 from comptoir.kit import ids
 from comptoir.kit.jsonstream import REFUSED, Path, Shape
 from comptoir.kit.jsonutil import dumps_str
@@ -48,13 +48,12 @@ EMPTY_DATA = dumps_str({section: [] for section in SECTIONS})  # the stored `dat
 
 
 class Invalid(Exception):
-    """The upload breaks the rules; `errors` names the first problems with their paths, `more`
+    """The upload breaks the rules; `errors` names the first problems with their paths and
     counts the others."""
 
-    def __init__(self, errors: list[FieldError], more: int = 0) -> None:
-        super().__init__(f"{len(errors) + more} error(s)")
+    def __init__(self, errors: FieldErrors) -> None:
+        super().__init__(f"{errors.total} error(s)")
         self.errors = errors
-        self.more = more
 
 
 @dataclass
@@ -101,12 +100,12 @@ class Upload:
 
     @property
     def total(self) -> int:
-        return self.more + sum(reader.c.found.total for reader in self.readers.values())
+        return self.more + sum(reader.c.errors.total for reader in self.readers.values())
 
     @property
     def full(self) -> bool:
         """MAX_ERRORS errors are named: the upload is refused."""
-        return sum(len(reader.c.errors) for reader in self.readers.values()) >= MAX_ERRORS
+        return sum(len(reader.c.errors.errors) for reader in self.readers.values()) >= MAX_ERRORS
 
     def entity(self, section: str, raw: Any, index: int) -> dict[str, Any] | None:
         """The read shape of `data.<section>[index]`; None, with an error, when not an object."""
@@ -119,7 +118,7 @@ class Upload:
         (kit.jsonstream): each entity read as it completes; other keys skipped."""
 
         def check(section: str) -> Any:
-            found = self.readers[section].c.found
+            found = self.readers[section].c.errors
 
             def read(raw: Any, path: Path) -> Any:
                 before = found.total
@@ -153,7 +152,7 @@ def read_upload(data: Any, currency: str, images: set[str]) -> Content:
     if isinstance(data, StreamedData) and data.upload.currency != currency:  # the token's account is the catalog's
         raise RuntimeError(f"an upload read in {data.upload.currency} for a catalog in {currency}")
     upload = data.upload if isinstance(data, StreamedData) else Upload(currency)
-    c = FieldReader(currency)  # the errors of the whole, in order: data, each section, across
+    c = FieldReader(currency=currency)  # the errors of the whole, in order: data, each section, across
     if c.obj("data", data) is None:
         raise Invalid(c.errors)
     sections: dict[str, list[Any]] = {}
@@ -164,10 +163,10 @@ def read_upload(data: Any, currency: str, images: set[str]) -> Content:
         else:
             listed = reader.array(f"data.{section}", data.get(section))
             sections[section] = [upload.entity(section, raw, i) for i, raw in enumerate(listed)]
-        c.found.extend(reader.errors, reader.found.more)
-    c.found.more += upload.more
+        c.errors.extend(reader.errors)
+    c.errors.more += upload.more
     if upload.full:  # refused while streaming: what followed was not kept
-        raise Invalid(c.errors, c.found.more)
+        raise Invalid(c.errors)
     variant_uses = [use for section in SECTIONS for use in upload.readers[section].variant_uses]
     image_uses = [use for section in SECTIONS for use in upload.readers[section].image_uses]
 
@@ -208,7 +207,7 @@ def read_upload(data: Any, currency: str, images: set[str]) -> Content:
                 if isinstance(item["ref"], str) and item["ref"] not in sku_refs:
                     c.add(f"data.deals[{i}].lines[{j}].skus[{k}].ref", f"no sku has the ref {shown(item['ref'])}")
     if c.errors:
-        raise Invalid(c.errors, c.found.more)
+        raise Invalid(c.errors)
 
     option_refs = {
         opt["ref"]

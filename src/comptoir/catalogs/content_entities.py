@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from decimal import Decimal
 from typing import Any
 
-from comptoir.catalogs.content_fields import TEXT_MAX, FieldReader
+from comptoir.catalogs.fields import TEXT_MAX, FieldReader
 from comptoir.kit.custom_fields import check_size, parse_custom_fields
 from comptoir.kit.decimals import parse_decimal, render_decimal
 from comptoir.kit.dow import parse_dow
@@ -38,7 +38,7 @@ Entity = Callable[[dict[str, Any], str], dict[str, Any]]
 
 class EntityReader:
     def __init__(self, currency: str) -> None:
-        self.c = FieldReader(currency)
+        self.c = FieldReader(currency=currency)
         # (path, ref) of what must resolve once every entity is read
         self.variant_uses: list[tuple[str, str]] = []
         self.image_uses: list[tuple[str, str]] = []

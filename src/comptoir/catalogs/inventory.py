@@ -11,8 +11,9 @@ declared by the endpoints (`auth.access.PerLevel`); the catalog must be one the 
 
 from __future__ import annotations
 
-import decimal
 from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -22,11 +23,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir import events
 from comptoir.auth.context import Ctx
 from comptoir.catalogs import repository
+from comptoir.catalogs.fields import FieldReader
 from comptoir.core import levels
 from comptoir.db.engine import Database
 from comptoir.errors import FieldErrors, NotFound
 from comptoir.kit import clock, ids
-from comptoir.kit.decimals import parse_decimal, render_decimal
+from comptoir.kit.decimals import render_decimal
 from comptoir.kit.jsonstream import REFUSED, Path, Shape
 from comptoir.kit.times import future, localize, parse_datetime, render_datetime
 from comptoir.kit.wire import WireError, shown
@@ -35,7 +37,6 @@ from comptoir.models.locations import LocationRef
 
 KIND = "inventory"
 KEYS = {"sku": "sku_ref", "option": "option_ref"}
-MILLI = Decimal("0.001")
 L = TypeVar("L", bound=LocationRef)
 
 
@@ -67,108 +68,124 @@ async def read_inventory(session: AsyncSession, catalog: Catalog, location: Loca
 # --- writing ------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Read:
+    """An entry as it was read, before the catalog is known: at `index` in the body, its ref
+    (`ref_ok`: well-formed, so the catalog is asked about it), its stock (None: absent) and
+    its `expires_at` as sent (naive when sent without offset)."""
+
+    index: int
+    kind: str
+    ref: str
+    ref_ok: bool
+    stock: Decimal | None
+    expires_at: datetime | None
+
+
 class Entries:
-    """Reads entries one at a time (`entry`), collecting errors; `refs` None skips the check
-    that each ref names a sku or option of the catalog, and `timezone` None leaves
-    `expires_at` naive: how a body is checked while it streams in, before the catalog is
-    found (`shape`)."""
+    """An inventory body read in two steps, into one collector of errors (`errors`), so that
+    each entry is read once whatever the path (the API's streamed body, the back office's
+    stock form): `entry` reads one entry's fields as it comes, without the catalog; `checked`,
+    once the catalog and the location are known, makes the checks against them (each ref one
+    of the catalog's and listed once, `expires_at` in the future in the location's timezone).
+    The errors come in that order (docs/api/conventions.md "Errors": the fields' formats, then
+    the rules that compare them with other things), each step's entry by entry."""
 
-    def __init__(self, refs: dict[str, set[str]] | None, timezone: str | None, *, patch: bool) -> None:
-        self.refs, self.timezone, self.patch = refs, timezone, patch
-        self.errors = FieldErrors()
-        self.seen: set[tuple[str, str]] = set()
+    def __init__(self, *, patch: bool) -> None:
+        self.patch = patch
+        self.c = FieldReader()
+        self.errors = self.c.errors
 
-    def entry(self, i: int, entry: Any) -> repository.Entry | None:
-        errors = self.errors
+    def entry(self, i: int, raw: Any) -> Read | None:
+        """The entry `raw` at `[i]`, read; None when it names no item (an error says why)."""
+        c = self.c
         path = f"[{i}]"
-        if not isinstance(entry, dict):
-            errors.add(path, f"must be an object, not {shown(entry)}")
+        entry = c.obj(path, raw)
+        if entry is None:
             return None
         given = [(kind, entry.get(key)) for kind, key in KEYS.items() if entry.get(key) is not None]
         if len(given) != 1:
-            errors.add(path, "must have exactly one of sku_ref and option_ref")
+            c.add(path, "must have exactly one of sku_ref and option_ref")
             return None
-        kind, ref = given[0]
-        key = KEYS[kind]
-        if not isinstance(ref, str):
-            errors.add(f"{path}.{key}", f"must be a string, not {shown(ref)}")
+        kind = given[0][0]
+        before = self.errors.total
+        ref = c.text(entry, path, KEYS[kind])
+        if ref is None:  # not a string
             return None
-        if self.refs is not None and ref not in self.refs[kind]:
-            errors.add(f"{path}.{key}", f"no {kind} of the catalog has the ref {shown(ref)}")
-        if (kind, ref) in self.seen:
-            errors.add(f"{path}.{key}", f"{shown(ref)} is listed twice")
-        self.seen.add((kind, ref))
-        stock = _stock(errors, f"{path}.stock", entry.get("stock"), required=not self.patch)
+        ref_ok = self.errors.total == before
+        stock = c.amount(entry, path, "stock", places=3, required=not self.patch)
         expires_at = None
         if entry.get("expires_at") is not None:
-            try:
-                expires_at = parse_datetime(entry["expires_at"])
-                if self.timezone is not None:  # docs/api/inventory.md "Entries": in the future
-                    expires_at = future(localize(expires_at, self.timezone))
-            except WireError as exc:
-                errors.add(f"{path}.expires_at", str(exc))
+            expires_at = c.parsed(entry, path, "expires_at", parse_datetime)
             if stock is not None and stock != 0:
-                errors.add(f"{path}.expires_at", "is allowed only with stock 0 (when the item comes back)")
+                c.add(f"{path}.expires_at", "is allowed only with stock 0 (when the item comes back)")
             if stock is None and self.patch:
-                errors.add(f"{path}.expires_at", "needs a stock of 0")
-        return (kind, ref, stock, expires_at)
+                c.add(f"{path}.expires_at", "needs a stock of 0")
+        return Read(i, kind, ref, ref_ok, stock, expires_at)
+
+    def checked(self, read: Iterable[Read | None], refs: dict[str, set[str]], timezone: str) -> list[repository.Entry]:
+        """(kind, ref, stock or None to delete, expires_at) of each entry read; 422 naming
+        the errors of both steps."""
+        c = self.c
+        seen: set[tuple[str, str]] = set()
+        entries: list[repository.Entry] = []
+        for entry in read:
+            if entry is None:
+                continue
+            kind, ref, expires_at = entry.kind, entry.ref, entry.expires_at
+            if entry.ref_ok:
+                path = f"[{entry.index}].{KEYS[kind]}"
+                if ref not in refs[kind]:
+                    c.add(path, f"no {kind} of the catalog has the ref {shown(ref)}")
+                if (kind, ref) in seen:
+                    c.add(path, f"{shown(ref)} is listed twice")
+                seen.add((kind, ref))
+            if expires_at is not None:
+                try:  # docs/api/inventory.md "Entries": in the future
+                    expires_at = future(localize(expires_at, timezone))
+                except WireError as exc:
+                    c.add(f"[{entry.index}].expires_at", str(exc))
+            entries.append((kind, ref, entry.stock, expires_at))
+        self.errors.raise_if_any()
+        return entries
 
 
-class StreamedEntries(list[Any]):
-    """An inventory body as it streamed in: its entries, and the errors found meanwhile."""
+class StreamedEntries(list[Read | None]):
+    """An inventory body as it streamed in: its entries as `reader` read them (`Entries.entry`),
+    their errors in the reader's collector."""
 
-    def __init__(self, entries: list[Any], errors: FieldErrors) -> None:
+    def __init__(self, entries: list[Read | None], reader: Entries) -> None:
         super().__init__(entries)
-        self.errors = errors
+        self.reader = reader
 
 
 def shape(method: str) -> tuple[Shape, FieldErrors]:
-    """How an inventory body is streamed (kit.jsonstream): each entry checked as it comes by
-    `Entries` (the refs and timezone are checked once the catalog is found); once MAX_ERRORS
-    errors are named, the entries that follow are checked to count their errors and dropped."""
-    reader = Entries(None, None, patch=method == "PATCH")
+    """How an inventory body is streamed (kit.jsonstream): each entry read as it comes by
+    `Entries.entry` (the checks against the catalog follow, once it is found); once MAX_ERRORS
+    errors are named, the entries that follow are read to count their errors and dropped."""
+    reader = Entries(patch=method == "PATCH")
     errors = reader.errors
 
-    def check(raw: Any, path: Path) -> Any:
+    def read(raw: Any, path: Path) -> Any:
         before = errors.total
-        reader.entry(int(path[-1]), raw)
-        return REFUSED if errors.total > before and errors.full else raw
+        entry = reader.entry(int(path[-1]), raw)
+        return REFUSED if errors.total > before and errors.full else entry
 
-    return Shape(items=check, done=lambda entries: StreamedEntries(entries, errors)), errors
+    return Shape(items=read, done=lambda entries: StreamedEntries(entries, reader)), errors
 
 
 def _parse_entries(body: Any, refs: dict[str, set[str]], timezone: str, *, patch: bool) -> list[repository.Entry]:
-    """(kind, ref, stock or None to delete, expires_at) of each entry; 422 naming the errors."""
-    if isinstance(body, StreamedEntries) and body.errors.full:
-        raise body.errors.refusal()  # refused while streaming: the entries were not all kept
-    reader = Entries(refs, timezone, patch=patch)
-    errors = reader.errors
+    """(kind, ref, stock or None to delete, expires_at) of each entry of `body` (streamed, or
+    given whole, as by the back office), each entry read once; 422 naming the errors."""
+    if isinstance(body, StreamedEntries):
+        if body.reader.errors.full:
+            raise body.reader.errors.refusal()  # refused while streaming: the entries were not all kept
+        return body.reader.checked(body, refs, timezone)
+    reader = Entries(patch=patch)
     if not isinstance(body, list):
-        errors.add("inventory", f"must be an array of entries, not {shown(body)}")
-        errors.raise_if_any()
-    parsed = [entry for i, raw in enumerate(body) if (entry := reader.entry(i, raw)) is not None]
-    errors.raise_if_any()
-    return parsed
-
-
-_WIDE = decimal.Context(prec=1000)
-
-
-def _stock(errors: FieldErrors, path: str, value: Any, *, required: bool) -> Decimal | None:
-    if value is None:
-        if required:
-            errors.add(path, "is required")
-        return None
-    try:
-        stock = parse_decimal(value)
-    except WireError as exc:
-        errors.add(path, str(exc))
-        return None
-    if stock < 0:
-        errors.add(path, "must be at least 0")
-    elif stock != stock.quantize(MILLI, context=_WIDE):  # the default context fails past 28 digits
-        errors.add(path, "must have at most 3 decimals")
-    return stock
+        reader.c.add("inventory", f"must be an array of entries, not {shown(body)}")
+        reader.errors.raise_if_any()
+    return reader.checked([reader.entry(i, raw) for i, raw in enumerate(body)], refs, timezone)
 
 
 async def _record(

@@ -175,7 +175,7 @@ async def _read_content(
             return await asyncio.to_thread(catalog_content.read_upload, data, currency, images)
         return catalog_content.read_upload(data, currency, images)
     except catalog_content.Invalid as exc:
-        errors.extend(exc.errors, exc.more)
+        errors.extend(exc.errors)
         return None
 
 

@@ -75,13 +75,21 @@ class Listed(NamedTuple):
     location: str | None
     account: str | None
     location_number: int | None = None  # with the connection's account_id, the location's public id
+    location_timezone: str | None = None  # a location-level connection's: its pages' zone
 
 
 async def _listed(session: AsyncSession, *where: ColumnElement[bool], limit: int | None = None) -> list[Listed]:
     """Active first, newest first."""
     stmt = (
         select(
-            Connection, OAuthClient.name, Catalog.name, CustomerList.name, Location.name, Account.name, Location.number
+            Connection,
+            OAuthClient.name,
+            Catalog.name,
+            CustomerList.name,
+            Location.name,
+            Account.name,
+            Location.number,
+            Location.timezone,
         )
         .join(OAuthClient, OAuthClient.id == Connection.client_id)
         .outerjoin(Catalog, Catalog.id == Connection.catalog_id)

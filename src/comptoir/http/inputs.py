@@ -23,7 +23,7 @@ from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from comptoir.errors import BadRequest, FieldError, PayloadTooLarge, Unprocessable, field_path
+from comptoir.errors import BadRequest, FieldErrors, PayloadTooLarge, Unprocessable, field_path
 from comptoir.http.middleware import answer, error_answer
 from comptoir.kit.wire import shown
 
@@ -81,16 +81,16 @@ def nul_query_parameter(query_string: bytes) -> str | None:
 
 def nul_fields(value: Any) -> Unprocessable | None:
     """A 422 naming every field of a parsed JSON body whose text (or key) holds a NUL."""
-    found: list[FieldError] = []
+    found = FieldErrors()
 
     def walk(item: Any, loc: tuple[str | int, ...]) -> None:
         if isinstance(item, str):
             if NUL in item:
-                found.append(FieldError(field_path(loc) or "body", NUL_MESSAGE))
+                found.add(field_path(loc) or "body", NUL_MESSAGE)
         elif isinstance(item, dict):
             for key, sub in item.items():
                 if NUL in key:
-                    found.append(FieldError(field_path((*loc, key.replace(NUL, "\\0"))), f"key {NUL_MESSAGE}"))
+                    found.add(field_path((*loc, key.replace(NUL, "\\0"))), f"key {NUL_MESSAGE}")
                 else:
                     walk(sub, (*loc, key))
         elif isinstance(item, list):
@@ -98,7 +98,7 @@ def nul_fields(value: Any) -> Unprocessable | None:
                 walk(sub, (*loc, index))
 
     walk(value, ())
-    return Unprocessable(found) if found else None
+    return found.refusal() if found else None
 
 
 class InputLimits:

@@ -31,6 +31,11 @@ def freeze(at: datetime | None = None) -> None:
     _frozen = (at or now()).astimezone(UTC)
 
 
+def moved() -> bool:
+    """Whether a test moved or froze the time: tests only."""
+    return _frozen is not None or _offset != timedelta(0)
+
+
 def reset() -> None:
     global _offset, _frozen
     _offset = timedelta(0)

@@ -302,7 +302,8 @@ class Stream:
                 before, key = self.tally.total, text[self._start : at]
                 check(value, (*frame.path, frame.index))
                 # remembered at its second sight: then the check has seen it before, as it will
-                # have for every later one (an inventory's "listed twice")
+                # have for every later one (a check that remembers what it saw may count a
+                # first sight differently)
                 if key in self._memo:
                     self._memo[key] = self.tally.total - before
                 elif len(self._memo) < _MEMO_SIZE:

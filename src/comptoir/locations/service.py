@@ -44,6 +44,14 @@ def _acceptance_due(location: Location | LocationView, now: datetime) -> bool:
     return location.acceptance_mode != "normal" and resume_at is not None and resume_at <= now
 
 
+def preparation_minutes(location: Location | LocationView, now: datetime) -> int:
+    """The minutes an order placed `now` takes to prepare: the location's preparation time,
+    plus busy mode's extra time while the location is busy (spec 2.3; a busy mode whose
+    `resume_at` has passed is over, as `render_location` reads it)."""
+    busy = location.acceptance_mode == "busy" and not _acceptance_due(location, now)
+    return location.preparation_time + ((location.acceptance_extra_preparation_time or 0) if busy else 0)
+
+
 def render_location(
     location: Location | LocationView, account: Account | AccountView, *, effective: bool = True
 ) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from comptoir.models.base import Base
 from comptoir.models.callbacks import Callback, DeliveryAttempt, Event, Notice, Subscription
 from comptoir.models.catalog_content import CATALOG_ITEM_IDS, CatalogContent, CatalogItem
 from comptoir.models.catalogs import Catalog
-from comptoir.models.changes import Change
+from comptoir.models.changes import Change, ChangePerson
 from comptoir.models.clients import OAuthClient
 from comptoir.models.connections import Connection
 from comptoir.models.customers import Customer, CustomerList, LoyaltyCard, LoyaltyOperation
@@ -36,6 +36,7 @@ __all__ = [
     "CatalogImage",
     "CatalogItem",
     "Change",
+    "ChangePerson",
     "Connection",
     "Customer",
     "CustomerList",

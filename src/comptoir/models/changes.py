@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Index, String
+from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, JSONValue, UTCDateTime
@@ -42,3 +42,14 @@ class Change(Base):
     origin_connection_id: Mapped[int | None] = mapped_column(PK)
     # the W3C trace context of the write, kept while tracing is on (docs/operations.md "Traces")
     traceparent: Mapped[str | None] = mapped_column(String(55))
+
+
+class ChangePerson(Base):
+    """The person who made a change from the back office (docs/back-office.md "Orders": an
+    order's history names them). A change made through the API has none: its connection
+    names the application. Goes with its change, or with the person."""
+
+    __tablename__ = "change_people"
+
+    change_id: Mapped[int] = mapped_column(PK, ForeignKey("changes.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(PK, ForeignKey("users.id", ondelete="CASCADE"), index=True)

@@ -163,12 +163,6 @@ def _response_type_refused(values: list[str]) -> tuple[str, str] | None:
     return "unsupported_response_type", f"response_type “{shown}” is not supported: only code is"
 
 
-def _browser(request: Request) -> tuple[sessions.WebSession, bool]:
-    """The browser's session, or a new anonymous one (True: the cookie must be set)."""
-    found = sessions.current(request, app_state(request).key)
-    return (found, False) if found is not None else (sessions.WebSession.new(), True)
-
-
 def _with_cookie(response: Response, request: Request, session: sessions.WebSession, fresh: bool) -> Response:
     if fresh:
         sessions.set_cookie(response, request, app_state(request).key, session)
@@ -179,17 +173,16 @@ def _with_cookie(response: Response, request: Request, session: sessions.WebSess
 
 
 @router.get("/authorize")
-async def authorize(request: Request) -> Response:
-    return page_headers.protect(await _authorize_page(request))
+async def authorize(request: Request, visitor: sessions.AnyBrowser) -> Response:
+    return page_headers.protect(await _authorize_page(request, visitor))
 
 
-async def _authorize_page(request: Request) -> Response:
+async def _authorize_page(request: Request, visitor: sessions.Browser) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
         checked = await _checked_request(request, db)
         if isinstance(checked, Response):
             return checked
-        browser, fresh = _browser(request)
-        user = await sessions.user_of(db, browser)
+        browser, fresh, user = visitor.session, visitor.fresh, visitor.user
         if user is None:
             screen = request.query_params.get("screen")
             page = _signup_page if screen == "signup" else _login_page
@@ -290,11 +283,11 @@ async def _choice_page(
 
 
 @router.post("/authorize")
-async def authorize_step(request: Request) -> Response:
-    return page_headers.protect(await _authorize_step(request))
+async def authorize_step(request: Request, visitor: sessions.AnyBrowser) -> Response:
+    return page_headers.protect(await _authorize_step(request, visitor))
 
 
-async def _authorize_step(request: Request) -> Response:
+async def _authorize_step(request: Request, visitor: sessions.Browser) -> Response:
     state = app_state(request)
     form = await request.form()
     # before the transaction: a slowed attempt holds no database connection
@@ -305,8 +298,8 @@ async def _authorize_step(request: Request) -> Response:
         checked = await _checked_request(request, db)
         if isinstance(checked, Response):
             return checked
-        browser = sessions.current(request, state.key)
-        if browser is None or not sessions.csrf_ok(state.key, browser, _field(form, "csrf")):
+        browser = visitor.session
+        if visitor.fresh or not sessions.csrf_ok(state.key, browser, _field(form, "csrf")):
             # RFC 6749 10.12: a post without this browser's token is refused outright
             return _message_page("This form has expired or was not sent from this page. Go back and try again.", 403)
         step = _field(form, "step")
@@ -314,7 +307,7 @@ async def _authorize_step(request: Request) -> Response:
             return await _log_in(request, db, checked, browser, form, attempt)
         if step == "signup" and attempt is not None:
             return await _sign_up(request, db, checked, browser, form, attempt)
-        user = await sessions.user_of(db, browser)
+        user = visitor.user
         if user is None:
             return RedirectResponse(checked.url(), status_code=303)
         if step == "deny":

@@ -47,6 +47,7 @@ from comptoir.kit.times import localize
 from comptoir.locations import repository as locations
 from comptoir.models import (
     Change,
+    ChangePerson,
     Customer,
     CustomerList,
     Delivery,
@@ -54,6 +55,7 @@ from comptoir.models import (
     OAuthClient,
     Order,
     PrivateRef,
+    User,
 )
 from comptoir.orders.rows import OrderRow
 
@@ -299,12 +301,15 @@ class OrderRepository:
         )
         return [(order, location) for order, location in (await (await self.session()).execute(stmt)).all()]
 
-    async def history(self, order: Order, last: datetime) -> list[tuple[Change, str | None]]:
+    async def history(self, order: Order, last: datetime) -> list[tuple[Change, str | None, str | None]]:
         """The changes of an order and of its delivery, oldest first, with the name of the
-        application that caused each (`last`: the latest of their updates)."""
+        application that caused each and the email of the person who made it from the back
+        office (`last`: the latest of their updates)."""
         stmt = (
-            select(Change, OAuthClient.name)
+            select(Change, OAuthClient.name, User.email)
             .outerjoin(OAuthClient, OAuthClient.id == Change.client_id)
+            .outerjoin(ChangePerson, ChangePerson.change_id == Change.id)
+            .outerjoin(User, User.id == ChangePerson.user_id)
             .where(
                 Change.created_at >= order.created_at,  # ix_changes_created_at: this order's lifetime only
                 Change.created_at <= last + HISTORY_MARGIN,
@@ -314,7 +319,8 @@ class OrderRepository:
             )
             .order_by(Change.id)
         )
-        return [(change, name) for change, name in (await (await self.session()).execute(stmt)).all()]
+        rows = (await (await self.session()).execute(stmt)).all()
+        return [(change, name, email) for change, name, email in rows]
 
     async def delivery_of(self, order_id: int) -> Delivery | None:
         """The order's delivery, if it has one."""

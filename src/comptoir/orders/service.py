@@ -31,7 +31,7 @@ from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import localize, parse_datetime
 from comptoir.kit.wire import WireError, shown
 from comptoir.loyalty.service import move_balance, record_operations
-from comptoir.models import ORDER_ELEMENT_IDS, Change, Customer, LoyaltyCard, LoyaltyOperation, Order
+from comptoir.models import ORDER_ELEMENT_IDS, Change, ChangePerson, Customer, LoyaltyCard, LoyaltyOperation, Order
 from comptoir.models.accounts import AccountRef
 from comptoir.models.locations import LocationRef
 from comptoir.orders import totals
@@ -113,9 +113,20 @@ def _change(ctx: Ctx | None, order: OrderLike, location: LocationRef, event_type
 
 
 async def record(
-    session: AsyncSession, ctx: Ctx | None, order: OrderLike, location: LocationRef, event_type: str, **states: Any
+    session: AsyncSession,
+    ctx: Ctx | None,
+    order: OrderLike,
+    location: LocationRef,
+    event_type: str,
+    *,
+    by: int | None = None,
+    **states: Any,
 ) -> None:
-    await events.record(session, **_change(ctx, order, location, event_type, **states))
+    """Record an order's change; `by`: the person who made it from the back office (its
+    history names them, docs/back-office.md "Orders")."""
+    change = await events.record(session, **_change(ctx, order, location, event_type, **states))
+    if by is not None:
+        session.add(ChangePerson(change_id=change.id, user_id=by))
 
 
 async def order_touched(
@@ -453,13 +464,14 @@ class OrderFile(NamedTuple):
 
     order: Order
     shown: dict[str, Any]  # its read shape, without anybody's private refs
-    history: list[tuple[Change, str | None]]  # its changes, oldest first, and who caused each
+    history: list[tuple[Change, str | None, str | None]]  # its changes, oldest first: application, person
 
 
 async def order_file(orders: OrderRepository, location: LocationRef, public_id: str) -> OrderFile:
     """An order of a location (404 otherwise) as the back office shows it: its read shape as
     its events carry it, and the changes of the order and of its delivery, oldest first, each
-    with the name of the application that caused it (none: Comptoir itself)."""
+    with the name of the application that caused it and the email of the person who made it
+    from the back office (neither: Comptoir itself)."""
     order = await orders.in_location(location.id, public_id)
     if order is None:
         raise NotFound(KIND, public_id)
@@ -491,12 +503,18 @@ async def order_for_update(orders: OrderRepository, location_id: int, public_id:
 
 
 async def update_order(
-    orders: OrderRepository, ctx: Ctx | None, location: LocationRef, order: Order, body: OrderUpdate
+    orders: OrderRepository,
+    ctx: Ctx | None,
+    location: LocationRef,
+    order: Order,
+    body: OrderUpdate,
+    *,
+    by: int | None = None,
 ) -> dict[str, Any]:
     """PATCH/PUT /locations/:id/orders/:id (spec 4.1): the updatable fields and the element
     forms. Records `order.update` (and `own_order.update` for its creator) when the order
     changed, caused by `ctx`'s connection (None: the back office, which sets no private
-    ref). The caller holds the row lock."""
+    ref, and names the person `by`). The caller holds the row lock."""
     given = body.model_fields_set
     session = await orders.session()
     delivery = rendered_delivery(await orders.delivery_of(order.id), order, location)
@@ -556,7 +574,7 @@ async def update_order(
     if new != previous:
         keep_view(order, location, new)
         order.updated_at = clock.now()
-        await record(session, ctx, order, location, "update", previous_state=previous, new_state=new)
+        await record(session, ctx, order, location, "update", by=by, previous_state=previous, new_state=new)
     if ctx is None:
         return new
     customer_ref = await orders.customer_ref(order.customer_id, ctx.client_id) if order.customer_id else None

@@ -23,6 +23,9 @@ from comptoir.orders.schemas import STATUSES, OrderUpdate
 # Statuses after which nothing more happens to an order: not on the board, no next status.
 FINAL = ("completed", "rejected", "cancelled", "delivery_failed")
 OPEN = tuple(status for status in STATUSES if status not in FINAL)
+# The final statuses that end an order unmade or undelivered: the back office asks before
+# such a move (docs/back-office.md "Orders", "Confirmations").
+ENDINGS = ("rejected", "cancelled", "delivery_failed")
 
 _NEXT: dict[str, tuple[str, ...]] = {
     "new": ("accepted", "rejected"),
@@ -57,10 +60,13 @@ class NotAllowed(Conflict):
         self.current, self.asked = current, asked
 
 
-async def move(orders: OrderRepository, location: LocationRef, public_id: str, to: str, seen: str) -> dict[str, Any]:
+async def move(
+    orders: OrderRepository, location: LocationRef, public_id: str, to: str, seen: str, by: int
+) -> dict[str, Any]:
     """Move an order of `location` to status `to` from a form that showed it in status
-    `seen`: 404 for an unknown order, 400 for a value that is no status, `StaleForm` or
-    `NotAllowed` (409) otherwise refused; else the API's update, caused by no client."""
+    `seen`, as the person `by`: 404 for an unknown order, 400 for a value that is no status,
+    `StaleForm` or `NotAllowed` (409) otherwise refused; else the API's update, caused by no
+    client and made by `by`."""
     order = await service.order_for_update(orders, location.id, public_id)
     if to not in STATUSES:
         raise BadRequest(f"Status: {shown(to)} is not an order status")
@@ -68,4 +74,4 @@ async def move(orders: OrderRepository, location: LocationRef, public_id: str, t
         raise StaleForm("order", order.status)
     if to not in next_statuses(order.status, order.body.get("service_type")):
         raise NotAllowed(order.status, to)
-    return await service.update_order(orders, None, location, order, OrderUpdate.model_validate({"status": to}))
+    return await service.update_order(orders, None, location, order, OrderUpdate.model_validate({"status": to}), by=by)

@@ -17,8 +17,10 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Annotated
 
 import orjson
+from fastapi import Depends
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
@@ -146,3 +148,32 @@ async def user_of(db: AsyncSession, session: WebSession | None) -> User | None:
 
 async def sign_out(db: AsyncSession, session: WebSession) -> None:
     await users.delete_browser_session(db, _sid_hash(session))
+
+
+@dataclass(frozen=True, slots=True)
+class Browser:
+    """Who a page open to any browser serves (the consent page, which shows its login form when
+    nobody is signed in): the browser's session, or a new anonymous one (`fresh`: its cookie is
+    still to be set), and the person signed in on it, if any."""
+
+    session: WebSession
+    fresh: bool
+    user: User | None
+
+
+async def browser(request: Request) -> Browser:
+    """The dependency behind `AnyBrowser`: the session from the cookie, and its user read in a
+    transaction of its own before the page runs (none for an anonymous session)."""
+    state = app_state(request)
+    found = current(request, state.key)
+    if found is None:
+        return Browser(WebSession.new(), True, None)
+    if found.user_id is None:
+        return Browser(found, False, None)
+    async with state.db.transaction(write=False) as db:
+        return Browser(found, False, await user_of(db, found))
+
+
+# Declared on the route of a page open to any browser, as a back-office page declares
+# `web.render.Person` (docs/architecture.md "Permissions").
+AnyBrowser = Annotated[Browser, Depends(browser)]

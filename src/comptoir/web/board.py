@@ -1,5 +1,6 @@
 """The live board of a location, for a counter tablet (docs/back-office.md "Orders"): today's
-open orders, newest first, each with its workflow buttons and its time to the expected time.
+open orders, most urgent first (late ones, then by due time), each with its workflow buttons,
+its channel and its time to when it is due.
 
 The page and the part its script fetches every few seconds (`/today/orders`) are the same
 read as the order lists (`orders.service.list_orders`, filtered on today in the location's
@@ -24,6 +25,7 @@ from comptoir.http.cursors import back_office_page
 from comptoir.http.state import app_state
 from comptoir.kit import clock
 from comptoir.kit.times import zone
+from comptoir.locations.service import preparation_minutes
 from comptoir.models import Account, Location
 from comptoir.orders import service as orders
 from comptoir.orders import workflow
@@ -32,7 +34,7 @@ from comptoir.web import words
 from comptoir.web.data import display_name
 from comptoir.web.orders import moves, tag_of
 from comptoir.web.pages import owned_location
-from comptoir.web.render import PageAnswer, Visitor, crumbs, page, redirect, visitor
+from comptoir.web.render import PageAnswer, Person, Visitor, crumbs, page, redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -50,20 +52,30 @@ def due_words(minutes: int) -> str:
     return f"late by {-minutes} min"
 
 
-def _ticket(order: dict[str, Any], location: Location, now: datetime) -> dict[str, Any]:
-    """An order as a ticket of the board, its words computed once here (a board holds up to
-    200): its label, status, summary line, item lines, moves, and when it is due (its
-    expected time, else its creation plus the preparation time)."""
+def due_at(order: dict[str, Any], location: Location, now: datetime) -> datetime:
+    """When an order is due (docs/back-office.md "Orders"): its expected time, else its
+    creation plus the preparation time the location takes now (busy mode's extra included)."""
+    if order["expected_time"]:
+        return datetime.fromisoformat(order["expected_time"])
     created = datetime.fromisoformat(order["created_at"])
-    expected = order["expected_time"]
-    due = datetime.fromisoformat(expected) if expected else created + timedelta(minutes=location.preparation_time)
+    return created + timedelta(minutes=preparation_minutes(location, now))
+
+
+def _ticket(order: dict[str, Any], location: Location, now: datetime, tz: str) -> dict[str, Any]:
+    """An order as a ticket of the board, its words computed once here (a board holds up to
+    200): its label, status, summary line (the time it came, its channel, service type and
+    customer), item lines, moves, and when it is due (`due_at`)."""
+    due = due_at(order, location, now)
     minutes = int((due - now).total_seconds() // 60)
     customer = display_name(order["customer"])
-    summary = [words.when(created, location.timezone)]
+    summary = [words.clock_time(order["created_at"], tz)]
+    if channel := order["channel"] or order["created_by"]:
+        summary.append(f"from {channel}")
     if order["service_type"]:
         summary.append(words.service_type_words(order["service_type"]))
     if customer:
         summary.append(customer)
+    steps = moves(order["status"], order["service_type"])
     return {
         "id": order["id"],
         "label": order["ref"] or order["id"],
@@ -79,11 +91,19 @@ def _ticket(order: dict[str, Any], location: Location, now: datetime) -> dict[st
             if not item["deleted"]
         ],
         "notes": order["customer_notes"],
-        "moves": moves(order["status"], order["service_type"]),
+        "moves": [(to, label) for to, label in steps if to not in workflow.ENDINGS],
+        "endings": [(to, label) for to, label in steps if to in workflow.ENDINGS],
+        "due": due,
         "due_ms": int(due.timestamp() * 1000),
         "due_words": due_words(minutes),
         "late": minutes < 0,
     }
+
+
+def urgency(tickets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The board's order: the most urgent first. Late tickets come first (the latest
+    first), then the others by due time; equal times by label."""
+    return sorted(tickets, key=lambda t: (t["due"], t["label"]))
 
 
 async def _board(
@@ -91,7 +111,8 @@ async def _board(
 ) -> dict[str, Any]:
     """What the board and its part show: today's open orders, read as the lists read them."""
     now = clock.now()
-    today = now.astimezone(zone(location.timezone)).date()
+    tz = you.zone(location.timezone)
+    today = now.astimezone(zone(tz)).date()
     # `after` without a zone: read in the location's time zone
     filters = orders.order_filters(str.capitalize, after=datetime.combine(today, time()), statuses=workflow.OPEN)
     try:  # the board is one page: a cursor in its address is none of its own
@@ -105,16 +126,16 @@ async def _board(
         "you": you,
         "location": location,
         "account": account,
-        "tickets": [_ticket(order, location, now) for order in shown],
+        "tickets": urgency([_ticket(order, location, now, tz) for order in shown]),
+        "tz": tz,
         "more": result.next_cursor is not None,
         "now": now,
     }
 
 
 @router.get("/locations/{location_id}/today")
-async def board_page(request: Request, location_id: str) -> Response:
+async def board_page(request: Request, you: Person, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
         board = await _board(request, you, location, account, db)
     return page(
@@ -129,10 +150,9 @@ async def board_page(request: Request, location_id: str) -> Response:
 
 
 @router.get("/locations/{location_id}/today/orders")
-async def board_part(request: Request, location_id: str) -> Response:
+async def board_part(request: Request, you: Person, location_id: str) -> Response:
     """The board's list alone: what its script swaps in."""
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
         board = await _board(request, you, location, account, db)
     return page("bo_board_orders.html", **board)

@@ -31,7 +31,7 @@ from comptoir.http.state import app_state
 from comptoir.kit import clock, ids
 from comptoir.locations.service import locations_of_account
 from comptoir.models import Account, Catalog, Location, User
-from comptoir.web.render import Problem, Visitor, crumbs, not_yours, page, visitor
+from comptoir.web.render import Person, Problem, Visitor, crumbs, not_yours, page
 from comptoir.web.shelves import Shelf, mount, owner_and_location
 from comptoir.web.words import quantity
 
@@ -174,7 +174,7 @@ async def catalog_view(
     stored = await catalogs.stored_data(db, catalog.id)
     data = orjson.loads(stored)  # the stored read shape (catalogs.service)
     entries = await read_inventory(db, catalog, location) if location is not None else []
-    tz = location.timezone if location is not None else "UTC"
+    tz = you.zone(location.timezone if location is not None else None)
     stock = {("sku" if e["sku_ref"] else "option", e["sku_ref"] or e["option_ref"]): e for e in entries}
 
     def of(kind: str, ref: str | None) -> Stock:
@@ -254,14 +254,13 @@ async def catalog_places(
 
 
 @router.get("/catalogs/{catalog_id}")
-async def catalog_page(request: Request, catalog_id: str) -> Response:
+async def catalog_page(request: Request, you: Person, catalog_id: str) -> Response:
     """The catalog at the catalog's location, or for an account-level catalog the one chosen
     among the account's (`?location=`, default the first); `?q=` filters products by name,
     `?page=` pages them."""
     params = request.query_params
     listing, errors = Listing.of(params.get("q", "").strip(), params.get("page", ""))
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         catalog, account, own = await owned_catalog(db, you.user, catalog_id)
         location, places = await catalog_places(db, account, own, params.get("location"))
         return await catalog_view(

@@ -73,6 +73,22 @@ class Tick:
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """A figure written on the chart, above its bar or point."""
+
+    x: float
+    y: float
+    text: str
+    anchor: str = "middle"  # "end" near the right edge: the text stays inside the chart
+
+
+def _note(x: float, y: float, text: str) -> Note:
+    if x > WIDTH - RIGHT - 24:
+        return Note(_r(WIDTH - RIGHT), y, text, "end")
+    return Note(x, y, text)
+
+
+@dataclass(frozen=True, slots=True)
 class Chart:
     id: str
     title: str
@@ -84,6 +100,7 @@ class Chart:
     lines: tuple[Line, ...]
     x_ticks: tuple[Tick, ...]
     y_ticks: tuple[Tick, ...]
+    notes: tuple[Note, ...] = ()  # the figures written on it: the highest, and the last (today)
     width: int = WIDTH
     height: int = HEIGHT
     left: int = LEFT
@@ -173,6 +190,18 @@ def chart(
     mark = axis_fmt or fmt
     y_ticks = tuple(Tick(_r(y_of(value)), mark(int(value) if whole else value)) for value in marks)
     shown = tuple((label, *(fmt(one.values[i]) for one in series)) for i, label in enumerate(labels))
+    notes: list[Note] = []
+    if kind == "line" and len(series) == 1:
+        values = series[0].values
+        marked = {max(range(len(values)), key=lambda i: values[i]), len(values) - 1} if values else set()
+        notes = [_note(_r(LEFT + slot * (i + 0.5)), _r(y_of(values[i]) - 6), fmt(values[i])) for i in sorted(marked)]
+    elif labels:
+        totals = [sum(Decimal(one.values[i]) for one in series) for i in range(len(labels))]
+        marked = {max(range(len(totals)), key=lambda i: totals[i]), len(totals) - 1}
+        notes = [
+            _note(_r(LEFT + slot * (i + 0.5)), _r(y_of(totals[i]) - 4), fmt(int(totals[i]) if whole else totals[i]))
+            for i in sorted(marked)
+        ]
     return Chart(
         id=id,
         title=title,
@@ -184,6 +213,7 @@ def chart(
         lines=tuple(lines),
         x_ticks=x_ticks,
         y_ticks=y_ticks,
+        notes=tuple(notes),
     )
 
 
@@ -221,9 +251,13 @@ async def location_charts(db: AsyncSession, location: Location, currency: str) -
     span = f"{labels[0]} to {labels[-1]}"
     busiest = max(days, key=lambda d: d.orders)
     best = max(days, key=lambda d: d.revenue)
+    today = days[-1]
     return {
         "timezone": location.timezone,
         "orders": orders,
+        "revenue": f"{_amount(revenue)} {currency}",
+        "today_orders": today.orders,
+        "today_revenue": f"{_amount(today.revenue)} {currency}",
         "orders_chart": chart(
             "orders-per-day",
             "Orders per day, last 30 days",

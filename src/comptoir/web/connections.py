@@ -17,6 +17,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -39,6 +40,7 @@ from comptoir.web.data import next_page_url, page_request
 from comptoir.web.pages import owned_account, owned_location
 from comptoir.web.render import (
     Named,
+    Person,
     Problem,
     Visitor,
     crumbs,
@@ -46,7 +48,7 @@ from comptoir.web.render import (
     page,
     redirect,
     templates,
-    visitor,
+    text,
 )
 from comptoir.web.scope_words import scope_words
 
@@ -94,6 +96,7 @@ def _shown(row: Listed) -> dict[str, Any]:
             else None
         ),
         "account_id": ids.encode(Account.KIND, c.account_id) if c.account_id is not None else None,
+        "location_timezone": row.location_timezone,
     }
 
 
@@ -108,23 +111,21 @@ def _connections_page(
         crumbs=crumbs(account, location),
         rows=rows,
         level="location" if location is not None else "account",
-        tz=you.user.timezone,
+        tz=you.zone(location.timezone if location is not None else None),
     )
 
 
 @router.get("/locations/{location_id}/connections")
-async def location_connections(request: Request, location_id: str) -> Response:
+async def location_connections(request: Request, you: Person, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
         rows = listed_rows(await connections.listed_of_location(db, location))
     return _connections_page(you, rows, account, location)
 
 
 @router.get("/accounts/{account_id}/connections")
-async def account_connections(request: Request, account_id: str) -> Response:
+async def account_connections(request: Request, you: Person, account_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
         rows = listed_rows(await connections.listed_of_account(db, account))
     return _connections_page(you, rows, account, None)
@@ -182,8 +183,8 @@ def _log_filters(request: Request) -> tuple[dict[str, str], str | None, list[Pro
 
 
 @router.get("/connections/{connection_id}")
-async def connection_page(request: Request, connection_id: str) -> Response:
-    return await _connection_page(request, connection_id)
+async def connection_page(request: Request, you: Person, connection_id: str) -> Response:
+    return await _connection_page(request, you, connection_id)
 
 
 async def _row(db: AsyncSession, connection: Connection) -> dict[str, Any]:
@@ -217,7 +218,12 @@ async def _log_page(
 
 
 async def _connection_page(
-    request: Request, connection_id: str, *, flash: str | None = None, secret: dict[str, Any] | None = None
+    request: Request,
+    you: Visitor,
+    connection_id: str,
+    *,
+    flash: str | None = None,
+    secret: dict[str, Any] | None = None,
 ) -> Response:
     """The page; `flash`: the outcome of a callback tool; `secret`: the signing secret, shown
     only in answer to a POST (never in a URL, never cached)."""
@@ -225,7 +231,6 @@ async def _connection_page(
     await state.request_log.flush()  # this process's last requests; others' come within a second
     chosen, status_class, problems = _log_filters(request)
     async with state.db.transaction(write=False) as db:
-        you = await visitor(request, db)
         connection, manages = await _connection(db, you, connection_id, manage=False)
         row = await _row(db, connection)
 
@@ -235,7 +240,7 @@ async def _connection_page(
         requests, next_url = await _log_page(request, you, OLDER_REFUSED, problems, read)
         attempts = await recent_attempts(db, connection.id, RECENT_ATTEMPTS)
         callback = await callbacks.callback_of(db, connection.id)
-        chart = await delivery_chart(db, connection.id, you.user.timezone)
+        chart = await delivery_chart(db, connection.id, you.zone(row["location_timezone"]))
     return page(
         "bo_connection.html",
         400 if problems else 200,
@@ -253,7 +258,7 @@ async def _connection_page(
         attempts=attempts,
         attempts_shown=RECENT_ATTEMPTS,
         delivery_chart=chart,
-        tz=you.user.timezone,
+        tz=you.zone(row["location_timezone"]),
         callback=callback,
         events=[f"{resource}.{action}" for resource, actions in callback["events"].items() for action in actions],
         flash=flash,
@@ -262,7 +267,7 @@ async def _connection_page(
 
 
 @router.get("/connections/{connection_id}/deliveries")
-async def deliveries_page(request: Request, connection_id: str) -> Response:
+async def deliveries_page(request: Request, you: Person, connection_id: str) -> Response:
     """The connection's delivery log: every callback delivery attempt of the last days,
     newest first, 50 a page, of one outcome when asked."""
     chosen = {"outcome": request.query_params.get("outcome", "")}
@@ -272,7 +277,6 @@ async def deliveries_page(request: Request, connection_id: str) -> Response:
             Problem("outcome", "Outcome: choose Delivered, Failed, retried later or Failed, given up, or all")
         )
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         connection, manages = await _connection(db, you, connection_id, manage=False)
         row = await _row(db, connection)
 
@@ -297,14 +301,15 @@ async def deliveries_page(request: Request, connection_id: str) -> Response:
         attempts=attempts,
         next_url=next_url,
         callback=callback,
-        tz=you.user.timezone,
+        tz=you.zone(row["location_timezone"]),
     )
 
 
-async def _act(request: Request, connection_id: str, action: str) -> Response:
+async def _act(request: Request, you: Visitor, connection_id: str, action: str) -> Response:
     form = await request.form()
+    if action == "revoke" and text(form, "confirmed") != "yes":
+        return await _confirm_revoke(request, you, form, connection_id)
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         connection, _ = await _connection(db, you, connection_id, manage=True)
         if action == "revoke":
@@ -314,20 +319,46 @@ async def _act(request: Request, connection_id: str, action: str) -> Response:
     return redirect(f"/connections/{connection_id}")
 
 
+async def _confirm_revoke(request: Request, you: Visitor, form: FormData, connection_id: str) -> Response:
+    """Revoke, not yet confirmed: the page that asks, changing nothing (docs/back-office.md
+    "Confirmations"); its button posts again with `confirmed=yes`."""
+    async with app_state(request).db.transaction(write=False) as db:
+        you.check(form)
+        connection, manages = await _connection(db, you, connection_id, manage=True)
+        row = await _row(db, connection)
+    here = f"/connections/{connection.public_id}"
+    return page(
+        "bo_confirm.html",
+        title=f"Revoke {row['application']}'s connection to {row['place']}?",
+        you=you,
+        crumbs=[*_crumbs(row, manages), (_title(row), here)],
+        facts=[f"{row['application']} may now: {'; '.join(row['words']) or 'nothing'}."],
+        consequence=(
+            f"{row['application']} loses its access at once; to connect again, it must ask you again and you"
+            " must allow it. To stop it for a while instead, block the connection: it can be unblocked."
+        ),
+        action=f"{here}/revoke",
+        fields=[],
+        confirm_words="Yes, revoke it",
+        back_url=here,
+        back_words="No, keep it",
+    )
+
+
 @router.post("/connections/{connection_id}/revoke")
-async def revoke_page(request: Request, connection_id: str) -> Response:
+async def revoke_page(request: Request, you: Person, connection_id: str) -> Response:
     """The token gets 401 at once, from every process (tokens are not cached)."""
-    return await _act(request, connection_id, "revoke")
+    return await _act(request, you, connection_id, "revoke")
 
 
 @router.post("/connections/{connection_id}/block")
-async def block_page(request: Request, connection_id: str) -> Response:
-    return await _act(request, connection_id, "block")
+async def block_page(request: Request, you: Person, connection_id: str) -> Response:
+    return await _act(request, you, connection_id, "block")
 
 
 @router.post("/connections/{connection_id}/unblock")
-async def unblock_page(request: Request, connection_id: str) -> Response:
-    return await _act(request, connection_id, "unblock")
+async def unblock_page(request: Request, you: Person, connection_id: str) -> Response:
+    return await _act(request, you, connection_id, "unblock")
 
 
 # --- the callback's tools -------------------------------------------------------------------
@@ -335,7 +366,7 @@ async def unblock_page(request: Request, connection_id: str) -> Response:
 # the connection's token may use them too.
 
 
-async def _tool(request: Request, connection_id: str, action: str) -> Response:
+async def _tool(request: Request, you: Visitor, connection_id: str, action: str) -> Response:
     state = app_state(request)
     form = await request.form()
     flash: str
@@ -343,7 +374,6 @@ async def _tool(request: Request, connection_id: str, action: str) -> Response:
     try:
         if action == "test":
             async with state.db.transaction(write=False) as db:
-                you = await visitor(request, db)
                 you.check(form)
                 connection, _ = await _connection(db, you, connection_id, manage=False)
             # the POST runs outside any transaction
@@ -353,7 +383,6 @@ async def _tool(request: Request, connection_id: str, action: str) -> Response:
             flash = f"Test event {outcome['event']['id']}: {verdict} ({answer})."
         else:
             async with state.db.transaction() as db:
-                you = await visitor(request, db)
                 you.check(form)
                 connection, _ = await _connection(db, you, connection_id, manage=False)
                 charge = partial(state.limiter.charge_replay, connection.id)
@@ -362,7 +391,7 @@ async def _tool(request: Request, connection_id: str, action: str) -> Response:
         flash = "; ".join(f"{e.field}: {e.message}" if e.field else e.message for e in exc.errors)
     except ComptoirError as exc:  # no callback, no such event: nothing changed
         flash = exc.message
-    return await _connection_page(request, connection_id, flash=flash, secret=secret)
+    return await _connection_page(request, you, connection_id, flash=flash, secret=secret)
 
 
 async def _act_on_callback(
@@ -386,8 +415,8 @@ async def _act_on_callback(
 
 
 def _tool_route(action: str) -> None:
-    async def handler(request: Request, connection_id: str) -> Response:
-        return await _tool(request, connection_id, action)
+    async def handler(request: Request, you: Person, connection_id: str) -> Response:
+        return await _tool(request, you, connection_id, action)
 
     router.add_api_route(f"/connections/{{connection_id}}/callback/{action}", handler, methods=["POST"])
 

@@ -45,6 +45,7 @@ from comptoir.models import Account, CustomerList, Location, User
 from comptoir.web.data import display_name, next_page_url, page_request
 from comptoir.web.render import (
     PageAnswer,
+    Person,
     Problem,
     Visitor,
     crumbs,
@@ -54,7 +55,6 @@ from comptoir.web.render import (
     problems,
     redirect,
     text,
-    visitor,
 )
 from comptoir.web.shelves import Shelf, mount, owner_and_location
 
@@ -138,11 +138,10 @@ def _order_words(filters: CustomerFilters) -> str:
 
 
 @router.get("/customer-lists/{list_id}")
-async def customer_list_page(request: Request, list_id: str) -> Response:
+async def customer_list_page(request: Request, you: Person, list_id: str) -> Response:
     params = request.query_params
     chosen = {name: params.get(name, "").strip() for name in ("name", "email", "phone")}
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         found, account, location = await owned_list(db, you.user, list_id)
         context: dict[str, Any] = {
             "title": found.row.name,
@@ -271,9 +270,8 @@ async def _customer_view(
 
 
 @router.get("/customer-lists/{list_id}/customers/{customer_id}")
-async def customer_page(request: Request, list_id: str, customer_id: str) -> Response:
+async def customer_page(request: Request, you: Person, list_id: str, customer_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         found, account, location = await owned_list(db, you.user, list_id)
         saved = request.query_params.get("saved") == "1"
         return await _customer_view(db, you, found, account, location, customer_id, saved=saved)
@@ -287,7 +285,7 @@ CHANGED = (
 
 
 @router.post("/customer-lists/{list_id}/customers/{customer_id}")
-async def save_customer(request: Request, list_id: str, customer_id: str) -> Response:
+async def save_customer(request: Request, you: Person, list_id: str, customer_id: str) -> Response:
     """The API's PATCH (`customers.service.update_in_list`): every error named at once,
     beside its field; `customer.update` when something changed. The form's `seen` is the
     version its page showed: a customer changed since (through the API, another page) is
@@ -296,7 +294,6 @@ async def save_customer(request: Request, list_id: str, customer_id: str) -> Res
     written, seen = _written(form), text(form, "seen")
     status, errors = 400, []
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         found, account, location = await owned_list(db, you.user, list_id)
         try:

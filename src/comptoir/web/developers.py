@@ -33,7 +33,7 @@ from comptoir.http.state import app_state
 from comptoir.models import OAuthClient
 from comptoir.users import sessions
 from comptoir.web.connections import listed_rows
-from comptoir.web.render import Problem, Visitor, crumbs, page, problems, redirect, text, visitor, yours
+from comptoir.web.render import Person, Problem, Visitor, crumbs, page, problems, redirect, text, yours
 
 router = APIRouter(include_in_schema=False)
 
@@ -67,9 +67,8 @@ def _developers_page(you: Visitor, clients: list[OAuthClient], form: dict[str, s
 
 
 @router.get("/developers")
-async def developers(request: Request) -> Response:
+async def developers(request: Request, you: Person) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         return _developers_page(you, await _clients(db, you), {"name": "", "redirect_uris": ""})
 
 
@@ -78,11 +77,10 @@ def _secret_flash(client: OAuthClient, fresh: bool) -> str:
 
 
 @router.post("/developers")
-async def register(request: Request) -> Response:
+async def register(request: Request, you: Person) -> Response:
     form = await request.form()
     values = {"name": text(form, "name"), "redirect_uris": text(form, "redirect_uris")}
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         try:
             client = await create_client(
@@ -96,10 +94,9 @@ async def register(request: Request) -> Response:
 
 
 @router.get("/developers/{client_id}/secret")
-async def secret_page(request: Request, client_id: str) -> Response:
+async def secret_page(request: Request, you: Person, client_id: str) -> Response:
     """The secret, once after the post that made it (see the module's docstring)."""
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         client = await _owned_client(db, you, client_id)
         for fresh in (True, False):
             if await sessions.take_flash(db, you.session, _secret_flash(client, fresh)):
@@ -137,9 +134,8 @@ def _client_page(
 
 
 @router.get("/developers/{client_id}")
-async def client_page(request: Request, client_id: str) -> Response:
+async def client_page(request: Request, you: Person, client_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         client = await _owned_client(db, you, client_id)
         form = {"name": client.name, "redirect_uris": "\n".join(client.redirect_uris)}
         saved = request.query_params.get("saved") == "1"
@@ -147,11 +143,10 @@ async def client_page(request: Request, client_id: str) -> Response:
 
 
 @router.post("/developers/{client_id}")
-async def save_client(request: Request, client_id: str) -> Response:
+async def save_client(request: Request, you: Person, client_id: str) -> Response:
     form = await request.form()
     values = {"name": text(form, "name"), "redirect_uris": text(form, "redirect_uris")}
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         client = await _owned_client(db, you, client_id)
         try:
@@ -163,10 +158,9 @@ async def save_client(request: Request, client_id: str) -> Response:
 
 
 @router.post("/developers/{client_id}/secret")
-async def new_secret(request: Request, client_id: str) -> Response:
+async def new_secret(request: Request, you: Person, client_id: str) -> Response:
     form = await request.form()
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         client = await _owned_client(db, you, client_id)
         await regenerate_secret(db, client)

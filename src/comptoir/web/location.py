@@ -27,7 +27,7 @@ from comptoir.locations.service import edit_details, update_location
 from comptoir.models import Account, Location
 from comptoir.web.charts import location_charts
 from comptoir.web.pages import DETAIL_FIELDS, DETAILS, owned_location, shared_with
-from comptoir.web.render import PageAnswer, Visitor, api_errors, crumbs, page, problems, redirect, text, visitor
+from comptoir.web.render import PageAnswer, Person, Visitor, api_errors, crumbs, page, problems, redirect, text
 
 router = APIRouter(include_in_schema=False)
 
@@ -92,21 +92,19 @@ def _form_of(location: Location) -> dict[str, Any]:
 
 
 @router.get("/locations/{location_id}")
-async def location_page(request: Request, location_id: str) -> Response:
+async def location_page(request: Request, you: Person, location_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
         saved = request.query_params.get("saved") == "1"
         return await _location_page(db, you, location, account, _form_of(location), saved=saved)
 
 
 @router.post("/locations/{location_id}")
-async def save_location(request: Request, location_id: str) -> Response:
+async def save_location(request: Request, you: Person, location_id: str) -> Response:
     """The same checks and the same `location.update` event as the API (spec 4.8, 6.2)."""
     form = await request.form()
     values = {name: text(form, name) for name in (*DETAILS, "preparation_time")}
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         location, account = await owned_location(db, you.user, location_id, lock=True)
         minutes = int(values["preparation_time"]) if values["preparation_time"].isdigit() else -1
@@ -178,6 +176,7 @@ def _acceptance_body(form: FormData, found: list[FieldError]) -> dict[str, Any] 
 
 async def _update(
     request: Request,
+    you: Visitor,
     location_id: str,
     body: Callable[[FormData, list[FieldError]], dict[str, Any] | None],
     form_name: str,
@@ -188,7 +187,6 @@ async def _update(
     own errors and the API's are shown together; with any, the transaction is rolled back."""
     form = await request.form()
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         location, account = await owned_location(db, you.user, location_id, lock=True)
         found: list[FieldError] = []
@@ -209,12 +207,12 @@ async def _update(
 
 
 @router.post("/locations/{location_id}/hours")
-async def save_hours(request: Request, location_id: str) -> Response:
-    return await _update(request, location_id, _hours_body, "hours", HOURS_FIELDS, item="slot")
+async def save_hours(request: Request, you: Person, location_id: str) -> Response:
+    return await _update(request, you, location_id, _hours_body, "hours", HOURS_FIELDS, item="slot")
 
 
 @router.post("/locations/{location_id}/acceptance")
-async def save_acceptance(request: Request, location_id: str) -> Response:
+async def save_acceptance(request: Request, you: Person, location_id: str) -> Response:
     return await _update(
-        request, location_id, _acceptance_body, "acceptance", ACCEPTANCE_FIELDS, labels=ACCEPTANCE_LABELS
+        request, you, location_id, _acceptance_body, "acceptance", ACCEPTANCE_FIELDS, labels=ACCEPTANCE_LABELS
     )

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -32,9 +33,10 @@ from comptoir.orders import service as orders
 from comptoir.orders import workflow
 from comptoir.orders.repository import OrderRepository
 from comptoir.orders.schemas import STATUSES
+from comptoir.web import words
 from comptoir.web.data import display_name, next_page_url, page_request
 from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import PageAnswer, Visitor, crumbs, not_found, page, redirect, templates, text, visitor
+from comptoir.web.render import PageAnswer, Person, Visitor, crumbs, not_found, page, redirect, templates, text
 
 router = APIRouter(include_in_schema=False)
 
@@ -55,9 +57,22 @@ BUTTONS = {
 }
 
 
+# A move to one of the workflow's endings is asked once more (docs/back-office.md
+# "Confirmations"): the question, the confirming button, and what it ends.
+ASKED = {
+    "rejected": ("Reject order {}?", "Yes, reject it", "The order is refused and leaves the board; {} is told."),
+    "cancelled": ("Cancel order {}?", "Yes, cancel it", "The order is cancelled and leaves the board; {} is told."),
+    "delivery_failed": (
+        "Mark order {} as not delivered?",
+        "Yes, delivery failed",
+        "The order ends undelivered and leaves the board; {} is told.",
+    ),
+}
+
+
 def tag_of(status: str) -> str:
     """The colour of a status's tag: to act on, under way, done, or failed."""
-    if status in ("rejected", "cancelled", "delivery_failed"):
+    if status in workflow.ENDINGS:
         return "tag-bad"
     if status == "completed":
         return "tag-ok"
@@ -123,10 +138,9 @@ def _chosen(request: Request, *names: str) -> dict[str, str]:
 
 
 @router.get("/locations/{location_id}/orders")
-async def orders_page(request: Request, location_id: str) -> Response:
+async def orders_page(request: Request, you: Person, location_id: str) -> Response:
     chosen = _chosen(request)
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
         context: dict[str, Any] = {
             "title": f"Orders · {location.name}",
@@ -156,13 +170,12 @@ async def orders_page(request: Request, location_id: str) -> Response:
 
 
 @router.get("/accounts/{account_id}/orders")
-async def account_orders_page(request: Request, account_id: str) -> Response:
+async def account_orders_page(request: Request, you: Person, account_id: str) -> Response:
     """Every location's orders, newest first, with a Location column; filtered by status,
     days and location. Days are read in the chosen location's time zone, else in the one
     zone of the account's locations, else in UTC (docs/back-office.md "Orders")."""
     chosen = _chosen(request, "location")
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
         places = await locations_of_account(db, account)
         place = next((p for p in places if p.public_id == chosen["location"]), None)
@@ -206,32 +219,56 @@ async def account_orders_page(request: Request, account_id: str) -> Response:
 # --- an order -----------------------------------------------------------------------------
 
 
-def _history(history: list[tuple[Change, str | None]], timezone: str) -> list[dict[str, Any]]:
-    """The order's changes and its delivery's, oldest first, with the application that
-    caused each (none: Comptoir itself or the back office)."""
+def _history(history: list[tuple[Change, str | None, str | None]]) -> list[dict[str, Any]]:
+    """The order's changes and its delivery's, oldest first, in words: what happened and who
+    did it (the person signed in to the back office, else the application, else Comptoir
+    itself), what changed, and the event connected applications received."""
     return [
         {
             "at": change.created_at,
+            "what": f"{_what_happened(change)} by {person or client or 'Comptoir'}",
+            "details": _what_changed(change),
             "event": f"{change.resource_type}.{change.event_type}",
-            "by": client or "Comptoir",
-            "what": _what_changed(change),
         }
-        for change, client in history
+        for change, client, person in history
     ]
+
+
+def _changed(change: Change) -> list[str]:
+    new, previous = change.new_state or {}, change.previous_state or {}
+    return [name for name in new if new.get(name) != previous.get(name)]
+
+
+def _what_happened(change: Change) -> str:
+    new = change.new_state or {}
+    if change.resource_type == "delivery":
+        return "Delivery booked" if change.event_type == "create" else "Delivery updated"
+    if change.event_type == "create":
+        return "Created"
+    changed = _changed(change)
+    if "status" in changed:
+        return words.status_done(new.get("status"))
+    if not changed:  # an order.update with the same order: a delivery quote was created or accepted
+        return "Delivery quotes changed"
+    return f"{_field_words(changed).capitalize()} changed"
+
+
+def _field_words(names: list[str]) -> str:
+    return ", ".join(name.replace("_", " ") for name in names)
 
 
 def _what_changed(change: Change) -> str:
     new, previous = change.new_state or {}, change.previous_state or {}
-    words = templates.filters["status_words"]
     if change.event_type == "create":
-        return f"status {words(new.get('status'))}"
-    changed = [name for name in new if new.get(name) != previous.get(name)]
-    if not changed:  # an order.update with the same order: a delivery quote was created or accepted
-        return "delivery quotes"
-    return ", ".join(
-        f"status {words(previous.get('status'))} → {words(new.get('status'))}" if name == "status" else name
-        for name in changed
-    )
+        return f"Status {words.status_words(new.get('status'))}"
+    changed = _changed(change)
+    parts = []
+    if "status" in changed:
+        parts.append(f"{words.status_words(previous.get('status'))} → {words.status_words(new.get('status'))}")
+    others = [name for name in changed if name != "status"]
+    if others and parts:
+        parts.append(f"also {_field_words(others)}")
+    return "; ".join(parts)
 
 
 async def _order_view(
@@ -257,45 +294,48 @@ async def _order_view(
         account=account,
         order=shown,
         moves=moves(order.status, shown["service_type"]),
+        endings=workflow.ENDINGS,
         customer_name=display_name(shown["customer"]),
         quotes=await list_quotes(db, location, order),
-        history=_history(history, location.timezone),
+        history=_history(history),
+        tz=you.zone(location.timezone),
         errors=[error] if error else [],
     )
 
 
 @router.get("/locations/{location_id}/orders/{order_id}")
-async def order_page(request: Request, location_id: str, order_id: str) -> Response:
+async def order_page(request: Request, you: Person, location_id: str, order_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         location, account = await owned_location(db, you.user, location_id)
         return await _order_view(db, you, location, account, order_id)
 
 
 def _refusal(exc: BadRequest | Conflict) -> str:
-    words = templates.filters["status_words"]
+    said = words.status_words
     if isinstance(exc, StaleForm):
         return (
-            f"This order changed since the page showed it; it is now “{words(exc.current)}”."
+            f"This order changed since the page showed it; it is now “{said(exc.current)}”."
             " Nothing was changed: look again and choose."
         )
     if isinstance(exc, workflow.NotAllowed):
-        return f"An order that is “{words(exc.current)}” cannot become “{words(exc.asked)}”. Nothing was changed."
+        return f"An order that is “{said(exc.current)}” cannot become “{said(exc.asked)}”. Nothing was changed."
     return f"{exc.message}. Nothing was changed."
 
 
 @router.post("/locations/{location_id}/orders/{order_id}/status")
-async def move_order(request: Request, location_id: str, order_id: str) -> Response:
+async def move_order(request: Request, you: Person, location_id: str, order_id: str) -> Response:
     """One button of the workflow: the form's `status`, `seen` (the status it showed) and
     `back` ("board": the live board, else the order's page)."""
     form = await request.form()
+    asked = text(form, "status")
+    if asked in workflow.ENDINGS and text(form, "confirmed") != "yes":
+        return await _confirm_move(request, you, form, location_id, order_id, asked)
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         location, account = await owned_location(db, you.user, location_id)
         try:
-            asked, seen = text(form, "status"), text(form, "seen")
-            await workflow.move(OrderRepository(Unit.of(db)), location, order_id, asked, seen)
+            seen = text(form, "seen")
+            await workflow.move(OrderRepository(Unit.of(db)), location, order_id, asked, seen, you.user.id)
         except NotFound:
             raise not_found("No order of this location has this id.") from None
         except (BadRequest, Conflict) as exc:
@@ -307,3 +347,39 @@ async def move_order(request: Request, location_id: str, order_id: str) -> Respo
     if text(form, "back") == "board":
         return redirect(f"/locations/{location.public_id}/today")
     return redirect(f"/locations/{location.public_id}/orders/{order_id}")
+
+
+async def _confirm_move(
+    request: Request, you: Visitor, form: FormData, location_id: str, order_id: str, asked: str
+) -> Response:
+    """A move to an ending, not yet confirmed: the page that asks, changing nothing. Its
+    button posts the same form with `confirmed=yes`, checked then as any move."""
+    async with app_state(request).db.transaction(write=False) as db:
+        you.check(form)
+        location, account = await owned_location(db, you.user, location_id)
+        try:
+            order, shown, _ = await orders.order_file(OrderRepository(Unit.of(db)), location, order_id)
+        except NotFound:
+            raise not_found("No order of this location has this id.") from None
+    label = shown["ref"] or order.public_id
+    question, yes, consequence = ASKED[asked]
+    to_board = text(form, "back") == "board"
+    here = f"/locations/{location.public_id}"
+    facts = [f"Order {label}, {words.status_words(order.status).lower()}, {shown['total']}"]
+    if customer := display_name(shown["customer"]):
+        facts[0] += f", for {customer}"
+    if shown["channel"]:
+        facts[0] += f", from {shown['channel']}"
+    return page(
+        "bo_confirm.html",
+        title=question.format(label),
+        you=you,
+        crumbs=crumbs(account, location, ("Orders", f"{here}/orders")),
+        facts=facts,
+        consequence=consequence.format(f"“{shown['channel']}”" if shown["channel"] else "every connected application"),
+        action=f"{here}/orders/{order.public_id}/status",
+        fields=[("status", asked), ("seen", text(form, "seen")), ("back", text(form, "back"))],
+        confirm_words=yes,
+        back_url=f"{here}/today" if to_board else f"{here}/orders/{order.public_id}",
+        back_words="No, keep it",
+    )

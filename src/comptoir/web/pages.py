@@ -36,6 +36,7 @@ from comptoir.users.signup import FIELDS as SIGNUP_FIELDS
 from comptoir.users.signup import SignupRefused, sign_up
 from comptoir.web.render import (
     PageAnswer,
+    Person,
     Problem,
     Visitor,
     crumbs,
@@ -44,7 +45,6 @@ from comptoir.web.render import (
     problems,
     redirect,
     text,
-    visitor,
     with_session,
     yours,
 )
@@ -179,9 +179,8 @@ async def sign_up_page(request: Request) -> Response:
 
 
 @router.get("/")
-async def home(request: Request) -> Response:
+async def home(request: Request, you: Person) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         accounts = await accounts_of(db, you.user)
         locations = await locations_of_accounts(db, accounts)
     grouped = [(account, [loc for loc in locations if loc.account_id == account.id]) for account in accounts]
@@ -213,18 +212,15 @@ def _account_form(you: Visitor, form: dict[str, str], errors: list[Problem] | No
 
 
 @router.get("/accounts/new")
-async def new_account_form(request: Request) -> Response:
-    async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
-        return _account_form(you, {"name": "", "currency": ""})
+async def new_account_form(you: Person) -> Response:
+    return _account_form(you, {"name": "", "currency": ""})
 
 
 @router.post("/accounts/new")
-async def new_account(request: Request) -> Response:
+async def new_account(request: Request, you: Person) -> Response:
     form = await request.form()
     values = {"name": text(form, "name"), "currency": text(form, "currency")}
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         try:  # every field checked before anything is written (`create_account`)
             account = await create_account(db, owner=you.user, name=values["name"], currency=values["currency"])
@@ -234,9 +230,8 @@ async def new_account(request: Request) -> Response:
 
 
 @router.get("/accounts/{account_id}")
-async def account_page(request: Request, account_id: str) -> Response:
+async def account_page(request: Request, you: Person, account_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
         locations = await locations_of_account(db, account)
         catalogs, lists = await shared_with(db, account, None)
@@ -255,11 +250,10 @@ async def account_page(request: Request, account_id: str) -> Response:
 
 
 @router.post("/accounts/{account_id}/notices/{notice_id}/dismiss")
-async def dismiss_notice_page(request: Request, account_id: str, notice_id: int) -> Response:
+async def dismiss_notice_page(request: Request, you: Person, account_id: str, notice_id: int) -> Response:
     """docs/api/callbacks-events.md "Automatic disable": a notice stays until dismissed."""
     form = await request.form()
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         account = await owned_account(db, you.user, account_id)
         await dismiss_notice(db, account.id, notice_id)
@@ -304,9 +298,8 @@ def _new_location_form(
 
 
 @router.get("/accounts/{account_id}/locations/new")
-async def new_location_form(request: Request, account_id: str) -> Response:
+async def new_location_form(request: Request, you: Person, account_id: str) -> Response:
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         account = await owned_account(db, you.user, account_id)
         first = await first_location(db, account)
         country, timezone = (first.country, first.timezone) if first is not None else ("", "")
@@ -315,12 +308,11 @@ async def new_location_form(request: Request, account_id: str) -> Response:
 
 
 @router.post("/accounts/{account_id}/locations/new")
-async def new_location(request: Request, account_id: str) -> Response:
+async def new_location(request: Request, you: Person, account_id: str) -> Response:
     """The location is numbered after the account's last one, as with the CLI."""
     form = await request.form()
     values = {name: text(form, name) for name in DETAILS}
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         account = await owned_account(db, you.user, account_id)
         try:  # every field checked before anything is written (`create_location`)

@@ -14,9 +14,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, cast
+from typing import Annotated, Any, Protocol, TypeVar, cast
 
 import orjson
+from fastapi import Depends
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -305,6 +306,13 @@ class Visitor:
     timezone: str = "UTC"  # the user's: times on pages without a location
     path: str = ""  # the page's own address: its navigation link is marked current
 
+    def zone(self, location_timezone: str | None = None) -> str:
+        """The time zone a page shows its times in, the one rule of every page
+        (docs/back-office.md "Time zones"): a page about one location or about something of
+        one location (its board, orders, stock, a connection to it) shows the location's
+        zone, `location_timezone`; every other page shows the signed-in person's."""
+        return location_timezone or self.timezone
+
     def check(self, form: FormData) -> None:
         """A form posted by this visitor's own page, or 403."""
         _check_csrf(self.key, self.session, form)
@@ -337,6 +345,20 @@ async def visitor(request: Request, db: AsyncSession) -> Visitor:
     if you is None:
         raise PageAnswer(redirect("/login"))
     return you
+
+
+async def person(request: Request) -> Visitor:
+    """The dependency behind `Person`: the signed-in person, read in a transaction of its own
+    before the page's (a redirect to /login when nobody is signed in)."""
+    async with app_state(request).db.transaction(write=False) as db:
+        return await visitor(request, db)
+
+
+# Who a back-office page serves, declared on its route as `you: Person`, as an API route
+# declares its token's permission with `require(...)` (docs/architecture.md "Permissions"):
+# a signed-in person, resolved before the page runs; what of theirs the page may touch is
+# then `auth.people`'s decision, refused by `yours` alike everywhere.
+Person = Annotated[Visitor, Depends(person)]
 
 
 API_PREFIXES = ("/v1/", "/oauth2/", "/.well-known/", "/docs/")

@@ -24,7 +24,7 @@ from comptoir.http.state import app_state
 from comptoir.locations import repository as locations
 from comptoir.models import Account, Location, User
 from comptoir.web.pages import owned_account, owned_location
-from comptoir.web.render import PageAnswer, Problem, Visitor, crumbs, page, problems, redirect, text, visitor, yours
+from comptoir.web.render import PageAnswer, Person, Problem, Visitor, crumbs, page, problems, redirect, text, yours
 
 NAME_FIELDS = {"name": "name"}  # API path -> form field of a "New" form
 
@@ -110,39 +110,37 @@ def mount(router: APIRouter, shelf: Shelf) -> None:
     """The shelf's pages on `router`: GET and POST (its New form) at the location's path and
     at the account's."""
 
-    async def at_location(request: Request, location_id: str) -> Response:
+    async def at_location(request: Request, you: Person, location_id: str) -> Response:
         if request.method == "POST":
-            return await create_on_shelf(request, shelf, location_id=location_id)
-        return await shelf_page(request, shelf, location_id=location_id)
+            return await create_on_shelf(request, you, shelf, location_id=location_id)
+        return await shelf_page(request, you, shelf, location_id=location_id)
 
-    async def at_account(request: Request, account_id: str) -> Response:
+    async def at_account(request: Request, you: Person, account_id: str) -> Response:
         if request.method == "POST":
-            return await create_on_shelf(request, shelf, account_id=account_id)
-        return await shelf_page(request, shelf, account_id=account_id)
+            return await create_on_shelf(request, you, shelf, account_id=account_id)
+        return await shelf_page(request, you, shelf, account_id=account_id)
 
     router.add_api_route(f"/locations/{{location_id}}/{shelf.location_path}", at_location, methods=["GET", "POST"])
     router.add_api_route(f"/accounts/{{account_id}}/{shelf.account_path}", at_account, methods=["GET", "POST"])
 
 
 async def shelf_page(
-    request: Request, shelf: Shelf, *, location_id: str | None = None, account_id: str | None = None
+    request: Request, you: Visitor, shelf: Shelf, *, location_id: str | None = None, account_id: str | None = None
 ) -> Response:
     """GET: the location's (and its account's) or the account's things of this kind."""
     async with app_state(request).db.transaction(write=False) as db:
-        you = await visitor(request, db)
         account, location = await _level(db, you.user, location_id, account_id)
         return await _shelf_page(db, you, shelf, account, location)
 
 
 async def create_on_shelf(
-    request: Request, shelf: Shelf, *, location_id: str | None = None, account_id: str | None = None
+    request: Request, you: Visitor, shelf: Shelf, *, location_id: str | None = None, account_id: str | None = None
 ) -> Response:
     """POST: a new one named as the form says, then its page; refused, the form again with
     the refusal beside its field, and nothing created."""
     form = await request.form()
     name = text(form, "name")
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         account, location = await _level(db, you.user, location_id, account_id)
         try:

@@ -26,7 +26,7 @@ from comptoir.http.state import app_state
 from comptoir.models import Catalog, Location
 from comptoir.web.catalogs import Listing, catalog_places, catalog_view, owned_catalog, until_id
 from comptoir.web.pages import owned_location
-from comptoir.web.render import PageAnswer, Problem, not_found, redirect, text, visitor
+from comptoir.web.render import PageAnswer, Person, Problem, not_found, redirect, text
 
 router = APIRouter(include_in_schema=False)
 
@@ -67,12 +67,11 @@ def _problems(exc: Unprocessable, field: str | None) -> list[Problem]:
 
 
 @router.post("/catalogs/{catalog_id}/stock")
-async def change_stock(request: Request, catalog_id: str) -> Response:
+async def change_stock(request: Request, you: Person, catalog_id: str) -> Response:
     form = await request.form()
     item, action, until = text(form, "item"), text(form, "action"), text(form, "until")
     listing, _ = Listing.of(text(form, "q"), text(form, "page"))
     async with app_state(request).db.transaction() as db:
-        you = await visitor(request, db)
         you.check(form)
         catalog, account, own = await owned_catalog(db, you.user, catalog_id)
         asked = own.public_id if own is not None else text(form, "location")

@@ -35,6 +35,27 @@ def status_words(status: str | None) -> str:
     return STATUS_WORDS.get(status) or status.replace("_", " ").capitalize()
 
 
+# What a move to each status did, as an order's history says it ("Accepted by ...").
+STATUS_DONE = {
+    "new": "Marked new",
+    "received": "Marked received",
+    "accepted": "Accepted",
+    "in_preparation": "Preparation started",
+    "awaiting_shipment": "Ready to ship",
+    "awaiting_collection": "Ready for collection",
+    "in_delivery": "Sent out for delivery",
+    "completed": "Completed",
+    "rejected": "Rejected",
+    "cancelled": "Cancelled",
+    "delivery_failed": "Delivery failed",
+}
+
+
+def status_done(status: str | None) -> str:
+    """ "accepted" -> "Accepted", "in_preparation" -> "Preparation started"."""
+    return STATUS_DONE.get(status or "") or f"Moved to {status_words(status)}"
+
+
 SERVICE_TYPE_WORDS = {"delivery": "Delivery", "collection": "Collection", "eat_in": "Eat in"}
 
 
@@ -102,3 +123,10 @@ def when(value: datetime | str | None, timezone: str | None = None, seconds: boo
     if value is None or value == "":
         return ""
     return local_time(value, timezone, seconds)
+
+
+def clock_time(value: datetime | str | None, timezone: str | None = None) -> str:
+    """The time of day alone, "16:05", for a page that shows one day and names its zone once
+    (the board)."""
+    shown = local_time(value, timezone)
+    return shown.split(", ", 1)[1].rsplit(" ", 1)[0] if ", " in shown else shown

@@ -8,8 +8,10 @@ from typing import Any
 import httpx
 import pytest
 
+from comptoir.catalogs import fields
 from comptoir.catalogs.inventory import expire_entries
 from comptoir.kit import clock
+from comptoir.kit.decimals import parse_decimal
 from tests.api.callbacks.conftest import subscribe
 from tests.api.catalogs.conftest import create, full
 from tests.api.conftest import Shop
@@ -188,6 +190,51 @@ async def test_a_ref_listed_twice_is_refused(
     answer = await patch(client, shop, catalog, [{"sku_ref": "cola", "stock": "1"}, {"sku_ref": "cola", "stock": "2"}])
     assert answer.json()["errors"] == [{"field": "[1].sku_ref", "message": "'cola' is listed twice"}]
     assert await world.snapshot() == before
+
+
+async def test_the_formats_of_every_entry_are_named_before_the_checks_against_the_catalog(
+    client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any]
+) -> None:
+    before = await world.snapshot()
+    body = [{"sku_ref": "ghost", "stock": "1"}, {"sku_ref": "cola", "stock": "-1"}, {"sku_ref": "cola", "stock": "x"}]
+    answer = await put(client, shop, catalog, body)
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [
+        {"field": "[1].stock", "message": "must be at least 0"},
+        {"field": "[2].stock", "message": "'x' is not a valid decimal (expected e.g. \"13.5\")"},
+        {"field": "[0].sku_ref", "message": "no sku of the catalog has the ref 'ghost'"},
+        {"field": "[2].sku_ref", "message": "'cola' is listed twice"},
+    ]
+    assert await world.snapshot() == before
+
+
+async def test_a_ref_over_255_characters_is_refused_for_its_length_alone(
+    client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any]
+) -> None:
+    before = await world.snapshot()
+    answer = await patch(client, shop, catalog, [{"option_ref": "m" * 256, "stock": "1"}])
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [
+        {"field": "[0].option_ref", "message": "must be at most 255 characters (it has 256)"}
+    ]
+    assert await world.snapshot() == before
+
+
+@pytest.mark.parametrize("method", ["PUT", "PATCH"])
+async def test_each_entry_is_read_once(
+    client: httpx.AsyncClient, shop: Shop, catalog: dict[str, Any], monkeypatch: pytest.MonkeyPatch, method: str
+) -> None:
+    read: list[Any] = []
+
+    def counted(value: Any) -> Any:
+        read.append(value)
+        return parse_decimal(value)
+
+    monkeypatch.setattr(fields, "parse_decimal", counted)
+    body = [{"sku_ref": "cola", "stock": "12"}, {"option_ref": "mayo", "stock": "3"}]
+    answer = await (put if method == "PUT" else patch)(client, shop, catalog, body)
+    assert answer.status_code == 200, answer.text
+    assert read == ["12", "3"]
 
 
 async def test_a_body_that_is_not_an_array_is_422(

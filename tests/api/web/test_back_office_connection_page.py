@@ -92,7 +92,7 @@ async def test_the_page_says_what_the_connection_may_do_and_links_what_it_is_bou
     )  # type: ignore[arg-type]
     assert f'<dt>Catalog</dt><dd><a href="/catalogs/{catalog_id}">Menu</a></dd>' in page
     assert f'<dt>Customer list</dt><dd><a href="/customer-lists/{list_id}">Customers</a></dd>' in page
-    connected = templates.filters["when"](connection.created_at, "UTC")  # the user's
+    connected = templates.filters["when"](connection.created_at, "Europe/Paris")  # a location's connection: its zone
     assert f"<dt>Connected</dt><dd>{connected}</dd>" in page
     assert "<dt>Last used</dt><dd>never</dd>" in page
 
@@ -230,6 +230,17 @@ async def test_the_lists_keep_connected_last_used_and_status_as_labelled_cells(
     assert f'<td data-label="Connected">{connected}</td>' in page
     assert '<td data-label="Last used">never</td>' in page
     assert '<td data-label="Status"><span class="tag tag-ok">Active</span></td>' in page
+
+
+async def test_a_location_connection_shows_the_locations_zone_an_account_connection_the_users(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    await log_in(client, "owner@example.com")  # a user in UTC, a location in Paris
+    for token, zone in ((shop.location_token, "Europe/Paris"), (shop.account_token, "UTC")):
+        connection = await connection_of(world, token)
+        page = (await client.get(f"/connections/{connection.public_id}")).text
+        connected = templates.filters["when"](connection.created_at, zone)
+        assert f"<dt>Connected</dt><dd>{connected}</dd>" in page
 
 
 async def test_the_pages_ancestors_are_links(

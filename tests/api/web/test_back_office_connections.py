@@ -38,9 +38,10 @@ async def connection_of(world: World, token: str) -> Connection:
         return connection
 
 
-async def act(client: httpx.AsyncClient, connection: Connection, action: str) -> httpx.Response:
+async def act(client: httpx.AsyncClient, connection: Connection, action: str, **extra: str) -> httpx.Response:
     page = await client.get(f"/connections/{connection.public_id}")
-    return await client.post(f"/connections/{connection.public_id}/{action}", data={"csrf": csrf_of(page.text)})
+    form = {"csrf": csrf_of(page.text), **extra}
+    return await client.post(f"/connections/{connection.public_id}/{action}", data=form)
 
 
 async def test_a_locations_connections_are_listed_with_scope_bindings_and_status(
@@ -72,13 +73,29 @@ async def test_revoking_a_connection_makes_its_token_401_at_once(
     await log_in(client, "owner@example.com")
     connection = await connection_of(world, shop.location_token)
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
-    revoked = await act(client, connection, "revoke")
+    revoked = await act(client, connection, "revoke", confirmed="yes")
     assert (revoked.status_code, revoked.headers["location"]) == (303, f"/connections/{connection.public_id}")
     answer = await client.get("/v1/location", headers=shop.headers())
     assert answer.status_code == 401
     page = await client.get(f"/connections/{connection.public_id}")
     assert '<span class="tag tag-bad">Revoked</span> on' in page.text
     assert "/revoke" not in page.text  # nothing left to do
+
+
+async def test_revoke_asks_first_and_changes_nothing(client: httpx.AsyncClient, shop: Shop, world: World) -> None:
+    await log_in(client, "owner@example.com")
+    connection = await connection_of(world, shop.location_token)
+    page = await client.get(f"/connections/{connection.public_id}")
+    assert '<button type="submit" class="secondary">Revoke…</button>' in page.text  # not the page's filled button
+    before = await world.snapshot()
+    asked = await act(client, connection, "revoke")
+    assert asked.status_code == 200
+    assert "<title>Revoke Test app&#39;s connection to Chez Ada Paris? · Comptoir</title>" in asked.text
+    assert '<input type="hidden" name="confirmed" value="yes">' in asked.text
+    assert '<button type="submit" class="danger">Yes, revoke it</button>' in asked.text
+    assert f'<a href="/connections/{connection.public_id}">No, keep it</a>' in asked.text
+    assert await world.snapshot() == before
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
 
 
 async def test_blocking_and_unblocking(client: httpx.AsyncClient, shop: Shop, world: World) -> None:

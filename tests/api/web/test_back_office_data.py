@@ -129,19 +129,21 @@ async def test_the_catalog_page_shows_products_skus_prices_and_stock(client: htt
     page = await shown(client, f"/catalogs/{catalog['id']}")
     assert "<title>Carte · Comptoir</title>" in page
     for expected in (
-        '<td data-label="Product">Classic burger<br><span class="muted">Burgers</span></td>'
-        ' <td data-label="Ref">classic</td>',
-        '<td data-label="Sku">Single<br><span class="muted">Options: Sauces, Sides</span></td>'
-        ' <td data-label="Ref">classic-single</td> <td data-label="Price" class="num">9.50 EUR</td>'
+        '<td data-label="Item">Classic burger<br><span class="muted">Burgers</span></td>'
+        ' <td data-label="Code">classic</td>',
+        '<td data-label="Item">Single<br><span class="muted">Options: Sauces, Sides</span></td>'
+        ' <td data-label="Code">classic-single</td> <td data-label="Price" class="num">9.50 EUR</td>'
         ' <td data-label="Stock"><span class="tag tag-ok">In stock</span></td>',
         # a sku without ref or name
-        '<td data-label="Sku">Classic burger</td> <td data-label="Ref"></td>'
+        '<td data-label="Item">Classic burger</td> <td data-label="Code"></td>'
         ' <td data-label="Price" class="num">7.00 EUR</td>'
         ' <td data-label="Stock"><span class="tag tag-info">Not tracked (no ref)</span></td>'
         ' <td data-label="Change stock"></td>',
-        '<td data-label="Ref">cola</td> <td data-label="Price" class="num">3.00 EUR</td>'
+        # a product of one sku: one row, one stock control
+        '<tr class="product"> <td data-label="Item">Cola<br><span class="muted">Sodas</span></td>'
+        ' <td data-label="Code">cola</td> <td data-label="Price" class="num">3.00 EUR</td>'
         ' <td data-label="Stock"><span class="tag tag-warn">12 left</span></td>',
-        '<td data-label="Option">Mayo</td> <td data-label="Ref">mayo</td>'
+        '<td data-label="Option">Mayo</td> <td data-label="Code">mayo</td>'
         ' <td data-label="Price" class="num">0.50 EUR</td>'
         ' <td data-label="Stock"><span class="tag tag-bad">Out of stock until further notice</span></td>',
         '<td data-label="Option">Ketchup <span class="tag">default</span></td>',
@@ -149,6 +151,10 @@ async def test_the_catalog_page_shows_products_skus_prices_and_stock(client: htt
         '<td>Tip</td><td>tip</td><td class="num">variable</td>',
     ):
         assert expected in page, expected
+    assert page.count('aria-label="Out of stock: Cola') == 1
+    assert ">Ref<" not in page
+    assert ">Sku<" not in page
+    assert 'data-label="Sku"' not in page
 
 
 async def test_an_account_level_catalog_shows_the_stock_of_the_chosen_location(
@@ -161,7 +167,7 @@ async def test_an_account_level_catalog_shows_the_stock_of_the_chosen_location(
         await client.put(lyon, json=[{"sku_ref": "cola", "stock": "4"}], headers=shop.headers(shop.account_token))
     ).status_code == 200
     await log_in(client, "owner@example.com")
-    cola = '<td data-label="Ref">cola</td> <td data-label="Price" class="num">3.00 EUR</td> <td data-label="Stock">'
+    cola = '<td data-label="Code">cola</td> <td data-label="Price" class="num">3.00 EUR</td> <td data-label="Stock">'
     paris = await shown(client, f"/catalogs/{catalog['id']}")
     assert "Stock at <strong>Chez Ada Paris</strong> · " in paris
     assert cola + '<span class="tag tag-ok">In stock</span>' in paris

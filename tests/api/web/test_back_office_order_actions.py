@@ -21,7 +21,7 @@ from comptoir.web.board import BOARD_SCRIPT
 from tests.api.callbacks.conftest import Listener, new_listener, subscribe
 from tests.api.conftest import Shop
 from tests.api.orders.conftest import ORDER, created
-from tests.api.web.test_back_office_data import T0, order_ids, orders_url, placed_at, shown
+from tests.api.web.test_back_office_data import T0, flat, order_ids, orders_url, placed_at, shown
 from tests.api.web.test_back_office_login import csrf_of, log_in
 from tests.factories import World
 
@@ -71,7 +71,9 @@ async def test_each_allowed_move_changes_the_status_and_records_one_order_update
     made = [(await created(client, shop, {"status": status, "service_type": kind}))["id"] for kind, status, _ in MOVES]
     await log_in(client, "owner@example.com")
     for order_id, (_kind, status, to) in zip(made, MOVES, strict=True):
-        answer = await move(client, shop, order_id, to, status)
+        answer = await move(
+            client, shop, order_id, to, status, **({"confirmed": "yes"} if to in workflow.ENDINGS else {})
+        )
         assert (answer.status_code, answer.headers["location"]) == (303, f"{orders_url(shop)}/{order_id}")
         assert await status_of(client, shop, order_id) == to
     events = await events_of(client, listener)
@@ -117,7 +119,52 @@ async def test_a_move_from_the_board_returns_to_the_board(client: httpx.AsyncCli
     assert await status_of(client, shop, order["id"]) == "accepted"
 
 
-@pytest.mark.parametrize(("status", "to"), [("new", "completed"), ("accepted", "rejected"), ("completed", "new")])
+@pytest.mark.parametrize(("status", "to", "question", "yes"), [
+    ("new", "rejected", "Reject order {}?", "Yes, reject it"),
+    ("accepted", "cancelled", "Cancel order {}?", "Yes, cancel it"),
+    ("in_delivery", "delivery_failed", "Mark order {} as not delivered?", "Yes, delivery failed"),
+])  # fmt: skip
+async def test_an_ending_asks_first_and_changes_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World, status: str, to: str, question: str, yes: str
+) -> None:
+    order = await created(client, shop, {"status": status, "channel": "Ordering site"})
+    await log_in(client, "owner@example.com")
+    before = await world.snapshot()
+    answer = await move(client, shop, order["id"], to, status, back="board")
+    assert answer.status_code == 200
+    page = flat(answer)
+    assert f"<title>{question.format(order['id'])} · Comptoir</title>" in page
+    assert "<strong>This cannot be undone.</strong>" in page
+    assert "leaves the board; “Ordering site” is told." in page
+    assert (
+        f'<input type="hidden" name="status" value="{to}"> <input type="hidden" name="seen" value="{status}">'
+        ' <input type="hidden" name="back" value="board"> <input type="hidden" name="confirmed" value="yes">'
+        f' <button type="submit" class="danger">{yes}</button>'
+    ) in page
+    assert f'<a href="/locations/{shop.location.public_id}/today">No, keep it</a>' in page
+    assert await world.snapshot() == before
+
+
+async def test_a_confirmed_ending_moves_the_order(client: httpx.AsyncClient, shop: Shop) -> None:
+    order = await created(client, shop, {"status": "new"})
+    await log_in(client, "owner@example.com")
+    answer = await move(client, shop, order["id"], "rejected", "new", back="board", confirmed="yes")
+    assert (answer.status_code, answer.headers["location"]) == (303, f"/locations/{shop.location.public_id}/today")
+    assert await status_of(client, shop, order["id"]) == "rejected"
+
+
+async def test_the_history_names_the_person_who_moved_the_order(client: httpx.AsyncClient, shop: Shop) -> None:
+    order = await created(client, shop, {"status": "new"})
+    await log_in(client, "owner@example.com")
+    assert (await move(client, shop, order["id"], "accepted", "new")).status_code == 303
+    page = await shown(client, f"{orders_url(shop)}/{order['id']}")
+    assert re.findall(r'<td data-label="What happened">([^<]+)</td>', page) == [
+        "Created by Test app",
+        "Accepted by owner@example.com",
+    ]
+
+
+@pytest.mark.parametrize(("status", "to"), [("new", "completed"), ("accepted", "accepted"), ("completed", "new")])
 async def test_a_move_the_workflow_does_not_allow_is_refused_and_changes_nothing(
     client: httpx.AsyncClient, shop: Shop, world: World, status: str, to: str
 ) -> None:
@@ -129,7 +176,7 @@ async def test_a_move_the_workflow_does_not_allow_is_refused_and_changes_nothing
         f"{orders_url(shop)}/{order['id']}/status", data={"csrf": csrf_of(page.text), "status": to, "seen": status}
     )
     assert answer.status_code == 409
-    words = {"new": "New", "accepted": "Accepted", "completed": "Completed", "rejected": "Rejected"}
+    words = {"new": "New", "accepted": "Accepted", "completed": "Completed"}
     assert f"An order that is “{words[status]}” cannot become “{words[to]}”. Nothing was changed." in answer.text
     assert await world.snapshot() == before
 
@@ -217,7 +264,7 @@ async def test_the_account_list_is_paginated_keeping_its_filters(
 # --- the board --------------------------------------------------------------------------------
 
 
-async def test_the_board_lists_todays_open_orders_only_newest_first(client: httpx.AsyncClient, shop: Shop) -> None:
+async def test_the_board_lists_todays_open_orders_only(client: httpx.AsyncClient, shop: Shop) -> None:
     yesterday = await placed_at(client, shop, T0 - timedelta(days=1), {"status": "new"})
     opened = [await placed_at(client, shop, T0 - timedelta(hours=2 - n), {"status": s}) for n, s in (
         (0, "new"), (1, "accepted"),
@@ -229,13 +276,77 @@ async def test_the_board_lists_todays_open_orders_only_newest_first(client: http
     part = await shown(client, f"/locations/{shop.location.public_id}/today/orders")
     page = await shown(client, f"/locations/{shop.location.public_id}/today")
     clock.reset()
-    assert re.findall(r'data-order="(\w+)"', part) == [opened[1]["id"], opened[0]["id"]]
+    assert re.findall(r'data-order="(\w+)"', part) == [opened[0]["id"], opened[1]["id"]]
     for absent in (yesterday, *closed, elsewhere):
         assert absent["id"] not in part
-    assert "2 open orders today" in part
+    assert "2 open orders today, most urgent first" in part
     assert part in page  # the page holds the same list
     assert "<title>Today · Chez Ada Paris · Comptoir</title>" in page
     assert f'<a href="/locations/{shop.location.public_id}/today" id="board-refresh">Refresh</a>' in page
+
+
+async def test_the_board_lists_late_orders_first_then_by_due_time(client: httpx.AsyncClient, shop: Shop) -> None:
+    def at(clock_time: str) -> dict[str, Any]:
+        return {"status": "new", "expected_time": f"2026-06-24T{clock_time}:00+02:00"}
+
+    # placed in this order, newest last: the list reads them newest first
+    later = await placed_at(client, shop, T0 - timedelta(minutes=40), at("13:30"))
+    late_a_little = await placed_at(client, shop, T0 - timedelta(minutes=30), at("11:55"))
+    soon = await placed_at(client, shop, T0 - timedelta(minutes=20), at("12:09"))
+    latest = await placed_at(client, shop, T0 - timedelta(minutes=10), at("11:40"))
+    no_time = await placed_at(client, shop, T0 - timedelta(minutes=5), {"status": "new"})  # due 12:10 (15 min)
+    await log_in(client, "owner@example.com")
+    clock.freeze(T0)
+    part = await shown(client, f"/locations/{shop.location.public_id}/today/orders")
+    clock.reset()
+    tickets = re.findall(r'data-order="(\w+)">.*?<span class="due" data-due="\d+">([^<]+)</span>', part)
+    assert tickets == [
+        (latest["id"], "late by 20 min"),
+        (late_a_little["id"], "late by 5 min"),
+        (soon["id"], "due in 9 min"),
+        (no_time["id"], "due in 10 min"),
+        (later["id"], "due in 90 min"),
+    ]
+
+
+async def test_a_busy_location_adds_its_extra_time_to_orders_without_expected_time(
+    client: httpx.AsyncClient, shop: Shop
+) -> None:
+    busy = {"preparation_time": 20, "order_acceptance": {"mode": "busy", "extra_preparation_time": 25}}
+    assert (await client.patch("/v1/location", json=busy, headers=shop.headers())).status_code == 200
+    plain = await placed_at(client, shop, T0, {"status": "new"})
+    timed = await placed_at(client, shop, T0, {"status": "new", "expected_time": "2026-06-24T12:30:00+02:00"})
+    await log_in(client, "owner@example.com")
+    clock.freeze(T0 + timedelta(minutes=5))
+    part = await shown(client, f"/locations/{shop.location.public_id}/today/orders")
+    clock.reset()
+    tickets = dict(re.findall(r'data-order="(\w+)">.*?<span class="due" data-due="\d+">([^<]+)</span>', part))
+    assert tickets == {timed["id"]: "due in 25 min", plain["id"]: "due in 40 min"}  # 20 + 25 min after 12:00
+
+
+async def test_a_ticket_shows_the_time_of_day_and_the_channel(client: httpx.AsyncClient, shop: Shop) -> None:
+    sent = await placed_at(
+        client, shop, T0, {"status": "new", "service_type": "collection", "channel": "Ordering site"}
+    )
+    await log_in(client, "owner@example.com")
+    clock.freeze(T0 + timedelta(minutes=1))
+    part = await shown(client, f"/locations/{shop.location.public_id}/today/orders")
+    clock.reset()
+    assert '<p class="muted">12:00 · from Ordering site · Collection · <strong class="total">' in part, part
+    assert sent["id"] in part
+    assert "24 Jun 2026, 12:00" not in part  # the board shows today only: no date on a ticket
+
+
+async def test_the_boards_ending_buttons_stand_apart_and_ask_first(client: httpx.AsyncClient, shop: Shop) -> None:
+    order = await created(client, shop, {"status": "new"})
+    await log_in(client, "owner@example.com")
+    part = await shown(client, f"/locations/{shop.location.public_id}/today/orders")
+    label = order["id"]
+    assert (
+        f'<button type="submit" name="status" value="accepted" aria-label="Accept {label}">Accept</button>'
+        f'<span class="ticket-endings"><button type="submit" name="status" value="rejected" class="secondary"'
+        f' aria-label="Reject {label}">Reject…</button></span>'
+    ) in part
 
 
 async def test_a_ticket_counts_down_to_the_expected_time(client: httpx.AsyncClient, shop: Shop) -> None:

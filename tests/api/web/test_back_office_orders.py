@@ -167,14 +167,16 @@ async def test_the_order_page_shows_items_customer_delivery_and_history(client: 
     ):
         assert expected in page, expected
     history = re.findall(
-        r'<tr><td>([^<]+)</td><td>([\w.]+)<br><span class="muted">by ([^<]+)</span></td><td>([^<]*)</td></tr>', page
+        r'<tr><td data-label="Time">([^<]+)</td><td data-label="What happened">([^<]+)</td>'
+        r'<td data-label="Changed">([^<]*)</td><td data-label="Event sent" class="secondary-col"><code class="event">([\w.]+)</code>',
+        page,
     )
     assert history == [
-        (when(T0), "order.create", "Test app", "status New"),
-        (when(T0 + timedelta(minutes=5)), "order.update", "Test app", "status New → Accepted"),
-        (when(T0 + timedelta(minutes=5)), "order.update", "Test app", "delivery quotes"),
-        (when(T0 + timedelta(minutes=10)), "delivery.create", "Test app", "status Pickup enroute"),
-        (when(T0 + timedelta(minutes=10)), "order.update", "Test app", "delivery"),
+        (when(T0), "Created by Test app", "Status New", "order.create"),
+        (when(T0 + timedelta(minutes=5)), "Accepted by Test app", "New → Accepted", "order.update"),
+        (when(T0 + timedelta(minutes=5)), "Delivery quotes changed by Test app", "", "order.update"),
+        (when(T0 + timedelta(minutes=10)), "Delivery booked by Test app", "Status Pickup enroute", "delivery.create"),
+        (when(T0 + timedelta(minutes=10)), "Delivery changed by Test app", "", "order.update"),
     ]
     buttons = re.findall(r'<button type="submit" name="status" value="(\w+)"[^>]*>([^<]+)</button>', page)
-    assert buttons == [("in_preparation", "Start preparing"), ("cancelled", "Cancel order")]
+    assert buttons == [("in_preparation", "Start preparing"), ("cancelled", "Cancel order…")]

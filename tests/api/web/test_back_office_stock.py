@@ -230,15 +230,15 @@ async def test_products_are_paged_and_filtered_by_name(
 ) -> None:
     monkeypatch.setattr(catalog_pages, "PRODUCTS_PER_PAGE", 1)
     first = flat(await client.get(f"/catalogs/{carte}"))
-    assert '<td data-label="Product">Classic burger' in first
-    assert '<td data-label="Product">Cola' not in first
+    assert '<td data-label="Item">Classic burger' in first
+    assert '<td data-label="Item">Cola' not in first
     assert '<a href="?page=2">Next</a>' in first
     second = flat(await client.get(f"/catalogs/{carte}?page=2"))
-    assert '<td data-label="Product">Cola' in second
+    assert '<td data-label="Item">Cola' in second
     assert '<a href="?">Previous</a>' in second
     assert ">Next</a>" not in second
     named = flat(await client.get(f"/catalogs/{carte}?q=COL"))
-    assert '<td data-label="Product">Cola' in named
+    assert '<td data-label="Item">Cola' in named
     assert "Classic burger" not in named
     assert "No product is named like “Pizza”." in flat(await client.get(f"/catalogs/{carte}?q=Pizza"))
 
@@ -254,5 +254,5 @@ async def test_an_account_catalog_of_an_account_without_locations_has_no_stock_f
     await log_in(client, "solo@example.com", "password123")
     page = flat(await client.get(f"/catalogs/{catalog['id']}"))
     assert "The account has no location yet: stock is kept per location." in page
-    assert '<td data-label="Product">Classic burger' in page
+    assert '<td data-label="Item">Classic burger' in page
     assert "/stock" not in page

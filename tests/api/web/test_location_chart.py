@@ -3,6 +3,7 @@ local day over the last 30 days, on its page (both databases)."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
@@ -94,9 +95,20 @@ async def test_the_location_page_shows_both_charts_with_every_figure(
     assert '<tr><th scope="row">26 Nov</th><td>2</td></tr>' in page  # orders
     assert '<tr><th scope="row">26 Nov</th><td>2.25</td></tr>' in page  # revenue
     assert '<tr><th scope="row">27 Nov</th><td>0.30</td></tr>' in page
+    assert '<p class="headline" id="today-figures"><strong>Today: 2 orders, 0.30 EUR</strong></p>' in page
+    assert "<p>5 orders, 12.65 EUR.</p>" in page
+    assert "<summary>Every day's figures</summary>" in page  # the table, shown on demand
+    # written on the charts: the highest day and today
+    assert re.findall(r'<text x="[\d.]+" y="[\d.]+" text-anchor="(?:middle|end)">([^<]+)</text>\n', notes(page)) == [
+        "2", "2", "10.10", "0.30",
+    ]  # fmt: skip
     # the orders' axis tops at 2: bars of 1 are half as tall
     assert "<title>26 Nov, Orders: 2</title>" in page
     assert "<script" not in page
+
+
+def notes(page: str) -> str:
+    return "".join(re.findall(r'<g class="chart-notes" aria-hidden="true">\n(.*?)</g>', page, re.S))
 
 
 async def test_without_orders_the_page_says_where_they_come_from(

@@ -1,6 +1,8 @@
-"""The field readers of a catalog upload (`catalogs.content`): each reads one field of an
-upload object, collecting an error at the field's path instead of raising, and answers its
-read shape (a price and a decimal as they read back).
+"""The field readers of a catalog's bodies: a catalog upload (`catalogs.content`) and an
+inventory's entries (`catalogs.inventory`), the two shapes read by hand rather than by a
+pydantic model (docs/architecture.md "Request bodies"). Each reads one field of an object,
+collecting an error at the field's path in the request's one `errors.FieldErrors` instead
+of raising, and answers what it read.
 
 Hot path: a realistic upload has 10,000 products, so each field is looked at once and a
 price or a decimal already read is not parsed again.
@@ -8,11 +10,12 @@ price or a decimal already read is not parsed again.
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from comptoir.errors import FieldError, FieldErrors
+from comptoir.errors import FieldErrors
 from comptoir.kit.decimals import parse_decimal, render_decimal
 from comptoir.kit.money import parse_money, render_money
 from comptoir.kit.text import too_long
@@ -20,23 +23,24 @@ from comptoir.kit.wire import WireError, shown
 
 NAME_MAX, TEXT_MAX = 255, 10_000
 ZERO = Decimal(0)
+_WIDE = decimal.Context(prec=1000)  # the default context fails to quantize past 28 digits
 
 
 class FieldReader:
-    """Reads fields of upload objects, collecting errors at their paths. A field sent as
-    null is read as absent (docs/api/conventions.md "Null fields"): an optional one gets
-    its default, a required one is an error naming it."""
+    """Reads fields of request objects, collecting errors at their paths in `errors`. A field
+    sent as null is read as absent (docs/api/conventions.md "Null fields"): an optional one
+    gets its default, a required one is an error naming it. `currency`: the account's, which
+    every price must be in (a shape without prices gives none)."""
 
-    def __init__(self, currency: str) -> None:
+    def __init__(self, errors: FieldErrors | None = None, *, currency: str = "") -> None:
         self.currency = currency
         # the first errors, in order, and a count of the others (docs/api/conventions.md "Errors")
-        self.found = FieldErrors()
-        self.errors: list[FieldError] = self.found.errors
+        self.errors = errors if errors is not None else FieldErrors()
         # Text already checked, by its value: how a price or a decimal reads back.
         self.read_back: dict[Any, str] = {}
 
     def add(self, path: str, message: str) -> None:
-        self.found.add(path, message)
+        self.errors.add(path, message)
 
     def obj(self, path: str, value: Any) -> dict[str, Any] | None:
         if isinstance(value, dict):
@@ -124,20 +128,39 @@ class FieldReader:
         rendered = self.read_back[value] = render_money(money)
         return rendered
 
-    def decimal(self, obj: dict[str, Any], path: str, key: str, *, low: Decimal = ZERO) -> str | None:
-        """A decimal of at least `low` (0 unless said), read back by the decimals rule."""
-        value = obj.get(key)
-        known = self.read_back.get(("decimal", value)) if type(value) is str else None
-        if known is not None:
-            return known
-        parsed = self.parsed(obj, path, key, parse_decimal)
+    def amount(
+        self,
+        obj: dict[str, Any],
+        path: str,
+        key: str,
+        *,
+        low: Decimal = ZERO,
+        places: int | None = None,
+        required: bool = False,
+    ) -> Decimal | None:
+        """A decimal of at least `low` (0 unless said) with at most `places` decimals (any
+        unless said); None when absent or not a decimal. A value breaking a bound is
+        answered all the same, with its error."""
+        parsed = self.parsed(obj, path, key, parse_decimal, required)
         if parsed is None:
             return None
         if parsed < low:
             self.add(f"{path}.{key}", f"must be at least {low}")
-            return render_decimal(parsed)
+        elif places is not None and parsed != parsed.quantize(Decimal(1).scaleb(-places), context=_WIDE):
+            self.add(f"{path}.{key}", f"must have at most {places} decimals")
+        return parsed
+
+    def decimal(self, obj: dict[str, Any], path: str, key: str, *, low: Decimal = ZERO) -> str | None:
+        """An `amount` of at least `low`, as it reads back (the decimals rule)."""
+        value = obj.get(key)
+        known = self.read_back.get(("decimal", value)) if type(value) is str else None
+        if known is not None:
+            return known
+        parsed = self.amount(obj, path, key, low=low)
+        if parsed is None:
+            return None
         rendered = render_decimal(parsed)
-        if type(value) is str and low == ZERO:
+        if type(value) is str and low == ZERO and parsed >= low:
             self.read_back[("decimal", value)] = rendered
         return rendered
 
