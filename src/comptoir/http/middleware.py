@@ -134,15 +134,21 @@ def overridden_method(method: str, headers: Headers) -> str:
 
 def head_as_get(scope: Scope, send: Send) -> tuple[Scope, Send]:
     """A HEAD request routed as its GET, and the send that drops the body of the answer (the
-    headers kept as they are); other requests as they are."""
+    headers kept as they are); other requests as they are. The answer ends with the GET's first
+    body message: an answer sent in parts, an event stream that never ends included, is
+    answered at once, and the rest of its body is dropped (the answer being complete, the
+    server then tells the GET's handler that its client is gone)."""
     if scope["method"] != "HEAD":
         return scope, send
+    ended = False
 
     async def headers_only(message: Message) -> None:
+        nonlocal ended
         if message["type"] == "http.response.body":
-            message = {"type": "http.response.body", "body": b"", "more_body": message.get("more_body", False)}
-            if message["more_body"]:
-                return  # one empty body message ends it, below
+            if ended:
+                return
+            ended = True
+            message = {"type": "http.response.body", "body": b"", "more_body": False}
         await send(message)
 
     return dict(scope, method="GET"), headers_only

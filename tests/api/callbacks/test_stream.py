@@ -266,3 +266,23 @@ async def test_an_event_committed_after_a_later_key_was_read_still_reaches_the_s
     [message] = await stream.events(1)
     assert json.loads(message.data or "")["new_state"]["preparation_time"] == 91
     await stream.leave()
+
+
+async def test_a_head_of_the_stream_answers_its_headers_at_once_and_holds_no_stream(
+    app: FastAPI, client: httpx.AsyncClient, listener: Listener
+) -> None:
+    """HEAD answers what GET would without its body (docs/api/conventions.md "Methods"): for a
+    stream, its headers, at once, and no place among the connection's 3."""
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    for _ in range(4):
+        head = await client.head("/v1/callback/stream", headers={"X-Access-Token": listener.token})
+        assert (head.status_code, head.headers["content-type"], head.content) == (
+            200,
+            "text/event-stream; charset=utf-8",
+            b"",
+        )
+    open_streams = [await OpenStream(app, listener.token).open() for _ in range(3)]
+    assert [s.status for s in open_streams] == [200, 200, 200]
+    for stream in open_streams:
+        await stream.leave()
+    assert metrics.STREAMS_OPEN._value.get() == 0
