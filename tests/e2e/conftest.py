@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -9,14 +10,16 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
 import httpx
 import pytest
 
+from comptoir.config import Settings
+from comptoir.db.engine import create_database
 from tests.conftest import (
     PATIENT_BOUNDS,
     TEST_ALLOWED_NETWORKS,
@@ -24,6 +27,7 @@ from tests.conftest import (
     drop_postgres_database,
     new_database_name,
 )
+from tests.factories import World
 from tests.response_schemas import CheckedHTTPTransport
 from tests.waiting import PATIENCE
 
@@ -34,6 +38,23 @@ LOOPBACK = {
 }
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
+
+T = TypeVar("T")
+
+
+def in_world(database_url: str, secret_key: str, build: Callable[[World], Awaitable[T]]) -> T:
+    """What `build` makes with the test factories in the database the servers of a test use,
+    under their server key (rows made before the servers start, or beside them)."""
+
+    async def run() -> T:
+        settings = Settings(database_url=database_url, secret_key=secret_key)
+        db = create_database(settings, pool_size=2)
+        try:
+            return await build(World(db, settings.server_key()))
+        finally:
+            await db.dispose()
+
+    return asyncio.run(run())
 
 
 def free_port() -> int:

@@ -19,7 +19,7 @@ import pytest
 
 from comptoir.config import Settings
 from comptoir.db.engine import create_database
-from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server
+from tests.e2e.conftest import COMPTOIR, LOOPBACK, Server, in_world
 from tests.factories import World
 from tests.receiver import Answer, Receiver, running_receiver
 from tests.waiting import PATIENCE, wait_until
@@ -32,26 +32,18 @@ def setup_shop(database_url: str, receiver: Receiver, listeners: int) -> tuple[s
     """An account with a location, a writer token, and `listeners` connections of other
     clients whose active callbacks subscribe to location updates. Returns the tokens."""
 
-    async def build() -> tuple[str, list[str]]:
-        settings = Settings(database_url=database_url, secret_key=KEY)
-        db = create_database(settings, pool_size=2)
-        world = World(db, settings.server_key())
-        try:
-            location = await world.location(name="Busy kitchen")
-            writer = await world.token(
-                "location[orders.write]", location=location, client=await world.client(name="POS")
-            )
-            tokens = []
-            for i in range(listeners):
-                app = await world.client(name=f"Listener {i}")
-                token = await world.token("location[orders.read]", location=location, client=app)
-                tokens.append(token)
-                await world.subscribe(token, receiver.url(f"/hook/{i}"), {"location": ["update"]})
-            return writer, tokens
-        finally:
-            await db.dispose()
+    async def build(world: World) -> tuple[str, list[str]]:
+        location = await world.location(name="Busy kitchen")
+        writer = await world.token("location[orders.write]", location=location, client=await world.client(name="POS"))
+        tokens = []
+        for i in range(listeners):
+            app = await world.client(name=f"Listener {i}")
+            token = await world.token("location[orders.read]", location=location, client=app)
+            tokens.append(token)
+            await world.subscribe(token, receiver.url(f"/hook/{i}"), {"location": ["update"]})
+        return writer, tokens
 
-    return asyncio.run(build())
+    return in_world(database_url, KEY, build)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ another process."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import queue
 import signal
@@ -16,9 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from comptoir.config import Settings
-from comptoir.db.engine import create_database
-from tests.e2e.conftest import Server, run_cli
+from tests.e2e.conftest import Server, in_world, run_cli
 from tests.factories import World
 from tests.waiting import PATIENCE
 
@@ -31,22 +28,16 @@ def setup_shop(database_url: str) -> tuple[str, str]:
     """A location, a writer token and a listener token of another client, whose passive
     callback subscribes to location updates."""
 
-    async def build() -> tuple[str, str]:
-        settings = Settings(database_url=database_url, secret_key=KEY)
-        db = create_database(settings, pool_size=2)
-        world = World(db, settings.server_key())
-        try:
-            location = await world.location(name="Streaming kitchen")
-            pos = await world.client(name="POS")
-            writer = await world.token("location[orders.write]", location=location, client=pos)
-            tablet = await world.client(name="Tablet")
-            listener = await world.token("location[orders.read]", location=location, client=tablet)
-            await world.subscribe(listener, None, {"location": ["update"]})
-            return writer, listener
-        finally:
-            await db.dispose()
+    async def build(world: World) -> tuple[str, str]:
+        location = await world.location(name="Streaming kitchen")
+        pos = await world.client(name="POS")
+        writer = await world.token("location[orders.write]", location=location, client=pos)
+        tablet = await world.client(name="Tablet")
+        listener = await world.token("location[orders.read]", location=location, client=tablet)
+        await world.subscribe(listener, None, {"location": ["update"]})
+        return writer, listener
 
-    return asyncio.run(build())
+    return in_world(database_url, KEY, build)
 
 
 def read_stream(server: Server, token: str) -> Iterator[queue.Queue[dict[str, str] | None]]:

@@ -4,7 +4,6 @@ PostgreSQL); every other answer is that order again or a 409."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -13,10 +12,8 @@ from threading import Barrier
 import httpx
 import pytest
 
-from comptoir.config import Settings
-from comptoir.db.engine import create_database
 from tests.api.orders.conftest import ORDER
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, in_world
 from tests.factories import World
 from tests.response_schemas import CheckedHTTPTransport
 from tests.waiting import PATIENCE
@@ -27,16 +24,10 @@ COPIES = 20
 
 
 def writer_token(database_url: str) -> str:
-    async def build() -> str:
-        settings = Settings(database_url=database_url, secret_key=KEY)
-        db = create_database(settings, pool_size=2)
-        try:
-            location = await World(db, settings.server_key()).location(name="Busy kitchen")
-            return await World(db, settings.server_key()).token("location[orders.write]", location=location)
-        finally:
-            await db.dispose()
+    async def build(world: World) -> str:
+        return await world.token("location[orders.write]", location=await world.location(name="Busy kitchen"))
 
-    return asyncio.run(build())
+    return in_world(database_url, KEY, build)
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])

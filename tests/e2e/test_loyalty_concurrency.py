@@ -4,7 +4,6 @@ card, to two `comptoir serve` worker processes, end with balance "200.0" and 200
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
@@ -14,9 +13,7 @@ from threading import Barrier
 import httpx
 import pytest
 
-from comptoir.config import Settings
-from comptoir.db.engine import create_database
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, in_world
 from tests.factories import World
 from tests.response_schemas import CheckedHTTPTransport
 
@@ -28,19 +25,13 @@ OPERATIONS = 200
 def bound_token(database_url: str) -> tuple[str, str]:
     """A location with a customer list and a token bound to it: (token, list id)."""
 
-    async def build() -> tuple[str, str]:
-        settings = Settings(database_url=database_url, secret_key=KEY)
-        db = create_database(settings, pool_size=2)
-        world = World(db, settings.server_key())
-        try:
-            location = await world.location(name="Loyal kitchen")
-            customers = await world.customer_list(location=location, name="Members")
-            token = await world.token("location[customer_list.write]", location=location, customer_list=customers)
-            return token, customers.public_id
-        finally:
-            await db.dispose()
+    async def build(world: World) -> tuple[str, str]:
+        location = await world.location(name="Loyal kitchen")
+        customers = await world.customer_list(location=location, name="Members")
+        token = await world.token("location[customer_list.write]", location=location, customer_list=customers)
+        return token, customers.public_id
 
-    return asyncio.run(build())
+    return in_world(database_url, KEY, build)
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])

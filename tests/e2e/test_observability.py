@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import signal
 import time
@@ -14,10 +13,8 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from comptoir.config import Settings
-from comptoir.db.engine import create_database
 from tests.conftest import PATIENT_BOUNDS, SECRET_KEY
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, in_world
 from tests.e2e.test_callback_workers import (  # noqa: F401 - fixtures
     KEY,
     environment,
@@ -133,16 +130,10 @@ SHIPPED_BOUNDS = tuple(f"COMPTOIR_{name.upper()}" for name in PATIENT_BOUNDS)
 
 
 def _location_token(database_url: str) -> str:
-    async def make() -> str:
-        settings = Settings(database_url=database_url, secret_key=SECRET_KEY)
-        db = create_database(settings, pool_size=2)
-        try:
-            world = World(db, settings.server_key())
-            return await world.token("location[orders.read]", location=await world.location())
-        finally:
-            await db.dispose()
+    async def make(world: World) -> str:
+        return await world.token("location[orders.read]", location=await world.location())
 
-    return asyncio.run(make())
+    return in_world(database_url, SECRET_KEY, make)
 
 
 @pytest.mark.parametrize("log_format", ["json", "logfmt"])

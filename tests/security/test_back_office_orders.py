@@ -146,18 +146,22 @@ async def test_a_forged_cursor_on_the_board_leads_back_to_the_board(client: http
         assert (answer.status_code, answer.headers["location"]) == (303, board), url
 
 
-async def test_the_question_before_rejecting_another_owners_order_is_not_found(
+async def test_rejecting_another_owners_order_asked_or_confirmed_is_not_found_and_changes_nothing(
     client: httpx.AsyncClient, shop: Shop, world: World
 ) -> None:
     location, _account, order = await _theirs(client, shop, world)
     await log_in(client, "owner@example.com")
     csrf = csrf_of((await client.get("/")).text)
+    before = await world.snapshot()
     for where in (location, shop.location.public_id):
-        answer = await client.post(
-            f"/locations/{where}/orders/{order}/status", data={"csrf": csrf, "status": "rejected", "seen": "new"}
-        )
-        assert answer.status_code == 404, where
-        assert "Reject order" not in answer.text
+        for confirmed in ("", "yes"):  # the question, and the answer to it
+            answer = await client.post(
+                f"/locations/{where}/orders/{order}/status",
+                data={"csrf": csrf, "status": "rejected", "seen": "new", "confirmed": confirmed},
+            )
+            assert answer.status_code == 404, (where, confirmed)
+            assert "Reject order" not in answer.text
+    assert await world.snapshot() == before
 
 
 @pytest.mark.parametrize("confirmed", ["", "yes"])
@@ -182,6 +186,7 @@ async def test_markup_in_the_channel_and_name_is_text_on_the_question(
     order = await created(client, shop, body)
     await log_in(client, "owner@example.com")
     page = await client.get(f"/locations/{shop.location.public_id}/orders/{order['id']}")
+    before = await world.snapshot()
     answer = await client.post(
         f"/locations/{shop.location.public_id}/orders/{order['id']}/status",
         data={"csrf": csrf_of(page.text), "status": "rejected", "seen": "new"},
@@ -189,3 +194,4 @@ async def test_markup_in_the_channel_and_name_is_text_on_the_question(
     assert answer.status_code == 200
     assert SCRIPT not in answer.text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in answer.text
+    assert await world.snapshot() == before  # the question changes nothing

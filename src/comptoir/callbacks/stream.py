@@ -258,9 +258,9 @@ class Streams:
         while self.by_connection:
             connection_ids = list(self.by_connection)
             async with self.state.db.transaction(write=False) as session:
-                rows = await service.pending_after(session, connection_ids, after, BATCH)
+                rows = await service.pending_after(session, connection_ids, after, BATCH, sent=self._seen)
             for key, connection_id, body in rows:
-                if key in self._seen:
+                if body is None:  # sent already (the settle window read again)
                     continue
                 self._seen[key] = now
                 data: bytes | None = None
@@ -377,6 +377,7 @@ class EventStream(Response):
             for key, _connection_id, body in rows:
                 if stream.closed is not None:
                     return
+                assert body is not None  # nothing is marked sent here
                 await self._body(send, message(key, body))
                 stream.after = key
             if len(rows) < BATCH:

@@ -339,19 +339,14 @@ async def signed_in(request: Request, db: AsyncSession) -> Visitor | None:
     return you
 
 
-async def visitor(request: Request, db: AsyncSession) -> Visitor:
-    """The signed-in user, or a redirect to /login."""
-    you = await signed_in(request, db)
+async def person(request: Request) -> Visitor:
+    """The dependency behind `Person`: the signed-in person, read in a transaction of its own
+    before the page's, or a redirect to /login when nobody is signed in."""
+    async with app_state(request).db.transaction(write=False) as db:
+        you = await signed_in(request, db)
     if you is None:
         raise PageAnswer(redirect("/login"))
     return you
-
-
-async def person(request: Request) -> Visitor:
-    """The dependency behind `Person`: the signed-in person, read in a transaction of its own
-    before the page's (a redirect to /login when nobody is signed in)."""
-    async with app_state(request).db.transaction(write=False) as db:
-        return await visitor(request, db)
 
 
 # Who a back-office page serves, declared on its route as `you: Person`, as an API route

@@ -103,19 +103,25 @@ def local_time(value: datetime | str | None, timezone: str | None = None, second
         except ValueError:
             return value
         return f"{day.day} {day.strftime('%b %Y')}"
+    moment = _moment(value, timezone)
+    if moment is None:
+        return str(value)
+    clock = "%H:%M:%S" if seconds else "%H:%M"
+    return f"{moment.day} {moment.strftime(f'%b %Y, {clock}')} {zone_name(moment)}"
+
+
+def _moment(value: datetime | str, timezone: str | None) -> datetime | None:
+    """`value` as an aware time in `timezone` (None: its own offset); None when it is no time."""
     if isinstance(value, str):
         try:
             moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
-            return value
+            return None
     else:
         moment = value
     if moment.tzinfo is None:  # stored as naive UTC (SQLite)
         moment = moment.replace(tzinfo=ZoneInfo("UTC"))
-    if timezone:
-        moment = moment.astimezone(ZoneInfo(timezone))
-    clock = "%H:%M:%S" if seconds else "%H:%M"
-    return f"{moment.day} {moment.strftime(f'%b %Y, {clock}')} {zone_name(moment)}"
+    return moment.astimezone(ZoneInfo(timezone)) if timezone else moment
 
 
 def when(value: datetime | str | None, timezone: str | None = None, seconds: bool = False) -> str:
@@ -128,5 +134,5 @@ def when(value: datetime | str | None, timezone: str | None = None, seconds: boo
 def clock_time(value: datetime | str | None, timezone: str | None = None) -> str:
     """The time of day alone, "16:05", for a page that shows one day and names its zone once
     (the board)."""
-    shown = local_time(value, timezone)
-    return shown.split(", ", 1)[1].rsplit(" ", 1)[0] if ", " in shown else shown
+    moment = _moment(value, timezone) if value else None
+    return moment.strftime("%H:%M") if moment is not None else local_time(value, timezone)

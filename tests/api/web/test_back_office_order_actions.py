@@ -8,7 +8,7 @@ import asyncio
 import base64
 import hashlib
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -285,6 +285,19 @@ async def test_the_board_lists_todays_open_orders_only(client: httpx.AsyncClient
     assert f'<a href="/locations/{shop.location.public_id}/today" id="board-refresh">Refresh</a>' in page
 
 
+_TICKET = re.compile(r'data-order="(\w+)">.*?<span class="due" data-due="\d+">([^<]+)</span>')
+
+
+async def board_at(client: httpx.AsyncClient, shop: Shop, moment: datetime) -> str:
+    """The board's list of tickets as its owner sees it at `moment`."""
+    await log_in(client, "owner@example.com")
+    clock.freeze(moment)
+    try:
+        return await shown(client, f"/locations/{shop.location.public_id}/today/orders")
+    finally:
+        clock.reset()
+
+
 async def test_the_board_lists_late_orders_first_then_by_due_time(client: httpx.AsyncClient, shop: Shop) -> None:
     def at(clock_time: str) -> dict[str, Any]:
         return {"status": "new", "expected_time": f"2026-06-24T{clock_time}:00+02:00"}
@@ -295,11 +308,7 @@ async def test_the_board_lists_late_orders_first_then_by_due_time(client: httpx.
     soon = await placed_at(client, shop, T0 - timedelta(minutes=20), at("12:09"))
     latest = await placed_at(client, shop, T0 - timedelta(minutes=10), at("11:40"))
     no_time = await placed_at(client, shop, T0 - timedelta(minutes=5), {"status": "new"})  # due 12:10 (15 min)
-    await log_in(client, "owner@example.com")
-    clock.freeze(T0)
-    part = await shown(client, f"/locations/{shop.location.public_id}/today/orders")
-    clock.reset()
-    tickets = re.findall(r'data-order="(\w+)">.*?<span class="due" data-due="\d+">([^<]+)</span>', part)
+    tickets = _TICKET.findall(await board_at(client, shop, T0))
     assert tickets == [
         (latest["id"], "late by 20 min"),
         (late_a_little["id"], "late by 5 min"),
@@ -316,22 +325,30 @@ async def test_a_busy_location_adds_its_extra_time_to_orders_without_expected_ti
     assert (await client.patch("/v1/location", json=busy, headers=shop.headers())).status_code == 200
     plain = await placed_at(client, shop, T0, {"status": "new"})
     timed = await placed_at(client, shop, T0, {"status": "new", "expected_time": "2026-06-24T12:30:00+02:00"})
-    await log_in(client, "owner@example.com")
-    clock.freeze(T0 + timedelta(minutes=5))
-    part = await shown(client, f"/locations/{shop.location.public_id}/today/orders")
-    clock.reset()
-    tickets = dict(re.findall(r'data-order="(\w+)">.*?<span class="due" data-due="\d+">([^<]+)</span>', part))
+    tickets = dict(_TICKET.findall(await board_at(client, shop, T0 + timedelta(minutes=5))))
     assert tickets == {timed["id"]: "due in 25 min", plain["id"]: "due in 40 min"}  # 20 + 25 min after 12:00
+
+
+async def test_a_busy_mode_whose_resume_at_has_passed_adds_nothing(client: httpx.AsyncClient, shop: Shop) -> None:
+    busy = {
+        "preparation_time": 20,
+        "order_acceptance": {"mode": "busy", "extra_preparation_time": 25, "resume_at": "2026-06-24T12:02:00+02:00"},
+    }
+    clock.freeze(T0)  # the resume_at is in the future when it is set
+    try:
+        assert (await client.patch("/v1/location", json=busy, headers=shop.headers())).status_code == 200
+    finally:
+        clock.reset()
+    plain = await placed_at(client, shop, T0, {"status": "new"})
+    tickets = dict(_TICKET.findall(await board_at(client, shop, T0 + timedelta(minutes=5))))
+    assert tickets == {plain["id"]: "due in 15 min"}  # 20 min after 12:00: busy mode ended at 12:02
 
 
 async def test_a_ticket_shows_the_time_of_day_and_the_channel(client: httpx.AsyncClient, shop: Shop) -> None:
     sent = await placed_at(
         client, shop, T0, {"status": "new", "service_type": "collection", "channel": "Ordering site"}
     )
-    await log_in(client, "owner@example.com")
-    clock.freeze(T0 + timedelta(minutes=1))
-    part = await shown(client, f"/locations/{shop.location.public_id}/today/orders")
-    clock.reset()
+    part = await board_at(client, shop, T0 + timedelta(minutes=1))
     assert '<p class="muted">12:00 · from Ordering site · Collection · <strong class="total">' in part, part
     assert sent["id"] in part
     assert "24 Jun 2026, 12:00" not in part  # the board shows today only: no date on a ticket
@@ -352,11 +369,8 @@ async def test_the_boards_ending_buttons_stand_apart_and_ask_first(client: httpx
 async def test_a_ticket_counts_down_to_the_expected_time(client: httpx.AsyncClient, shop: Shop) -> None:
     soon = await placed_at(client, shop, T0, {"status": "new", "expected_time": "2026-06-24T12:25:00+02:00"})
     late = await placed_at(client, shop, T0, {"status": "new", "expected_time": "2026-06-24T11:50:00+02:00"})
-    await log_in(client, "owner@example.com")
-    clock.freeze(T0 + timedelta(minutes=5))
-    part = await shown(client, f"/locations/{shop.location.public_id}/today/orders")
-    clock.reset()
-    tickets = dict(re.findall(r'data-order="(\w+)">.*?<span class="due" data-due="\d+">([^<]+)</span>', part))
+    part = await board_at(client, shop, T0 + timedelta(minutes=5))
+    tickets = dict(_TICKET.findall(part))
     assert tickets == {soon["id"]: "due in 20 min", late["id"]: "late by 15 min"}
     assert f'<li class="ticket late" data-order="{late["id"]}">' in part
 
