@@ -81,7 +81,8 @@ async def prepare(database_url: str, locations: int) -> list[tuple[str, str]]:
         listener_token = await world.token("location[orders.read]", location=location, client=listener)
         await world.subscribe(listener_token, None, {"order": ["create"]})
         tokens.append((writer_token, listener_token))
-        print(f"  {n + 1} locations", end="\r", flush=True)
+        if (n + 1) % 50 == 0:
+            print(f"  {n + 1} locations", flush=True)
     await db.dispose()
     return tokens
 
@@ -237,6 +238,7 @@ async def run(args: argparse.Namespace, tokens: list[tuple[str, str]], workdir: 
         per_stream = (many - few) / (len(listeners) - STREAMS_PER_CONNECTION)
 
         # 1. delay at a steady rate
+        print(f"part 1: streams' process {s_server.pid}, orders' process {c_server.pid}", flush=True)
         streams.received.clear()
         times = await paced_orders(c_base, writers, args.rate, args.seconds)
         await asyncio.sleep(2)
@@ -281,6 +283,9 @@ async def run(args: argparse.Namespace, tokens: list[tuple[str, str]], workdir: 
         f"2. memory of the streams' process: {few / 1024:.1f} MB with {STREAMS_PER_CONNECTION} streams,"
         f" {many / 1024:.1f} MB with {len(listeners)}: {per_stream:.1f} KB per open stream"
     )
+    if not args.runs:
+        print(f"(server logs in {workdir})")
+        return
     none, opened = statistics.median(rates["none"]), statistics.median(rates["open"])
     print(
         f"3. order creation (wrk -c{args.connections}, {args.duration} s runs): streams closed"

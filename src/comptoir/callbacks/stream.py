@@ -258,10 +258,8 @@ class Streams:
         while self.by_connection:
             connection_ids = list(self.by_connection)
             async with self.state.db.transaction(write=False) as session:
-                rows = await service.pending_after(session, connection_ids, after, BATCH, sent=self._seen)
+                rows = await service.pending_after(session, connection_ids, after, BATCH, sent=self._seen.keys())
             for key, connection_id, body in rows:
-                if body is None:  # sent already (the settle window read again)
-                    continue
                 self._seen[key] = now
                 data: bytes | None = None
                 for stream in self.by_connection.get(connection_id, ()):
@@ -377,7 +375,6 @@ class EventStream(Response):
             for key, _connection_id, body in rows:
                 if stream.closed is not None:
                     return
-                assert body is not None  # nothing is marked sent here
                 await self._body(send, message(key, body))
                 stream.after = key
             if len(rows) < BATCH:
