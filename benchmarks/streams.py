@@ -120,8 +120,9 @@ class Streams:
 
     async def settle(self, quiet: float = 1.0) -> None:
         """Wait until no message has arrived for `quiet` seconds (a backlog sent on resuming)."""
-        while time.monotonic() - self.latest < quiet:
-            await asyncio.sleep(0.2)
+        # a wait for no event (an Event tells of one, not of quiet)
+        while (left := self.latest + quiet - time.monotonic()) > 0:  # noqa: ASYNC110
+            await asyncio.sleep(left)
 
     async def _hold(self, number: int, token: str, ready: asyncio.Future[None]) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
