@@ -20,7 +20,9 @@ def decoded(*chunks: bytes) -> list[ServerSentEvent]:
 
 
 def test_data_lines_are_joined_by_lf_and_an_empty_line_ends_the_message() -> None:
-    assert decoded(b"id: 1\nevent: order.create\ndata: a\ndata: b\n\n") == [ServerSentEvent("1", "order.create", "a\nb")]
+    assert decoded(b"id: 1\nevent: order.create\ndata: a\ndata: b\n\n") == [
+        ServerSentEvent("1", "order.create", "a\nb")
+    ]
 
 
 @pytest.mark.parametrize("end", [b"\n", b"\r\n", b"\r"])
@@ -34,7 +36,7 @@ def test_a_crlf_split_between_two_chunks_ends_one_line() -> None:
 
 
 def test_fed_byte_by_byte_the_messages_are_the_same() -> None:
-    stream = "retry: 5\r\n: open\r\n\r\nid: 7\nevent: order.update\ndata: {\"note\": \"café ☕\"}\n\n".encode()
+    stream = 'retry: 5\r\n: open\r\n\r\nid: 7\nevent: order.update\ndata: {"note": "café ☕"}\n\n'.encode()
     assert decoded(*(stream[i : i + 1] for i in range(len(stream)))) == decoded(stream)
     assert decoded(stream) == [ServerSentEvent("7", "order.update", '{"note": "café ☕"}')]
 
@@ -70,7 +72,9 @@ def test_retry_takes_digits_only_in_milliseconds() -> None:
 
 def test_a_message_cut_short_is_not_given_out() -> None:
     decoder = Decoder()
-    assert decoder.feed(b"\xef\xbb\xbfid: 1\ndata: whole\n\nid: 2\ndata: cut") == [ServerSentEvent("1", "message", "whole")]
+    assert decoder.feed(b"\xef\xbb\xbfid: 1\ndata: whole\n\nid: 2\ndata: cut") == [
+        ServerSentEvent("1", "message", "whole")
+    ]
     assert decoder.pending
 
 
@@ -82,8 +86,10 @@ def test_a_refusal_raises_its_error_and_a_5xx_waits_longer_each_time() -> None:
     with pytest.raises(Unauthorized):
         reconnection.opened(httpx.Response(401, json={"error_type": "unauthorized", "message": "no"}))
     first, second = (reconnection.opened(httpx.Response(503)) for _ in range(2))
-    assert first is not None and 2.4 <= first <= 3.0
-    assert second is not None and 4.8 <= second <= 6.0
+    assert first is not None
+    assert 2.4 <= first <= 3.0
+    assert second is not None
+    assert 4.8 <= second <= 6.0
     assert reconnection.opened(httpx.Response(429, headers={"Retry-After": "7"})) == 7.0
     assert reconnection.opened(httpx.Response(200)) is None
     assert reconnection.wait() == 3.0
@@ -108,7 +114,7 @@ class Broken(httpx.SyncByteStream):
 def test_a_dropped_stream_reconnects_after_its_retry_with_the_last_id_received() -> None:
     sent: list[str | None] = []
     answers = [
-        Broken(b"retry: 50\n: open\n\n", event("ev2222"), event("ev3333"), b"id: ev4444\ndata: {\"cut"),
+        Broken(b"retry: 50\n: open\n\n", event("ev2222"), event("ev3333"), b'id: ev4444\ndata: {"cut'),
         httpx.ByteStream(b"retry: 50\n\n" + event("ev4444")),
     ]
 
