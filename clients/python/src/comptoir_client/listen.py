@@ -135,7 +135,11 @@ def _stop(signum: int, _frame: FrameType | None) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = arguments(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    formatter = logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%dT%H:%M:%SZ")
+    formatter.converter = time.gmtime
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(formatter)
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its lines would repeat ours
     token, client_secret = os.environ.get("COMPTOIR_TOKEN", ""), os.environ.get("COMPTOIR_CLIENT_SECRET", "")
     base_url = os.environ.get("COMPTOIR_URL") or DEFAULT_BASE_URL
