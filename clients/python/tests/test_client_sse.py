@@ -92,7 +92,7 @@ def test_a_refusal_raises_its_error_and_a_5xx_waits_longer_each_time() -> None:
     assert 4.8 <= second <= 6.0
     assert reconnection.opened(httpx.Response(429, headers={"Retry-After": "7"})) == 7.0
     assert reconnection.opened(httpx.Response(200)) is None
-    assert reconnection.wait() == 3.0
+    assert reconnection.ended(Decoder()) == 3.0  # after a stream the server ended: its retry, as asked
 
 
 def event(event_id: str) -> bytes:

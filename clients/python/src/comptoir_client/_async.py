@@ -157,13 +157,11 @@ class AsyncEventStream:
                                 reconnection.received(decoder, message)
                                 yield message
                             if reconnection.old(decoder):
-                                wait = 0.0
+                                wait = reconnection.ended(decoder, old=True)
                                 break
-            except httpx.TransportError:
-                reconnection.ended(decoder)
-                wait = reconnection.failed()
+            except httpx.TransportError as error:
+                wait = reconnection.ended(decoder, error)
             if wait is None:
-                reconnection.ended(decoder)
-                wait = reconnection.wait()
+                wait = reconnection.ended(decoder)
             if not self._closed and wait > 0:
                 await asyncio.sleep(wait)

@@ -208,10 +208,7 @@ class EventStream:
                         reconnection.received(decoder, message)
                         yield message
                     if reconnection.old(decoder):
-                        reconnection.ended(decoder)
-                        return 0.0
-        except httpx.TransportError:
-            reconnection.ended(decoder)
-            return reconnection.failed()
-        reconnection.ended(decoder)
-        return reconnection.wait()
+                        return reconnection.ended(decoder, old=True)
+        except httpx.TransportError as error:
+            return reconnection.ended(decoder, error)
+        return reconnection.ended(decoder)

@@ -28,6 +28,7 @@ import sys
 import time
 from collections.abc import Sequence
 from types import FrameType
+from typing import NoReturn
 from urllib.parse import urlsplit
 
 import httpx
@@ -51,9 +52,9 @@ def http_url(value: str) -> str:
         parts = urlsplit(value)
         parts.port  # noqa: B018 - a port that is no number raises here
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a URL: {value!r}") from None
+        raise argparse.ArgumentTypeError(f"not a URL: {value}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise argparse.ArgumentTypeError(f"must be an http:// or https:// URL with a host, not {value!r}")
+        raise argparse.ArgumentTypeError(f"must be an http:// or https:// URL with a host, not {value}")
     return value
 
 
@@ -66,8 +67,14 @@ def shown(url: str) -> str:
     return f"{parts.scheme}://{netloc}{parts.path}"
 
 
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        """Bad arguments: one line on stderr, exit status 2, nothing sent anywhere."""
+        self.exit(2, f"comptoir-listen: {message}\n")
+
+
 def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="comptoir-listen",
         description="Forward a passive callback's events (GET /v1/callback/stream) to a local URL, "
         "signed as Comptoir signs a callback. Environment: COMPTOIR_TOKEN (required), "

@@ -20,6 +20,7 @@ The parser follows the HTML standard's "event stream interpretation"
 
 from __future__ import annotations
 
+import logging
 import random
 import re
 import time
@@ -30,6 +31,7 @@ import httpx
 
 from comptoir_client.errors import error_of, retry_after
 
+log = logging.getLogger("comptoir_client.stream")
 PATH = "/v1/callback/stream"
 DEFAULT_RETRY = 3.0  # seconds, until the server's `retry:` says otherwise
 MAX_WAIT = 60.0  # the longest wait between two tries, however many failed in a row
@@ -145,26 +147,21 @@ class Reconnection:
         """None when `response` is the stream; else the wait before trying again. Raises the
         typed error of an answer that trying again would not change (401, 403, 409...).
         The body of a refusal must have been read."""
-        if response.status_code == 200:
+        status = response.status_code
+        if status == 200:
             self.failures = 0
             self._opened = time.monotonic()
             return None
-        if response.status_code == 429:
-            wait = retry_after(response)
-            return min(MAX_WAIT, self.retry if wait is None else wait)
-        if response.status_code >= 500:
-            return self.failed()
-        raise error_of(response)
-
-    def failed(self) -> float:
-        """The wait after a connection that failed (a network error, a 5xx)."""
-        self.failures += 1
-        return self.wait()
-
-    def wait(self) -> float:
-        """The wait before the next connection: `retry`, doubled per failure in a row."""
-        base = min(MAX_WAIT, self.retry * 2 ** max(0, min(self.failures - 1, 8)))
-        return base * (0.8 + random.random() / 5) if self.failures else base  # jitter, not a secret
+        if status == 429:
+            asked = retry_after(response)
+            wait = min(MAX_WAIT, self.retry if asked is None else asked)
+        elif status >= 500:
+            self.failures += 1
+            wait = self._wait()
+        else:
+            raise error_of(response)
+        log.warning("callback stream: answer %d, reconnecting in %.1f s", status, wait)
+        return wait
 
     def received(self, decoder: Decoder, message: ServerSentEvent) -> None:
         """`message` was handed to the caller: a reconnection resumes after it."""
@@ -179,6 +176,23 @@ class Reconnection:
             return False
         return time.monotonic() - self._opened >= self.reopen_every
 
-    def ended(self, decoder: Decoder) -> None:
+    def ended(self, decoder: Decoder, error: Exception | None = None, *, old: bool = False) -> float:
+        """The wait before the next connection, once this one ended: `error` when it broke
+        off (or never opened), `old` when it is replaced as `old()` asked."""
         if decoder.retry is not None:
             self.retry = decoder.retry
+        if old:
+            return 0.0
+        if error is None:
+            wait = self._wait()
+            log.info("callback stream: ended by the server, reconnecting in %.1f s", wait)
+        else:
+            self.failures += 1
+            wait = self._wait()
+            log.warning("callback stream: %s, reconnecting in %.1f s", type(error).__name__, wait)
+        return wait
+
+    def _wait(self) -> float:
+        """`retry`, doubled per failure in a row, at most MAX_WAIT."""
+        base = min(MAX_WAIT, self.retry * 2 ** max(0, min(self.failures - 1, 8)))
+        return base * (0.8 + random.random() / 5) if self.failures else base  # jitter, not a secret
