@@ -4,13 +4,19 @@ connection resumed with nothing lost and nothing repeated; the asyncio form."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 from client_live_server import Live
+from tests.waiting import PATIENCE, wait_until
 
 from comptoir_client import AsyncComptoir, Comptoir, Retries
 from comptoir_client.models import Event
@@ -123,3 +129,33 @@ async def test_the_async_stream_gives_the_backlog_then_live_events(live: Live) -
         assert [type(first), type(second)] == [Event, Event]
         assert [first.order_id, second.order_id] == [backlog, live_order]
         assert (await client.callback.acknowledge(first.id)).id == first.id
+
+
+def test_the_kitchen_display_example_prints_each_new_order_and_acknowledges_it(live: Live) -> None:
+    token = listener(live)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPTOIR_")}
+    env |= {"COMPTOIR_URL": live.base_url, "COMPTOIR_TOKEN": token}
+    item = {"product_name": "Croque-monsieur", "price": "7.50 EUR", "quantity": 2}
+    with live.client() as writer:
+        waiting = writer.orders.create(live.location_id, {"status": "new", "items": [item]}).id
+    example = Path(__file__).resolve().parents[3] / "examples" / "kitchen_display.py"
+    process = subprocess.Popen(
+        [sys.executable, str(example)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline() == f"== order {waiting}  15.00 EUR\n"
+        assert process.stdout.readline() == "2.0 x Croque-monsieur\n"  # quantities are decimals on the wire
+        with live.client() as writer:
+            arrived = writer.orders.create(live.location_id, {"status": "new", "seller_notes": "no onions"}).id
+        assert process.stdout.readline() == f"== order {arrived}  0.00 EUR\n"
+        assert process.stdout.readline() == "   note: no onions\n"
+        with live.client(token) as client:
+            wait_until(lambda: list(client.callback.list_events()) == [], "both events acknowledged")
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=PATIENCE)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert (process.returncode, out, err) == (0, "closed\n", "")
