@@ -10,6 +10,7 @@ import importlib.util
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -183,3 +184,18 @@ def test_a_refused_stream_ends_it_with_a_one_line_error(live: Live) -> None:
     assert status == 1
     assert "409 conflict: The callback delivers its events to its URL" in log
     assert "Traceback" not in log
+
+
+def test_a_local_url_that_refuses_connections_is_tried_again_and_nothing_acknowledged(live: Live) -> None:
+    app = passive_app(live)
+    with socket.create_server(("127.0.0.1", 0)) as reserved:
+        closed_port = reserved.getsockname()[1]  # closed again below: connections are refused
+    with listening(live, app, f"http://127.0.0.1:{closed_port}/hook") as listener:
+        new_order(live)
+        [event_id] = pending(live, app)
+        tried = f"order.create {event_id} -> ConnectError, not acknowledged, again in 2 s"
+        wait_until(lambda: tried in listener.log.read_text(), "a second try refused")
+        assert pending(live, app) == [event_id]
+        status, log = listener.stop()
+    assert status == 0
+    assert [line for line in log.splitlines() if line.endswith(", acknowledged")] == []

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
 
-from comptoir_client import Comptoir, Conflict, ServerSentEvent, Unauthorized
+from comptoir_client import AsyncComptoir, Comptoir, Conflict, ServerSentEvent, Unauthorized
 from comptoir_client.sse import Decoder, Reconnection
 
 
@@ -147,3 +147,31 @@ def test_without_resume_a_reconnection_asks_for_every_pending_event_again() -> N
         assert [next(events).id for _ in range(2)] == ["ev2222", "ev2222"]
         stream.close()
     assert sent == ["ev9999", None]
+
+
+class AsyncBroken(httpx.AsyncByteStream):
+    def __init__(self, *chunks: bytes) -> None:
+        self.chunks = chunks
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for chunk in self.chunks:
+            yield chunk
+        raise httpx.ReadError("connection reset")
+
+
+async def test_the_async_stream_reconnects_and_resumes_the_same_way() -> None:
+    sent: list[str | None] = []
+    answers = [AsyncBroken(b"retry: 10\n\n", event("ev2222"), b"id: ev3333\nda"), AsyncBroken(event("ev3333"))]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request.headers.get("Last-Event-ID"))
+        return httpx.Response(200, stream=answers.pop(0) if answers else AsyncBroken())
+
+    async with (
+        AsyncComptoir("token", "http://comptoir.test", transport=httpx.MockTransport(handler)) as client,
+        client.callback.stream() as stream,
+    ):
+        events = aiter(stream)
+        assert [(await anext(events)).id, (await anext(events)).id] == ["ev2222", "ev3333"]
+        assert stream.last_event_id == "ev3333"
+    assert sent == [None, "ev2222"]

@@ -16,6 +16,9 @@ The parser follows the HTML standard's "event stream interpretation"
 - `id:` sets the last event id (unless it holds a NUL), `retry:` the reconnection delay in
   milliseconds (digits only);
 - a message cut short by the end of the connection is dropped: the server sends it again.
+
+(httpx-sse parses alike, but would bring only this parser: the reconnections are this
+module's either way, so the client keeps to httpx and pydantic.)
 """
 
 from __future__ import annotations
