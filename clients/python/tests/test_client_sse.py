@@ -175,3 +175,20 @@ async def test_the_async_stream_reconnects_and_resumes_the_same_way() -> None:
         assert [(await anext(events)).id, (await anext(events)).id] == ["ev2222", "ev3333"]
         assert stream.last_event_id == "ev3333"
     assert sent == [None, "ev2222"]
+
+
+def test_reopen_every_replaces_the_connection_between_messages_at_once() -> None:
+    sent: list[str | None] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request.headers.get("Last-Event-ID"))
+        later = "ev3333" if len(sent) == 1 else "ev4444"
+        return httpx.Response(200, stream=Broken(event("ev2222" if len(sent) == 1 else "ev3333"), event(later)))
+
+    with Comptoir("token", "http://comptoir.test", transport=httpx.MockTransport(handler)) as client:
+        stream = client.callback.stream(reopen_every=0.0)
+        started, events = time.monotonic(), iter(stream)
+        assert [next(events).id, next(events).id] == ["ev2222", "ev3333"]
+        stream.close()
+    assert sent == [None, "ev2222"]  # replaced after its first chunk, resumed after its last event
+    assert time.monotonic() - started < 2.5  # at once, not after the retry delay
