@@ -60,6 +60,16 @@ def test_the_stream_gives_the_backlog_then_live_events_typed(live: Live) -> None
         assert list(client.callback.list_events()) == []
 
 
+def test_client_events_is_the_callbacks_events_by_another_name(live: Live) -> None:
+    with live.client(listener(live)) as client:
+        order = new_order(live)
+        with client.events.stream() as stream:
+            event = next(iter(stream))
+        assert event.order_id == order
+        client.events.acknowledge(event.id)
+        assert list(client.callback.list_events()) == []
+
+
 class DropStreamOnce(httpx.HTTPTransport):
     """The first stream's answer breaks off after `after` whole messages and half of the next,
     as a lost connection; every stream request's Last-Event-ID is kept."""

@@ -44,6 +44,8 @@ class Comptoir:
         self.loyalty = r.Loyalty(self._transport)
         self.catalogs = r.Catalogs(self._transport)
         self.callback = r.Callback(self._transport)
+        # the callback's events by another name: `client.events.stream()`, `.acknowledge(id)`
+        self.events = self.callback
 
     def close(self) -> None:
         self._transport.close()
@@ -81,6 +83,7 @@ class AsyncComptoir:
         self.loyalty = ar.Loyalty(self._transport)
         self.catalogs = ar.Catalogs(self._transport)
         self.callback = ar.Callback(self._transport)
+        self.events = self.callback  # as in `Comptoir`
 
     async def aclose(self) -> None:
         await self._transport.close()
