@@ -27,10 +27,10 @@ with Comptoir(token=os.environ["COMPTOIR_TOKEN"], base_url=HUB) as client:
     except NotFound:
         client.callback.set(None, {"order": ["create"]})  # passive: its events are read, not POSTed
     try:
-        with client.callback.stream() as events:
+        with client.events.stream() as events:
             for event in events:  # those waiting first, then each new one
                 if (event.resource_type, event.event_type) == ("order", "create"):
                     print(ticket(client, event), flush=True)
-                client.callback.acknowledge(event.id)  # handled: no longer pending
+                client.events.acknowledge(event.id)  # handled: no longer pending
     except KeyboardInterrupt:
         print("closed")
