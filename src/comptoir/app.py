@@ -33,6 +33,7 @@ from comptoir.db.engine import Database, create_database
 from comptoir.db.server_key import load_data_key
 from comptoir.deliveries.endpoints import router as deliveries_router
 from comptoir.errors import BadRequest, ComptoirError, DependencyUnavailable, RoutingError, validation_error
+from comptoir.events.wakeup import Wakeup
 from comptoir.http import openapi
 from comptoir.http.dispatch import index_routes
 from comptoir.http.forwarded import TrustedProxies
@@ -105,6 +106,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         cache=ConnectionCache(settings),
         request_log=RequestLogBuffer(db, enabled=settings.request_logs == "on"),
         proxies=TrustedProxies(settings.trusted_proxies),
+        wakeup=Wakeup(settings, is_sqlite=db.is_sqlite),
     )
 
     @asynccontextmanager

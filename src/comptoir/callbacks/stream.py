@@ -2,9 +2,10 @@
 (docs/api/callbacks-events.md "Stream").
 
 Each process has one `Streams`, made with its first stream, which every stream of the
-process joins. It holds what streams share, once: the wake-up (the in-process signal of
-`events.signals` at each commit that made events and, on PostgreSQL, one LISTEN connection
-on the outbox's channel), the read of new events (one statement per wake-up for every
+process joins. It holds what streams share, once: its place in the process's one wake-up
+(`events.wakeup`: the in-process signal of `events.signals` at each commit that made events
+and, on PostgreSQL, one LISTEN connection on the outbox's channels, shared with the back
+office's boards), the read of new events (one statement per wake-up for every
 connection that has a stream open, rendered once, as `GET /callback/events/:id` renders
 them) and, every second, the checks that close a stream: its token no longer valid (revoked,
 blocked, suspended, its connection deleted) or its callback given a URL. A `Stream` holds
@@ -36,8 +37,7 @@ from comptoir.auth.context import Ctx
 from comptoir.auth.tokens import resolve
 from comptoir.callbacks import service
 from comptoir.errors import BadRequest, ComptoirError, DependencyUnavailable, RateLimited
-from comptoir.events import signals
-from comptoir.events.repository import NOTIFY_CHANNEL
+from comptoir.events.signals import Committed
 from comptoir.http.protocol import on_drain
 from comptoir.http.state import AppState
 from comptoir.kit import ids, metrics
@@ -178,22 +178,21 @@ class Streams:
                 await asyncio.wait_for(asyncio.shield(task), 5)
             task.cancel()
 
-    def poke(self) -> None:
-        """New events were committed (callable from any thread, as `events.signals` calls it)."""
-        loop = self._task.get_loop() if self._task is not None else None
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._wake.set)
+    def heard(self, committed: Committed) -> None:
+        """A commit, of this process or another (`events.wakeup`): new events are read at once."""
+        if committed.events:
+            self._wake.set()
 
     # --- the shared read ----------------------------------------------------------------
 
     async def _run(self) -> None:
-        listener = None
-        undo: list[Callable[[], None]] = []
+        wakeup = self.state.wakeup
+        undo: Callable[[], None] | None = None
         ready = self._ready
         assert ready is not None
         try:
-            undo = [signals.on_new_events(self.poke), on_drain(self.drain)]
-            listener = await self._listen()
+            undo = on_drain(self.drain)
+            await wakeup.join(self.heard)
             async with self.state.db.transaction(write=False) as session:
                 self._top = self._floor = await service.last_event_key(session)
             self._seen.clear()
@@ -202,7 +201,7 @@ class Streams:
             if not ready.done():
                 ready.set_exception(exc if isinstance(exc, Exception) else ComptoirError("stopped"))
             self._task = None
-            await self._stop_listening(listener, undo)
+            await self._stop_listening(undo)
             raise
         checked = read = time.monotonic()
         try:
@@ -226,30 +225,13 @@ class Streams:
                     await asyncio.wait_for(self._wake.wait(), timeout)
         finally:
             self._task = None  # a stream that joins from now on starts a new read
-            await self._stop_listening(listener, undo)
+            await self._stop_listening(undo)
 
-    @staticmethod
-    async def _stop_listening(listener: Any, undo: list[Callable[[], None]]) -> None:
-        for each in undo:
-            each()
-        if listener is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(listener.close(), 5)
-
-    async def _listen(self) -> Any:
-        """One LISTEN connection for every stream of the process (PostgreSQL); None on SQLite,
-        where the commits of this process are the only ones."""
-        if self.state.db.is_sqlite:
-            return None
-        from comptoir.db.failures import asyncpg_options, connect
-
-        try:
-            connection = await connect(asyncpg_options(self.state.settings, statement_timeout=False))
-            await connection.add_listener(NOTIFY_CHANNEL, lambda *_args: self._wake.set())
-        except Exception as exc:  # the poll still reads, every POLL_SECONDS
-            log.warning("stream_listen_failed", error=type(exc).__name__)
-            return None
-        return connection
+    async def _stop_listening(self, undo: Callable[[], None] | None) -> None:
+        if undo is not None:
+            undo()
+        with contextlib.suppress(Exception):
+            await self.state.wakeup.leave(self.heard)
 
     async def _read(self, after: int) -> None:
         """The events after key `after` of every connection with a stream, sent to its
