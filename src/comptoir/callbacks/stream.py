@@ -30,8 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 import structlog
-from starlette.responses import Response
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from comptoir.auth.context import Ctx
 from comptoir.auth.tokens import resolve
@@ -39,6 +38,7 @@ from comptoir.callbacks import service
 from comptoir.errors import BadRequest, ComptoirError, DependencyUnavailable, RateLimited
 from comptoir.events.signals import Committed
 from comptoir.http.protocol import on_drain
+from comptoir.http.sse import PING, PING_SECONDS, RETRY_MS, SseResponse
 from comptoir.http.state import AppState
 from comptoir.kit import ids, metrics
 from comptoir.kit.jsonutil import dumps
@@ -48,18 +48,11 @@ from comptoir.models import Event
 log = structlog.get_logger("comptoir.callbacks.stream")
 
 MAX_STREAMS = 3  # open at once per connection, in a process
-PING_SECONDS = 15.0  # a comment line at least this often
-RETRY_MS = 3000  # the reconnection delay the `retry:` field asks of the client
 CHECK_SECONDS = 1.0  # token and callback checked this often
 POLL_SECONDS = 5.0  # new events read this often even without a wake-up (a lost LISTEN)
 SETTLE_SECONDS = 10.0  # how long a key below the last one read may still appear
 BATCH = 200  # events per statement (a backlog page, one read of new events)
 MAX_QUEUED = 1000  # messages a stream may hold unsent before it is closed as too slow
-HEADERS = [
-    (b"content-type", b"text/event-stream; charset=utf-8"),
-    (b"cache-control", b"no-store"),
-    (b"x-accel-buffering", b"no"),  # nginx and the like: pass each message on at once
-]
 
 
 def resume_after(last_event_id: str | None) -> int:
@@ -290,34 +283,28 @@ def streams_of(state: AppState) -> Streams:
     return found
 
 
-class EventStream(Response):
+class EventStream(SseResponse):
     """The answer of GET /callback/stream: the backlog, then live events, until the client
     leaves, stops reading (a send that takes longer than the send timeout), or `Streams`
     closes it."""
 
-    media_type = "text/event-stream"
-
     def __init__(self, streams: Streams, stream: Stream, send_timeout: float) -> None:
-        self.streams, self.stream, self.send_timeout = streams, stream, send_timeout
-        self.status_code = 200
-        self.background = None
-        self.raw_headers = list(HEADERS)
+        super().__init__(send_timeout)
+        self.streams, self.stream = streams, stream
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         stream = self.stream
         resumed = ids.encode(Event.KIND, stream.after) if stream.after else None
         log.info("stream_opened", connection_id=stream.connection_id, last_event_id=resumed)
-        watcher = asyncio.ensure_future(self._watch(receive))
+        watcher = asyncio.ensure_future(self.watch(receive, lambda: stream.close("disconnected")))
         try:
-            await self._send(send, {"type": "http.response.start", "status": 200, "headers": self.raw_headers})
-            # the first bytes at once: a proxy or a client waiting for them knows it is open
-            await self._body(send, b"retry: %d\n: open\n\n" % RETRY_MS)
+            await self.open(send)
             await self._backlog(send)
             while stream.closed is None:
                 if stream.queue:
                     key, data = stream.queue.popleft()
                     if key > stream.after:  # else sent by the backlog, or behind a later one
-                        await self._body(send, data)
+                        await self.send_body(send, data)
                         stream.after = key
                     continue
                 stream.wake.clear()
@@ -325,9 +312,9 @@ class EventStream(Response):
                     async with asyncio.timeout(PING_SECONDS):
                         await stream.wake.wait()
                 except TimeoutError:
-                    await self._body(send, b": ping\n\n")
+                    await self.send_body(send, PING)
             if stream.closed not in ("disconnected", "send_timeout"):
-                await self._send(send, {"type": "http.response.body", "body": b"", "more_body": False})
+                await self.end(send)
         except TimeoutError:
             stream.close("send_timeout")
         finally:
@@ -335,18 +322,6 @@ class EventStream(Response):
             self.streams.leave(stream)
             stream.queue.clear()
             log.info("stream_closed", connection_id=stream.connection_id, reason=stream.closed)
-
-    async def _watch(self, receive: Receive) -> None:
-        while (await receive())["type"] != "http.disconnect":
-            pass
-        self.stream.close("disconnected")
-
-    async def _send(self, send: Send, message: Message) -> None:
-        async with asyncio.timeout(self.send_timeout):
-            await send(message)
-
-    async def _body(self, send: Send, data: bytes) -> None:
-        await self._send(send, {"type": "http.response.body", "body": data, "more_body": True})
 
     async def _backlog(self, send: Send) -> None:
         """The connection's pending events after where the stream resumes, oldest first, a
@@ -360,7 +335,7 @@ class EventStream(Response):
                 if stream.closed is not None:
                     return
                 assert body is not None  # nothing is marked sent here
-                await self._body(send, message(key, body))
+                await self.send_body(send, message(key, body))
                 stream.after = key
             if len(rows) < BATCH:
                 break
