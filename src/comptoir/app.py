@@ -57,6 +57,7 @@ from comptoir.ratelimit.memory import MemoryBackend
 from comptoir.request_logs.buffer import RequestLogBuffer
 from comptoir.users.endpoints import router as users_router
 from comptoir.web.board import router as board_router
+from comptoir.web.board_stream import Boards
 from comptoir.web.catalogs import router as catalog_pages_router
 from comptoir.web.connections import router as connections_pages_router
 from comptoir.web.customers import router as customer_pages_router
@@ -147,6 +148,8 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
                 await worker_task
             if isinstance(state.streams, Streams):
                 await state.streams.close()
+            if isinstance(state.boards, Boards):
+                await state.boards.close()
             await state.limiter.close()
             await state.cache.stop()
             await state.fast.close()

@@ -31,6 +31,7 @@ from comptoir.orders import service as orders
 from comptoir.orders import workflow
 from comptoir.orders.repository import OrderRepository
 from comptoir.web import words
+from comptoir.web.board_stream import MAX_PER_SESSION, BoardStream, TooMany, Watcher, boards_of
 from comptoir.web.data import display_name
 from comptoir.web.orders import moves, tag_of
 from comptoir.web.pages import owned_location
@@ -39,7 +40,8 @@ from comptoir.web.render import PageAnswer, Person, Visitor, crumbs, page, redir
 router = APIRouter(include_in_schema=False)
 
 BOARD_SIZE = 200  # open orders shown; more: the list has them all
-POLL_SECONDS = 1.5  # a new order shows within 2 s
+POLL_SECONDS = 1.5  # without its stream, the script reads the list this often: a new order shows within 2 s
+QUIET_SECONDS = 300  # with its stream, the list is read again this often all the same (the day ends, busy mode lapses)
 BOARD_SCRIPT = (Path(__file__).parent / "templates" / "board.js").read_text()
 
 
@@ -143,6 +145,7 @@ async def board_page(request: Request, you: Person, location_id: str) -> Respons
         title=f"Today · {location.name}",
         crumbs=crumbs(account, location),
         poll_ms=int(POLL_SECONDS * 1000),
+        quiet_ms=int(QUIET_SECONDS * 1000),
         board_script=BOARD_SCRIPT,
         scripts=(BOARD_SCRIPT,),
         **board,
@@ -156,3 +159,21 @@ async def board_part(request: Request, you: Person, location_id: str) -> Respons
         location, account = await owned_location(db, you.user, location_id)
         board = await _board(request, you, location, account, db)
     return page("bo_board_orders.html", **board)
+
+
+@router.get("/locations/{location_id}/today/stream")
+async def board_stream(request: Request, you: Person, location_id: str) -> Response:
+    """The board's news (`web.board_stream`): `event: changed` when an order of the location,
+    or the location, changed; refused as the board page is (another owner's location is
+    not found, a visitor signed out is sent to /login)."""
+    state = app_state(request)
+    async with state.db.transaction(write=False) as db:
+        location, _account = await owned_location(db, you.user, location_id)
+    boards = boards_of(state)
+    watcher = Watcher(you.session, location.id, location.public_id)
+    try:
+        await boards.join(watcher)
+    except TooMany:
+        message = f"At most {MAX_PER_SESSION} boards may be live at once in one browser; close one first."
+        raise PageAnswer(page("message.html", 429, title="Too many live boards", message=message)) from None
+    return BoardStream(boards, watcher, state.settings.callback_stream_send_timeout_seconds)
