@@ -11,6 +11,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from comptoir.callbacks.stream import streams_of
+from comptoir.events import signals
 from comptoir.http.protocol import drain
 from comptoir.kit import metrics
 from comptoir.web import board_stream
@@ -148,3 +150,33 @@ async def test_a_shutdown_ends_open_board_streams_cleanly(app: FastAPI, client: 
     assert await stream.until_end() == []
     assert stream.ended
     await stream.finished()
+
+
+async def test_the_event_stream_and_the_board_share_the_processs_one_wake_up(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, db_kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from comptoir.db import failures
+
+    connects: list[object] = []
+    real_connect = failures.connect
+
+    async def counted(options: dict[str, object]) -> object:
+        connects.append(options)
+        return await real_connect(options)
+
+    monkeypatch.setattr(failures, "connect", counted)
+    hooks = len(signals._listeners)
+    await log_in(client, "owner@example.com")
+    board = await open_board(app, client, shop.location.public_id)
+    events = await OpenStream(app, shop.location_token).open()
+    assert events.status == 200
+    assert len(signals._listeners) == hooks + 1  # one hook on the in-process signal
+    assert len(connects) == (1 if db_kind == "postgresql" else 0)  # one LISTEN connection
+    await created(client, shop, NEW)
+    assert (await news(board)).event == "changed"
+    await board.leave()
+    await events.leave()
+    await streams_of(app.state.comptoir).close()
+    await boards_of(app.state.comptoir).close()  # both done: the last to leave stopped the wake-up
+    assert len(signals._listeners) == hooks
+    assert not app.state.comptoir.wakeup.listening
