@@ -1,7 +1,8 @@
 """All SQL of the outbox (docs/architecture.md "An event: from a write to a callback"):
 writing a change and its events, reading the connections subscribed to a change, the
 notifications that wake the delivery workers, and what a connection's events are about (to
-drop those a new grant no longer allows, `comptoir.events.drop_out_of_reach`).
+drop those a new grant no longer allows, `comptoir.events.drop_out_of_reach`), and the
+announcement of an order's or a location's change to the location's live boards (`announce`).
 
 A change and its events are written by one set of statement builders, run in one of two
 ways, by the writer's choice:

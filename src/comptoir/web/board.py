@@ -2,10 +2,12 @@
 open orders, most urgent first (late ones, then by due time), each with its workflow buttons,
 its channel and its time to when it is due.
 
-The page and the part its script fetches every few seconds (`/today/orders`) are the same
-read as the order lists (`orders.service.list_orders`, filtered on today in the location's
-time zone and the open statuses): the script swaps the part in, beeps and notifies when an
-order it had not seen appears. Without JavaScript the page has a refresh link.
+The page and the part its script fetches (`/today/orders`) are the same read as the order
+lists (`orders.service.list_orders`, filtered on today in the location's time zone and the
+open statuses): the script fetches the part when the board's stream (`/today/stream`,
+`web.board_stream`) says the location changed, or every few seconds where the stream cannot
+be held; it swaps the part in, beeps and notifies when an order it had not seen appears.
+Without JavaScript the page has a refresh link.
 """
 
 from __future__ import annotations
