@@ -1,5 +1,5 @@
 """docs/back-office.md "Orders": two real `serve` processes on one PostgreSQL. An order
-created through the API of one reaches, within a second, the live board's stream held by
+created, then changed, through the API of one reaches, within a second, the live board's stream held by
 the other (its one LISTEN connection: no application subscribes, so no event is made, and
 the location's own notification carries it); the stream ends cleanly at its process's
 shutdown (SIGTERM), so that the board reconnects to another process."""
@@ -80,12 +80,21 @@ def test_an_order_created_by_one_process_reaches_a_board_held_by_another_within_
     run_cli("migrate", env=env, cwd=tmp_path)
     location_id, writer = setup_shop(fresh_postgres)
     holder, recorder = start_server(env=env), start_server(env=env)
-    board = read_board(signed_in(holder), location_id)
+    browser = signed_in(holder)
+    board = read_board(browser, location_id)
     messages = next(board)
     with recorder.http() as http:
         body = {"status": "new", "items": [{"product_name": "Croque", "price": "6.50 EUR", "quantity": "1"}]}
         created = http.post("/v1/location/orders", json=body, headers={"X-Access-Token": writer})
         assert created.status_code == 200, created.text
+        sent = time.monotonic()
+        assert messages.get(timeout=PATIENCE) == "changed"
+        assert time.monotonic() - sent < 1.0
+        order_id = created.json()["id"]  # then changed (its change written in a session)
+        accepted = http.patch(
+            f"/v1/location/orders/{order_id}", json={"status": "accepted"}, headers={"X-Access-Token": writer}
+        )
+        assert accepted.status_code == 200, accepted.text
         sent = time.monotonic()
         assert messages.get(timeout=PATIENCE) == "changed"
         assert time.monotonic() - sent < 1.0
@@ -96,3 +105,4 @@ def test_an_order_created_by_one_process_reaches_a_board_held_by_another_within_
     assert "board_stream_closed" in holder.logs()
     assert "reason=shutdown" in holder.logs()
     next(board, None)
+    browser.close()

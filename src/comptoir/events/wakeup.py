@@ -49,7 +49,11 @@ class Wakeup:
         """Call `heard` after each commit from now on (the first joiner starts listening)."""
         async with self._locked():
             if not self._heard:
-                await self._start()
+                try:
+                    await self._start()
+                except BaseException:  # cancelled while connecting: nothing is left behind
+                    await self._stop()
+                    raise
             self._heard.append(heard)
 
     async def leave(self, heard: Heard) -> None:
@@ -101,11 +105,14 @@ class Wakeup:
             return None
         from comptoir.db.failures import asyncpg_options, connect
 
+        connection = None
         try:
             connection = await connect(asyncpg_options(self.settings, statement_timeout=False))
             await connection.add_listener(NOTIFY_CHANNEL, lambda *_args: self._tell(NEW_EVENTS))
             await connection.add_listener(LOCATIONS_CHANNEL, self._on_location)
         except Exception as exc:
             log.warning("wakeup_listen_failed", error=type(exc).__name__)
+            if connection is not None:
+                connection.terminate()
             return None
         return connection
