@@ -24,6 +24,7 @@ from starlette.responses import Response
 from comptoir.db.unit import Unit
 from comptoir.errors import BadRequest
 from comptoir.http.cursors import back_office_page
+from comptoir.http.sse import RETRY_MS
 from comptoir.http.state import app_state
 from comptoir.kit import clock
 from comptoir.kit.times import zone
@@ -177,5 +178,7 @@ async def board_stream(request: Request, you: Person, location_id: str) -> Respo
         await boards.join(watcher)
     except TooMany:
         message = f"At most {MAX_PER_SESSION} boards may be live at once in one browser; close one first."
-        raise PageAnswer(page("message.html", 429, title="Too many live boards", message=message)) from None
+        refused = page("message.html", 429, title="Too many live boards", message=message)
+        refused.headers["Retry-After"] = str(RETRY_MS // 1000)  # as the stream's `retry:`
+        raise PageAnswer(refused) from None
     return BoardStream(boards, watcher, state.settings.callback_stream_send_timeout_seconds)

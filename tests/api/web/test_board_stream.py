@@ -10,11 +10,13 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import update
 
 from comptoir.callbacks.stream import streams_of
 from comptoir.events import signals
 from comptoir.http.protocol import drain
 from comptoir.kit import metrics
+from comptoir.models import Account
 from comptoir.web import board_stream
 from comptoir.web.board_stream import boards_of
 from tests.api.callbacks.conftest import touch_location
@@ -180,3 +182,18 @@ async def test_the_event_stream_and_the_board_share_the_processs_one_wake_up(
     await boards_of(app.state.comptoir).close()  # both done: the last to leave stopped the wake-up
     assert len(signals._listeners) == hooks
     assert not app.state.comptoir.wakeup.listening
+
+
+async def test_a_board_whose_account_changed_hands_ends_within_seconds(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    await log_in(client, "owner@example.com")
+    stream = await open_board(app, client, shop.location.public_id)
+    other = await world.user(email="buyer@example.com")
+    async with world.db.transaction() as session:
+        await session.execute(update(Account).where(Account.id == shop.account.id).values(owner_id=other.id))
+    ended = await asyncio.wait_for(stream.until_end(), board_stream.CHECK_SECONDS + 2)
+    assert [m for m in ended if m.event is not None] == []
+    await stream.finished()
+    again = await client.get(f"/locations/{shop.location.public_id}/today/stream")
+    assert again.status_code == 404  # as the board page now answers
