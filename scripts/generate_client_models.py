@@ -10,7 +10,8 @@ clients/python/tests/test_models_drift.py fails until the committed file matches
 The output is deterministic: no timestamp, sorted JSON input, one formatter.
 
 async_resources.py is resources.py for asyncio: each method that calls `self._run` becomes
-`async` and awaits it, lists return an AsyncPaginator. The same test checks it is current.
+`async` and awaits it, lists return an AsyncPaginator, the event stream an AsyncEventStream.
+The same test checks it is current.
 """
 
 from __future__ import annotations
@@ -96,10 +97,11 @@ def generate_async_resources() -> str:
         out.append(block)
     text = "".join(out)
     text = text.replace(
-        "from comptoir_client._sync import Paginator, Transport",
-        "from comptoir_client._async import AsyncPaginator, AsyncTransport",
+        "from comptoir_client._sync import EventStream, Paginator, Transport",
+        "from comptoir_client._async import AsyncEventStream, AsyncPaginator, AsyncTransport",
     )
     text = re.sub(r"\bPaginator\b", "AsyncPaginator", text)
+    text = re.sub(r"\bEventStream\b", "AsyncEventStream", text)
     text = re.sub(r"\bTransport\b", "AsyncTransport", text)
     text = text.replace("AsyncAsync", "Async")
     return styled(text, ASYNC_RESOURCES)

@@ -203,6 +203,8 @@ class CheckedHTTPTransport(httpx.HTTPTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         response = super().handle_request(request)
+        if response.headers.get("content-type", "").startswith("text/event-stream"):
+            return response  # a stream's body does not end: read by its client as it comes
         body = response.read()
         self._schemas(request).check_response(request, response.status_code, response.headers, body)
         return _answer(response, body)

@@ -9,15 +9,18 @@ import json
 import queue
 import signal
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+import redis
 
+from tests.conftest import TEST_REDIS_URL
 from tests.e2e.conftest import Server, in_world, run_cli
 from tests.factories import World
-from tests.waiting import PATIENCE
+from tests.waiting import PATIENCE, wait_until
 
 pytestmark = pytest.mark.e2e
 KEY = "e2e-stream-key-at-least-32-bytes-long"
@@ -42,26 +45,30 @@ def setup_shop(database_url: str) -> tuple[str, str]:
 
 def read_stream(server: Server, token: str) -> Iterator[queue.Queue[dict[str, str] | None]]:
     """A thread reading the stream of `token` from `server`: each message as a dict of its
-    fields (comments left out), then END."""
+    fields (comments left out), then END; {"broken": why} before END when the answer did
+    not end cleanly."""
     messages: queue.Queue[dict[str, str] | None] = queue.Queue()
     opened = threading.Event()
 
     def read() -> None:
-        with (
-            httpx.Client(base_url=server.base_url, timeout=PATIENCE) as http,
-            http.stream("GET", "/v1/callback/stream", headers={"X-Access-Token": token}) as response,
-        ):
-            assert response.status_code == 200
-            opened.set()
-            fields: dict[str, str] = {}
-            for line in response.iter_lines():
-                if line == "":
-                    if fields:
-                        messages.put(fields)
-                    fields = {}
-                elif not line.startswith(":"):
-                    name, _, value = line.partition(":")
-                    fields[name] = value.removeprefix(" ")
+        try:
+            with (
+                httpx.Client(base_url=server.base_url, timeout=PATIENCE) as http,
+                http.stream("GET", "/v1/callback/stream", headers={"X-Access-Token": token}) as response,
+            ):
+                assert response.status_code == 200
+                opened.set()
+                fields: dict[str, str] = {}
+                for line in response.iter_lines():
+                    if line == "":
+                        if fields:
+                            messages.put(fields)
+                        fields = {}
+                    elif not line.startswith(":"):
+                        name, _, value = line.partition(":")
+                        fields[name] = value.removeprefix(" ")
+        except httpx.RemoteProtocolError as exc:  # the server went without ending the answer
+            messages.put({"broken": str(exc)})
         messages.put(END)
 
     thread = threading.Thread(target=read, daemon=True)
@@ -74,7 +81,7 @@ def read_stream(server: Server, token: str) -> Iterator[queue.Queue[dict[str, st
 def next_event(messages: queue.Queue[dict[str, str] | None]) -> dict[str, str] | None:
     while True:
         found = messages.get(timeout=PATIENCE)
-        if found is None or "id" in found:
+        if found is None or "id" in found or "broken" in found:
             return found
 
 
@@ -108,3 +115,44 @@ def test_an_event_recorded_by_one_process_reaches_a_stream_held_by_another_which
     assert "stream_closed" in holder.logs()
     assert "reason=shutdown" in holder.logs()
     next(stream, None)
+
+
+def stream_status(server: Server, token: str) -> int:
+    """The status of a stream opened on `server` (and closed at once)."""
+    with (
+        httpx.Client(base_url=server.base_url, timeout=PATIENCE) as http,
+        http.stream("GET", "/v1/callback/stream", headers={"X-Access-Token": token}) as response,
+    ):
+        return response.status_code
+
+
+def test_a_connection_holds_three_streams_across_processes_and_a_killed_process_frees_its_own(
+    start_server: Callable[..., Server], fresh_postgres: str, tmp_path: Path
+) -> None:
+    prefix = f"comptoir-e2e-streams:{uuid.uuid4().hex}:"
+    env = {
+        "COMPTOIR_DATABASE_URL": fresh_postgres,
+        "COMPTOIR_SECRET_KEY": KEY,
+        "COMPTOIR_RATE_LIMITS": "off",
+        "COMPTOIR_REDIS_URL": TEST_REDIS_URL,
+        "COMPTOIR_REDIS_PREFIX": prefix,
+    }
+    run_cli("migrate", env=env, cwd=tmp_path)
+    _, listener = setup_shop(fresh_postgres)
+    first, second = start_server(env=env), start_server(env=env)
+    held = [read_stream(first, listener), read_stream(first, listener), read_stream(second, listener)]
+    for stream in held:
+        next(stream)
+    try:
+        assert stream_status(second, listener) == 429
+        assert stream_status(first, listener) == 429
+        first.process.kill()  # no goodbye: its two holds end when they are not renewed
+        wait_until(lambda: stream_status(second, listener) == 200, "the killed process's holds to end")
+    finally:
+        second.process.send_signal(signal.SIGTERM)  # its stream ends: the readers end
+        for stream in held:
+            next(stream, None)
+        client = redis.Redis.from_url(TEST_REDIS_URL)
+        for key in client.scan_iter(match=f"{prefix}*"):
+            client.delete(key)
+        client.close()

@@ -5,11 +5,16 @@ writes its name to the file INTERRUPTED_RUN_NAME_FILE names, and waits to be int
 from __future__ import annotations
 
 import asyncio
+import faulthandler
 import os
+import signal
 import time
 from pathlib import Path
 
 from tests import databases
+
+# SIGUSR1 prints where every thread is: the test asks for it when the run is slow to end.
+faulthandler.register(signal.SIGUSR1, all_threads=True)
 
 
 def test_waits_to_be_interrupted() -> None:

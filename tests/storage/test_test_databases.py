@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +32,8 @@ async def _exists(name: str) -> bool:
 
 def _start(said: Path) -> subprocess.Popen[bytes]:
     """A pytest of its own (only the plugins it needs: it starts in a second) running
-    tests/storage/interrupted_run.py, which writes its database's name to `said`."""
+    tests/storage/interrupted_run.py, which writes its database's name to `said`; what it
+    prints goes to `said` with the suffix .log."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COMPTOIR_"))}
     env |= {
         "INTERRUPTED_RUN_NAME_FILE": str(said),
@@ -39,19 +41,50 @@ def _start(said: Path) -> subprocess.Popen[bytes]:
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
     }
     command = [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider"]
-    return subprocess.Popen(
-        [*command, "-p", "pytest_asyncio.plugin", "tests/storage/interrupted_run.py"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    with said.with_suffix(".log").open("wb") as output:  # the child has its own copy
+        return subprocess.Popen(
+            [*command, "-p", "pytest_asyncio.plugin", "tests/storage/interrupted_run.py"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+
+
+def _wait_or_explain(process: subprocess.Popen[bytes], said: Path, name: str) -> None:
+    """Wait for `process` to end; if it does not in time, fail with where it stands: its
+    output, where its threads are (it prints them on SIGUSR1) and what the server is doing
+    for it."""
+    try:
+        process.wait(2 * PATIENCE)
+        return
+    except subprocess.TimeoutExpired:
+        pass
+    process.send_signal(signal.SIGUSR1)
+    time.sleep(2)
+    activity = asyncio.run(_activity())
+    output = said.with_suffix(".log").read_text(errors="replace")[-6000:]
+    pytest.fail(
+        f"the run of {name} did not end in {2 * PATIENCE:.0f} s\n--- its output\n{output}\n--- server\n{activity}"
     )
 
 
+async def _activity() -> str:
+    connection = await databases._connect(databases.TEST_POSTGRES_URL)
+    try:
+        rows = await connection.fetch(
+            "SELECT pid, datname, state, wait_event_type, wait_event, now() - query_start AS age, query"
+            " FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+        )
+    finally:
+        await connection.close()
+    return "\n".join(str(dict(row)) for row in rows)
+
+
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[subprocess.Popen[bytes], str]]]:
-    """Three runs started at once, each once it has created its database: its process and
-    the database's name."""
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[subprocess.Popen[bytes], str, Path]]]:
+    """Three runs started at once, each once it has created its database: its process, the
+    database's name and the file that named it."""
     directory = tmp_path_factory.mktemp("runs")
     started = {kind: (_start(directory / kind), directory / kind) for kind in ("SIGINT", "SIGTERM", "SIGKILL")}
     found = {}
@@ -63,7 +96,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[s
                 return said.exists() and bool(said.read_text())
 
             wait_until(created, f"the {kind} run's database", within=2 * PATIENCE)
-            found[kind] = (process, said.read_text())
+            found[kind] = (process, said.read_text(), said)
         yield found
     finally:
         for process, _ in started.values():
@@ -73,20 +106,22 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[s
 
 
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
-def test_an_interrupted_run_drops_its_database(sig: str, runs: dict[str, tuple[subprocess.Popen[bytes], str]]) -> None:
-    process, name = runs[sig]
+def test_an_interrupted_run_drops_its_database(
+    sig: str, runs: dict[str, tuple[subprocess.Popen[bytes], str, Path]]
+) -> None:
+    process, name, said = runs[sig]
     assert asyncio.run(_exists(name))
     process.send_signal(getattr(signal, sig))
     # a few seconds of Python's work on a quiet machine (the interrupted run's report, then its
     # end): many times that on a loaded one
-    process.wait(2 * PATIENCE)
+    _wait_or_explain(process, said, name)
     assert not asyncio.run(_exists(name))
 
 
 def test_the_database_of_a_run_killed_outright_goes_at_the_next_start(
-    runs: dict[str, tuple[subprocess.Popen[bytes], str]],
+    runs: dict[str, tuple[subprocess.Popen[bytes], str, Path]],
 ) -> None:
-    process, name = runs["SIGKILL"]
+    process, name, _ = runs["SIGKILL"]
     process.kill()
     process.wait(PATIENCE)
     assert asyncio.run(_exists(name))

@@ -12,7 +12,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from comptoir.errors import RateLimited
-from comptoir.kit import clock
+from comptoir.kit import clock, outages
 from comptoir.ratelimit import GENERAL, HEAVY, IMAGE, Decision, RateLimiter
 from comptoir.ratelimit.limiter import REPLAYED
 from comptoir.ratelimit.memory import MemoryBackend
@@ -197,3 +197,73 @@ async def test_a_replay_passing_a_limit_is_refused_and_counts_nothing(limiter: R
     assert (past_the_day.value.window, past_the_day.value.retry_after) == ("replayed-day", 14 * 3600 - 60)
     assert counted(await limiter.charge_replay(1, 100)) == {"replayed-day": 50_000}
     assert counted(await limiter.hit(1)) == {"minute": 1, "hour": 501, "day": 501}
+
+
+# --- holds: what a connection keeps open (docs/api/callbacks-events.md "Stream") -------------
+
+
+async def test_a_fourth_holder_is_refused_until_one_releases(limiter: RateLimiter) -> None:
+    assert [await limiter.hold("streams", 1, f"h{n}", 3, 30) for n in range(4)] == [True, True, True, False]
+    await limiter.release("streams", 1, "h0")
+    assert await limiter.hold("streams", 1, "h3", 3, 30) is True
+    assert await limiter.hold("streams", 1, "h4", 3, 30) is False
+
+
+async def test_a_holder_holding_already_is_not_counted_twice(limiter: RateLimiter) -> None:
+    for _ in range(3):
+        assert await limiter.hold("streams", 1, "same", 3, 30) is True
+    assert [await limiter.hold("streams", 1, f"h{n}", 3, 30) for n in range(3)] == [True, True, False]
+
+
+async def test_holds_are_counted_per_connection(limiter: RateLimiter) -> None:
+    for n in range(3):
+        assert await limiter.hold("streams", 1, f"h{n}", 3, 30) is True
+    assert await limiter.hold("streams", 2, "h9", 3, 30) is True
+
+
+async def test_a_hold_not_renewed_ends_and_a_renewed_one_lasts(limiter: RateLimiter) -> None:
+    assert await limiter.hold("streams", 1, "renewed", 2, 0.3)
+    assert await limiter.hold("streams", 1, "left", 2, 0.3)
+    await asyncio.sleep(0.15)
+    await limiter.renew("streams", {1: ["renewed"]}, 30)
+    await asyncio.sleep(0.3)
+    assert await limiter.hold("streams", 1, "new", 2, 30) is True  # "left" ended
+    assert await limiter.hold("streams", 1, "another", 2, 30) is False  # "renewed" still holds
+
+
+async def test_holds_are_enforced_with_rate_limits_off() -> None:
+    limiter = RateLimiter(MemoryBackend(), enabled=False)
+    assert [await limiter.hold("streams", 1, f"h{n}", 3, 30) for n in range(4)] == [True, True, True, False]
+
+
+async def test_two_redis_limiters_share_holds() -> None:
+    prefix = f"comptoir-test:{uuid.uuid4().hex}:"
+    first = RateLimiter(RedisBackend(TEST_REDIS_URL, timeout=SHARED_COUNTS_TIMEOUT), prefix=prefix)
+    second = RateLimiter(RedisBackend(TEST_REDIS_URL, timeout=SHARED_COUNTS_TIMEOUT), prefix=prefix)
+    try:
+        results = await asyncio.gather(*(
+            (first if n % 2 else second).hold("streams", 7, f"h{n}", 3, 30) for n in range(10)
+        ))  # fmt: skip
+        assert sum(results) == 3
+        held = [n for n, ok in enumerate(results) if ok]
+        await (first if held[0] % 2 else second).release("streams", 7, f"h{held[0]}")
+        assert await second.hold("streams", 7, "late", 3, 30) is True
+    finally:
+        client = aioredis.from_url(TEST_REDIS_URL)
+        keys = [key async for key in client.scan_iter(f"{prefix}*")]
+        if keys:
+            await client.delete(*keys)
+        await client.aclose()
+        await first.close()
+        await second.close()
+
+
+async def test_holds_go_on_in_the_process_while_redis_is_unreachable() -> None:
+    """An outage never refuses: each process then counts only its own holds."""
+    limiter = RateLimiter(RedisBackend("redis://127.0.0.1:1/0", timeout=0.2), prefix="comptoir-test:gone:")
+    try:
+        assert [await limiter.hold("streams", 1, f"h{n}", 3, 30) for n in range(4)] == [True, True, True, False]
+        assert outages.REDIS.down
+    finally:
+        outages.REDIS.down = False  # the tracker is the process's: no outage for the next test
+        await limiter.close()

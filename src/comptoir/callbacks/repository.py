@@ -7,7 +7,7 @@ each function here is one statement or a few that always go together.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any, TypedDict, cast
 
@@ -34,7 +34,7 @@ from sqlalchemy.sql.expression import ScalarSelect
 
 from comptoir.db.days import day_number
 from comptoir.db.direct import FastReader, Query
-from comptoir.db.engine import dialect_name, rowcount
+from comptoir.db.engine import among, dialect_name, rowcount
 from comptoir.db.keyset import Key, paginate
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import (
@@ -161,11 +161,14 @@ async def events_page(session: AsyncSession, connection_id: int, page: PageReque
 
 
 async def pending_after(
-    session: AsyncSession, connection_ids: Sequence[int], after: int, count: int
+    session: AsyncSession, connection_ids: Collection[int], after: int, count: int, skip: Collection[int] = ()
 ) -> list[tuple[Event, Change]]:
     """At most `count` pending events of `connection_ids` after the event `after` (its key),
-    oldest first (by id, as `events_page`)."""
-    stmt = _pending(Event.connection_id.in_(connection_ids), Event.id > after).order_by(Event.id).limit(count)
+    oldest first (by id, as `events_page`), but those whose key is in `skip`."""
+    conditions = [among(session, Event.connection_id, connection_ids), Event.id > after]
+    if skip:
+        conditions.append(~among(session, Event.id, skip))
+    stmt = _pending(*conditions).order_by(Event.id).limit(count)
     return [(event, change) for event, change in (await session.execute(stmt)).all()]
 
 
@@ -176,7 +179,9 @@ async def last_event_key(session: AsyncSession) -> int:
 
 async def active_among(session: AsyncSession, connection_ids: Sequence[int]) -> set[int]:
     """Those of `connection_ids` whose callback has a URL (active delivery)."""
-    stmt = select(Callback.connection_id).where(Callback.connection_id.in_(connection_ids), Callback.url.is_not(None))
+    stmt = select(Callback.connection_id).where(
+        among(session, Callback.connection_id, connection_ids), Callback.url.is_not(None)
+    )
     return set((await session.execute(stmt)).scalars())
 
 

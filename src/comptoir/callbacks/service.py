@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from collections.abc import Awaitable, Callable, Container, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -233,16 +233,13 @@ STREAM_WHILE_ACTIVE = (
 
 
 async def pending_after(
-    session: AsyncSession, connection_ids: Sequence[int], after: int, count: int, *, sent: Container[int] = ()
-) -> list[tuple[int, int, dict[str, Any] | None]]:
+    session: AsyncSession, connection_ids: Collection[int], after: int, count: int, *, sent: Collection[int] = ()
+) -> list[tuple[int, int, dict[str, Any]]]:
     """At most `count` pending events of `connection_ids` after the event `after` (its key),
     oldest first, each as (key, connection id, body), the body as GET /callback/events/:id
-    reads it; None for the keys in `sent`, which are not rendered again."""
-    rows = await repository.pending_after(session, connection_ids, after, count)
-    return [
-        (event.id, event.connection_id, None if event.id in sent else render_event(event, change, full=True))
-        for event, change in rows
-    ]
+    reads it; the keys in `sent` are left out (neither read nor rendered again)."""
+    rows = await repository.pending_after(session, connection_ids, after, count, sent)
+    return [(event.id, event.connection_id, render_event(event, change, full=True)) for event, change in rows]
 
 
 async def last_event_key(session: AsyncSession) -> int:

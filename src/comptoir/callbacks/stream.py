@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -47,7 +48,9 @@ from comptoir.models import Event
 
 log = structlog.get_logger("comptoir.callbacks.stream")
 
-MAX_STREAMS = 3  # open at once per connection, in a process
+MAX_STREAMS = 3  # open at once per connection, across every process sharing the rate limiter
+HELD = "streams"  # what the rate limiter's holds of open streams are called
+HOLD_SECONDS = 10.0  # a stream's hold, renewed every CHECK_SECONDS: a process gone frees them by then
 CHECK_SECONDS = 1.0  # token and callback checked this often
 POLL_SECONDS = 5.0  # new events read this often even without a wake-up (a lost LISTEN)
 SETTLE_SECONDS = 10.0  # how long a key below the last one read may still appear
@@ -76,7 +79,7 @@ def message(key: int, body: dict[str, Any]) -> bytes:
 class Stream:
     """One open stream: whose it is, where it resumes, and what waits to be sent."""
 
-    __slots__ = ("after", "closed", "connection_id", "ctx", "queue", "token", "wake")
+    __slots__ = ("after", "closed", "connection_id", "ctx", "holder", "queue", "token", "wake")
 
     def __init__(self, ctx: Ctx, token: str, after: int) -> None:
         self.ctx = ctx
@@ -86,6 +89,7 @@ class Stream:
         self.queue: deque[tuple[int, bytes]] = deque()
         self.wake = asyncio.Event()
         self.closed: str | None = None  # why the stream ends
+        self.holder = uuid.uuid4().hex  # its hold on one of the connection's MAX_STREAMS
 
     def push(self, key: int, data: bytes) -> None:
         """Queue a live event (sent unless the backlog sent it or a later one first)."""
@@ -126,13 +130,14 @@ class Streams:
 
     async def join(self, stream: Stream) -> None:
         """Add `stream` once the shared read is ready: what commits from now on reaches it.
-        RateLimited (429) when its connection already has MAX_STREAMS open."""
-        streams = self.by_connection.setdefault(stream.connection_id, [])
-        if len(streams) >= MAX_STREAMS:
+        RateLimited (429) when its connection already has MAX_STREAMS open, in any process
+        (a hold of the rate limiter's: shared through Redis, or this process's own)."""
+        limiter = self.state.limiter
+        if not await limiter.hold(HELD, stream.connection_id, stream.holder, MAX_STREAMS, HOLD_SECONDS):
             refused = RateLimited(RETRY_MS // 1000, "open streams")
             refused.message = f"At most {MAX_STREAMS} streams may be open per connection; close one first"
             raise refused
-        streams.append(stream)
+        self.by_connection.setdefault(stream.connection_id, []).append(stream)
         metrics.STREAMS_OPEN.inc()
         if self._task is None:
             self._ready = asyncio.get_running_loop().create_future()
@@ -141,10 +146,15 @@ class Streams:
         try:
             await asyncio.shield(self._ready)
         except BaseException:
-            self.leave(stream)
+            await self.leave(stream)
             raise
 
-    def leave(self, stream: Stream) -> None:
+    async def leave(self, stream: Stream) -> None:
+        """Take `stream` out, and give back its hold."""
+        self._forget(stream)
+        await self.state.limiter.release(HELD, stream.connection_id, stream.holder)
+
+    def _forget(self, stream: Stream) -> None:
         streams = self.by_connection.get(stream.connection_id)
         if streams is None or stream not in streams:
             return
@@ -233,10 +243,8 @@ class Streams:
         while self.by_connection:
             connection_ids = list(self.by_connection)
             async with self.state.db.transaction(write=False) as session:
-                rows = await service.pending_after(session, connection_ids, after, BATCH, sent=self._seen)
+                rows = await service.pending_after(session, connection_ids, after, BATCH, sent=self._seen.keys())
             for key, connection_id, body in rows:
-                if body is None:  # sent already (the settle window read again)
-                    continue
                 self._seen[key] = now
                 data: bytes | None = None
                 for stream in self.by_connection.get(connection_id, ()):
@@ -255,8 +263,11 @@ class Streams:
             self._seen = {key: when for key, when in self._seen.items() if key > self._floor}
 
     async def _check(self) -> None:
-        """Close the streams whose token is no longer valid, or whose callback has a URL."""
+        """Renew the streams' holds; close the streams whose token is no longer valid, or
+        whose callback has a URL."""
         state = self.state
+        holders = {c: [stream.holder for stream in streams] for c, streams in self.by_connection.items()}
+        await state.limiter.renew(HELD, holders, HOLD_SECONDS)
         tokens = {stream.token for streams in self.by_connection.values() for stream in streams}
         refused: dict[str, str] = {}
         for token in tokens:
@@ -319,7 +330,7 @@ class EventStream(SseResponse):
             stream.close("send_timeout")
         finally:
             watcher.cancel()
-            self.streams.leave(stream)
+            await self.streams.leave(stream)
             stream.queue.clear()
             log.info("stream_closed", connection_id=stream.connection_id, reason=stream.closed)
 
@@ -334,7 +345,6 @@ class EventStream(SseResponse):
             for key, _connection_id, body in rows:
                 if stream.closed is not None:
                     return
-                assert body is not None  # nothing is marked sent here
                 await self.send_body(send, message(key, body))
                 stream.after = key
             if len(rows) < BATCH:

@@ -45,6 +45,18 @@ class Backend(Protocol):
         """The current counts, unchanged."""
         ...
 
+    async def hold(self, key: str, holder: str, limit: int, ttl: float) -> bool:
+        """Atomically: unless `limit` holders already hold `key`, let `holder` hold it for
+        `ttl` seconds (unless renewed or released) and return True; otherwise False. A
+        holder holding already is renewed."""
+        ...
+
+    async def renew(self, held: dict[str, list[str]], ttl: float) -> None:
+        """The holds of these holders, per key, last `ttl` seconds from now."""
+        ...
+
+    async def release(self, key: str, holder: str) -> None: ...
+
     async def close(self) -> None: ...
 
 
@@ -113,6 +125,25 @@ class RateLimiter:
             metrics.RATE_LIMITED.labels(kinds[worst]).inc()  # docs/operations.md "Metrics"
             raise RateLimitedWithState(resets[worst], windows[worst].name, decision)
         return decision
+
+    # --- things held open (docs/api/callbacks-events.md "Stream": open streams) -------------
+
+    def held_key(self, what: str, connection_id: int) -> str:
+        return f"{self.prefix}held:{what}:{connection_id}"
+
+    async def hold(self, what: str, connection_id: int, holder: str, limit: int, ttl: float) -> bool:
+        """Whether `holder` may hold one of the connection's `limit` `what`s, across every
+        process sharing the backend; held for `ttl` seconds unless renewed (`renew`, sooner
+        than that: a process that ends without releasing frees its holds by then). Enforced
+        whether rate limits are on or off: it bounds what a connection holds, not its pace."""
+        return await self.backend.hold(self.held_key(what, connection_id), holder, limit, ttl)
+
+    async def renew(self, what: str, holders: dict[int, list[str]], ttl: float) -> None:
+        """Renew the holds of `holders`, per connection id."""
+        await self.backend.renew({self.held_key(what, c): h for c, h in holders.items() if h}, ttl)
+
+    async def release(self, what: str, connection_id: int, holder: str) -> None:
+        await self.backend.release(self.held_key(what, connection_id), holder)
 
     async def close(self) -> None:
         await self.backend.close()

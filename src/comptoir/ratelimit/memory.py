@@ -7,6 +7,7 @@ import time
 
 class MemoryBackend:
     def __init__(self) -> None:
+        self._holders: dict[str, dict[str, float]] = {}  # key: {holder: when its hold ends}
         self._counts: dict[str, int] = {}
         self._expiry: dict[str, float] = {}
         self._next_purge = time.monotonic() + 60
@@ -39,6 +40,31 @@ class MemoryBackend:
             self._counts.pop(key, None)
             del self._expiry[key]
         self._next_purge = now + 60
+
+    async def hold(self, key: str, holder: str, limit: int, ttl: float) -> bool:
+        # No await: atomic within the event loop.
+        now = time.monotonic()
+        holders = {h: end for h, end in self._holders.get(key, {}).items() if end > now}
+        if holder not in holders and len(holders) >= limit:
+            self._holders[key] = holders
+            return False
+        holders[holder] = now + ttl
+        self._holders[key] = holders
+        return True
+
+    async def renew(self, held: dict[str, list[str]], ttl: float) -> None:
+        end = time.monotonic() + ttl
+        for key, holders in held.items():
+            mine = self._holders.setdefault(key, {})
+            for holder in holders:
+                mine[holder] = end
+
+    async def release(self, key: str, holder: str) -> None:
+        holders = self._holders.get(key)
+        if holders is not None:
+            holders.pop(holder, None)
+            if not holders:
+                del self._holders[key]
 
     async def close(self) -> None:
         return None

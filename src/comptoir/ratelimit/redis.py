@@ -46,6 +46,36 @@ end
 return {1, unpack(counts)}
 """
 
+# KEYS[1]: a sorted set of holders, each scored by when its hold ends (Redis's clock, ms);
+# ARGV: the holder, the limit, the hold's length in ms. Ended holds go first.
+_HOLD = """
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], ms + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
+return 1
+"""
+# KEYS: sorted sets of holders; ARGV: the hold's length in ms, then for each key the number
+# of its holders followed by them. Only holds still present are renewed.
+_RENEW = """
+local now = redis.call('TIME')
+local ending = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[1])
+local at = 2
+for i = 1, #KEYS do
+  local n = tonumber(ARGV[at])
+  for j = 1, n do
+    redis.call('ZADD', KEYS[i], 'XX', ending, ARGV[at + j])
+  end
+  redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[1]))
+  at = at + n + 1
+end
+return 1
+"""
+
 POOL_WAIT_SECONDS = 10.0  # longest wait for one of the pool's connections
 RETRY_SECONDS = 2.0  # after a failure, how long the local counters answer before Redis is tried again
 _UNREACHABLE = (RedisConnectionError, RedisTimeout, OSError, TimeoutError)
@@ -65,6 +95,8 @@ class RedisBackend:
         )
         self.client = aioredis.Redis.from_pool(pool)  # owns the pool: aclose() closes it
         self._take = self.client.register_script(_TAKE)
+        self._hold = self.client.register_script(_HOLD)
+        self._renew = self.client.register_script(_RENEW)
         self.local = MemoryBackend()  # while Redis is unavailable
         self._retry_at = 0.0  # before this (time.monotonic()), Redis is not asked
         self._trying = False  # one command tries Redis again at a time
@@ -83,6 +115,36 @@ class RedisBackend:
             return [int(c or 0) for c in await self.client.mget(keys)]
 
         return await self._either(in_redis, lambda: self.local.peek(keys))
+
+    async def hold(self, key: str, holder: str, limit: int, ttl: float) -> bool:
+        async def in_redis() -> bool:
+            return bool(await self._hold(keys=[key], args=[holder, limit, round(ttl * 1000)]))
+
+        return await self._either(in_redis, lambda: self.local.hold(key, holder, limit, ttl))
+
+    async def renew(self, held: dict[str, list[str]], ttl: float) -> None:
+        if not held:
+            return
+
+        async def in_redis() -> None:
+            args: list[str | int] = [round(ttl * 1000)]
+            for holders in held.values():
+                args += [len(holders), *holders]
+            await self._renew(keys=list(held), args=args)
+
+        await self.local.renew(held, ttl)  # what an outage would answer with, kept up to date
+        await self._either(in_redis, self._nothing)
+
+    async def release(self, key: str, holder: str) -> None:
+        async def in_redis() -> None:
+            await self.client.zrem(key, holder)
+
+        await self.local.release(key, holder)
+        await self._either(in_redis, self._nothing)
+
+    @staticmethod
+    async def _nothing() -> None:
+        return None
 
     async def _either(self, in_redis: Callable[[], Awaitable[T]], locally: Callable[[], Awaitable[T]]) -> T:
         """Redis's answer, or the local counters' while Redis is unavailable."""

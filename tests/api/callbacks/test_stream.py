@@ -10,6 +10,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
+from comptoir.callbacks import service
 from comptoir.callbacks import stream as stream_module
 from comptoir.callbacks.stream import streams_of
 from comptoir.connections.service import revoke
@@ -266,6 +267,24 @@ async def test_an_event_committed_after_a_later_key_was_read_still_reaches_the_s
     [message] = await stream.events(1)
     assert json.loads(message.data or "")["new_state"]["preparation_time"] == 91
     await stream.leave()
+
+
+async def test_the_settle_window_read_again_leaves_out_what_was_sent(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, listener: Listener
+) -> None:
+    await subscribe(client, listener.token, LOCATION_UPDATES)
+    for minutes in (21, 22, 23):
+        await touch_location(client, shop, minutes)
+    db: Database = app.state.comptoir.db
+    async with db.transaction(write=False) as session:
+        connection = await session.scalar(select(Connection).where(Connection.client_id == listener.client_id))
+        assert connection is not None
+        rows = await service.pending_after(session, [connection.id, connection.id + 1000], 0, 10)
+        keys = [key for key, _, _ in rows]
+        again = await service.pending_after(session, [connection.id], 0, 10, sent=[keys[1]])
+    assert len(keys) == 3
+    assert [key for key, _, _ in again] == [keys[0], keys[2]]
+    assert [body["new_state"]["preparation_time"] for _, _, body in again] == [21, 23]
 
 
 async def test_a_head_of_the_stream_answers_its_headers_at_once_and_holds_no_stream(

@@ -1,9 +1,9 @@
 """A typed client for Comptoir's API (clients/python/README.md)."""
 
 from comptoir_client import models
-from comptoir_client._async import AsyncPaginator
+from comptoir_client._async import AsyncEventStream, AsyncPaginator
 from comptoir_client._core import Retries, __version__
-from comptoir_client._sync import Page, Paginator
+from comptoir_client._sync import EventStream, Page, Paginator
 from comptoir_client.client import AsyncComptoir, Comptoir
 from comptoir_client.errors import (
     APIError,
@@ -28,11 +28,13 @@ from comptoir_client.errors import (
 )
 from comptoir_client.models import SigningSecret
 from comptoir_client.oauth import AuthorizationRequest, OAuthClient, TokenResponse, authorization_request
-from comptoir_client.webhooks import Delivery, verify, verify_hmac, verify_standard
+from comptoir_client.sse import ServerSentEvent
+from comptoir_client.webhooks import Delivery, signed_headers, verify, verify_hmac, verify_standard
 
 __all__ = [
     "APIError",
     "AsyncComptoir",
+    "AsyncEventStream",
     "AsyncPaginator",
     "AuthorizationRequest",
     "BadRequest",
@@ -40,6 +42,7 @@ __all__ = [
     "ComptoirError",
     "Conflict",
     "Delivery",
+    "EventStream",
     "FieldError",
     "Forbidden",
     "InternalError",
@@ -53,6 +56,7 @@ __all__ = [
     "RequestTimeout",
     "Retries",
     "RoutingError",
+    "ServerSentEvent",
     "ServiceUnavailable",
     "SigningSecret",
     "TokenResponse",
@@ -64,6 +68,7 @@ __all__ = [
     "__version__",
     "authorization_request",
     "models",
+    "signed_headers",
     "verify",
     "verify_hmac",
     "verify_standard",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import replace
 from typing import Generic, TypeVar
 
@@ -22,6 +22,8 @@ from comptoir_client._core import (
 )
 from comptoir_client._sync import Page
 from comptoir_client.errors import error_of
+from comptoir_client.models import Event
+from comptoir_client.sse import Decoder, Reconnection, ServerSentEvent
 
 T = TypeVar("T")
 
@@ -98,3 +100,68 @@ class AsyncTransport:
     async def close(self) -> None:
         if self._owns_http:
             await self.http.aclose()
+
+
+class AsyncEventStream:
+    """`EventStream` for asyncio: `async for event in client.callback.stream()`, the same
+    reconnections and resumption (sse.Reconnection); `aclose()` ends it."""
+
+    def __init__(
+        self,
+        transport: AsyncTransport,
+        last_event_id: str | None = None,
+        *,
+        resume: bool = True,
+        reopen_every: float | None = None,
+    ) -> None:
+        self._t = transport
+        self._reconnection = Reconnection(last_event_id, resume=resume, reopen_every=reopen_every)
+        self._closed = False
+        self._messages = self._read()
+
+    @property
+    def last_event_id(self) -> str | None:
+        """The id of the last event handed out (or the one given to start after)."""
+        return self._reconnection.last_event_id
+
+    async def __aiter__(self) -> AsyncIterator[Event]:
+        async for message in self._messages:
+            yield Event.model_validate_json(message.data)
+
+    def messages(self) -> AsyncIterator[ServerSentEvent]:
+        return self._messages
+
+    async def aclose(self) -> None:
+        self._closed = True
+        await self._messages.aclose()
+
+    async def __aenter__(self) -> AsyncEventStream:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def _read(self) -> AsyncGenerator[ServerSentEvent, None]:
+        reconnection = self._reconnection
+        while not self._closed:
+            decoder = Decoder()
+            wait: float | None = None
+            try:
+                async with self._t.http.stream(**reconnection.request(self._t.headers)) as response:
+                    if response.status_code != 200:
+                        await response.aread()
+                    wait = reconnection.opened(response)
+                    if wait is None:
+                        async for chunk in response.aiter_bytes():
+                            for message in decoder.feed(chunk):
+                                reconnection.received(decoder, message)
+                                yield message
+                            if reconnection.old(decoder):
+                                wait = reconnection.ended(decoder, old=True)
+                                break
+            except httpx.TransportError as error:
+                wait = reconnection.ended(decoder, error)
+            if wait is None:
+                wait = reconnection.ended(decoder)
+            if not self._closed and wait > 0:
+                await asyncio.sleep(wait)

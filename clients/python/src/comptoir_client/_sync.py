@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
@@ -23,6 +23,8 @@ from comptoir_client._core import (
     transport_error,
 )
 from comptoir_client.errors import error_of
+from comptoir_client.models import Event
+from comptoir_client.sse import Decoder, Reconnection, ServerSentEvent
 
 T = TypeVar("T")
 
@@ -135,3 +137,78 @@ class Transport:
     def close(self) -> None:
         if self._owns_http:
             self.http.close()
+
+
+class EventStream:
+    """`GET /v1/callback/stream` (docs/api/callbacks-events.md "Stream"): iterate it for each
+    event as its typed `Event`, backlog first, then live, for as long as the stream is held;
+    `messages()` gives the same as raw Server-Sent Events (the `data` exactly as sent).
+
+    A dropped connection, a 5xx or the server ending the answer is followed by a new one,
+    after the `retry:` delay the server asked for (longer after failures in a row), resuming
+    after the last event handed out (sse.Reconnection). An answer that another try would not
+    change (401, 403, 409 while the callback has a URL) raises its typed error. Nothing is
+    acknowledged here: `client.callback.acknowledge(event.id)` once the event is handled.
+    `reopen_every` (seconds) replaces the connection once it is that old, between messages.
+    """
+
+    def __init__(
+        self,
+        transport: Transport,
+        last_event_id: str | None = None,
+        *,
+        resume: bool = True,
+        reopen_every: float | None = None,
+    ) -> None:
+        self._t = transport
+        self._reconnection = Reconnection(last_event_id, resume=resume, reopen_every=reopen_every)
+        self._closed = False
+        self._messages = self._read()
+
+    @property
+    def last_event_id(self) -> str | None:
+        """The id of the last event handed out (or the one given to start after)."""
+        return self._reconnection.last_event_id
+
+    def __iter__(self) -> Iterator[Event]:
+        for message in self._messages:
+            yield Event.model_validate_json(message.data)
+
+    def messages(self) -> Iterator[ServerSentEvent]:
+        return self._messages
+
+    def close(self) -> None:
+        self._closed = True
+        self._messages.close()
+
+    def __enter__(self) -> EventStream:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _read(self) -> Generator[ServerSentEvent, None, None]:
+        while not self._closed:
+            wait = yield from self._connection()
+            if not self._closed and wait > 0:
+                time.sleep(wait)
+
+    def _connection(self) -> Generator[ServerSentEvent, None, float]:
+        """The messages of one connection; returns the wait before the next."""
+        reconnection, decoder = self._reconnection, Decoder()
+        try:
+            with self._t.http.stream(**reconnection.request(self._t.headers)) as response:
+                if response.status_code != 200:
+                    response.read()
+                wait = reconnection.opened(response)
+                if wait is not None:
+                    return wait
+                for chunk in response.iter_bytes():
+                    for message in decoder.feed(chunk):
+                        reconnection.received(decoder, message)
+                        yield message
+                    if reconnection.old(decoder):
+                        return reconnection.ended(decoder, old=True)
+        except httpx.TransportError as error:
+            return reconnection.ended(decoder, error)
+        return reconnection.ended(decoder)

@@ -12,7 +12,7 @@ from urllib.parse import quote
 from pydantic import BaseModel
 
 from comptoir_client import models as m
-from comptoir_client._async import AsyncPaginator, AsyncTransport
+from comptoir_client._async import AsyncEventStream, AsyncPaginator, AsyncTransport
 from comptoir_client._core import RAW, Op, many, one
 
 T = TypeVar("T")
@@ -331,6 +331,15 @@ class Callback(_Resource):
 
     async def acknowledge(self, event_id: str) -> m.Event:
         return await self._run(Op("DELETE", _p("/v1/callback/events/{}", event_id), one(m.Event)))
+
+    def stream(
+        self, last_event_id: str | None = None, *, resume: bool = True, reopen_every: float | None = None
+    ) -> AsyncEventStream:
+        """The pending events, then each new one, as they come (`GET /v1/callback/stream`),
+        reconnecting by itself; acknowledge each with `acknowledge(event.id)`. Starts after
+        `last_event_id` when given; `resume=False` asks again for every pending event at each
+        reconnection (see `AsyncEventStream`)."""
+        return AsyncEventStream(self._t, last_event_id, resume=resume, reopen_every=reopen_every)
 
     async def signing_secret(self) -> m.SigningSecret:
         """The secret of the Standard Webhooks signature (`webhook-signature`)."""

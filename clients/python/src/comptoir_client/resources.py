@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from comptoir_client import models as m
 from comptoir_client._core import RAW, Op, many, one
-from comptoir_client._sync import Paginator, Transport
+from comptoir_client._sync import EventStream, Paginator, Transport
 
 T = TypeVar("T")
 Body = BaseModel | Mapping[str, Any]
@@ -333,6 +333,15 @@ class Callback(_Resource):
 
     def acknowledge(self, event_id: str) -> m.Event:
         return self._run(Op("DELETE", _p("/v1/callback/events/{}", event_id), one(m.Event)))
+
+    def stream(
+        self, last_event_id: str | None = None, *, resume: bool = True, reopen_every: float | None = None
+    ) -> EventStream:
+        """The pending events, then each new one, as they come (`GET /v1/callback/stream`),
+        reconnecting by itself; acknowledge each with `acknowledge(event.id)`. Starts after
+        `last_event_id` when given; `resume=False` asks again for every pending event at each
+        reconnection (see `EventStream`)."""
+        return EventStream(self._t, last_event_id, resume=resume, reopen_every=reopen_every)
 
     def signing_secret(self) -> m.SigningSecret:
         """The secret of the Standard Webhooks signature (`webhook-signature`)."""

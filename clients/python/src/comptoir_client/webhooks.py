@@ -13,6 +13,9 @@ Two schemes, both HMAC-SHA256 over the raw body, both compared in constant time:
   seconds of now.
 
 Pass the body exactly as received (bytes), before any JSON parsing.
+
+`signed_headers` makes what the two checks read, as a delivery carries it: `comptoir-listen`
+(listen.py) signs the events it forwards with it, so a receiver verifies them unchanged.
 """
 
 from __future__ import annotations
@@ -76,6 +79,22 @@ def standard_signature(body: bytes, event_id: str, timestamp: int, secret: str) 
     """One `webhook-signature` entry (`v1,<base64>`) for this body, id and time."""
     signed = f"{event_id}.{timestamp}.".encode() + body
     return "v1," + base64.b64encode(hmac.new(_key(secret), signed, hashlib.sha256).digest()).decode()
+
+
+def signed_headers(
+    body: bytes, event_id: str, *, client_secret: str, signing_secret: str | Sequence[str], timestamp: int
+) -> dict[str, str]:
+    """The headers of a delivery of `body` (beside User-Agent), both schemes: `signing_secret`
+    one secret or several, newest first (one `webhook-signature` entry each)."""
+    secrets = [signing_secret] if isinstance(signing_secret, str) else list(signing_secret)
+    return {
+        "Content-Type": "application/json",
+        "X-Service-Hmac-SHA256": hmac_signature(body, client_secret),
+        "X-Event-Id": event_id,
+        "webhook-id": event_id,
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": " ".join(standard_signature(body, event_id, timestamp, one) for one in secrets),
+    }
 
 
 def verify_standard(
