@@ -34,7 +34,7 @@ from comptoir.orders import service as orders
 from comptoir.orders import workflow
 from comptoir.orders.repository import OrderRepository
 from comptoir.web import words
-from comptoir.web.board_stream import MAX_PER_SESSION, BoardStream, TooMany, Watcher, boards_of
+from comptoir.web.board_stream import MAX_PER_PERSON, BoardStream, TooMany, Watcher, boards_of
 from comptoir.web.data import display_name
 from comptoir.web.orders import moves, tag_of
 from comptoir.web.pages import owned_location
@@ -173,11 +173,11 @@ async def board_stream(request: Request, you: Person, location_id: str) -> Respo
     async with state.db.transaction(write=False) as db:
         location, _account = await owned_location(db, you.user, location_id)
     boards = boards_of(state)
-    watcher = Watcher(you.session, location.id, location.public_id)
+    watcher = Watcher(you.session, you.user.id, location.id, location.public_id)
     try:
         await boards.join(watcher)
     except TooMany:
-        message = f"At most {MAX_PER_SESSION} boards may be live at once in one browser; close one first."
+        message = f"At most {MAX_PER_PERSON} boards may be live at once for one person; close one first."
         refused = page("message.html", 429, title="Too many live boards", message=message)
         refused.headers["Retry-After"] = str(RETRY_MS // 1000)  # as the stream's `retry:`
         raise PageAnswer(refused) from None

@@ -9,13 +9,16 @@ which also wakes the API's event streams), told which locations each commit chan
 that a change concerns a board when its location is among them (no read at all); and, every
 CHECK_SECONDS, the checks that close a stream: its browser session ended (signed out,
 expired) or the location is no longer the person's (`web.pages.owned_location`, as the
-board page decides), read once per session and per location, not per stream."""
+board page decides), read once per session and per location, not per stream. A person holds
+at most MAX_PER_PERSON at once, counted across processes as the API's event streams are
+(the rate limiter's holds, renewed at each check)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import time
+import uuid
 
 import structlog
 from starlette.types import Receive, Scope, Send
@@ -31,18 +34,22 @@ from comptoir.web.render import PageAnswer
 
 log = structlog.get_logger("comptoir.web.board_stream")
 
-MAX_PER_SESSION = 4  # board streams a browser session may hold open at once, in a process
-CHECK_SECONDS = 2.0  # sessions and ownership checked this often
+MAX_PER_PERSON = 10  # board streams a person may hold open at once, across every process
+HELD = "boards"  # what the rate limiter's holds of open boards are called (per user id)
+CHECK_SECONDS = 2.0  # sessions and ownership checked, holds renewed, this often
+HOLD_SECONDS = 10.0  # a board's hold: a process gone frees them by then
 CHANGED = b"event: changed\ndata: changed\n\n"  # an empty `data` would not be dispatched
 
 
 class Watcher:
     """One open board stream: whose it is, which location it watches, whether it has news."""
 
-    __slots__ = ("closed", "location_id", "location_public_id", "news", "session", "wake")
+    __slots__ = ("closed", "holder", "location_id", "location_public_id", "news", "session", "user_id", "wake")
 
-    def __init__(self, session: sessions.WebSession, location_id: int, location_public_id: str) -> None:
+    def __init__(self, session: sessions.WebSession, user_id: int, location_id: int, location_public_id: str) -> None:
         self.session = session
+        self.user_id = user_id
+        self.holder = uuid.uuid4().hex  # its hold on one of the person's MAX_PER_PERSON
         self.location_id = location_id
         self.location_public_id = location_public_id
         self.news = False  # the location changed since the last message
@@ -60,7 +67,7 @@ class Watcher:
 
 
 class TooMany(Exception):
-    """A browser session already holds MAX_PER_SESSION board streams in this process."""
+    """The person already holds MAX_PER_PERSON board streams."""
 
 
 class Boards:
@@ -78,9 +85,11 @@ class Boards:
 
     async def join(self, watcher: Watcher) -> None:
         """Add `watcher` once the wake-up is heard: what commits from now on reaches it.
-        TooMany when its session already has MAX_PER_SESSION open."""
-        sid = watcher.session.sid
-        if sum(1 for each in self.watchers() if each.session.sid == sid) >= MAX_PER_SESSION:
+        TooMany when its person already has MAX_PER_PERSON open, in any process (a hold of
+        the rate limiter's, as for the API's event streams: shared through Redis, or this
+        process's own)."""
+        limiter = self.state.limiter
+        if not await limiter.hold(HELD, watcher.user_id, watcher.holder, MAX_PER_PERSON, HOLD_SECONDS):
             raise TooMany
         self.by_location.setdefault(watcher.location_id, []).append(watcher)
         metrics.BOARD_STREAMS_OPEN.inc()
@@ -92,10 +101,15 @@ class Boards:
         try:
             await asyncio.shield(self._ready)
         except BaseException:
-            self.leave(watcher)
+            await self.leave(watcher)
             raise
 
-    def leave(self, watcher: Watcher) -> None:
+    async def leave(self, watcher: Watcher) -> None:
+        """Take `watcher` out, and give back its hold."""
+        self._forget(watcher)
+        await self.state.limiter.release(HELD, watcher.user_id, watcher.holder)
+
+    def _forget(self, watcher: Watcher) -> None:
         watchers = self.by_location.get(watcher.location_id)
         if watchers is None or watcher not in watchers:
             return
@@ -157,11 +171,14 @@ class Boards:
                 await self.state.wakeup.leave(self.heard)
 
     async def _check(self) -> None:
-        """Close the streams whose session ended, or whose location is no longer the
-        person's: one read per session, and per location of each."""
+        """Renew the streams' holds; close the streams whose session ended, or whose
+        location is no longer the person's: one read per session, and per location of each."""
         by_session: dict[str, list[Watcher]] = {}
+        holders: dict[int, list[str]] = {}
         for watcher in self.watchers():
             by_session.setdefault(watcher.session.sid, []).append(watcher)
+            holders.setdefault(watcher.user_id, []).append(watcher.holder)
+        await self.state.limiter.renew(HELD, holders, HOLD_SECONDS)
         async with self.state.db.transaction(write=False) as db:
             for watchers in by_session.values():
                 user = await sessions.user_of(db, watchers[0].session)
@@ -222,5 +239,5 @@ class BoardStream(SseResponse):
             watcher.close("send_timeout")
         finally:
             leaving.cancel()
-            self.boards.leave(watcher)
+            await self.boards.leave(watcher)
             log.info("board_stream_closed", location=watcher.location_public_id, reason=watcher.closed)
