@@ -150,6 +150,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
                 await state.streams.close()
             if isinstance(state.boards, Boards):
                 await state.boards.close()
+            await state.wakeup.close()
             await state.limiter.close()
             await state.cache.stop()
             await state.fast.close()

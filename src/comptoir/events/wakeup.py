@@ -64,6 +64,13 @@ class Wakeup:
             if not self._heard:
                 await self._stop()
 
+    async def close(self) -> None:
+        """At the application's stop, after the streams and boards: whoever did not leave is
+        forgotten, and the LISTEN connection closed."""
+        async with self._locked():
+            self._heard.clear()
+            await self._stop()
+
     def _locked(self) -> asyncio.Lock:
         if self._lock is None:
             self._lock = asyncio.Lock()
