@@ -33,6 +33,7 @@ from comptoir.db.engine import Database, create_database
 from comptoir.db.server_key import load_data_key
 from comptoir.deliveries.endpoints import router as deliveries_router
 from comptoir.errors import BadRequest, ComptoirError, DependencyUnavailable, RoutingError, validation_error
+from comptoir.events.wakeup import Wakeup
 from comptoir.http import openapi
 from comptoir.http.dispatch import index_routes
 from comptoir.http.forwarded import TrustedProxies
@@ -56,6 +57,7 @@ from comptoir.ratelimit.memory import MemoryBackend
 from comptoir.request_logs.buffer import RequestLogBuffer
 from comptoir.users.endpoints import router as users_router
 from comptoir.web.board import router as board_router
+from comptoir.web.board_stream import Boards
 from comptoir.web.catalogs import router as catalog_pages_router
 from comptoir.web.connections import router as connections_pages_router
 from comptoir.web.customers import router as customer_pages_router
@@ -105,6 +107,7 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
         cache=ConnectionCache(settings),
         request_log=RequestLogBuffer(db, enabled=settings.request_logs == "on"),
         proxies=TrustedProxies(settings.trusted_proxies),
+        wakeup=Wakeup(settings, is_sqlite=db.is_sqlite),
     )
 
     @asynccontextmanager
@@ -145,6 +148,9 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
                 await worker_task
             if isinstance(state.streams, Streams):
                 await state.streams.close()
+            if isinstance(state.boards, Boards):
+                await state.boards.close()
+            await state.wakeup.close()
             await state.limiter.close()
             await state.cache.stop()
             await state.fast.close()

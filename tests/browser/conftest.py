@@ -60,9 +60,11 @@ if shutil.which(CHROMIUM) is None:  # .ci/run installs it; say so rather than sk
 
 def failed_for_real(request: Request) -> bool:
     """Whether a failed request is a fault of the page: not the icon fetch Chromium starts on
-    its own and cancels (`net::ERR_ABORTED`) when the page navigates before it arrives."""
+    its own, nor a board's open stream (which never ends by itself), cancelled
+    (`net::ERR_ABORTED`) when the page navigates away."""
     icon = urlsplit(request.url).path in ("/favicon.svg", "/favicon.ico")
-    return not (icon and request.failure == "net::ERR_ABORTED")
+    cut = icon or request.resource_type == "eventsource"
+    return not (cut and request.failure == "net::ERR_ABORTED")
 
 
 @dataclass

@@ -84,3 +84,52 @@ def test_a_new_order_appears_on_the_board_and_is_accepted_there(hub: Hub, tablet
     full = httpx.get(f"{hub.url}/v1/callback/events/{moved[0]['id']}", headers=headers).json()
     assert (full["previous_state"]["status"], full["new_state"]["status"]) == ("new", "accepted")
     assert problems == []
+
+
+def open_board(hub: Hub, page: Page) -> tuple[str, dict[str, str]]:
+    """The demo's first location's board, signed in; its id and the location token's headers."""
+    demo = hub.cli("demo")
+    page.goto(f"{hub.url}/login")
+    page.get_by_label("Email").fill(demo["user"]["email"])  # type: ignore[index]
+    page.get_by_label("Password").fill(demo["user"]["password"])  # type: ignore[index]
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{hub.url}/")
+    location_id = str(demo["location_ids"][0])  # type: ignore[index]
+    page.goto(f"{hub.url}/locations/{location_id}/today")
+    return location_id, {"X-Access-Token": demo["tokens"]["location"]}  # type: ignore[index]
+
+
+def create_order(hub: Hub, headers: dict[str, str], ref: str) -> str:
+    body = {"status": "new", "ref": ref, "items": [{"product_name": "Tartine", "price": "4.00 EUR", "quantity": "1"}]}
+    created = httpx.post(f"{hub.url}/v1/location/orders", json=body, headers=headers)
+    assert created.status_code == 200, created.text
+    return str(created.json()["id"])
+
+
+def test_a_new_order_appears_on_an_open_board_within_a_second_without_a_poll(
+    hub: Hub, tablet: tuple[Page, list[str]]
+) -> None:
+    page, problems = tablet
+    _location_id, headers = open_board(hub, page)
+    board = page.locator("#board")
+    expect(board).to_have_attribute("data-live", "stream")  # its stream is open
+    # no poll from now on: the list is read on the stream's news alone
+    page.evaluate("document.getElementById('board').dataset.every = '600000'")
+    page.wait_for_timeout(500)  # the read made as the stream opened is done
+
+    order_id = create_order(hub, headers, "STREAM-1")
+    expect(page.locator(f'[data-order="{order_id}"]')).to_be_visible(timeout=1000)
+    expect(page.get_by_role("status")).to_have_text("1 new order")
+    assert problems == []
+
+
+def test_a_board_without_event_source_still_reads_its_list_every_few_seconds(
+    hub: Hub, tablet: tuple[Page, list[str]]
+) -> None:
+    page, problems = tablet
+    page.add_init_script("delete window.EventSource;")  # a browser without Server-Sent Events
+    _location_id, headers = open_board(hub, page)
+    order_id = create_order(hub, headers, "POLL-1")
+    expect(page.locator(f'[data-order="{order_id}"]')).to_be_visible(timeout=3000)  # a read every 1.5 s
+    expect(page.locator("#board")).to_have_attribute("data-live", "poll")
+    assert problems == []

@@ -2,9 +2,10 @@
 (docs/api/callbacks-events.md "Stream").
 
 Each process has one `Streams`, made with its first stream, which every stream of the
-process joins. It holds what streams share, once: the wake-up (the in-process signal of
-`events.signals` at each commit that made events and, on PostgreSQL, one LISTEN connection
-on the outbox's channel), the read of new events (one statement per wake-up for every
+process joins. It holds what streams share, once: its place in the process's one wake-up
+(`events.wakeup`: the in-process signal of `events.signals` at each commit that made events
+and, on PostgreSQL, one LISTEN connection on the outbox's channels, shared with the back
+office's boards), the read of new events (one statement per wake-up for every
 connection that has a stream open, rendered once, as `GET /callback/events/:id` renders
 them) and, every second, the checks that close a stream: its token no longer valid (revoked,
 blocked, suspended, its connection deleted) or its callback given a URL. A `Stream` holds
@@ -30,16 +31,15 @@ from collections.abc import Callable
 from typing import Any
 
 import structlog
-from starlette.responses import Response
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from comptoir.auth.context import Ctx
 from comptoir.auth.tokens import resolve
 from comptoir.callbacks import service
 from comptoir.errors import BadRequest, ComptoirError, DependencyUnavailable, RateLimited
-from comptoir.events import signals
-from comptoir.events.repository import NOTIFY_CHANNEL
+from comptoir.events.signals import Committed
 from comptoir.http.protocol import on_drain
+from comptoir.http.sse import PING, PING_SECONDS, RETRY_MS, SseResponse
 from comptoir.http.state import AppState
 from comptoir.kit import ids, metrics
 from comptoir.kit.jsonutil import dumps
@@ -51,18 +51,11 @@ log = structlog.get_logger("comptoir.callbacks.stream")
 MAX_STREAMS = 3  # open at once per connection, across every process sharing the rate limiter
 HELD = "streams"  # what the rate limiter's holds of open streams are called
 HOLD_SECONDS = 10.0  # a stream's hold, renewed every CHECK_SECONDS: a process gone frees them by then
-PING_SECONDS = 15.0  # a comment line at least this often
-RETRY_MS = 3000  # the reconnection delay the `retry:` field asks of the client
 CHECK_SECONDS = 1.0  # token and callback checked this often
 POLL_SECONDS = 5.0  # new events read this often even without a wake-up (a lost LISTEN)
 SETTLE_SECONDS = 10.0  # how long a key below the last one read may still appear
 BATCH = 200  # events per statement (a backlog page, one read of new events)
 MAX_QUEUED = 1000  # messages a stream may hold unsent before it is closed as too slow
-HEADERS = [
-    (b"content-type", b"text/event-stream; charset=utf-8"),
-    (b"cache-control", b"no-store"),
-    (b"x-accel-buffering", b"no"),  # nginx and the like: pass each message on at once
-]
 
 
 def resume_after(last_event_id: str | None) -> int:
@@ -188,22 +181,21 @@ class Streams:
                 await asyncio.wait_for(asyncio.shield(task), 5)
             task.cancel()
 
-    def poke(self) -> None:
-        """New events were committed (callable from any thread, as `events.signals` calls it)."""
-        loop = self._task.get_loop() if self._task is not None else None
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._wake.set)
+    def heard(self, committed: Committed) -> None:
+        """A commit, of this process or another (`events.wakeup`): new events are read at once."""
+        if committed.events:
+            self._wake.set()
 
     # --- the shared read ----------------------------------------------------------------
 
     async def _run(self) -> None:
-        listener = None
-        undo: list[Callable[[], None]] = []
+        wakeup = self.state.wakeup
+        undo: Callable[[], None] | None = None
         ready = self._ready
         assert ready is not None
         try:
-            undo = [signals.on_new_events(self.poke), on_drain(self.drain)]
-            listener = await self._listen()
+            undo = on_drain(self.drain)
+            await wakeup.join(self.heard)
             async with self.state.db.transaction(write=False) as session:
                 self._top = self._floor = await service.last_event_key(session)
             self._seen.clear()
@@ -212,7 +204,7 @@ class Streams:
             if not ready.done():
                 ready.set_exception(exc if isinstance(exc, Exception) else ComptoirError("stopped"))
             self._task = None
-            await self._stop_listening(listener, undo)
+            await self._stop_listening(undo)
             raise
         checked = read = time.monotonic()
         try:
@@ -236,30 +228,13 @@ class Streams:
                     await asyncio.wait_for(self._wake.wait(), timeout)
         finally:
             self._task = None  # a stream that joins from now on starts a new read
-            await self._stop_listening(listener, undo)
+            await self._stop_listening(undo)
 
-    @staticmethod
-    async def _stop_listening(listener: Any, undo: list[Callable[[], None]]) -> None:
-        for each in undo:
-            each()
-        if listener is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(listener.close(), 5)
-
-    async def _listen(self) -> Any:
-        """One LISTEN connection for every stream of the process (PostgreSQL); None on SQLite,
-        where the commits of this process are the only ones."""
-        if self.state.db.is_sqlite:
-            return None
-        from comptoir.db.failures import asyncpg_options, connect
-
-        try:
-            connection = await connect(asyncpg_options(self.state.settings, statement_timeout=False))
-            await connection.add_listener(NOTIFY_CHANNEL, lambda *_args: self._wake.set())
-        except Exception as exc:  # the poll still reads, every POLL_SECONDS
-            log.warning("stream_listen_failed", error=type(exc).__name__)
-            return None
-        return connection
+    async def _stop_listening(self, undo: Callable[[], None] | None) -> None:
+        if undo is not None:
+            undo()
+        with contextlib.suppress(Exception):
+            await self.state.wakeup.leave(self.heard)
 
     async def _read(self, after: int) -> None:
         """The events after key `after` of every connection with a stream, sent to its
@@ -319,34 +294,28 @@ def streams_of(state: AppState) -> Streams:
     return found
 
 
-class EventStream(Response):
+class EventStream(SseResponse):
     """The answer of GET /callback/stream: the backlog, then live events, until the client
     leaves, stops reading (a send that takes longer than the send timeout), or `Streams`
     closes it."""
 
-    media_type = "text/event-stream"
-
     def __init__(self, streams: Streams, stream: Stream, send_timeout: float) -> None:
-        self.streams, self.stream, self.send_timeout = streams, stream, send_timeout
-        self.status_code = 200
-        self.background = None
-        self.raw_headers = list(HEADERS)
+        super().__init__(send_timeout)
+        self.streams, self.stream = streams, stream
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         stream = self.stream
         resumed = ids.encode(Event.KIND, stream.after) if stream.after else None
         log.info("stream_opened", connection_id=stream.connection_id, last_event_id=resumed)
-        watcher = asyncio.ensure_future(self._watch(receive))
+        watcher = asyncio.ensure_future(self.watch(receive, lambda: stream.close("disconnected")))
         try:
-            await self._send(send, {"type": "http.response.start", "status": 200, "headers": self.raw_headers})
-            # the first bytes at once: a proxy or a client waiting for them knows it is open
-            await self._body(send, b"retry: %d\n: open\n\n" % RETRY_MS)
+            await self.open(send)
             await self._backlog(send)
             while stream.closed is None:
                 if stream.queue:
                     key, data = stream.queue.popleft()
                     if key > stream.after:  # else sent by the backlog, or behind a later one
-                        await self._body(send, data)
+                        await self.send_body(send, data)
                         stream.after = key
                     continue
                 stream.wake.clear()
@@ -354,9 +323,9 @@ class EventStream(Response):
                     async with asyncio.timeout(PING_SECONDS):
                         await stream.wake.wait()
                 except TimeoutError:
-                    await self._body(send, b": ping\n\n")
+                    await self.send_body(send, PING)
             if stream.closed not in ("disconnected", "send_timeout"):
-                await self._send(send, {"type": "http.response.body", "body": b"", "more_body": False})
+                await self.end(send)
         except TimeoutError:
             stream.close("send_timeout")
         finally:
@@ -364,18 +333,6 @@ class EventStream(Response):
             await self.streams.leave(stream)
             stream.queue.clear()
             log.info("stream_closed", connection_id=stream.connection_id, reason=stream.closed)
-
-    async def _watch(self, receive: Receive) -> None:
-        while (await receive())["type"] != "http.disconnect":
-            pass
-        self.stream.close("disconnected")
-
-    async def _send(self, send: Send, message: Message) -> None:
-        async with asyncio.timeout(self.send_timeout):
-            await send(message)
-
-    async def _body(self, send: Send, data: bytes) -> None:
-        await self._send(send, {"type": "http.response.body", "body": data, "more_body": True})
 
     async def _backlog(self, send: Send) -> None:
         """The connection's pending events after where the stream resumes, oldest first, a
@@ -388,7 +345,7 @@ class EventStream(Response):
             for key, _connection_id, body in rows:
                 if stream.closed is not None:
                     return
-                await self._body(send, message(key, body))
+                await self.send_body(send, message(key, body))
                 stream.after = key
             if len(rows) < BATCH:
                 break

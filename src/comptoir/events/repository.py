@@ -1,7 +1,8 @@
 """All SQL of the outbox (docs/architecture.md "An event: from a write to a callback"):
 writing a change and its events, reading the connections subscribed to a change, the
 notifications that wake the delivery workers, and what a connection's events are about (to
-drop those a new grant no longer allows, `comptoir.events.drop_out_of_reach`).
+drop those a new grant no longer allows, `comptoir.events.drop_out_of_reach`), and the
+announcement of an order's or a location's change to the location's live boards (`announce`).
 
 A change and its events are written by one set of statement builders, run in one of two
 ways, by the writer's choice:
@@ -30,6 +31,7 @@ from sqlalchemy import (
     String,
     and_,
     bindparam,
+    cast,
     column,
     delete,
     exists,
@@ -56,6 +58,10 @@ from comptoir.models import Change, Connection, Event, Subscription
 
 NOTIFY_CHANNEL = "comptoir_events"  # new events (payload empty)
 CALLBACK_CHANNEL = "comptoir_callbacks"  # a connection's callback or pending events changed (payload: its id)
+LOCATIONS_CHANNEL = "comptoir_locations"  # a location's orders, or the location, changed (payload: its id)
+# The changes announced per location (`announce`): what a location's live board shows, its
+# orders and the location itself (its preparation time, busy mode: docs/back-office.md "Orders").
+ANNOUNCED = frozenset({"order", "location"})
 
 # Where the subscribed connections are read: the writer's session (inside its transaction),
 # or the direct driver (outside any transaction, for a `Write` that runs on its own).
@@ -98,6 +104,14 @@ CHANGE_INSERT = (
 INSERT_EVENTS = insert(Event)
 # What wakes the delivery workers of other processes (PostgreSQL): a notification sent at commit.
 NOTIFY_EVENTS = func.pg_notify(literal_column(f"'{NOTIFY_CHANNEL}'"), literal_column("''"))
+# What tells other processes that the location of the change (`:c_location_id`) changed
+# (PostgreSQL): sent at commit, by `announce` or inside a writer's one statement.
+NOTIFY_LOCATION = func.pg_notify(
+    literal_column(f"'{LOCATIONS_CHANNEL}'"),
+    cast(bindparam("c_location_id", type_=Change.__table__.c.location_id.type), String()),
+)
+# The change written and announced in one statement (PostgreSQL, an announced change).
+CHANGE_INSERT_ANNOUNCED = select(CHANGE_INSERT.cte("change").c.id, NOTIFY_LOCATION)
 
 
 def change_values(change: NewChange) -> dict[str, Any]:
@@ -124,12 +138,39 @@ def event_row(connection_id: Any, change_id: Any, key: Any, event_type: Any, cre
 
 
 async def insert_change(session: AsyncSession, change: NewChange) -> int:
-    """Write the change; its id.
+    """Write the change, announced to its location (`announce`); its id.
 
     A Core insert: the change is written once and never read back through the session,
     which spares the unit of work on every write path (benchmarks/orders.py)."""
-    change_id: int = (await session.execute(CHANGE_INSERT, change_values(change))).scalar_one()
+    values = change_values(change)
+    if announced(change) is not None and dialect_name(session) == "postgresql":  # one round trip
+        change_id: int = (await session.execute(CHANGE_INSERT_ANNOUNCED, values)).scalar_one()
+        await announce(session, change, notified=True)
+    else:
+        change_id = (await session.execute(CHANGE_INSERT, values)).scalar_one()
+        await announce(session, change)
     return change_id
+
+
+def announced(change: NewChange) -> int | None:
+    """The location a change is announced to at commit (`ANNOUNCED`), if any."""
+    return change.location_id if change.resource_type in ANNOUNCED else None
+
+
+async def announce(session: AsyncSession | None, change: NewChange, *, notified: bool = False) -> None:
+    """The one announcement of a change to a location's live board (`announced`): in this
+    process when `session` commits (at once for None: a statement that ran on its own,
+    committed), in the others by `NOTIFY_LOCATION`, sent at commit on PostgreSQL.
+    `notified`: the statement that wrote the change sent it itself."""
+    location_id = announced(change)
+    if location_id is None:
+        return
+    if session is None:
+        signals.committed(locations=(location_id,))
+        return
+    session.info.setdefault(signals.CHANGED_LOCATIONS, set()).add(location_id)
+    if not notified and dialect_name(session) == "postgresql":
+        await session.execute(select(NOTIFY_LOCATION), {"c_location_id": location_id})
 
 
 async def insert_events(session: AsyncSession, change: NewChange, receivers: list[tuple[int, str]]) -> None:

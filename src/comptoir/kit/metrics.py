@@ -82,6 +82,11 @@ STREAMS_OPEN = Gauge(
     "Event streams (GET /v1/callback/stream) open.",
     multiprocess_mode="livesum",
 )
+BOARD_STREAMS_OPEN = Gauge(
+    "comptoir_board_streams_open",
+    "Live boards of the back office open (GET /locations/:id/today/stream).",
+    multiprocess_mode="livesum",
+)
 RATE_LIMITED = Counter(
     "comptoir_rate_limit_refusals",
     "Requests refused with 429 by the rate limits, by kind (general, heavy, image).",

@@ -2,10 +2,12 @@
 open orders, most urgent first (late ones, then by due time), each with its workflow buttons,
 its channel and its time to when it is due.
 
-The page and the part its script fetches every few seconds (`/today/orders`) are the same
-read as the order lists (`orders.service.list_orders`, filtered on today in the location's
-time zone and the open statuses): the script swaps the part in, beeps and notifies when an
-order it had not seen appears. Without JavaScript the page has a refresh link.
+The page and the part its script fetches (`/today/orders`) are the same read as the order
+lists (`orders.service.list_orders`, filtered on today in the location's time zone and the
+open statuses): the script fetches the part when the board's stream (`/today/stream`,
+`web.board_stream`) says the location changed, or every few seconds where the stream cannot
+be held; it swaps the part in, beeps and notifies when an order it had not seen appears.
+Without JavaScript the page has a refresh link.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from starlette.responses import Response
 from comptoir.db.unit import Unit
 from comptoir.errors import BadRequest
 from comptoir.http.cursors import back_office_page
+from comptoir.http.sse import RETRY_MS
 from comptoir.http.state import app_state
 from comptoir.kit import clock
 from comptoir.kit.times import zone
@@ -31,6 +34,7 @@ from comptoir.orders import service as orders
 from comptoir.orders import workflow
 from comptoir.orders.repository import OrderRepository
 from comptoir.web import words
+from comptoir.web.board_stream import MAX_PER_PERSON, BoardStream, TooMany, Watcher, boards_of
 from comptoir.web.data import display_name
 from comptoir.web.orders import moves, tag_of
 from comptoir.web.pages import owned_location
@@ -39,7 +43,8 @@ from comptoir.web.render import PageAnswer, Person, Visitor, crumbs, page, redir
 router = APIRouter(include_in_schema=False)
 
 BOARD_SIZE = 200  # open orders shown; more: the list has them all
-POLL_SECONDS = 1.5  # a new order shows within 2 s
+POLL_SECONDS = 1.5  # without its stream, the script reads the list this often: a new order shows within 2 s
+QUIET_SECONDS = 300  # with its stream, the list is read again this often all the same (the day ends, busy mode lapses)
 BOARD_SCRIPT = (Path(__file__).parent / "templates" / "board.js").read_text()
 
 
@@ -143,6 +148,7 @@ async def board_page(request: Request, you: Person, location_id: str) -> Respons
         title=f"Today · {location.name}",
         crumbs=crumbs(account, location),
         poll_ms=int(POLL_SECONDS * 1000),
+        quiet_ms=int(QUIET_SECONDS * 1000),
         board_script=BOARD_SCRIPT,
         scripts=(BOARD_SCRIPT,),
         **board,
@@ -156,3 +162,23 @@ async def board_part(request: Request, you: Person, location_id: str) -> Respons
         location, account = await owned_location(db, you.user, location_id)
         board = await _board(request, you, location, account, db)
     return page("bo_board_orders.html", **board)
+
+
+@router.get("/locations/{location_id}/today/stream")
+async def board_stream(request: Request, you: Person, location_id: str) -> Response:
+    """The board's news (`web.board_stream`): `event: changed` when an order of the location,
+    or the location, changed; refused as the board page is (another owner's location is
+    not found, a visitor signed out is sent to /login)."""
+    state = app_state(request)
+    async with state.db.transaction(write=False) as db:
+        location, _account = await owned_location(db, you.user, location_id)
+    boards = boards_of(state)
+    watcher = Watcher(you.session, you.user.id, location.id, location.public_id)
+    try:
+        await boards.join(watcher)
+    except TooMany:
+        message = f"At most {MAX_PER_PERSON} boards may be live at once for one person; close one first."
+        refused = page("message.html", 429, title="Too many live boards", message=message)
+        refused.headers["Retry-After"] = str(RETRY_MS // 1000)  # as the stream's `retry:`
+        raise PageAnswer(refused) from None
+    return BoardStream(boards, watcher, state.settings.callback_stream_send_timeout_seconds)

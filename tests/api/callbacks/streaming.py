@@ -1,5 +1,5 @@
-"""An event stream (GET /v1/callback/stream) served by the app in process, read as it is
-sent: httpx's in-process transport returns a response only once it is complete, which a
+"""An event stream (GET /v1/callback/stream, or the back office's board stream) served by the
+app in process, read as it is sent: httpx's in-process transport returns a response only once it is complete, which a
 stream never is. The test decides when the client leaves (`leave`) and when it stops
 reading (`stall`: the app's next send never returns, as for a client whose buffers are full)."""
 
@@ -28,10 +28,23 @@ class Sse:
 
 
 class OpenStream:
+    """`token`: the API's stream; `cookie` and `path`: another stream (the back office's board)."""
+
     def __init__(
-        self, app: FastAPI, token: str, *, last_event_id: str | None = None, query: dict[str, str] | None = None
+        self,
+        app: FastAPI,
+        token: str | None = None,
+        *,
+        last_event_id: str | None = None,
+        query: dict[str, str] | None = None,
+        cookie: str | None = None,
+        path: str = "/v1/callback/stream",
     ):
-        headers = [(b"host", b"testserver"), (b"x-access-token", token.encode())]
+        headers = [(b"host", b"testserver")]
+        if token is not None:
+            headers.append((b"x-access-token", token.encode()))
+        if cookie is not None:
+            headers.append((b"cookie", cookie.encode()))
         if last_event_id is not None:
             headers.append((b"last-event-id", last_event_id.encode()))
         self.scope: dict[str, Any] = {
@@ -40,8 +53,8 @@ class OpenStream:
             "http_version": "1.1",
             "method": "GET",
             "scheme": "http",
-            "path": "/v1/callback/stream",
-            "raw_path": b"/v1/callback/stream",
+            "path": path,
+            "raw_path": path.encode(),
             "query_string": urlencode(query or {}).encode(),
             "root_path": "",
             "headers": headers,

@@ -1,12 +1,19 @@
 (function () {
-  // The live board (web/board.py): fetch the list every few seconds, swap it in when it
-  // changed, beep and notify for an order not seen before, keep the countdowns current.
+  // The live board (web/board.py): fetch the list when its stream says the location changed
+  // (web/board_stream.py), or every few seconds where the stream cannot be held; swap it in
+  // when it changed, beep and notify for an order not seen before, keep the countdowns current.
   var board = document.getElementById("board");
   var status = document.getElementById("board-status");
   var alerts = document.getElementById("board-alerts");
   var audio = null;
   var seen = ids();
   var last = board.innerHTML;
+  var live = false; // the stream is open: the list is read on its news (and every `quiet` ms)
+  var timer = null;
+  var busy = false; // a read is on its way
+  var again = false; // news came meanwhile: read once more after it
+  var lastRead = 0;
+  var SPACING = 300; // news in a burst: one read at most this often
 
   function ids() {
     var found = {};
@@ -45,7 +52,20 @@
     });
   }
 
-  function poll() {
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(read, Number(live ? board.dataset.quiet : board.dataset.every));
+  }
+
+  function soon() {
+    if (busy) { again = true; return; }
+    clearTimeout(timer);
+    timer = setTimeout(read, Math.max(0, lastRead + SPACING - Date.now()));
+  }
+
+  function read() {
+    busy = true;
+    lastRead = Date.now();
     fetch(board.dataset.part, { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (answer) {
         if (answer.redirected || !answer.ok) { throw new Error(String(answer.status)); }
@@ -63,7 +83,32 @@
         }
       })
       .catch(function () { status.textContent = "Not updated: check the connection, or refresh."; })
-      .finally(function () { setTimeout(poll, Number(board.dataset.every)); });
+      .finally(function () {
+        busy = false;
+        if (again) { again = false; soon(); } else { schedule(); }
+      });
+  }
+
+  function listen() {
+    // Without EventSource, or once the stream failed 3 times in a row (a proxy that cuts
+    // it, a session that ended), the board reads its list every `every` ms, as before.
+    if (!window.EventSource || !board.dataset.stream) { return; }
+    var failures = 0;
+    var source = new EventSource(board.dataset.stream);
+    source.addEventListener("open", function () {
+      failures = 0;
+      live = true;
+      board.dataset.live = "stream";
+      soon(); // what changed while it was not open
+    });
+    source.addEventListener("changed", soon);
+    source.addEventListener("error", function () {
+      failures += 1;
+      live = false;
+      board.dataset.live = "poll";
+      if (source.readyState === EventSource.CLOSED || failures >= 3) { source.close(); }
+      if (!busy) { schedule(); }
+    });
   }
 
   if (window.AudioContext || window.Notification) {
@@ -79,5 +124,6 @@
   }
   // the server wrote the countdowns: the first paint waits for nothing here
   setInterval(tick, 15000);
-  setTimeout(poll, Number(board.dataset.every));
+  schedule();
+  listen();
 })();
