@@ -236,7 +236,7 @@ def dialect_name(db: AsyncSession | AsyncConnection) -> str:
 
 
 def among(
-    db: AsyncSession, column: ColumnElement[int] | InstrumentedAttribute[int], values: Collection[int]
+    db: AsyncSession, column: ColumnElement[Any] | InstrumentedAttribute[Any], values: Collection[int]
 ) -> ColumnElement[bool]:
     """`column` is one of `values` (integers): on PostgreSQL one array parameter, so the
     statement's text and its compilation are the same however many values there are (an IN

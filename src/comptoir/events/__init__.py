@@ -14,6 +14,7 @@ of the events it holds it may still have (`drop_out_of_reach`).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -63,6 +64,19 @@ async def receivers(source: Source, change: NewChange, cache: ConnectionCache | 
     driver and the connection `cache` (`repository.subscribed`)."""
     candidates = await repository.subscribed(source, change, cache)
     return [(candidate.connection_id, key) for candidate, key in candidates if receives(change, candidate, key)]
+
+
+async def last_change_key(session: AsyncSession) -> int:
+    """The key of the newest change recorded so far (0: none)."""
+    return await repository.last_change_key(session)
+
+
+async def announced_after(
+    session: AsyncSession, after: int, location_ids: Collection[int], skip: Collection[int] = ()
+) -> list[tuple[int, int]]:
+    """The changes of `location_ids` a live board shows (their orders, the locations), after
+    the change `after` (its key), but those in `skip`: (key, location id), oldest first."""
+    return await repository.announced_after(session, after, location_ids, skip)
 
 
 async def drop_out_of_reach(session: AsyncSession, connection_id: int) -> int:

@@ -18,7 +18,7 @@ Who receives the events is decided once, by `comptoir.events.receivers`, from th
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -31,7 +31,6 @@ from sqlalchemy import (
     String,
     and_,
     bindparam,
-    cast,
     column,
     delete,
     exists,
@@ -51,14 +50,13 @@ from sqlalchemy.sql.expression import CTE, ColumnClause, ColumnElement
 from comptoir.auth.scopes import parse_scope
 from comptoir.db.connection_cache import AUDIENCES, ConnectionCache
 from comptoir.db.direct import FastReader, Query
-from comptoir.db.engine import AnySelect, dialect_name, rowcount
+from comptoir.db.engine import AnySelect, among, dialect_name, rowcount
 from comptoir.events import signals
 from comptoir.events.audience import Candidate, subscription_keys
 from comptoir.models import Change, Connection, Event, Subscription
 
 NOTIFY_CHANNEL = "comptoir_events"  # new events (payload empty)
 CALLBACK_CHANNEL = "comptoir_callbacks"  # a connection's callback or pending events changed (payload: its id)
-LOCATIONS_CHANNEL = "comptoir_locations"  # a location's orders, or the location, changed (payload: its id)
 # The changes announced per location (`announce`): what a location's live board shows, its
 # orders and the location itself (its preparation time, busy mode: docs/back-office.md "Orders").
 ANNOUNCED = frozenset({"order", "location"})
@@ -104,14 +102,6 @@ CHANGE_INSERT = (
 INSERT_EVENTS = insert(Event)
 # What wakes the delivery workers of other processes (PostgreSQL): a notification sent at commit.
 NOTIFY_EVENTS = func.pg_notify(literal_column(f"'{NOTIFY_CHANNEL}'"), literal_column("''"))
-# What tells other processes that the location of the change (`:c_location_id`) changed
-# (PostgreSQL): sent at commit, by `announce` or inside a writer's one statement.
-NOTIFY_LOCATION = func.pg_notify(
-    literal_column(f"'{LOCATIONS_CHANNEL}'"),
-    cast(bindparam("c_location_id", type_=Change.__table__.c.location_id.type), String()),
-)
-# The change written and announced in one statement (PostgreSQL, an announced change).
-CHANGE_INSERT_ANNOUNCED = select(CHANGE_INSERT.cte("change").c.id, NOTIFY_LOCATION)
 
 
 def change_values(change: NewChange) -> dict[str, Any]:
@@ -142,13 +132,8 @@ async def insert_change(session: AsyncSession, change: NewChange) -> int:
 
     A Core insert: the change is written once and never read back through the session,
     which spares the unit of work on every write path (benchmarks/orders.py)."""
-    values = change_values(change)
-    if announced(change) is not None and dialect_name(session) == "postgresql":  # one round trip
-        change_id: int = (await session.execute(CHANGE_INSERT_ANNOUNCED, values)).scalar_one()
-        await announce(session, change, notified=True)
-    else:
-        change_id = (await session.execute(CHANGE_INSERT, values)).scalar_one()
-        await announce(session, change)
+    change_id: int = (await session.execute(CHANGE_INSERT, change_values(change))).scalar_one()
+    await announce(session, change)
     return change_id
 
 
@@ -157,11 +142,12 @@ def announced(change: NewChange) -> int | None:
     return change.location_id if change.resource_type in ANNOUNCED else None
 
 
-async def announce(session: AsyncSession | None, change: NewChange, *, notified: bool = False) -> None:
-    """The one announcement of a change to a location's live board (`announced`): in this
-    process when `session` commits (at once for None: a statement that ran on its own,
-    committed), in the others by `NOTIFY_LOCATION`, sent at commit on PostgreSQL.
-    `notified`: the statement that wrote the change sent it itself."""
+async def announce(session: AsyncSession | None, change: NewChange) -> None:
+    """The one announcement of a change to its location's live boards (`announced`), in this
+    process, when `session` commits (at once for None: a statement that ran on its own,
+    committed). Other processes read it from the changes themselves (`announced_after`): a
+    NOTIFY here would serialise every order's commit behind the others' (PostgreSQL takes one
+    lock for the commits that notify)."""
     location_id = announced(change)
     if location_id is None:
         return
@@ -169,8 +155,27 @@ async def announce(session: AsyncSession | None, change: NewChange, *, notified:
         signals.committed(locations=(location_id,))
         return
     session.info.setdefault(signals.CHANGED_LOCATIONS, set()).add(location_id)
-    if not notified and dialect_name(session) == "postgresql":
-        await session.execute(select(NOTIFY_LOCATION), {"c_location_id": location_id})
+
+
+async def last_change_key(session: AsyncSession) -> int:
+    """The key of the newest change of any resource (0 without any)."""
+    return int((await session.execute(select(func.max(Change.id)))).scalar_one() or 0)
+
+
+async def announced_after(
+    session: AsyncSession, after: int, location_ids: Collection[int], skip: Collection[int] = ()
+) -> list[tuple[int, int]]:
+    """The announced changes (`ANNOUNCED`) of `location_ids` after the change `after` (its
+    key), but those in `skip`: (key, location id), oldest first. Read by the key's index."""
+    conditions = [
+        Change.id > after,
+        Change.resource_type.in_(ANNOUNCED),
+        among(session, Change.location_id, location_ids),
+    ]
+    if skip:
+        conditions.append(~among(session, Change.id, skip))
+    stmt = select(Change.id, Change.location_id).where(*conditions).order_by(Change.id)
+    return [(key, location_id) for key, location_id in (await session.execute(stmt)).all() if location_id is not None]
 
 
 async def insert_events(session: AsyncSession, change: NewChange, receivers: list[tuple[int, str]]) -> None:

@@ -1,9 +1,9 @@
 """The process's one wake-up for the answers that follow commits live: the event streams
 (docs/api/callbacks-events.md "Stream") and the back office's boards (docs/back-office.md
 "Orders"). It hears, once for every one of them, the commits of this process (the
-in-process signal of `events.signals`) and, on PostgreSQL, those of every other process on
-one LISTEN connection (the outbox's channels of `events.repository`: new events, and a
-location's changes). It listens while someone has joined, and stops with the last to leave.
+in-process signal of `events.signals`) and, on PostgreSQL, the new events of every other
+process on one LISTEN connection (the outbox's channel of `events.repository`). It listens
+while someone has joined, and stops with the last to leave.
 
 Each joiner's callback is called in the event loop with what a commit made (`Committed`):
 cheap and synchronous (a callback sets a flag; its own task reads what it needs)."""
@@ -19,7 +19,7 @@ import structlog
 
 from comptoir.config import Settings
 from comptoir.events import signals
-from comptoir.events.repository import LOCATIONS_CHANNEL, NOTIFY_CHANNEL
+from comptoir.events.repository import NOTIFY_CHANNEL
 from comptoir.events.signals import Committed
 
 log = structlog.get_logger("comptoir.events.wakeup")
@@ -100,10 +100,6 @@ class Wakeup:
         for heard in list(self._heard):
             heard(committed)
 
-    def _on_location(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
-        if payload.isdigit():
-            self._tell(Committed(locations=frozenset((int(payload),))))
-
     async def _listen(self) -> Any:
         """One LISTEN connection for the process (PostgreSQL); None on SQLite, where the
         commits of this process are the only ones, or when it cannot be had (the joiners
@@ -116,7 +112,6 @@ class Wakeup:
         try:
             connection = await connect(asyncpg_options(self.settings, statement_timeout=False))
             await connection.add_listener(NOTIFY_CHANNEL, lambda *_args: self._tell(NEW_EVENTS))
-            await connection.add_listener(LOCATIONS_CHANNEL, self._on_location)
         except Exception as exc:
             log.warning("wakeup_listen_failed", error=type(exc).__name__)
             if connection is not None:

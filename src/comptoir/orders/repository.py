@@ -288,7 +288,7 @@ class OrderRepository:
             await session.execute(write.clause, params)
         if found:
             await outbox.wake_workers(session, notified=True)  # the statement sent NOTIFY_EVENTS
-        await outbox.announce(session, change, notified=True)  # and NOTIFY_LOCATION
+        await outbox.announce(session, change)
 
     # --- joining customers -----------------------------------------------------------------
 
@@ -386,8 +386,7 @@ def _create_write(with_ref: bool, with_events: bool) -> Write:
     if with_events:
         parts.append(outbox.events_cte(change))
         notify = outbox.NOTIFY_EVENTS
-    # an order's change is always announced to its location (`outbox.announce`)
-    return Write.of(select(change.c.id, notify, outbox.NOTIFY_LOCATION).add_cte(*parts))
+    return Write.of(select(change.c.id, notify).add_cte(*parts))
 
 
 # --- figures per local day (the back office's chart) --------------------------------------

@@ -4,9 +4,12 @@
 whichever process: the board then reads its list as before, the one read of the board.
 
 Each process has one `Boards`, made with the first board stream, which every one joins. It
-holds what they share, once: its place in the process's one wake-up (`events.wakeup`,
-which also wakes the API's event streams), told which locations each commit changed, so
-that a change concerns a board when its location is among them (no read at all); and, every
+holds what they share, once: the read of the changes of the watched locations
+(`events.announced_after`, by the changes' key, one statement for every board of the
+process), run at once when the process's one wake-up (`events.wakeup`, which also wakes the
+API's event streams) tells of a commit of this process that changed a watched location or
+of new events anywhere, and at least every READ_SECONDS for the other processes' commits
+(no NOTIFY is sent for a change: it would serialise the commits of every order); and, every
 CHECK_SECONDS, the checks that close a stream: its browser session ended (signed out,
 expired) or the location is no longer the person's (`web.pages.owned_location`, as the
 board page decides), read once per session and per location, not per stream. A person holds
@@ -19,10 +22,13 @@ import asyncio
 import contextlib
 import time
 import uuid
+from collections import deque
 
 import structlog
 from starlette.types import Receive, Scope, Send
 
+from comptoir import events
+from comptoir.errors import DependencyUnavailable
 from comptoir.events.signals import Committed
 from comptoir.http.protocol import on_drain
 from comptoir.http.sse import PING, PING_SECONDS, SseResponse
@@ -37,6 +43,8 @@ log = structlog.get_logger("comptoir.web.board_stream")
 MAX_PER_PERSON = 10  # board streams a person may hold open at once, across every process
 HELD = "boards"  # what the rate limiter's holds of open boards are called (per user id)
 CHECK_SECONDS = 2.0  # sessions and ownership checked, holds renewed, this often
+READ_SECONDS = 0.4  # the changes of the watched locations read at least this often
+SETTLE_SECONDS = 5.0  # how long a key below the last one read may still appear (see callbacks.stream)
 HOLD_SECONDS = 10.0  # a board's hold: a process gone frees them by then
 CHANGED = b"event: changed\ndata: changed\n\n"  # an empty `data` would not be dispatched
 
@@ -78,7 +86,10 @@ class Boards:
         self.by_location: dict[int, list[Watcher]] = {}
         self._task: asyncio.Task[None] | None = None
         self._ready: asyncio.Future[None] | None = None
-        self._stop = asyncio.Event()
+        self._stop = asyncio.Event()  # set: a board left (the last one stops the task), or a read is due
+        self._floor = 0  # keys up to this one are never read again
+        self._marks: deque[tuple[float, int]] = deque()  # (when, the newest key then): the floor to come
+        self._seen: dict[int, float] = {}  # keys above the floor already read, and when
 
     def watchers(self) -> list[Watcher]:
         return [watcher for watchers in self.by_location.values() for watcher in watchers]
@@ -121,10 +132,10 @@ class Boards:
             self._stop.set()  # the checks and the wake-up stop with the last stream
 
     def heard(self, committed: Committed) -> None:
-        """A commit, of this process or another (`events.wakeup`)."""
-        for location_id in committed.locations:
-            for watcher in self.by_location.get(location_id, ()):
-                watcher.changed()
+        """A commit, of this process or another (`events.wakeup`): a read at once when it
+        may concern a board."""
+        if committed.events or any(location_id in self.by_location for location_id in committed.locations):
+            self._stop.set()
 
     def drain(self) -> None:
         """Every stream ends (the process shuts down): their boards reconnect elsewhere."""
@@ -146,6 +157,10 @@ class Boards:
         assert ready is not None
         undo = on_drain(self.drain)
         try:
+            async with self.state.db.transaction(write=False) as session:
+                self._floor = await events.last_change_key(session)
+            self._seen.clear()
+            self._marks.clear()
             await self.state.wakeup.join(self.heard)
             ready.set_result(None)
         except BaseException as exc:
@@ -154,21 +169,49 @@ class Boards:
             self._task = None
             undo()
             raise
+        checked = 0.0
         try:
             while self.by_location:
-                started = time.monotonic()
+                self._stop.clear()
+                now = time.monotonic()
                 try:
-                    await self._check()
+                    await self._read()
+                    if now - checked >= CHECK_SECONDS:
+                        checked = now
+                        await self._check()
+                except DependencyUnavailable:
+                    pass  # logged once per outage (kit.outages); tried again at the next tick
                 except Exception:
                     log.exception("board_check_failed")  # tried again at the next tick
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._stop.wait(), max(0.0, started + CHECK_SECONDS - time.monotonic()))
-                self._stop.clear()
+                    await asyncio.wait_for(self._stop.wait(), READ_SECONDS)
         finally:
             self._task = None  # a stream that joins from now on starts them again
             undo()
             with contextlib.suppress(Exception):
                 await self.state.wakeup.leave(self.heard)
+
+    async def _read(self) -> None:
+        """Tell the boards of each location with a change not read yet. A change's key is
+        taken at its insert and seen at its commit: the keys above the newest one of
+        SETTLE_SECONDS ago are read again (but those read already), for a commit that showed
+        a key below one read; the read spans those seconds of changes, whatever the boards."""
+        now = time.monotonic()
+        marks = self._marks
+        while marks and marks[0][0] <= now - SETTLE_SECONDS:
+            self._floor = max(self._floor, marks.popleft()[1])
+        self._seen = {key: when for key, when in self._seen.items() if key > self._floor}
+        async with self.state.db.transaction(write=False) as session:
+            newest = await events.last_change_key(session)
+            rows = await events.announced_after(session, self._floor, list(self.by_location), self._seen.keys())
+        marks.append((now, newest))
+        changed: set[int] = set()
+        for key, location_id in rows:
+            self._seen[key] = now
+            changed.add(location_id)
+        for location_id in changed:
+            for watcher in self.by_location.get(location_id, ()):
+                watcher.changed()
 
     async def _check(self) -> None:
         """Renew the streams' holds; close the streams whose session ended, or whose

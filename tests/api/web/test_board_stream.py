@@ -5,6 +5,7 @@ another location; it pings, ends when the session ends and at a shutdown. On bot
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 
 import httpx
@@ -118,6 +119,35 @@ async def test_changes_in_a_row_while_a_message_waits_make_one_message(
     assert (await news(stream)).event == "changed"
     with pytest.raises(TimeoutError):
         await news(stream, 0.5)
+    await stream.leave()
+
+
+async def test_a_change_no_signal_told_of_is_read_from_the_changes_within_a_second(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # as a commit of another process that made no events: no NOTIFY, no in-process signal
+    await log_in(client, "owner@example.com")
+    stream = await open_board(app, client, shop.location.public_id)
+    monkeypatch.setattr(signals, "_listeners", set())  # this process's commits tell no one
+    await created(client, shop, NEW)
+    assert (await news(stream, SOON + board_stream.READ_SECONDS)).event == "changed"
+    await stream.leave()
+
+
+async def test_a_change_committed_below_a_key_already_read_still_reaches_the_board(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop
+) -> None:
+    # Keys are taken at insert and seen at commit: the read may already have seen a later
+    # key when an earlier one commits. It reads again the keys of the last seconds.
+    await log_in(client, "owner@example.com")
+    stream = await open_board(app, client, shop.location.public_id)
+    boards = boards_of(app.state.comptoir)
+    await created(client, shop, NEW)
+    assert (await news(stream)).event == "changed"
+    later = max(boards._seen) + 1_000_000  # as if a much later key had been read
+    boards._seen[later] = time.monotonic()
+    await created(client, shop, NEW)
+    assert (await news(stream)).event == "changed"
     await stream.leave()
 
 
