@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import text
 
 from comptoir.config import Settings
 from comptoir.sandbox.seed import Seed, SeedError, read_seed
@@ -41,12 +42,31 @@ async def test_the_example_seed_loads_and_its_tokens_work(sandbox: Sandbox, clie
     assert callback.json()["events"] == {"order": ["create", "update"], "delivery": ["create", "update"]}
 
 
-async def test_the_seed_makes_the_events_the_api_makes(sandbox: Sandbox, client: httpx.AsyncClient) -> None:
-    """The customers' `customer.create` events, as POST .../customers records them: the
-    connection that wrote them (the list's writer) does not receive its own."""
-    polled = await client.get("/v1/callback/events", headers=token(sandbox, "pos_paris"))
-    assert polled.status_code == 200
-    assert polled.json() == []  # subscribed after the seed's writes: none of them is pending
+async def test_the_seed_records_the_changes_the_api_records(sandbox: Sandbox, client: httpx.AsyncClient) -> None:
+    """Each location's PATCH, the catalog's and the list's creation, each customer's: as the
+    API's calls record them; callbacks are set last, so none of them is pending for anyone."""
+    async with sandbox.db.transaction(write=False) as session:
+        rows = (await session.execute(text("SELECT resource_type, event_type FROM changes ORDER BY id"))).all()
+    assert [tuple(row) for row in rows] == [
+        ("location", "update"),
+        ("location", "update"),
+        ("catalog", "create"),
+        ("customer_list", "create"),
+        ("customer", "create"),
+        ("customer", "create"),
+    ]
+    for connection in ("pos_paris", "delivery_app"):
+        polled = await client.get("/v1/callback/events", headers=token(sandbox, connection))
+        assert (polled.status_code, polled.json()) == (200, [])
+
+
+async def test_the_seed_gives_the_same_answer_on_either_database(
+    base_settings: Settings, sandbox: Sandbox, db_kind: str
+) -> None:
+    """Ids, tokens and client secrets: the same on SQLite as on PostgreSQL (docs/sandbox.md)."""
+    other, _key = await start(base_settings, read_seed(EXAMPLE), None)  # a temporary SQLite file
+    await other.close()
+    assert other.answer == sandbox.answer
 
 
 @pytest.mark.parametrize("db_kind", ["sqlite"])
