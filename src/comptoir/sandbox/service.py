@@ -82,7 +82,13 @@ async def fresh_database(url: str | None) -> tuple[str, Path | None]:
         _fresh_sqlite(Path(parsed.database))
         return url, None
     if backend in ("postgresql", "postgres"):
-        await _fresh_postgres(url)
+        import asyncpg
+
+        try:
+            await _fresh_postgres(url)
+        except (OSError, asyncpg.PostgresError) as exc:  # not reached, or the user may not
+            problem = " ".join(str(exc).split())
+            raise SandboxRefused(f"--database: {parsed.render_as_string(hide_password=True)}: {problem}") from None
         return url, None
     raise SandboxRefused(f"--database: {parsed.drivername!r} is neither sqlite nor postgresql")
 
