@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,8 +19,13 @@ from tests.sandbox.conftest import EXAMPLE
 pytestmark = pytest.mark.e2e
 
 
+def temporary_databases() -> set[Path]:
+    return set(Path(tempfile.gettempdir()).glob("comptoir-sandbox-*"))
+
+
 @pytest.fixture
 def sandbox_process(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int, dict]]:
+    before = temporary_databases()
     port = free_port()
     with (tmp_path / "sandbox.log").open("w") as log:
         process = subprocess.Popen(
@@ -38,6 +44,7 @@ def sandbox_process(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int
             process.wait(timeout=15)
             if process.stdout is not None:
                 process.stdout.close()
+    assert temporary_databases() == before  # stopped, the sandbox removed its temporary database
 
 
 def test_the_sandbox_prints_what_the_seed_made_and_serves_it(

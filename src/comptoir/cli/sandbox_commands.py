@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import click
@@ -67,6 +69,11 @@ async def _serve(settings: Any, seed: Any, host: str, port: int, database: str |
             server_header=False,
         )
         server = uvicorn.Server(config)
+        # uvicorn raises the signal that stopped it again once it has stopped, to the handler
+        # found before it: the default one would end the process before `close()` removes the
+        # temporary database. These let it return instead.
+        for stop in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(stop, _stopped)
         serving = asyncio.create_task(server.serve())
         while not server.started:
             if serving.done():  # the port is taken, or the app refused to start
@@ -78,6 +85,10 @@ async def _serve(settings: Any, seed: Any, host: str, port: int, database: str |
         await serving
     finally:
         await sandbox.close()
+
+
+def _stopped(_signal: int, _frame: FrameType | None) -> None:
+    """A stop signal raised again by uvicorn once stopped: the sandbox then closes and exits."""
 
 
 @sandbox.command("reset")
