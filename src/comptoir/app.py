@@ -88,9 +88,13 @@ def build_limiter(settings: Settings) -> RateLimiter:
     return RateLimiter(backend, enabled=settings.rate_limits == "on", prefix=settings.redis_prefix)
 
 
-def create_app(settings: Settings, *, database: Database | None = None, background: bool = True) -> FastAPI:
+def create_app(
+    settings: Settings, *, database: Database | None = None, background: bool = True, sandbox: object = None
+) -> FastAPI:
     """The application. `background` runs the timed jobs and, unless COMPTOIR_RUN_WORKER=0
-    (`serve --no-worker`), a callback delivery worker inside the process."""
+    (`serve --no-worker`), a callback delivery worker inside the process. `sandbox` (a
+    `comptoir.sandbox.service.Sandbox`, given by `comptoir sandbox` alone) adds the sandbox's
+    routes (docs/sandbox.md)."""
     images_problem = settings.image_directory_problem()  # docs/operations.md "Images"
     if images_problem is not None:
         raise RuntimeError(images_problem)
@@ -205,6 +209,11 @@ def create_app(settings: Settings, *, database: Database | None = None, backgrou
     app.include_router(board_router)
     app.include_router(connections_pages_router)
     app.include_router(developers_router)
+    if sandbox is not None:
+        from comptoir.sandbox.endpoints import router as sandbox_router
+
+        app.state.sandbox = sandbox
+        app.include_router(sandbox_router)
 
     install_error_handlers(app)
     index_routes(app)  # after every router: http/dispatch.py

@@ -46,6 +46,12 @@ class DataCache:
         self._keep(catalog_id, (tag, len(head), whole, digest))
         return whole, digest
 
+    def clear(self) -> None:
+        """Forget every catalog: the database was set back to an earlier state (a sandbox
+        reset, docs/sandbox.md "Reset"), where tags drawn since may be drawn again."""
+        self.entries.clear()
+        self.size = 0
+
     def _keep(self, catalog_id: int, entry: tuple[int, int, bytes, str]) -> None:
         old = self.entries.pop(catalog_id, None)
         if old is not None:

@@ -5,6 +5,7 @@ from comptoir.cli import (
     image_commands,  # noqa: F401  (registers the `images` group)
     key_commands,  # noqa: F401  (registers `rotate-key`)
     ops_commands,  # noqa: F401  (registers `backup`)
+    sandbox_commands,  # noqa: F401  (registers `sandbox`)
 )
 from comptoir.cli.commands import main
 

@@ -47,6 +47,11 @@ class IdBlocks:
             spare.extend(sorted(await fetch(max(count, BLOCK))))
         return sorted(spare.popleft() for _ in range(count))
 
+    def forget(self) -> None:
+        """Drop the ids drawn and not used: the database's sequences were set back (a sandbox
+        reset, docs/sandbox.md "Reset") and will hand them out again."""
+        self._spare.clear()
+
 
 _blocks: dict[tuple[str | None, int | None, str | None], IdBlocks] = {}
 _by_url: dict[str, IdBlocks] = {}  # the same stores by the URL as written (no parse per call)

@@ -12,6 +12,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -23,8 +26,29 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
 
 
+_seeds: ContextVar[tuple[str, list[int]] | None] = ContextVar("comptoir_seeds", default=None)
+
+
 def new_seed() -> str:
-    return secrets.token_hex(16)
+    """A random per-row seed; inside `seeds_from(label)`, the next of `label`'s fixed seeds."""
+    fixed = _seeds.get()
+    if fixed is None:
+        return secrets.token_hex(16)
+    label, drawn = fixed
+    drawn[0] += 1
+    return hashlib.sha256(f"comptoir-seed\x1f{label}\x1f{drawn[0]}".encode()).hexdigest()[:32]
+
+
+@contextmanager
+def seeds_from(label: str) -> Iterator[None]:
+    """Seeds drawn inside are fixed by `label`, not random: the sandbox's tokens and client
+    secrets are the same at every start of the same seed file (docs/sandbox.md "Ids, tokens and
+    secrets"). Nothing else uses it: a real installation's seeds are random."""
+    token = _seeds.set((label, [0]))
+    try:
+        yield
+    finally:
+        _seeds.reset(token)
 
 
 def derive(key: bytes, purpose: str, *parts: str | int) -> str:

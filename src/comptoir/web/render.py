@@ -356,7 +356,7 @@ async def person(request: Request) -> Visitor:
 Person = Annotated[Visitor, Depends(person)]
 
 
-API_PREFIXES = ("/v1/", "/oauth2/", "/.well-known/", "/docs/")
+API_PREFIXES = ("/v1/", "/oauth2/", "/.well-known/", "/docs/", "/sandbox/")
 
 
 def is_api_path(path: str, metrics_path: str) -> bool:

@@ -1,0 +1,453 @@
+"""A seed file, read and loaded through the services the API uses (docs/sandbox.md "The seed
+file").
+
+Every entity is made by the call its API endpoint (or, for what the API does not create:
+users, accounts, locations, applications, connections, the back office and `comptoir admin`)
+makes, with the request body parsed by the endpoint's own model: the same rules, the same
+error messages, the same events. A refusal names the seed file and the path of the bad field
+in it (`seed.json: locations[1].opening_hours.monday[0].from: ...`).
+
+Entries name each other by their `key`; what the server makes of them (ids, tokens, client
+secrets) is what `load` returns, keyed the same way. Ids cannot be chosen: a public id is a
+keyed permutation of its row's integer key (`kit.ids`); they are stable instead: a sandbox
+database has a fixed id key and is loaded in the file's order, and tokens and client secrets
+are derived from the sandbox's fixed server key and seeds fixed by each entry's key
+(`kit.crypto.seeds_from`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from comptoir.accounts.service import create_account
+from comptoir.applications.service import client_secret, create_client
+from comptoir.auth.context import Ctx
+from comptoir.auth.scopes import ScopeError, parse_scope
+from comptoir.auth.tokens import resolve
+from comptoir.callbacks.schemas import CallbackUpdate
+from comptoir.callbacks.service import check_subscription, save_subscription
+from comptoir.catalogs.schemas import CatalogCreate
+from comptoir.catalogs.service import create_catalog
+from comptoir.config import Settings
+from comptoir.connections.service import authorise
+from comptoir.customer_lists.schemas import CustomerListWrite
+from comptoir.customer_lists.service import create_list, may
+from comptoir.customers.schemas import CustomerWrite
+from comptoir.customers.service import create_customer
+from comptoir.db.connection_cache import ConnectionCache
+from comptoir.db.direct import FastReader
+from comptoir.db.engine import Database
+from comptoir.errors import ComptoirError, Unprocessable, validation_error
+from comptoir.kit import crypto
+from comptoir.kit.codes import parse_country
+from comptoir.kit.times import country_of_timezone, main_timezone, parse_timezone_name
+from comptoir.kit.wire import WireError
+from comptoir.locations.schemas import LocationUpdate
+from comptoir.locations.service import create_location, update_location
+from comptoir.loyalty.schemas import LoyaltyCardCreate
+from comptoir.loyalty.service import create_card
+from comptoir.models import Account, Catalog, CustomerList, Location, OAuthClient, User
+from comptoir.users.service import create_user
+
+MAX_BYTES = 64 * 1024 * 1024  # a seed file larger than this is refused before it is read
+KINDS = ("users", "accounts", "locations", "catalogs", "customer_lists", "applications", "connections")
+M = TypeVar("M", bound=BaseModel)
+
+
+class SeedError(Exception):
+    """A seed file refused: `<file>: <field path>: <message>`, one line."""
+
+
+@dataclass
+class Seed:
+    path: str  # as given on the command line: error messages name it so
+    data: dict[str, Any]
+
+
+def read_seed(path: Path) -> Seed:
+    """The seed file at `path`, parsed (JSON), its top level checked."""
+    shown = str(path)
+    try:
+        if not path.is_file():
+            raise SeedError(f"{shown}: no such file")
+        if path.stat().st_size > MAX_BYTES:
+            raise SeedError(f"{shown}: larger than {MAX_BYTES // (1024 * 1024)} MB")
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SeedError(f"{shown}: cannot be read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise SeedError(f"{shown}: is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SeedError(f"{shown}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise SeedError(f"{shown}: must hold a JSON object")
+    for name in data:
+        if name not in KINDS and not name.startswith("$"):  # "$comment" and the like are the author's
+            raise SeedError(f"{shown}: {name}: is not a section of a seed file (one of {', '.join(KINDS)})")
+    return Seed(shown, data)
+
+
+@dataclass
+class Made:
+    """What the load made, by kind and key: the rows, and the answer `load` returns."""
+
+    users: dict[str, User] = field(default_factory=dict)
+    accounts: dict[str, Account] = field(default_factory=dict)
+    locations: dict[str, tuple[Location, Account]] = field(default_factory=dict)
+    catalogs: dict[str, Catalog] = field(default_factory=dict)
+    customer_lists: dict[str, CustomerList] = field(default_factory=dict)
+    applications: dict[str, OAuthClient] = field(default_factory=dict)
+    connections: dict[str, dict[str, Any]] = field(default_factory=dict)  # the token responses
+    answer: dict[str, dict[str, Any]] = field(default_factory=lambda: {kind: {} for kind in KINDS})
+
+
+class _Loader:
+    def __init__(self, seed: Seed, key: bytes, settings: Settings) -> None:
+        self.seed = seed
+        self.key = key
+        self.settings = settings
+        self.made = Made()
+        self.made.answer["customers"] = {}
+        self.made.answer["loyalty_cards"] = {}
+
+    # --- reading entries ---------------------------------------------------------------
+
+    def fail(self, where: str, message: str) -> NoReturn:
+        raise SeedError(f"{self.seed.path}: {where}: {message}")
+
+    def refused(self, where: str, error: ComptoirError | ValidationError) -> NoReturn:
+        """An API refusal, its fields placed under `where`, with the API's own message."""
+        if isinstance(error, ValidationError):  # located as FastAPI locates a body's errors
+            error = validation_error([{**e, "loc": ("body", *e["loc"])} for e in error.errors()])
+        if isinstance(error, Unprocessable) and error.errors:
+            first = error.errors[0]
+            more = len(error.errors) + error.more - 1
+            at = f"{where}.{first.field}" if first.field else where
+            self.fail(at, first.message + (f" (and {more} more)" if more else ""))
+        self.fail(where, error.message)
+
+    def entries(self, kind: str, within: dict[str, Any] | None = None, at: str = "") -> Iterator[tuple[str, dict]]:
+        """(path, entry) of each entry of the `kind` array (of the file, or of `within`),
+        each an object with a `key` unique among its kind's."""
+        source = self.seed.data if within is None else within
+        listed = source.get(kind, [])
+        where = f"{at}.{kind}" if at else kind
+        if not isinstance(listed, list):
+            self.fail(where, "must be an array")
+        seen = self.made.answer.setdefault(kind, {})
+        for i, entry in enumerate(listed):
+            path = f"{where}[{i}]"
+            if not isinstance(entry, dict):
+                self.fail(path, "must be a JSON object")
+            key = entry.get("key")
+            if not isinstance(key, str) or not key:
+                self.fail(f"{path}.key", "is required: a name other entries and the answer use")
+            if key in seen:
+                self.fail(f"{path}.key", f"{key!r} names an earlier entry of {kind}")
+            for chosen in ("id", "client_id", "client_secret", "access_token"):
+                if chosen in entry:
+                    self.fail(
+                        f"{path}.{chosen}",
+                        "cannot be chosen: the server makes it, the same at every start of this"
+                        ' seed file (docs/sandbox.md "Ids, tokens and secrets")',
+                    )
+            seen[key] = None  # claimed; the answer replaces it
+            yield path, entry
+
+    def only(self, path: str, entry: dict[str, Any], known: set[str]) -> None:
+        for name in entry:
+            if name not in known:
+                self.fail(f"{path}.{name}", "is not a field of this entry (docs/sandbox.md)")
+
+    def text(self, path: str, entry: dict[str, Any], name: str, *, required: bool = False) -> str | None:
+        value = entry.get(name)
+        if value is None and not required:
+            return None
+        if not isinstance(value, str):
+            self.fail(f"{path}.{name}", "is required" if value is None else "must be a string")
+        return value
+
+    def ref(self, path: str, entry: dict[str, Any], name: str, known: dict[str, Any], *, required: bool) -> Any:
+        """The entity an entry names by key in field `name`."""
+        key = entry.get(name)
+        if key is None and not required:
+            return None
+        if not isinstance(key, str) or key not in known:
+            self.fail(f"{path}.{name}", "is required" if key is None else f"names no earlier entry ({key!r})")
+        return known[key]
+
+    def body(self, path: str, model: type[M], given: dict[str, Any]) -> M:
+        try:
+            return model.model_validate(given)
+        except ValidationError as exc:
+            self.refused(path, exc)
+
+    # --- loading, in dependency order ------------------------------------------------
+
+    async def users(self, session: AsyncSession) -> None:
+        own = {"key", "email", "password", "first_name", "last_name", "timezone", "locales"}
+        for path, entry in self.entries("users"):
+            self.only(path, entry, own)
+            password = self.text(path, entry, "password", required=True)
+            locales = entry.get("locales")
+            if locales is not None and not (isinstance(locales, list) and all(isinstance(x, str) for x in locales)):
+                self.fail(f"{path}.locales", "must be an array of strings")
+            try:
+                user = await create_user(
+                    session,
+                    email=self.text(path, entry, "email", required=True) or "",
+                    password=password or "",
+                    first_name=self.text(path, entry, "first_name"),
+                    last_name=self.text(path, entry, "last_name"),
+                    timezone=self.text(path, entry, "timezone") or "UTC",
+                    locales=locales,
+                )
+            except ComptoirError as exc:
+                self.refused(path, exc)
+            self.made.users[entry["key"]] = user
+            self.made.answer["users"][entry["key"]] = {"id": user.public_id, "email": user.email, "password": password}
+
+    async def accounts(self, session: AsyncSession) -> None:
+        for path, entry in self.entries("accounts"):
+            self.only(path, entry, {"key", "owner", "name", "currency"})
+            owner = self.ref(path, entry, "owner", self.made.users, required=True)
+            try:
+                account = await create_account(
+                    session,
+                    owner=owner,
+                    name=self.text(path, entry, "name", required=True) or "",
+                    currency=self.text(path, entry, "currency", required=True) or "",
+                )
+            except ComptoirError as exc:
+                self.refused(path, exc)
+            self.made.accounts[entry["key"]] = account
+            self.made.answer["accounts"][entry["key"]] = account.public_id
+
+    async def locations(self, session: AsyncSession) -> None:
+        own = {"key", "account", "name", "timezone", "country", "address", "postal_code", "city"}
+        patchable = set(LocationUpdate.model_fields)  # set as PATCH /locations/:id sets them
+        for path, entry in self.entries("locations"):
+            self.only(path, entry, own | patchable)
+            account = self.ref(path, entry, "account", self.made.accounts, required=True)
+            zone, country = self.text(path, entry, "timezone"), self.text(path, entry, "country")
+            try:  # the defaults of `comptoir admin create-location`
+                zone = parse_timezone_name(zone) if zone else None
+            except WireError as exc:
+                self.fail(f"{path}.timezone", str(exc))
+            try:
+                country = parse_country(country) if country else None
+            except WireError as exc:
+                self.fail(f"{path}.country", str(exc))
+            country = country or (country_of_timezone(zone) if zone else None) or "FR"
+            zone = zone or main_timezone(country)
+            given = {name: value for name, value in entry.items() if name in patchable}
+            update = self.body(path, LocationUpdate, given) if given else None
+            try:
+                location = await create_location(
+                    session,
+                    account=account,
+                    name=self.text(path, entry, "name", required=True) or "",
+                    timezone=zone,
+                    country=country,
+                    address=self.text(path, entry, "address"),
+                    postal_code=self.text(path, entry, "postal_code"),
+                    city=self.text(path, entry, "city"),
+                )
+                if update is not None:
+                    await update_location(session, None, location, account, update)
+            except ComptoirError as exc:
+                self.refused(path, exc)
+            self.made.locations[entry["key"]] = (location, account)
+            self.made.answer["locations"][entry["key"]] = location.public_id
+
+    def owner_of(self, path: str, entry: dict[str, Any]) -> tuple[Account, Location | None]:
+        """The account and location an entry with `account` and/or `location` belongs to."""
+        found = self.ref(path, entry, "location", self.made.locations, required=False)
+        if found is not None:
+            location, account = found
+            named = self.ref(path, entry, "account", self.made.accounts, required=False)
+            if named is not None and named.id != account.id:
+                self.fail(f"{path}.account", "is not the account of the entry's location")
+            return account, location
+        return self.ref(path, entry, "account", self.made.accounts, required=True), None
+
+    async def catalogs(self, session: AsyncSession) -> None:
+        for path, entry in self.entries("catalogs"):
+            self.only(path, entry, {"key", "account", "location", "name", "data"})
+            account, location = self.owner_of(path, entry)
+            body = self.body(path, CatalogCreate, {k: v for k, v in entry.items() if k in ("name", "data")})
+            try:
+                made = await create_catalog(
+                    session, None, account=account, location=location, name=body.name, data=body.data
+                )
+            except ComptoirError as exc:
+                self.refused(path, exc)
+            self.made.catalogs[entry["key"]] = made.found.row
+            self.made.answer["catalogs"][entry["key"]] = made.found.row.public_id
+
+    async def customer_lists(self, session: AsyncSession) -> None:
+        for path, entry in self.entries("customer_lists"):
+            self.only(path, entry, {"key", "account", "location", "name", "customers", "written_by"})
+            account, location = self.owner_of(path, entry)
+            body = self.body(path, CustomerListWrite, {k: v for k, v in entry.items() if k == "name"})
+            try:
+                found = await create_list(session, None, account=account, location=location, name=body.name)
+            except ComptoirError as exc:
+                self.refused(path, exc)
+            self.made.customer_lists[entry["key"]] = found.row
+            self.made.answer["customer_lists"][entry["key"]] = found.row.public_id
+
+    async def applications(self, session: AsyncSession) -> None:
+        for path, entry in self.entries("applications"):
+            self.only(path, entry, {"key", "name", "redirect_uris", "owner"})
+            uris = entry.get("redirect_uris", [])
+            if not isinstance(uris, list) or not all(isinstance(uri, str) for uri in uris):
+                self.fail(f"{path}.redirect_uris", "must be an array of strings")
+            owner = self.ref(path, entry, "owner", self.made.users, required=False)
+            try:
+                with crypto.seeds_from(f"application:{entry['key']}"):
+                    client = await create_client(
+                        session,
+                        name=self.text(path, entry, "name", required=True) or "",
+                        redirect_uris=uris,
+                        owner=owner,
+                    )
+            except ComptoirError as exc:
+                self.refused(path, exc)
+            await session.flush()
+            self.made.applications[entry["key"]] = client
+            self.made.answer["applications"][entry["key"]] = {
+                "client_id": client.public_id,
+                "client_secret": client_secret(self.key, client),
+            }
+
+    async def connections(self, session: AsyncSession) -> None:
+        own = {"key", "application", "user", "scope", "location", "account", "catalog", "customer_list", "name"}
+        for path, entry in self.entries("connections"):
+            self.only(path, entry, own | {"callback"})
+            client = self.ref(path, entry, "application", self.made.applications, required=True)
+            user = self.ref(path, entry, "user", self.made.users, required=True)
+            try:
+                scope = parse_scope(self.text(path, entry, "scope", required=True) or "")
+            except ScopeError as exc:
+                self.fail(f"{path}.scope", str(exc))
+            located = self.ref(path, entry, "location", self.made.locations, required=False)
+            try:
+                with crypto.seeds_from(f"connection:{entry['key']}"):
+                    answer = await authorise(
+                        session,
+                        self.key,
+                        client=client,
+                        user=user,
+                        scope=scope,
+                        location=located[0] if located else None,
+                        account=self.ref(path, entry, "account", self.made.accounts, required=False),
+                        catalog=self.ref(path, entry, "catalog", self.made.catalogs, required=False),
+                        customer_list=self.ref(path, entry, "customer_list", self.made.customer_lists, required=False),
+                        name=self.text(path, entry, "name") or "",
+                    )
+            except ComptoirError as exc:
+                self.refused(path, exc)
+            self.made.connections[entry["key"]] = answer
+            self.made.answer["connections"][entry["key"]] = answer
+
+    # --- what a connection writes ------------------------------------------------------
+
+    async def customers(self, session: AsyncSession, contexts: dict[str, Ctx]) -> None:
+        """Customers and their cards, written as the API writes them: by a connection of the
+        seed that may write the list (`written_by`, or the first such)."""
+        lists = self.seed.data.get("customer_lists", [])
+        for i, entry in enumerate(lists):
+            path = f"customer_lists[{i}]"
+            if not entry.get("customers"):
+                continue
+            row = self.made.customer_lists[entry["key"]]
+            ctx = self.writer(path, entry, row, contexts)
+            for at, customer in self.entries("customers", entry, path):
+                cards = customer.get("loyalty_cards", [])
+                given = {k: v for k, v in customer.items() if k not in ("key", "loyalty_cards")}
+                self.only(at, customer, {"key", "loyalty_cards"} | set(CustomerWrite.model_fields))
+                body = self.body(at, CustomerWrite, given)
+                try:
+                    made = await create_customer(session, ctx, row.public_id, body)
+                except ComptoirError as exc:
+                    self.refused(at, exc)
+                self.made.answer["customers"][customer["key"]] = made["id"]
+                for card_at, card in self.entries("loyalty_cards", {"loyalty_cards": cards}, at):
+                    self.only(card_at, card, {"key", "name", "ref"})
+                    fields = {"customer_id": made["id"]} | {k: v for k, v in card.items() if k != "key"}
+                    card_body = self.body(card_at, LoyaltyCardCreate, fields)
+                    try:
+                        made_card = await create_card(session, ctx, row.public_id, card_body)
+                    except ComptoirError as exc:
+                        self.refused(card_at, exc)
+                    self.made.answer["loyalty_cards"][card["key"]] = made_card["id"]
+
+    def writer(self, path: str, entry: dict[str, Any], row: CustomerList, contexts: dict[str, Ctx]) -> Ctx:
+        named = entry.get("written_by")
+        if named is not None:
+            ctx = contexts.get(named) if isinstance(named, str) else None
+            if ctx is None:
+                self.fail(f"{path}.written_by", f"names no connection of the seed ({named!r})")
+            if not may(ctx, row, "write"):
+                self.fail(f"{path}.written_by", "this connection may not write the list")
+            return ctx
+        for ctx in contexts.values():
+            if may(ctx, row, "write"):
+                return ctx
+        return self.fail(
+            f"{path}.customers",
+            "no connection of the seed may write this list: add one with customer_list.write"
+            " or all_customer_lists.write (customers are written as the API writes them)",
+        )
+
+    async def callbacks(self, session: AsyncSession, contexts: dict[str, Ctx]) -> None:
+        for i, entry in enumerate(self.seed.data.get("connections", [])):
+            given = entry.get("callback")
+            if given is None:
+                continue
+            path = f"connections[{i}].callback"
+            if not isinstance(given, dict):
+                self.fail(path, "must be a JSON object")
+            body = self.body(path, CallbackUpdate, given)
+            try:
+                url, subscribed = await check_subscription(body.url, body.events, self.settings.callback_networks)
+                await save_subscription(session, self.key, contexts[entry["key"]], url, subscribed)
+            except ComptoirError as exc:
+                self.refused(path, exc)
+
+
+async def load(db: Database, settings: Settings, key: bytes, seed: Seed) -> dict[str, Any]:
+    """Load `seed` into `db` (empty, migrated); the answer: by kind, by key, what was made
+    (docs/sandbox.md "The ready line"). Raises SeedError."""
+    loader = _Loader(seed, key, settings)
+    async with db.transaction() as session:
+        await loader.users(session)
+        await loader.accounts(session)
+        await loader.locations(session)
+        await loader.catalogs(session)
+        await loader.customer_lists(session)
+        await loader.applications(session)
+        await loader.connections(session)
+    # the connections are committed: their tokens resolve as an API request's do
+    reader, cache = FastReader(settings), ConnectionCache(settings)
+    try:
+        contexts = {
+            name: await resolve(reader, cache, key, answer["access_token"])
+            for name, answer in loader.made.connections.items()
+        }
+    finally:
+        await reader.close()
+    async with db.transaction() as session:
+        await loader.customers(session, contexts)
+        await loader.callbacks(session, contexts)  # last: the seed's own events reach no callback
+    return loader.made.answer

@@ -1,0 +1,75 @@
+"""A sandbox started in process (`comptoir.sandbox.service.start`), on a temporary SQLite
+file or on a PostgreSQL database the sandbox creates, and its app."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from comptoir.app import create_app
+from comptoir.config import Settings
+from comptoir.sandbox.seed import Seed, read_seed
+from comptoir.sandbox.service import Sandbox, start
+from tests import databases
+from tests.conftest import PATIENT_BOUNDS, RUN_ID, postgres_url
+from tests.response_schemas import CheckedASGITransport
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "pizzeria.seed.json"
+
+
+def example() -> dict[str, Any]:
+    return copy.deepcopy(json.loads(EXAMPLE.read_text()))
+
+
+@pytest.fixture
+def base_settings() -> Settings:
+    """What the process would read from its environment: no database, no key of its own."""
+    return Settings(redis_url=None, rate_limits="on", redis_prefix=f"comptoir-test:{RUN_ID}:", **PATIENT_BOUNDS)
+
+
+@pytest.fixture
+def sandbox_url(db_kind: str) -> Iterator[str | None]:
+    """None: a temporary SQLite file; else a PostgreSQL database the sandbox will create."""
+    if db_kind == "sqlite":
+        yield None
+        return
+    name = databases.new_name()
+    databases._registered.add(name)  # dropped at the end, whatever happens
+    yield postgres_url(name)
+    asyncio.run(databases.drop(name))
+
+
+@pytest.fixture
+def write_seed(tmp_path: Path) -> Callable[[dict[str, Any]], Seed]:
+    def write(data: dict[str, Any]) -> Seed:
+        path = tmp_path / "seed.json"
+        path.write_text(json.dumps(data))
+        return read_seed(path)
+
+    return write
+
+
+@pytest.fixture
+async def sandbox(base_settings: Settings, sandbox_url: str | None) -> AsyncIterator[Sandbox]:
+    started, _key = await start(base_settings, read_seed(EXAMPLE), sandbox_url)
+    yield started
+    await started.close()
+
+
+@pytest.fixture
+async def client(sandbox: Sandbox) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(sandbox.settings, database=sandbox.db, background=False, sandbox=sandbox)
+    async with httpx.AsyncClient(transport=CheckedASGITransport(app=app), base_url="http://testserver") as http:
+        yield http
+    await app.state.comptoir.fast.close()
+
+
+def token(sandbox: Sandbox, connection: str) -> dict[str, str]:
+    return {"X-Access-Token": sandbox.answer["connections"][connection]["access_token"]}

@@ -1,0 +1,84 @@
+"""POST /sandbox/reset (docs/sandbox.md "Reset"): the seeded state back, exactly as the API
+answers it, without a restart; the seed's tokens work after it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from comptoir.sandbox.service import Sandbox
+from tests.sandbox.conftest import token
+
+
+async def _answers(client: httpx.AsyncClient, sandbox: Sandbox) -> dict[str, Any]:
+    """What the API answers about everything the seed made."""
+    made = sandbox.answer
+    pos, delivery = token(sandbox, "pos_paris"), token(sandbox, "delivery_app")
+    regulars = made["customer_lists"]["regulars"]
+    paths = {
+        "location": ("/v1/location", pos),
+        "lyon": (f"/v1/locations/{made['locations']['lyon']}", delivery),
+        "catalog": (f"/v1/catalogs/{made['catalogs']['menu']}", pos),
+        "catalogs": ("/v1/location/catalogs", pos),
+        "customers": (f"/v1/customer_lists/{regulars}/customers", pos),
+        "cards": (f"/v1/customer_lists/{regulars}/loyalty_cards", pos),
+        "callback": ("/v1/callback", pos),
+        "events": ("/v1/callback/events", pos),
+        "orders": ("/v1/location/orders", pos),
+        "delivery_orders": (f"/v1/accounts/{made['accounts']['pizzeria']}/orders", delivery),
+    }
+    answers = {}
+    for name, (path, headers) in paths.items():
+        response = await client.get(path, headers=headers)
+        answers[name] = (response.status_code, response.json())
+    return answers
+
+
+async def test_reset_restores_exactly_the_seeded_state(sandbox: Sandbox, client: httpx.AsyncClient) -> None:
+    seeded = await _answers(client, sandbox)
+    assert {name: status for name, (status, _) in seeded.items()} == dict.fromkeys(seeded, 200)
+    pos = token(sandbox, "pos_paris")
+    regulars = sandbox.answer["customer_lists"]["regulars"]
+    changes = [
+        await client.post(f"/v1/customer_lists/{regulars}/customers", json={"first_name": "Zed"}, headers=pos),
+        await client.patch("/v1/location", json={"preparation_time": 45}, headers=pos),
+        await client.put(
+            f"/v1/catalogs/{sandbox.answer['catalogs']['menu']}", json={"name": "Winter", "data": {}}, headers=pos
+        ),
+        await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos),
+        await client.post("/v1/callback", json={"url": None, "events": {"customer": ["create"]}}, headers=pos),
+    ]
+    assert [response.status_code for response in changes] == [200, 200, 200, 200, 200]
+    assert await _answers(client, sandbox) != seeded
+
+    reset = await client.post("/sandbox/reset")
+    assert reset.status_code == 200
+    assert reset.json() == sandbox.answer
+    assert await _answers(client, sandbox) == seeded
+
+
+async def test_after_a_reset_new_rows_get_the_ids_they_got_after_the_start(
+    sandbox: Sandbox, client: httpx.AsyncClient
+) -> None:
+    pos = token(sandbox, "pos_paris")
+    regulars = sandbox.answer["customer_lists"]["regulars"]
+    first = await client.post(f"/v1/customer_lists/{regulars}/customers", json={"first_name": "Zed"}, headers=pos)
+    assert (await client.post("/sandbox/reset")).status_code == 200
+    again = await client.post(f"/v1/customer_lists/{regulars}/customers", json={"first_name": "Zed"}, headers=pos)
+    assert again.json()["id"] == first.json()["id"]
+
+
+async def test_the_seeds_tokens_work_after_a_reset_even_once_blocked(
+    sandbox: Sandbox, client: httpx.AsyncClient
+) -> None:
+    from comptoir.connections.service import find_connection_by_token, set_blocked
+
+    pos = token(sandbox, "pos_paris")
+    async with sandbox.db.transaction() as session:
+        connection = await find_connection_by_token(session, sandbox.settings.server_key(), pos["X-Access-Token"])
+        assert connection is not None
+        await set_blocked(session, connection, True)
+    assert (await client.get("/v1/location", headers=pos)).status_code == 401
+    assert (await client.post("/sandbox/reset")).status_code == 200
+    assert (await client.get("/v1/location", headers=pos)).status_code == 200
