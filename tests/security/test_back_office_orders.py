@@ -164,6 +164,32 @@ async def test_rejecting_another_owners_order_asked_or_confirmed_is_not_found_an
     assert await world.snapshot() == before
 
 
+async def test_undoing_the_completion_of_another_owners_order_is_not_found_and_changes_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    other = await world.user(email="mallory@example.com", first_name="Mal")
+    theirs = await world.location(await world.account(owner=other, name="Not yours"), name="Not yours either")
+    token = await world.token("location[orders.write]", location=theirs)
+    order = (await created(client, shop, {"status": "in_preparation", "service_type": "eat_in"}, token))["id"]
+    completing = {"status": "completed"}  # by their own application, a moment ago
+    assert (
+        await client.patch(f"/v1/location/orders/{order}", json=completing, headers={"X-Access-Token": token})
+    ).status_code == 200
+    location = theirs.public_id
+    await log_in(client, "owner@example.com")
+    csrf = csrf_of((await client.get("/")).text)
+    before = await world.snapshot()
+    for where in (location, shop.location.public_id):
+        answer = await client.post(
+            f"/locations/{where}/orders/{order}/status",
+            data={"csrf": csrf, "status": "in_preparation", "seen": "completed", "undo": "yes", "back": "board"},
+        )
+        assert answer.status_code == 404, where
+        board = await client.get(f"/locations/{where}/today?completed={order}&from=in_preparation")
+        assert 'id="board-undo"' not in board.text
+    assert await world.snapshot() == before
+
+
 @pytest.mark.parametrize("confirmed", ["", "yes"])
 async def test_an_ending_without_its_csrf_token_is_refused_and_changes_nothing(
     client: httpx.AsyncClient, shop: Shop, world: World, confirmed: str

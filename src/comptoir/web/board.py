@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from comptoir.db.unit import Unit
-from comptoir.errors import BadRequest
+from comptoir.errors import BadRequest, NotFound
 from comptoir.http.cursors import back_office_page
 from comptoir.http.sse import RETRY_MS
 from comptoir.http.state import app_state
@@ -33,6 +33,7 @@ from comptoir.models import Account, Location
 from comptoir.orders import service as orders
 from comptoir.orders import workflow
 from comptoir.orders.repository import OrderRepository
+from comptoir.orders.schemas import STATUSES
 from comptoir.web import words
 from comptoir.web.board_stream import MAX_PER_PERSON, BoardStream, TooMany, Watcher, boards_of
 from comptoir.web.data import display_name
@@ -105,6 +106,30 @@ def _ticket(order: dict[str, Any], location: Location, now: datetime, tz: str) -
     }
 
 
+async def undo_offer(request: Request, location: Location, db: AsyncSession) -> dict[str, Any] | None:
+    """The undo a completion made from the board offers on the board it comes back to
+    (`?completed=<order id>&from=<status>`, `web.orders.move_order`): while the workflow
+    allows it (`workflow.undo_refusal`); None otherwise, or for an address naming no such
+    order of the location."""
+    order_id, back_to = request.query_params.get("completed", ""), request.query_params.get("from", "")
+    if not order_id or back_to not in STATUSES:
+        return None
+    try:
+        order, shown, _ = await orders.order_file(OrderRepository(Unit.of(db)), location, order_id)
+    except (NotFound, BadRequest):
+        return None
+    if workflow.undo_refusal(order, back_to) is not None:
+        return None
+    until = workflow.undoable_until(order)
+    return {
+        "order_id": order.public_id,
+        "label": shown["ref"] or order.public_id,
+        "back_to": back_to,
+        "back_words": words.status_words(back_to).lower(),
+        "until_ms": int(until.timestamp() * 1000),
+    }
+
+
 def urgency(tickets: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The board's order: the most urgent first. Late tickets come first (the latest
     first), then the others by due time; equal times by label."""
@@ -143,8 +168,10 @@ async def board_page(request: Request, you: Person, location_id: str) -> Respons
     async with app_state(request).db.transaction(write=False) as db:
         location, account = await owned_location(db, you.user, location_id)
         board = await _board(request, you, location, account, db)
+        undo = await undo_offer(request, location, db)
     return page(
         "bo_board.html",
+        undo=undo,
         title=f"Today · {location.name}",
         crumbs=crumbs(account, location),
         poll_ms=int(POLL_SECONDS * 1000),

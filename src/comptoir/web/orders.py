@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 from typing import Any
+from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter
@@ -317,6 +318,11 @@ def _refusal(exc: BadRequest | Conflict) -> str:
             f"This order changed since the page showed it; it is now “{said(exc.current)}”."
             " Nothing was changed: look again and choose."
         )
+    if isinstance(exc, workflow.TooLate):
+        return (
+            f"A completion can be undone only within {workflow.UNDO_SECONDS} seconds: the order stays completed."
+            " Nothing was changed."
+        )
     if isinstance(exc, workflow.NotAllowed):
         return f"An order that is “{said(exc.current)}” cannot become “{said(exc.asked)}”. Nothing was changed."
     return f"{exc.message}. Nothing was changed."
@@ -325,17 +331,24 @@ def _refusal(exc: BadRequest | Conflict) -> str:
 @router.post("/locations/{location_id}/orders/{order_id}/status")
 async def move_order(request: Request, you: Person, location_id: str, order_id: str) -> Response:
     """One button of the workflow: the form's `status`, `seen` (the status it showed) and
-    `back` ("board": the live board, else the order's page)."""
+    `back` ("board": the live board, else the order's page); with `undo=yes`, the undo of a
+    completion, back to `status`. A completion from the board comes back to it with the
+    order's undo offered (`board.undo_offer`)."""
     form = await request.form()
     asked = text(form, "status")
-    if asked in workflow.ENDINGS and text(form, "confirmed") != "yes":
+    undo = text(form, "undo") == "yes"
+    if asked in workflow.ENDINGS and text(form, "confirmed") != "yes" and not undo:
         return await _confirm_move(request, you, form, location_id, order_id, asked)
     async with app_state(request).db.transaction() as db:
         you.check(form)
         location, account = await owned_location(db, you.user, location_id)
         try:
             seen = text(form, "seen")
-            await workflow.move(OrderRepository(Unit.of(db)), location, order_id, asked, seen, you.user.id)
+            repository = OrderRepository(Unit.of(db))
+            if undo:
+                await workflow.undo_completion(repository, location, order_id, asked, you.user.id)
+            else:
+                await workflow.move(repository, location, order_id, asked, seen, you.user.id)
         except NotFound:
             raise not_found("No order of this location has this id.") from None
         except (BadRequest, Conflict) as exc:
@@ -345,7 +358,10 @@ async def move_order(request: Request, you: Person, location_id: str, order_id: 
         if refused is not None:  # rolled back (`PageAnswer`): the order as it stands, and why
             raise PageAnswer(await _order_view(db, you, location, account, order_id, *refused))
     if text(form, "back") == "board":
-        return redirect(f"/locations/{location.public_id}/today")
+        board = f"/locations/{location.public_id}/today"
+        if asked == "completed" and not undo:
+            return redirect(f"{board}?{urlencode({'completed': order_id, 'from': text(form, 'seen')})}")
+        return redirect(board)
     return redirect(f"/locations/{location.public_id}/orders/{order_id}")
 
 

@@ -119,6 +119,105 @@ async def test_a_move_from_the_board_returns_to_the_board(client: httpx.AsyncCli
     assert await status_of(client, shop, order["id"]) == "accepted"
 
 
+async def completed_from_the_board(client: httpx.AsyncClient, shop: Shop) -> tuple[str, httpx.Response]:
+    """An eat-in order in preparation, completed from the board: its id, and the board the
+    completion came back to."""
+    order = await created(client, shop, {"status": "in_preparation", "service_type": "eat_in"})
+    await log_in(client, "owner@example.com")
+    answer = await move(client, shop, order["id"], "completed", "in_preparation", back="board")
+    assert answer.status_code == 303
+    return order["id"], await client.get(answer.headers["location"])
+
+
+async def offers_undo(client: httpx.AsyncClient, shop: Shop, query: str) -> bool:
+    board = await client.get(f"/locations/{shop.location.public_id}/today?{query}")
+    assert board.status_code == 200
+    return 'id="board-undo"' in board.text
+
+
+UNDO = re.compile(r'<form method="post" action="([^"]+)" class="notice board-undo".*?</form>', re.S)
+
+
+def undo_form(board: str) -> dict[str, str]:
+    """The board's undo form: its action and fields."""
+    found = UNDO.search(board)
+    assert found is not None, "no undo on the board"
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', found.group(0)))
+    return {"action": found.group(1), **fields}
+
+
+async def test_a_completion_from_the_board_offers_an_undo_that_moves_it_back(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener
+) -> None:
+    await subscribe(client, listener.token, {"order": ["update"]})
+    order_id, board = await completed_from_the_board(client, shop)
+    assert board.status_code == 200
+    assert f"Order {order_id} completed." in board.text
+    form = undo_form(board.text)
+    assert form["action"] == f"{orders_url(shop)}/{order_id}/status"
+    assert (form["status"], form["seen"], form["undo"], form["back"]) == ("in_preparation", "completed", "yes", "board")
+    action = form.pop("action")
+    answer = await client.post(action, data=form)
+    assert (answer.status_code, answer.headers["location"]) == (303, f"/locations/{shop.location.public_id}/today")
+    assert await status_of(client, shop, order_id) == "in_preparation"
+    updates = [e["new_state"]["status"] for e in await events_of(client, listener) if e["event_type"] == "update"]
+    assert updates == ["completed", "in_preparation"]
+    assert 'id="board-undo"' not in (await client.get(answer.headers["location"])).text
+
+
+async def test_an_undo_past_its_time_is_refused_and_changes_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    order_id, board = await completed_from_the_board(client, shop)
+    form = undo_form(board.text)
+    clock.freeze(clock.now() + timedelta(seconds=workflow.UNDO_SECONDS + 1))
+    assert not await offers_undo(client, shop, f"completed={order_id}&from=in_preparation")
+    before = await world.snapshot()
+    answer = await client.post(form.pop("action"), data=form)
+    assert answer.status_code == 409
+    assert (
+        "A completion can be undone only within 60 seconds: the order stays completed. Nothing was changed."
+        in answer.text
+    )
+    assert await world.snapshot() == before
+    assert await status_of(client, shop, order_id) == "completed"
+
+
+async def test_an_undo_of_an_order_no_longer_completed_is_refused_and_changes_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    order_id, board = await completed_from_the_board(client, shop)
+    form = undo_form(board.text)
+    own = f"/v1/location/orders/{order_id}"
+    assert (await client.patch(own, json={"status": "cancelled"}, headers=shop.headers())).status_code == 200
+    before = await world.snapshot()
+    answer = await client.post(form.pop("action"), data=form)
+    assert answer.status_code == 409
+    assert "This order changed since the page showed it; it is now “Cancelled”." in answer.text
+    assert await world.snapshot() == before
+
+
+async def test_an_undo_to_a_status_no_order_is_completed_from_is_refused_and_changes_nothing(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    order_id, board = await completed_from_the_board(client, shop)
+    form = undo_form(board.text) | {"status": "new"}
+    assert not await offers_undo(client, shop, f"completed={order_id}&from=new")
+    before = await world.snapshot()
+    answer = await client.post(form.pop("action"), data=form)
+    assert answer.status_code == 409
+    assert "An order that is “Completed” cannot become “New”. Nothing was changed." in answer.text
+    assert await world.snapshot() == before
+
+
+async def test_a_board_address_naming_no_order_of_its_location_offers_no_undo(
+    client: httpx.AsyncClient, shop: Shop
+) -> None:
+    await log_in(client, "owner@example.com")
+    for query in ("completed=nosuch&from=in_preparation", "completed=<script>&from=x", "from=in_preparation"):
+        assert not await offers_undo(client, shop, query)
+
+
 @pytest.mark.parametrize(("status", "to", "question", "yes"), [
     ("new", "rejected", "Reject order {}?", "Yes, reject it"),
     ("accepted", "cancelled", "Cancel order {}?", "Yes, cancel it"),

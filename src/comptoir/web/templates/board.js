@@ -122,6 +122,10 @@
       beep();
     });
   }
+  var undo = document.getElementById("board-undo");
+  if (undo) { // a completion's undo lasts as long as the server takes it
+    setTimeout(function () { undo.remove(); }, Math.max(0, Number(undo.dataset.until) - Date.now()));
+  }
   // the server wrote the countdowns: the first paint waits for nothing here
   setInterval(tick, 15000);
   schedule();
