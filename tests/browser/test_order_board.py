@@ -133,3 +133,29 @@ def test_a_board_without_event_source_still_reads_its_list_every_few_seconds(
     expect(page.locator(f'[data-order="{order_id}"]')).to_be_visible(timeout=3000)  # a read every 1.5 s
     expect(page.locator("#board")).to_have_attribute("data-live", "poll")
     assert problems == []
+
+
+def test_a_completion_on_the_board_can_be_undone_there(hub: Hub, tablet: tuple[Page, list[str]]) -> None:
+    page, problems = tablet
+    location_id, headers = open_board(hub, page)
+    body = {
+        "status": "in_preparation",
+        "service_type": "eat_in",
+        "ref": "UNDO-1",
+        "items": [{"product_name": "Tartine", "price": "4.00 EUR", "quantity": "1"}],
+    }
+    created = httpx.post(f"{hub.url}/v1/location/orders", json=body, headers=headers)
+    assert created.status_code == 200, created.text
+    order_id = created.json()["id"]
+    ticket = page.locator(f'[data-order="{order_id}"]')
+    ticket.get_by_role("button", name="Complete UNDO-1").click()
+    expect(page.locator("#board-undo")).to_contain_text("Order UNDO-1 completed.")
+    expect(ticket).to_have_count(0)  # done: off the board
+    assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]
+    page.get_by_role("button", name="Undo: order UNDO-1 back to in preparation").click()
+    page.wait_for_url(f"{hub.url}/locations/{location_id}/today")
+    expect(page.locator(f'[data-order="{order_id}"]')).to_be_visible()
+    expect(page.locator("#board-undo")).to_have_count(0)
+    read = httpx.get(f"{hub.url}/v1/location/orders/{order_id}", headers=headers)
+    assert read.json()["status"] == "in_preparation"
+    assert problems == []
