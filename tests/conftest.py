@@ -14,6 +14,7 @@ import fcntl
 import os
 import secrets
 import shutil
+import signal
 import tempfile
 import threading
 import uuid
@@ -200,6 +201,20 @@ def _e2e_runs_alone(request: pytest.FixtureRequest) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@pytest.fixture(autouse=True)
+def _signals_left_as_found() -> Iterator[None]:
+    """A test leaves the process's handling of Ctrl-C and SIGTERM as it found it: a process
+    the suite starts inherits an ignored signal (tests/storage/test_test_databases.py), and
+    the suite itself would no longer stop on Ctrl-C."""
+    found = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    changed = [sig.name for sig, handler in found.items() if signal.getsignal(sig) is not handler]
+    for sig in found:
+        with contextlib.suppress(ValueError):  # not the main thread
+            signal.signal(sig, found[sig])
+    assert not changed, f"the test changed the handling of {', '.join(changed)}"
 
 
 @pytest.fixture(autouse=True)

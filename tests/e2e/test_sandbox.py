@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,19 +18,21 @@ from tests.sandbox.conftest import EXAMPLE
 pytestmark = pytest.mark.e2e
 
 
-def temporary_databases() -> set[Path]:
-    return set(Path(tempfile.gettempdir()).glob("comptoir-sandbox-*"))
+def temporary_databases(where: Path) -> set[Path]:
+    return set(where.glob("comptoir-sandbox-*"))
 
 
 @pytest.fixture
 def sandbox_process(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int, dict]]:
-    before = temporary_databases()
+    temporary = tmp_path / "tmp"  # the sandbox's temporary directory, apart from any other's
+    temporary.mkdir()
+    before = temporary_databases(temporary)
     port = free_port()
     with (tmp_path / "sandbox.log").open("w") as log:
         process = subprocess.Popen(
             [COMPTOIR, "sandbox", "--seed", str(EXAMPLE), "--port", str(port)],
             cwd=tmp_path,
-            env=_environment({}, ()),
+            env=_environment({}, ()) | {"TMPDIR": str(temporary)},
             stdout=subprocess.PIPE,
             stderr=log,
             text=True,
@@ -44,7 +45,7 @@ def sandbox_process(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int
             process.wait(timeout=15)
             if process.stdout is not None:
                 process.stdout.close()
-    assert temporary_databases() == before  # stopped, the sandbox removed its temporary database
+    assert temporary_databases(temporary) == before  # stopped, the sandbox removed its temporary database
 
 
 def test_the_sandbox_prints_what_the_seed_made_and_serves_it(

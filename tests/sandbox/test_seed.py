@@ -5,6 +5,7 @@ ids and tokens at every start."""
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -172,8 +173,14 @@ def _scope_message(value: str) -> str:
 
 
 async def test_a_refused_seed_leaves_no_temporary_database(
-    base_settings: Settings, write_seed: Callable[[dict[str, Any]], Seed], sandbox_url: str | None, tmp_path: Any
+    base_settings: Settings,
+    write_seed: Callable[[dict[str, Any]], Seed],
+    sandbox_url: str | None,
+    tmp_path: Any,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # the sandbox's temporary directory made here: another sandbox of the run makes its own
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     before = _temporary_directories()
     data = example()
     data["customer_lists"][0]["customers"][0]["email"] = "not an email"
@@ -184,6 +191,4 @@ async def test_a_refused_seed_leaves_no_temporary_database(
 
 
 def _temporary_directories() -> set[Path]:
-    import tempfile
-
     return set(Path(tempfile.gettempdir()).glob("comptoir-sandbox-*"))

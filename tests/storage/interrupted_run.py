@@ -15,6 +15,9 @@ from tests import databases
 
 # SIGUSR1 prints where every thread is: the test asks for it when the run is slow to end.
 faulthandler.register(signal.SIGUSR1, all_threads=True)
+# Ctrl-C as in a terminal: a process started by one that ignores SIGINT (a disposition that
+# survives exec) would otherwise ignore it too, and sleep on.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def test_waits_to_be_interrupted() -> None:

@@ -60,12 +60,16 @@ def _wait_or_explain(process: subprocess.Popen[bytes], said: Path, name: str) ->
         return
     except subprocess.TimeoutExpired:
         pass
+    dispositions = [
+        line for line in Path(f"/proc/{process.pid}/status").read_text().splitlines() if line.startswith("Sig")
+    ]
     process.send_signal(signal.SIGUSR1)
     time.sleep(2)
     activity = asyncio.run(_activity())
     output = said.with_suffix(".log").read_text(errors="replace")[-6000:]
     pytest.fail(
-        f"the run of {name} did not end in {2 * PATIENCE:.0f} s\n--- its output\n{output}\n--- server\n{activity}"
+        f"the run of {name} did not end in {2 * PATIENCE:.0f} s\n--- its output\n{output}"
+        f"\n--- its signals (masks)\n{chr(10).join(dispositions)}\n--- server\n{activity}"
     )
 
 
