@@ -4,20 +4,17 @@ everything that reads it, and what became due happens at once."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import httpx
-import pytest
 
 from comptoir.callbacks.worker import DeliveryWorker
-from comptoir.db.server_key import load_data_key
 from comptoir.kit import clock
 from comptoir.sandbox.service import Sandbox
 from tests.api.oauth2.conftest import form_of, query_of
-from tests.receiver import Answer, Receiver, running_receiver
+from tests.receiver import Answer, Receiver
 from tests.sandbox.conftest import token
-from tests.waiting import PATIENCE, eventually
+from tests.waiting import eventually
 
 
 def _wire(at: datetime) -> str:
@@ -115,25 +112,6 @@ async def test_reset_puts_the_clock_back_to_the_real_time(client: httpx.AsyncCli
 # --- with the delivery worker, as `comptoir sandbox` runs it ------------------------------------
 
 
-@pytest.fixture
-async def worker(sandbox: Sandbox) -> AsyncIterator[DeliveryWorker]:
-    """The worker as the sandbox's app makes it (`create_app`), on the test's event loop."""
-    key = await load_data_key(sandbox.db, sandbox.settings.server_key())
-    settings = sandbox.settings.model_copy(update={"callback_timeout_seconds": PATIENCE})
-    running = DeliveryWorker(settings, sandbox.db, key, observe=sandbox.deliveries.record)
-    sandbox.worker = running
-    task = asyncio.create_task(running.run())
-    yield running
-    running.stop()
-    await task
-
-
-@pytest.fixture
-def receiver() -> AsyncIterator[Receiver]:
-    with running_receiver() as running:
-        yield running  # type: ignore[misc]
-
-
 async def test_moving_the_clock_sends_a_pending_resend_at_once(
     sandbox: Sandbox, client: httpx.AsyncClient, worker: DeliveryWorker, receiver: Receiver
 ) -> None:
@@ -144,7 +122,9 @@ async def test_moving_the_clock_sends_a_pending_resend_at_once(
         "/v1/callback", json={"url": receiver.url("/courier"), "events": {"order": ["create"]}}, headers=courier
     )
     assert subscribed.status_code == 200
-    assert (await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)).status_code == 200
+    assert (
+        await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)
+    ).status_code == 200
     await asyncio.to_thread(receiver.wait_for, "/courier", 1)
     await asyncio.sleep(0.5)  # the resend waits 60 s (COMPTOIR_CALLBACK_RETRY_BASE_SECONDS)
     assert len(receiver.requests_to("/courier")) == 1
@@ -164,7 +144,9 @@ async def test_moving_the_clock_past_the_retention_forgets_a_delivered_event(
         "/v1/callback", json={"url": receiver.url("/courier"), "events": {"order": ["create"]}}, headers=courier
     )
     assert subscribed.status_code == 200
-    assert (await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)).status_code == 200
+    assert (
+        await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)
+    ).status_code == 200
     [delivered] = await asyncio.to_thread(receiver.wait_for, "/courier", 1)
     resend = f"/v1/callback/events/{delivered.headers['X-Event-Id']}/resend"
     await eventually(lambda: _acknowledged(sandbox), "the delivery recorded")
