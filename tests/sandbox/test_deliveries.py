@@ -40,7 +40,9 @@ async def test_deliveries_list_the_request_the_receiver_got_and_its_answer(
     receiver.answer("/courier", Answer(status=201, body=b'{"thanks": true}'))
     await _subscribe(client, sandbox, "delivery_app", receiver.url("/courier"), ["create"])
     pos = token(sandbox, "pos_paris")
-    assert (await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)).status_code == 200
+    assert (
+        await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)
+    ).status_code == 200
     [got] = await asyncio.to_thread(receiver.wait_for, "/courier", 1)
 
     [listed] = await _listed(client, 1)
@@ -96,9 +98,14 @@ async def test_a_failed_attempt_is_listed_with_its_status(
     receiver.answer("/courier", Answer(status=503, body=b"down"))
     await _subscribe(client, sandbox, "delivery_app", receiver.url("/courier"), ["create"])
     pos = token(sandbox, "pos_paris")
-    assert (await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)).status_code == 200
+    assert (
+        await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)
+    ).status_code == 200
     [listed] = await _listed(client, 1)
-    assert (listed["response"], listed["acknowledged"]) == ({"status": 503, "body_excerpt": "down", "error": None}, False)
+    assert (listed["response"], listed["acknowledged"]) == (
+        {"status": 503, "body_excerpt": "down", "error": None},
+        False,
+    )
 
 
 async def test_reset_empties_the_deliveries(
@@ -106,7 +113,9 @@ async def test_reset_empties_the_deliveries(
 ) -> None:
     await _subscribe(client, sandbox, "delivery_app", receiver.url("/courier"), ["create"])
     pos = token(sandbox, "pos_paris")
-    assert (await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)).status_code == 200
+    assert (
+        await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)
+    ).status_code == 200
     await _listed(client, 1)
     assert (await client.post("/sandbox/reset")).status_code == 200
     assert (await client.get("/sandbox/deliveries")).json() == []

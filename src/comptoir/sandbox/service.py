@@ -12,6 +12,7 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -216,16 +217,19 @@ def clock_target(advance_seconds: Any, now: Any) -> datetime:
     """Where the clock goes for POST /sandbox/clock's body: `advance_seconds` (a whole number,
     0 or more) later, or to `now` (an ISO 8601 time, UTC without offset), never before the
     sandbox's current time nor more than MAX_AHEAD past the real time. Raises Unprocessable."""
-    if (advance_seconds is None) == (now is None):
-        raise Unprocessable(FieldError("", "give either advance_seconds or now"))
+    if advance_seconds is None and now is None:
+        raise Unprocessable(FieldError("advance_seconds", "is required (or give now)"))
+    if advance_seconds is not None and now is not None:
+        raise Unprocessable(FieldError("now", "give advance_seconds or now, not both"))
     current = clock.now()
     latest = datetime.now(UTC) + MAX_AHEAD  # the real time: the one read outside the clock
     if advance_seconds is not None:
-        if isinstance(advance_seconds, bool) or not isinstance(advance_seconds, int) or advance_seconds < 0:
+        seconds = _whole(advance_seconds)
+        if seconds is None or seconds < 0:
             raise Unprocessable(FieldError("advance_seconds", "must be a whole number of seconds, 0 or more"))
-        if advance_seconds > (latest - current).total_seconds():
+        if seconds > (latest - current).total_seconds():
             raise Unprocessable(FieldError("advance_seconds", "takes the clock more than 10 years past the real time"))
-        return current + timedelta(seconds=advance_seconds)
+        return current + timedelta(seconds=seconds)
     try:
         target = parse_datetime(now)
     except WireError as exc:
@@ -236,6 +240,17 @@ def clock_target(advance_seconds: Any, now: Any) -> datetime:
     if target > latest:
         raise Unprocessable(FieldError("now", "is more than 10 years past the real time"))
     return max(target, current)
+
+
+def _whole(value: Any) -> int | None:
+    """A JSON number without a fraction as an int (a body's big numbers are read as Decimal)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral_value():
+        return int(value)
+    return None
 
 
 async def move_clock(sandbox: Sandbox, advance_seconds: Any, now: Any) -> dict[str, Any]:
