@@ -222,7 +222,7 @@ def clock_target(advance_seconds: Any, now: Any) -> datetime:
     if advance_seconds is not None and now is not None:
         raise Unprocessable(FieldError("now", "give advance_seconds or now, not both"))
     current = clock.now()
-    latest = datetime.now(UTC) + MAX_AHEAD  # the real time: the one read outside the clock
+    latest = clock.real_now() + MAX_AHEAD
     if advance_seconds is not None:
         seconds = _whole(advance_seconds)
         if seconds is None or seconds < 0:
