@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 from fastapi import APIRouter, FastAPI
@@ -77,6 +77,9 @@ token obtained through OAuth 2.0 at `/oauth2/v1`, in `X-Access-Token` (or `Autho
 The rules behind each operation are in the repository's docs/api pages; changes reach an
 application as the callbacks listed under Webhooks."""
 
+if TYPE_CHECKING:  # imported by `comptoir sandbox` alone
+    from comptoir.sandbox.service import Sandbox
+
 
 def build_limiter(settings: Settings) -> RateLimiter:
     if settings.redis_url:
@@ -89,7 +92,7 @@ def build_limiter(settings: Settings) -> RateLimiter:
 
 
 def create_app(
-    settings: Settings, *, database: Database | None = None, background: bool = True, sandbox: object = None
+    settings: Settings, *, database: Database | None = None, background: bool = True, sandbox: Sandbox | None = None
 ) -> FastAPI:
     """The application. `background` runs the timed jobs and, unless COMPTOIR_RUN_WORKER=0
     (`serve --no-worker`), a callback delivery worker inside the process. `sandbox` (a
@@ -126,9 +129,15 @@ def create_app(
                 await db.dispose()
             raise
         jobs = TimedJobs(db, settings.timed_jobs_interval_seconds, Retention.of(settings))
+        # a sandbox keeps what each POST sent and received (docs/sandbox.md "Deliveries")
+        observe = sandbox.deliveries.record if sandbox is not None else None
         worker = (
-            DeliveryWorker(settings, db, state.key, reader=state.fast) if background and settings.run_worker else None
+            DeliveryWorker(settings, db, state.key, reader=state.fast, observe=observe)
+            if background and settings.run_worker
+            else None
         )
+        if sandbox is not None:
+            sandbox.worker = worker  # poked when the sandbox's clock moves
         worker_task = asyncio.create_task(worker.run(), name="comptoir-callbacks") if worker else None
         state.request_log.start()
         lag = asyncio.create_task(metrics.watch_loop_lag(), name="comptoir-loop-lag")

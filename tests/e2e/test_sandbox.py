@@ -13,7 +13,9 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import COMPTOIR, _environment, _read_line, free_port, run_cli
+from tests.receiver import Answer, running_receiver
 from tests.sandbox.conftest import EXAMPLE
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -101,3 +103,31 @@ def test_reset_with_no_sandbox_there_is_refused(tmp_path: Path) -> None:
     )
     assert result.returncode == 1
     assert result.stderr.startswith(f"error: no sandbox answers on 127.0.0.1:{port} (")
+
+
+def test_a_resend_goes_out_once_the_clock_passes_its_time_and_the_deliveries_show_both(
+    sandbox_process: tuple[subprocess.Popen[str], int, dict],
+) -> None:
+    _process, _port, ready = sandbox_process
+    pos = {"X-Access-Token": ready["connections"]["pos_paris"]["access_token"]}
+    courier = {"X-Access-Token": ready["connections"]["delivery_app"]["access_token"]}
+    with running_receiver() as receiver, httpx.Client(base_url=ready["url"], timeout=30) as http:
+        receiver.answer("/courier", lambda n: Answer(status=500 if n == 0 else 200))
+        subscribed = http.post(
+            "/v1/callback", json={"url": receiver.url("/courier"), "events": {"order": ["create"]}}, headers=courier
+        )
+        assert subscribed.status_code == 200
+        assert http.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos).status_code == 200
+        receiver.wait_for("/courier", 1)
+        wait_until(lambda: len(http.get("/sandbox/deliveries").json()) == 1, "the failed attempt listed")
+
+        moved = http.post("/sandbox/clock", json={"advance_seconds": 61})  # past the 60 s wait
+        assert moved.status_code == 200
+        receiver.wait_for("/courier", 2, 10.0)
+        wait_until(lambda: len(http.get("/sandbox/deliveries").json()) == 2, "the resend listed")
+        listed = http.get("/sandbox/deliveries", params={"connection": "delivery_app", "event_type": "order.create"})
+        assert [(entry["attempt"], entry["response"]["status"]) for entry in listed.json()] == [(2, 200), (1, 500)]
+
+        assert http.post("/sandbox/reset").status_code == 200
+        assert http.get("/sandbox/deliveries").json() == []
+        assert http.post("/sandbox/clock", json={"advance_seconds": 0}).json()["real"] is True

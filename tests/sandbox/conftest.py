@@ -14,12 +14,16 @@ import httpx
 import pytest
 
 from comptoir.app import create_app
+from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.config import Settings
+from comptoir.db.server_key import load_data_key
 from comptoir.sandbox.seed import Seed, read_seed
 from comptoir.sandbox.service import Sandbox, start
 from tests import databases
 from tests.conftest import PATIENT_BOUNDS, RUN_ID, postgres_url
+from tests.receiver import Receiver, running_receiver
 from tests.response_schemas import CheckedASGITransport
+from tests.waiting import PATIENCE
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "pizzeria.seed.json"
 
@@ -73,3 +77,22 @@ async def client(sandbox: Sandbox) -> AsyncIterator[httpx.AsyncClient]:
 
 def token(sandbox: Sandbox, connection: str) -> dict[str, str]:
     return {"X-Access-Token": sandbox.answer["connections"][connection]["access_token"]}
+
+
+@pytest.fixture
+async def worker(sandbox: Sandbox) -> AsyncIterator[DeliveryWorker]:
+    """The worker as the sandbox's app makes it (`create_app`), on the test's event loop."""
+    key = await load_data_key(sandbox.db, sandbox.settings.server_key())
+    settings = sandbox.settings.model_copy(update={"callback_timeout_seconds": PATIENCE})
+    running = DeliveryWorker(settings, sandbox.db, key, observe=sandbox.deliveries.record)
+    sandbox.worker = running
+    task = asyncio.create_task(running.run())
+    yield running
+    running.stop()
+    await task
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with running_receiver() as running:
+        yield running

@@ -39,6 +39,7 @@ import itertools
 import os
 import secrets
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -51,7 +52,7 @@ from comptoir.applications.service import secret_from_seed
 from comptoir.callbacks import repository, signing
 from comptoir.callbacks.client import CallbackClient
 from comptoir.callbacks.repository import AttemptRow, Done, Retry
-from comptoir.callbacks.sending import MAX_ERROR, Outcome, http_client, post
+from comptoir.callbacks.sending import MAX_ERROR, USER_AGENT, Outcome, http_client, post
 from comptoir.config import Settings
 from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database
@@ -119,6 +120,22 @@ class Due:
     redelivery: bool
     due: datetime  # `next_attempt_at` as read: an outcome applies only to the event as it was
     traceparent: str | None = None  # of the write that recorded it (docs/operations.md "Traces")
+    event_type: str = ""  # `order.create`: what an observer of the POSTs is told
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """One POST as it went out and what came back: what an observer of the worker (the
+    sandbox's delivery log, docs/sandbox.md "Deliveries") is given after each attempt."""
+
+    connection_id: int
+    event_id: int
+    event_type: str
+    attempt: int  # 1 for the first POST of the event
+    url: str
+    headers: dict[str, str]  # beside Host
+    body: bytes
+    outcome: Outcome
 
 
 class _EventRow:
@@ -159,8 +176,10 @@ class DeliveryWorker:
         batch: int = 100,
         lane_seconds: float = 5.0,
         reader: FastReader | None = None,
+        observe: Callable[[Sent], None] | None = None,
     ) -> None:
         self.db = db
+        self._observe = observe  # told of every POST (the sandbox's delivery log); None in `serve`
         self.key = key
         self.settings = settings
         self.timeout = settings.callback_timeout_seconds
@@ -367,6 +386,7 @@ class DeliveryWorker:
                 row["redelivery"],
                 row["next_attempt_at"],  # due: not null
                 row["traceparent"],
+                f"{row['resource_type']}.{row['event_type']}",
             )
             for row in rows
         ]
@@ -379,9 +399,16 @@ class DeliveryWorker:
         metrics.ATTEMPTS_IN_FLIGHT.inc()
         try:
             with tracing.continued(item.traceparent, "deliver event", {"comptoir.event_id": event_id}):
-                return await post(self._http, item.url, item.body, headers, self.allowed)
+                outcome = await post(self._http, item.url, item.body, headers, self.allowed)
         finally:
             metrics.ATTEMPTS_IN_FLIGHT.dec()
+        if self._observe is not None:
+            sent = {"User-Agent": USER_AGENT, **headers, "Content-Length": str(len(item.body))}
+            attempt = item.attempts + 1
+            self._observe(
+                Sent(lane.connection_id, item.event_id, item.event_type, attempt, item.url, sent, item.body, outcome)
+            )
+        return outcome
 
     async def _record(self, lane: Lane, batch: list[Due], outcomes: list[Outcome | None]) -> bool:
         """Write the batch's outcomes and the delivery log, and renew the lease; False when

@@ -16,8 +16,15 @@ def now() -> datetime:
     return datetime.now(UTC) + _offset
 
 
+def real_now() -> datetime:
+    """Aware UTC now as the system tells it, whatever a test or the sandbox moved: for a bound
+    on how far the clock may be moved (docs/sandbox.md "The clock")."""
+    return datetime.now(UTC)
+
+
 def travel(delta: timedelta) -> None:
-    """Move time forward (or back) by `delta`: tests only."""
+    """Move time forward (or back) by `delta`: tests, and the sandbox's clock (forward only,
+    docs/sandbox.md "The clock")."""
     global _offset, _frozen
     if _frozen is not None:
         _frozen += delta

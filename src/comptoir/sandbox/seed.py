@@ -426,9 +426,10 @@ class _Loader:
                 self.refused(path, exc)
 
 
-async def load(db: Database, settings: Settings, key: bytes, seed: Seed) -> dict[str, Any]:
+async def load(db: Database, settings: Settings, key: bytes, seed: Seed) -> tuple[dict[str, Any], dict[int, str]]:
     """Load `seed` into `db` (empty, migrated); the answer: by kind, by key, what was made
-    (docs/sandbox.md "The ready line"). Raises SeedError."""
+    (docs/sandbox.md "The ready line"), and the key in the seed of each connection, by its
+    row id. Raises SeedError."""
     loader = _Loader(seed, key, settings)
     async with db.transaction() as session:
         await loader.users(session)
@@ -450,4 +451,4 @@ async def load(db: Database, settings: Settings, key: bytes, seed: Seed) -> dict
     async with db.transaction() as session:
         await loader.customers(session, contexts)
         await loader.callbacks(session, contexts)  # last: the seed's own events reach no callback
-    return loader.made.answer
+    return loader.made.answer, {context.connection_id: name for name, context in contexts.items()}

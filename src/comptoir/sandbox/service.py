@@ -10,12 +10,15 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import make_url
 
+from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.catalogs.read_cache import DATA_CACHE
 from comptoir.config import Settings
 from comptoir.db import ids as id_blocks
@@ -23,7 +26,13 @@ from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.engine import Database, create_database
 from comptoir.db.migrate import upgrade
 from comptoir.db.server_key import load_data_key
+from comptoir.errors import FieldError, Unprocessable
+from comptoir.jobs.timed import Retention, run_once, timed_jobs
+from comptoir.kit import clock
+from comptoir.kit.times import parse_datetime
+from comptoir.kit.wire import WireError
 from comptoir.sandbox import repository
+from comptoir.sandbox.deliveries import DeliveryLog
 from comptoir.sandbox.repository import Snapshot
 from comptoir.sandbox.seed import Seed, load
 
@@ -33,6 +42,8 @@ SECRET_KEY = "comptoir-sandbox-key-public-never-for-real-data"  # noqa: S105 - p
 # where a sandbox's callbacks may go unless COMPTOIR_CALLBACK_ALLOWED_NETWORKS says otherwise:
 # an integrator's receiver runs on the same machine
 ALLOWED_NETWORKS = "127.0.0.0/8,::1/128"
+# docs/sandbox.md "The clock": how far past the real time the sandbox's clock may go
+MAX_AHEAD = timedelta(days=3653)  # 10 years
 
 
 class SandboxRefused(Exception):
@@ -47,6 +58,8 @@ class Sandbox:
     snapshot: Snapshot
     answer: dict[str, Any]  # what the seed made, by kind and key
     temporary: Path | None  # the directory of a temporary SQLite database, removed at exit
+    deliveries: DeliveryLog = field(default_factory=lambda: DeliveryLog({}))
+    worker: DeliveryWorker | None = None  # the app's, once it runs (poked when the clock moves)
 
     async def close(self) -> None:
         await self.db.dispose()
@@ -167,7 +180,7 @@ async def start(settings: Settings, seed: Seed, database_url: str | None) -> tup
             await repository.use_fixed_id_key(session)
         await db.load_id_key()
         key = await load_data_key(db, settings.server_key())
-        answer = await load(db, settings, key, seed)
+        answer, connection_keys = await load(db, settings, key, seed)
         async with db.transaction(write=False) as session:
             snapshot = await repository.capture(session)
     except BaseException:
@@ -175,7 +188,7 @@ async def start(settings: Settings, seed: Seed, database_url: str | None) -> tup
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
         raise
-    return Sandbox(settings, db, seed, snapshot, answer, temporary), key
+    return Sandbox(settings, db, seed, snapshot, answer, temporary, DeliveryLog(connection_keys)), key
 
 
 async def reset(sandbox: Sandbox, cache: ConnectionCache) -> dict[str, Any]:
@@ -187,4 +200,67 @@ async def reset(sandbox: Sandbox, cache: ConnectionCache) -> dict[str, Any]:
     DATA_CACHE.clear()
     if not sandbox.db.is_sqlite:
         id_blocks.blocks_of(sandbox.settings.database_url).forget()
+    sandbox.deliveries.clear()
+    clock.reset()
     return sandbox.answer
+
+
+# --- the clock (docs/sandbox.md "The clock") ------------------------------------------------
+
+
+def clock_answer() -> dict[str, Any]:
+    now = clock.now()
+    return {"now": now.isoformat(timespec="seconds").replace("+00:00", "Z"), "real": not clock.moved()}
+
+
+def clock_target(advance_seconds: Any, now: Any) -> datetime:
+    """Where the clock goes for POST /sandbox/clock's body: `advance_seconds` (a whole number,
+    0 or more) later, or to `now` (an ISO 8601 time, UTC without offset), never before the
+    sandbox's current time nor more than MAX_AHEAD past the real time. Raises Unprocessable."""
+    if advance_seconds is None and now is None:
+        raise Unprocessable(FieldError("advance_seconds", "is required (or give now)"))
+    if advance_seconds is not None and now is not None:
+        raise Unprocessable(FieldError("now", "give advance_seconds or now, not both"))
+    current = clock.now()
+    latest = clock.real_now() + MAX_AHEAD
+    if advance_seconds is not None:
+        seconds = _whole(advance_seconds)
+        if seconds is None or seconds < 0:
+            raise Unprocessable(FieldError("advance_seconds", "must be a whole number of seconds, 0 or more"))
+        if seconds > (latest - current).total_seconds():
+            raise Unprocessable(FieldError("advance_seconds", "takes the clock more than 10 years past the real time"))
+        return current + timedelta(seconds=seconds)
+    try:
+        target = parse_datetime(now)
+    except WireError as exc:
+        raise Unprocessable(FieldError("now", str(exc))) from None
+    target = target.replace(tzinfo=UTC) if target.tzinfo is None else target.astimezone(UTC)
+    if target < current.replace(microsecond=0):
+        raise Unprocessable(FieldError("now", f"is before the sandbox's current time ({clock_answer()['now']})"))
+    if target > latest:
+        raise Unprocessable(FieldError("now", "is more than 10 years past the real time"))
+    return max(target, current)
+
+
+def _whole(value: Any) -> int | None:
+    """A JSON number without a fraction as an int (a body's big numbers are read as Decimal)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral_value():
+        return int(value)
+    return None
+
+
+async def move_clock(sandbox: Sandbox, advance_seconds: Any, now: Any) -> dict[str, Any]:
+    """Move the process's clock forward, then run the timed jobs at once (a location whose
+    `resume_at` has passed resumes, old events are purged) and wake the delivery worker (a
+    resend now due goes out), rather than at their next turn. The answer: the clock's time."""
+    ahead = clock_target(advance_seconds, now) - clock.now()
+    if ahead > timedelta(0):  # `advance_seconds: 0` reads the time and moves nothing
+        clock.travel(ahead)
+    await run_once(sandbox.db, timed_jobs(Retention.of(sandbox.settings)))
+    if sandbox.worker is not None:
+        sandbox.worker.poke()
+    return clock_answer()
