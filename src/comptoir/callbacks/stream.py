@@ -53,6 +53,7 @@ HELD = "streams"  # what the rate limiter's holds of open streams are called
 HOLD_SECONDS = 10.0  # a stream's hold, renewed every CHECK_SECONDS: a process gone frees them by then
 CHECK_SECONDS = 1.0  # token and callback checked this often
 POLL_SECONDS = 5.0  # new events read this often even without a wake-up (a lost LISTEN)
+READ_GAP_SECONDS = 0.02  # reads at most this often: at hundreds of commits a second, one read takes many
 SETTLE_SECONDS = 10.0  # how long a key below the last one read may still appear
 BATCH = 200  # events per statement (a backlog page, one read of new events)
 MAX_QUEUED = 1000  # messages a stream may hold unsent before it is closed as too slow
@@ -226,6 +227,8 @@ class Streams:
                 timeout = max(0.0, min(checked + CHECK_SECONDS, read + POLL_SECONDS) - time.monotonic())
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), timeout)
+                # commits in a burst: one read for all of them, not one each
+                await asyncio.sleep(max(0.0, read + READ_GAP_SECONDS - time.monotonic()))
         finally:
             self._task = None  # a stream that joins from now on starts a new read
             await self._stop_listening(undo)
