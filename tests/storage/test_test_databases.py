@@ -30,10 +30,15 @@ async def _exists(name: str) -> bool:
         await connection.close()
 
 
-def _start(said: Path) -> subprocess.Popen[bytes]:
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start(said: Path, *, in_background: bool = False) -> subprocess.Popen[bytes]:
     """A pytest of its own (only the plugins it needs: it starts in a second) running
     tests/storage/interrupted_run.py, which writes its database's name to `said`; what it
-    prints goes to `said` with the suffix .log."""
+    prints goes to `said` with the suffix .log. `in_background`: started as a shell starts a
+    background job (`pytest &`), ignoring SIGINT from the start, as CI runners may."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COMPTOIR_"))}
     env |= {
         "INTERRUPTED_RUN_NAME_FILE": str(said),
@@ -48,6 +53,7 @@ def _start(said: Path) -> subprocess.Popen[bytes]:
             env=env,
             stdout=output,
             stderr=subprocess.STDOUT,
+            preexec_fn=_ignore_ctrl_c if in_background else None,
         )
 
 
@@ -87,10 +93,13 @@ async def _activity() -> str:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[subprocess.Popen[bytes], str, Path]]]:
-    """Three runs started at once, each once it has created its database: its process, the
+    """Four runs started at once, each once it has created its database: its process, the
     database's name and the file that named it."""
     directory = tmp_path_factory.mktemp("runs")
-    started = {kind: (_start(directory / kind), directory / kind) for kind in ("SIGINT", "SIGTERM", "SIGKILL")}
+    started = {
+        kind: (_start(directory / kind, in_background=kind.endswith("background")), directory / kind)
+        for kind in ("SIGINT", "SIGINT-background", "SIGTERM", "SIGKILL")
+    }
     found = {}
     try:
         for kind, (process, said) in started.items():
@@ -109,13 +118,13 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[s
         databases.drop_stale()
 
 
-@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGINT-background", "SIGTERM"])
 def test_an_interrupted_run_drops_its_database(
     sig: str, runs: dict[str, tuple[subprocess.Popen[bytes], str, Path]]
 ) -> None:
     process, name, said = runs[sig]
     assert asyncio.run(_exists(name))
-    process.send_signal(getattr(signal, sig))
+    process.send_signal(getattr(signal, sig.removesuffix("-background")))
     # a few seconds of Python's work on a quiet machine (the interrupted run's report, then its
     # end): many times that on a loaded one
     _wait_or_explain(process, said, name)
