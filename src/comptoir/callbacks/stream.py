@@ -39,7 +39,7 @@ from comptoir.callbacks import service
 from comptoir.errors import BadRequest, ComptoirError, DependencyUnavailable, RateLimited
 from comptoir.events.signals import Committed
 from comptoir.http.protocol import on_drain
-from comptoir.http.sse import PING, PING_SECONDS, RETRY_MS, SseResponse
+from comptoir.http.sse import RETRY_MS, SseResponse
 from comptoir.http.state import AppState
 from comptoir.kit import ids, metrics
 from comptoir.kit.jsonutil import dumps
@@ -321,14 +321,8 @@ class EventStream(SseResponse):
                         await self.send_body(send, data)
                         stream.after = key
                     continue
-                stream.wake.clear()
-                try:
-                    async with asyncio.timeout(PING_SECONDS):
-                        await stream.wake.wait()
-                except TimeoutError:
-                    await self.send_body(send, PING)
-            if stream.closed not in ("disconnected", "send_timeout"):
-                await self.end(send)
+                await self.wait_or_ping(send, stream.wake)
+            await self.end(send, stream.closed)
         except TimeoutError:
             stream.close("send_timeout")
         finally:

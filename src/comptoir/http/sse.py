@@ -48,9 +48,20 @@ class SseResponse(Response):
     async def send_body(self, send: Send, data: bytes) -> None:
         await self.send_message(send, {"type": "http.response.body", "body": data, "more_body": True})
 
-    async def end(self, send: Send) -> None:
-        """The end of the answer, made by the server (the client reconnects after `retry`)."""
-        await self.send_message(send, {"type": "http.response.body", "body": b"", "more_body": False})
+    async def end(self, send: Send, reason: str | None) -> None:
+        """The end of the answer, made by the server (the client reconnects after `retry`),
+        unless the client is gone (`reason`: it left, or stopped reading)."""
+        if reason not in ("disconnected", "send_timeout"):
+            await self.send_message(send, {"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def wait_or_ping(self, send: Send, wake: asyncio.Event) -> None:
+        """Wait until `wake` is set; a comment line every PING_SECONDS meanwhile."""
+        wake.clear()
+        try:
+            async with asyncio.timeout(PING_SECONDS):
+                await wake.wait()
+        except TimeoutError:
+            await self.send_body(send, PING)
 
     @staticmethod
     async def watch(receive: Receive, left: Callable[[], None]) -> None:

@@ -31,7 +31,7 @@ from comptoir import events
 from comptoir.errors import DependencyUnavailable
 from comptoir.events.signals import Committed
 from comptoir.http.protocol import on_drain
-from comptoir.http.sse import PING, PING_SECONDS, SseResponse
+from comptoir.http.sse import SseResponse
 from comptoir.http.state import AppState
 from comptoir.kit import metrics
 from comptoir.users import sessions
@@ -270,14 +270,8 @@ class BoardStream(SseResponse):
                     watcher.news = False
                     await self.send_body(send, CHANGED)
                     continue
-                watcher.wake.clear()
-                try:
-                    async with asyncio.timeout(PING_SECONDS):
-                        await watcher.wake.wait()
-                except TimeoutError:
-                    await self.send_body(send, PING)
-            if watcher.closed not in ("disconnected", "send_timeout"):
-                await self.end(send)
+                await self.wait_or_ping(send, watcher.wake)
+            await self.end(send, watcher.closed)
         except TimeoutError:
             watcher.close("send_timeout")
         finally:

@@ -11,10 +11,10 @@ from fastapi import FastAPI
 from sqlalchemy import select
 
 from comptoir.callbacks import service
-from comptoir.callbacks import stream as stream_module
 from comptoir.callbacks.stream import streams_of
 from comptoir.connections.service import revoke
 from comptoir.db.engine import Database
+from comptoir.http import sse
 from comptoir.http.protocol import drain
 from comptoir.kit import metrics
 from comptoir.models import Connection
@@ -244,7 +244,7 @@ async def test_opening_a_stream_counts_as_one_request_however_much_it_sends(
 async def test_a_quiet_stream_sends_a_comment_line_at_each_ping(
     app: FastAPI, client: httpx.AsyncClient, listener: Listener, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(stream_module, "PING_SECONDS", 0.05)  # 15 s in service
+    monkeypatch.setattr(sse, "PING_SECONDS", 0.05)  # 15 s in service
     await subscribe(client, listener.token, LOCATION_UPDATES)
     stream = await OpenStream(app, listener.token).open()
     assert (await stream.next_message()).comments == ["open"]

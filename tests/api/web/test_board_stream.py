@@ -15,6 +15,7 @@ from sqlalchemy import update
 
 from comptoir.callbacks.stream import streams_of
 from comptoir.events import signals
+from comptoir.http import sse
 from comptoir.http.protocol import drain
 from comptoir.kit import metrics
 from comptoir.models import Account
@@ -138,7 +139,8 @@ async def test_a_change_committed_below_a_key_already_read_still_reaches_the_boa
     app: FastAPI, client: httpx.AsyncClient, shop: Shop
 ) -> None:
     # Keys are taken at insert and seen at commit: the read may already have seen a later
-    # key when an earlier one commits. It reads again the keys of the last seconds.
+    # key when an earlier one commits. So the read has no "last key read" cut-off: it reads
+    # every key above the floor of a few seconds ago, but those it read already.
     await log_in(client, "owner@example.com")
     stream = await open_board(app, client, shop.location.public_id)
     boards = boards_of(app.state.comptoir)
@@ -154,7 +156,7 @@ async def test_a_change_committed_below_a_key_already_read_still_reaches_the_boa
 async def test_a_quiet_board_stream_sends_a_comment_line_at_each_ping(
     app: FastAPI, client: httpx.AsyncClient, shop: Shop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(board_stream, "PING_SECONDS", 0.05)  # 15 s in service
+    monkeypatch.setattr(sse, "PING_SECONDS", 0.05)  # 15 s in service
     await log_in(client, "owner@example.com")
     stream = await open_board(app, client, shop.location.public_id)
     assert (await stream.next_message()).comments == ["ping"]
