@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import queue
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -203,3 +205,40 @@ def _cli_here(args: tuple[str, ...], env: dict[str, str]) -> dict[str, object]:
         os.environ.update(saved)
     assert code == 0, err.getvalue()
     return json.loads(out.getvalue())
+
+
+END = None  # what `sse_messages` puts once the stream ended
+
+
+def sse_messages(
+    http: httpx.Client, path: str, headers: dict[str, str] | None = None
+) -> Iterator[queue.Queue[dict[str, str] | None]]:
+    """A thread reading the Server-Sent Events at `path` with `http` (once it answered 200):
+    each message as a dict of its fields (comments left out), then END; {"broken": why}
+    before END when the answer did not end cleanly. The thread is joined after the yield."""
+    messages: queue.Queue[dict[str, str] | None] = queue.Queue()
+    opened = threading.Event()
+
+    def read() -> None:
+        try:
+            with http.stream("GET", path, headers=headers) as response:
+                assert response.status_code == 200
+                opened.set()
+                fields: dict[str, str] = {}
+                for line in response.iter_lines():
+                    if line == "":
+                        if fields:
+                            messages.put(fields)
+                        fields = {}
+                    elif not line.startswith(":"):
+                        name, _, value = line.partition(":")
+                        fields[name] = value.removeprefix(" ")
+        except httpx.RemoteProtocolError as exc:  # the server went without ending the answer
+            messages.put({"broken": str(exc)})
+        messages.put(END)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    assert opened.wait(PATIENCE)
+    yield messages
+    thread.join(PATIENCE)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import queue
 import re
 import signal
-import threading
 import time
 from collections.abc import Callable, Iterator
 from html import unescape
@@ -18,14 +17,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.conftest import Server, in_world, run_cli
+from tests.e2e.conftest import END, Server, in_world, run_cli, sse_messages
 from tests.factories import World
 from tests.waiting import PATIENCE
 
 pytestmark = pytest.mark.e2e
 KEY = "e2e-board-key-at-least-32-bytes-long"
 EMAIL, PASSWORD = "counter@example.com", "password123"
-END = None  # what the reader puts once the stream ended
 
 
 def setup_shop(database_url: str) -> tuple[str, str]:
@@ -51,26 +49,19 @@ def signed_in(server: Server) -> httpx.Client:
     return http
 
 
-def read_board(http: httpx.Client, location_id: str) -> Iterator[queue.Queue[str | None]]:
-    """A thread reading the board stream: the `event` of each message (comments left out),
-    then END."""
-    messages: queue.Queue[str | None] = queue.Queue()
-    opened = threading.Event()
+def read_board(http: httpx.Client, location_id: str) -> Iterator[queue.Queue[dict[str, str] | None]]:
+    """The board stream of a location, read by a thread (`sse_messages`)."""
+    yield from sse_messages(http, f"/locations/{location_id}/today/stream")
 
-    def read() -> None:
-        with http.stream("GET", f"/locations/{location_id}/today/stream") as response:
-            assert response.status_code == 200
-            opened.set()
-            for line in response.iter_lines():
-                if line.startswith("event:"):
-                    messages.put(line.partition(":")[2].strip())
-        messages.put(END)
 
-    thread = threading.Thread(target=read, daemon=True)
-    thread.start()
-    assert opened.wait(PATIENCE)
-    yield messages
-    thread.join(PATIENCE)
+def news(messages: queue.Queue[dict[str, str] | None]) -> str | None:
+    """The `event` of the next message that has one (the opening has none), or END."""
+    while True:
+        found = messages.get(timeout=PATIENCE)
+        if found is None:
+            return END
+        if "event" in found or "broken" in found:
+            return found.get("event", f"broken: {found.get('broken')}")
 
 
 def test_an_order_created_by_one_process_reaches_a_board_held_by_another_within_a_second(
@@ -88,7 +79,7 @@ def test_an_order_created_by_one_process_reaches_a_board_held_by_another_within_
         created = http.post("/v1/location/orders", json=body, headers={"X-Access-Token": writer})
         assert created.status_code == 200, created.text
         sent = time.monotonic()
-        assert messages.get(timeout=PATIENCE) == "changed"
+        assert news(messages) == "changed"
         assert time.monotonic() - sent < 1.0
         order_id = created.json()["id"]  # then changed (its change written in a session)
         accepted = http.patch(
@@ -96,11 +87,11 @@ def test_an_order_created_by_one_process_reaches_a_board_held_by_another_within_
         )
         assert accepted.status_code == 200, accepted.text
         sent = time.monotonic()
-        assert messages.get(timeout=PATIENCE) == "changed"
+        assert news(messages) == "changed"
         assert time.monotonic() - sent < 1.0
 
     holder.process.send_signal(signal.SIGTERM)
-    assert messages.get(timeout=PATIENCE) is END  # the answer ended cleanly, no error in the reader
+    assert news(messages) is END  # the answer ended cleanly, no error in the reader
     holder.process.wait(PATIENCE)
     assert "board_stream_closed" in holder.logs()
     assert "reason=shutdown" in holder.logs()

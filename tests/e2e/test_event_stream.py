@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import queue
 import signal
-import threading
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,13 +17,12 @@ import pytest
 import redis
 
 from tests.conftest import TEST_REDIS_URL
-from tests.e2e.conftest import Server, in_world, run_cli
+from tests.e2e.conftest import END, Server, in_world, run_cli, sse_messages
 from tests.factories import World
 from tests.waiting import PATIENCE, wait_until
 
 pytestmark = pytest.mark.e2e
 KEY = "e2e-stream-key-at-least-32-bytes-long"
-END = None  # what the reader puts once the stream ended
 
 
 def setup_shop(database_url: str) -> tuple[str, str]:
@@ -44,38 +42,9 @@ def setup_shop(database_url: str) -> tuple[str, str]:
 
 
 def read_stream(server: Server, token: str) -> Iterator[queue.Queue[dict[str, str] | None]]:
-    """A thread reading the stream of `token` from `server`: each message as a dict of its
-    fields (comments left out), then END; {"broken": why} before END when the answer did
-    not end cleanly."""
-    messages: queue.Queue[dict[str, str] | None] = queue.Queue()
-    opened = threading.Event()
-
-    def read() -> None:
-        try:
-            with (
-                httpx.Client(base_url=server.base_url, timeout=PATIENCE) as http,
-                http.stream("GET", "/v1/callback/stream", headers={"X-Access-Token": token}) as response,
-            ):
-                assert response.status_code == 200
-                opened.set()
-                fields: dict[str, str] = {}
-                for line in response.iter_lines():
-                    if line == "":
-                        if fields:
-                            messages.put(fields)
-                        fields = {}
-                    elif not line.startswith(":"):
-                        name, _, value = line.partition(":")
-                        fields[name] = value.removeprefix(" ")
-        except httpx.RemoteProtocolError as exc:  # the server went without ending the answer
-            messages.put({"broken": str(exc)})
-        messages.put(END)
-
-    thread = threading.Thread(target=read, daemon=True)
-    thread.start()
-    assert opened.wait(PATIENCE)
-    yield messages
-    thread.join(PATIENCE)
+    """The event stream of `token` from `server`, read by a thread (`sse_messages`)."""
+    with httpx.Client(base_url=server.base_url, timeout=PATIENCE) as http:
+        yield from sse_messages(http, "/v1/callback/stream", {"X-Access-Token": token})
 
 
 def next_event(messages: queue.Queue[dict[str, str] | None]) -> dict[str, str] | None:
