@@ -99,8 +99,10 @@ def open_board(hub: Hub, page: Page) -> tuple[str, dict[str, str]]:
     return location_id, {"X-Access-Token": demo["tokens"]["location"]}  # type: ignore[index]
 
 
-def create_order(hub: Hub, headers: dict[str, str], ref: str) -> str:
-    body = {"status": "new", "ref": ref, "items": [{"product_name": "Tartine", "price": "4.00 EUR", "quantity": "1"}]}
+def create_order(hub: Hub, headers: dict[str, str], ref: str, **fields: str) -> str:
+    """An order of one Tartine through the API, new unless `fields` say otherwise; its id."""
+    items = [{"product_name": "Tartine", "price": "4.00 EUR", "quantity": "1"}]
+    body = {"status": "new", "ref": ref, "items": items} | fields
     created = httpx.post(f"{hub.url}/v1/location/orders", json=body, headers=headers)
     assert created.status_code == 200, created.text
     return str(created.json()["id"])
@@ -138,15 +140,7 @@ def test_a_board_without_event_source_still_reads_its_list_every_few_seconds(
 def test_a_completion_on_the_board_can_be_undone_there(hub: Hub, tablet: tuple[Page, list[str]]) -> None:
     page, problems = tablet
     location_id, headers = open_board(hub, page)
-    body = {
-        "status": "in_preparation",
-        "service_type": "eat_in",
-        "ref": "UNDO-1",
-        "items": [{"product_name": "Tartine", "price": "4.00 EUR", "quantity": "1"}],
-    }
-    created = httpx.post(f"{hub.url}/v1/location/orders", json=body, headers=headers)
-    assert created.status_code == 200, created.text
-    order_id = created.json()["id"]
+    order_id = create_order(hub, headers, "UNDO-1", status="in_preparation", service_type="eat_in")
     ticket = page.locator(f'[data-order="{order_id}"]')
     ticket.get_by_role("button", name="Complete UNDO-1").click()
     expect(page.locator("#board-undo")).to_contain_text("Order UNDO-1 completed.")

@@ -21,7 +21,7 @@ from comptoir.sandbox.seed import Seed, read_seed
 from comptoir.sandbox.service import Sandbox, start
 from tests import databases
 from tests.conftest import PATIENT_BOUNDS, RUN_ID, postgres_url
-from tests.receiver import Receiver, running_receiver
+from tests.receiver import Answer, Receiver, running_receiver
 from tests.response_schemas import CheckedASGITransport
 from tests.waiting import PATIENCE
 
@@ -96,3 +96,24 @@ async def worker(sandbox: Sandbox) -> AsyncIterator[DeliveryWorker]:
 def receiver() -> Iterator[Receiver]:
     with running_receiver() as running:
         yield running
+
+
+async def order_for_the_courier(
+    sandbox: Sandbox,
+    client: httpx.AsyncClient,
+    receiver: Receiver,
+    answer: Answer | Callable[[int], Answer] | None = None,
+) -> None:
+    """An order placed by the Paris point of sale, whose creation the delivery app's
+    callback (`/courier` of `receiver`, answering `answer`, else as it answers) receives."""
+    if answer is not None:
+        receiver.answer("/courier", answer)
+    courier = token(sandbox, "delivery_app")  # told of the orders the point of sale takes
+    subscribed = await client.post(
+        "/v1/callback", json={"url": receiver.url("/courier"), "events": {"order": ["create"]}}, headers=courier
+    )
+    assert subscribed.status_code == 200
+    pos = token(sandbox, "pos_paris")
+    assert (
+        await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)
+    ).status_code == 200

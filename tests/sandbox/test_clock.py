@@ -13,7 +13,7 @@ from comptoir.kit import clock
 from comptoir.sandbox.service import Sandbox
 from tests.api.oauth2.conftest import form_of, query_of
 from tests.receiver import Answer, Receiver
-from tests.sandbox.conftest import token
+from tests.sandbox.conftest import order_for_the_courier, token
 from tests.waiting import eventually
 
 
@@ -115,16 +115,7 @@ async def test_reset_puts_the_clock_back_to_the_real_time(client: httpx.AsyncCli
 async def test_moving_the_clock_sends_a_pending_resend_at_once(
     sandbox: Sandbox, client: httpx.AsyncClient, worker: DeliveryWorker, receiver: Receiver
 ) -> None:
-    pos = token(sandbox, "pos_paris")
-    receiver.answer("/courier", lambda n: Answer(status=500 if n == 0 else 200))
-    courier = token(sandbox, "delivery_app")  # told of the orders the point of sale takes
-    subscribed = await client.post(
-        "/v1/callback", json={"url": receiver.url("/courier"), "events": {"order": ["create"]}}, headers=courier
-    )
-    assert subscribed.status_code == 200
-    assert (
-        await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)
-    ).status_code == 200
+    await order_for_the_courier(sandbox, client, receiver, lambda n: Answer(status=500 if n == 0 else 200))
     await asyncio.to_thread(receiver.wait_for, "/courier", 1)
     await asyncio.sleep(0.5)  # the resend waits 60 s (COMPTOIR_CALLBACK_RETRY_BASE_SECONDS)
     assert len(receiver.requests_to("/courier")) == 1
@@ -138,15 +129,8 @@ async def test_moving_the_clock_sends_a_pending_resend_at_once(
 async def test_moving_the_clock_past_the_retention_forgets_a_delivered_event(
     sandbox: Sandbox, client: httpx.AsyncClient, worker: DeliveryWorker, receiver: Receiver
 ) -> None:
-    pos = token(sandbox, "pos_paris")
-    courier = token(sandbox, "delivery_app")  # told of the orders the point of sale takes
-    subscribed = await client.post(
-        "/v1/callback", json={"url": receiver.url("/courier"), "events": {"order": ["create"]}}, headers=courier
-    )
-    assert subscribed.status_code == 200
-    assert (
-        await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)
-    ).status_code == 200
+    await order_for_the_courier(sandbox, client, receiver)
+    courier = token(sandbox, "delivery_app")
     [delivered] = await asyncio.to_thread(receiver.wait_for, "/courier", 1)
     resend = f"/v1/callback/events/{delivered.headers['X-Event-Id']}/resend"
     await eventually(lambda: _acknowledged(sandbox), "the delivery recorded")

@@ -11,7 +11,7 @@ import httpx
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.sandbox.service import Sandbox
 from tests.receiver import Answer, Receiver
-from tests.sandbox.conftest import token
+from tests.sandbox.conftest import order_for_the_courier, token
 from tests.waiting import eventually
 
 SIGNED = ("Content-Type", "X-Service-Hmac-SHA256", "X-Event-Id", "webhook-id", "webhook-timestamp", "webhook-signature")
@@ -37,12 +37,7 @@ async def _listed(client: httpx.AsyncClient, count: int, **query: str) -> list[d
 async def test_deliveries_list_the_request_the_receiver_got_and_its_answer(
     sandbox: Sandbox, client: httpx.AsyncClient, worker: DeliveryWorker, receiver: Receiver
 ) -> None:
-    receiver.answer("/courier", Answer(status=201, body=b'{"thanks": true}'))
-    await _subscribe(client, sandbox, "delivery_app", receiver.url("/courier"), ["create"])
-    pos = token(sandbox, "pos_paris")
-    assert (
-        await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)
-    ).status_code == 200
+    await order_for_the_courier(sandbox, client, receiver, Answer(status=201, body=b'{"thanks": true}'))
     [got] = await asyncio.to_thread(receiver.wait_for, "/courier", 1)
 
     [listed] = await _listed(client, 1)
@@ -95,12 +90,7 @@ async def test_deliveries_are_listed_newest_first_and_filtered_by_connection_and
 async def test_a_failed_attempt_is_listed_with_its_status(
     sandbox: Sandbox, client: httpx.AsyncClient, worker: DeliveryWorker, receiver: Receiver
 ) -> None:
-    receiver.answer("/courier", Answer(status=503, body=b"down"))
-    await _subscribe(client, sandbox, "delivery_app", receiver.url("/courier"), ["create"])
-    pos = token(sandbox, "pos_paris")
-    assert (
-        await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)
-    ).status_code == 200
+    await order_for_the_courier(sandbox, client, receiver, Answer(status=503, body=b"down"))
     [listed] = await _listed(client, 1)
     assert (listed["response"], listed["acknowledged"]) == (
         {"status": 503, "body_excerpt": "down", "error": None},
@@ -111,11 +101,7 @@ async def test_a_failed_attempt_is_listed_with_its_status(
 async def test_reset_empties_the_deliveries(
     sandbox: Sandbox, client: httpx.AsyncClient, worker: DeliveryWorker, receiver: Receiver
 ) -> None:
-    await _subscribe(client, sandbox, "delivery_app", receiver.url("/courier"), ["create"])
-    pos = token(sandbox, "pos_paris")
-    assert (
-        await client.post("/v1/location/orders", json={"status": "new", "items": []}, headers=pos)
-    ).status_code == 200
+    await order_for_the_courier(sandbox, client, receiver)
     await _listed(client, 1)
     assert (await client.post("/sandbox/reset")).status_code == 200
     assert (await client.get("/sandbox/deliveries")).json() == []
