@@ -32,7 +32,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Boolean, Select, bindparam, text
 from sqlalchemy.dialects import postgresql, sqlite
@@ -86,47 +86,60 @@ def _converter(column: ColumnElement[Any], is_sqlite: bool) -> Converter | None:
 
 class Query:
     """A Core select compiled for both dialects; parameters are passed by name, and processed
-    by their SQLAlchemy types where a type has a bind processor (a datetime on SQLite)."""
+    by their SQLAlchemy types where a type has a bind processor (a datetime on SQLite). Each
+    dialect's form is compiled when first used: a process compiles only its database's, and
+    not while the application is imported."""
 
     def __init__(self, stmt: Select[*tuple[Any, ...]]) -> None:
         self.stmt = stmt  # the select itself, for a session (inside a transaction)
-        columns = list(stmt.selected_columns)
-        self.names = tuple(str(column.key) for column in columns)
-        compiled: dict[bool, tuple[str, tuple[str, ...], list[tuple[int, Converter]]]] = {}
-        processors: dict[bool, list[tuple[int, Converter]]] = {}
-        fixed: dict[bool, dict[str, Any]] = {}  # the compiler's own parameters (SQLite's OFFSET 0)
-        dialects = ((True, sqlite.dialect()), (False, postgresql.asyncpg.dialect()))
-        for is_sqlite, dialect in dialects:
-            result = stmt.compile(dialect=dialect)
-            converters = [
-                (i, convert)
-                for i, column in enumerate(columns)
-                if (convert := _converter(column, is_sqlite)) is not None
-            ]
-            order = tuple(result.positiontup or ())
-            compiled[is_sqlite] = (result.string, order, converters)
-            fixed[is_sqlite] = {name: result.binds[name].value for name in order if not result.binds[name].required}
-            processors[is_sqlite] = [
-                (i, process)
-                for i, name in enumerate(order)
-                if (process := result.binds[name].type._cached_bind_processor(dialect)) is not None
-            ]
-        self._compiled = compiled
-        self._processors = processors
-        self._fixed = fixed
+        self.names = tuple(str(column.key) for column in stmt.selected_columns)
+        self._forms: list[_Form | None] = [None, None]  # by is_sqlite
+
+    def _form(self, is_sqlite: bool) -> _Form:
+        form = self._forms[is_sqlite]
+        if form is None:
+            form = self._forms[is_sqlite] = _Form.of(self.stmt, is_sqlite)
+        return form
 
     def for_dialect(self, is_sqlite: bool) -> tuple[str, tuple[str, ...], list[tuple[int, Converter]]]:
-        return self._compiled[is_sqlite]
+        return self._form(is_sqlite).compiled
 
     def values(self, is_sqlite: bool, params: dict[str, Any]) -> list[Any]:
         """The positional values of the statement for `params`, processed by their types."""
-        fixed = self._fixed[is_sqlite]
-        if fixed:
-            params = fixed | params
-        values = [params[name] for name in self._compiled[is_sqlite][1]]
-        for i, process in self._processors[is_sqlite]:
+        form = self._form(is_sqlite)
+        if form.fixed:
+            params = form.fixed | params
+        values = [params[name] for name in form.compiled[1]]
+        for i, process in form.processors:
             values[i] = process(values[i])
         return values
+
+
+class _Form(NamedTuple):
+    """A `Query` compiled for one dialect."""
+
+    compiled: tuple[str, tuple[str, ...], list[tuple[int, Converter]]]  # SQL, parameter order, converters
+    processors: list[tuple[int, Converter]]  # by parameter position
+    fixed: dict[str, Any]  # the compiler's own parameters (SQLite's OFFSET 0)
+
+    @classmethod
+    def of(cls, stmt: Select[*tuple[Any, ...]], is_sqlite: bool) -> _Form:
+        dialect = sqlite.dialect() if is_sqlite else postgresql.asyncpg.dialect()
+        columns = list(stmt.selected_columns)
+        result = stmt.compile(dialect=dialect)
+        converters = [
+            (i, convert) for i, column in enumerate(columns) if (convert := _converter(column, is_sqlite)) is not None
+        ]
+        order = tuple(result.positiontup or ())
+        return cls(
+            compiled=(result.string, order, converters),
+            processors=[
+                (i, process)
+                for i, name in enumerate(order)
+                if (process := result.binds[name].type._cached_bind_processor(dialect)) is not None
+            ],
+            fixed={name: result.binds[name].value for name in order if not result.binds[name].required},
+        )
 
 
 _PG = postgresql.asyncpg.dialect(json_serializer=dumps_str)

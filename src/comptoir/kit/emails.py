@@ -40,7 +40,7 @@ from functools import cache
 from typing import Any
 
 import idna
-from confusable_homoglyphs import categories, confusables
+from confusable_homoglyphs import categories
 
 from comptoir.kit.text import too_long
 from comptoir.kit.wire import WireError, shown, wire_type
@@ -146,6 +146,10 @@ def _script(char: str) -> str:
 @cache
 def _looks_ascii(char: str) -> bool:
     """Whether UTS #39 lists an ASCII letter or digit among the look-alikes of `char`."""
+    # imported here: loading the look-alikes data takes about 0.1 s, and only an address
+    # written in one non-Latin script needs it
+    from confusable_homoglyphs import confusables
+
     found = confusables.is_confusable(char, greedy=True) or []
     return any(glyph["c"] in _ASCII_LOOKS for entry in found for glyph in entry["homoglyphs"])
 

@@ -34,6 +34,7 @@ from comptoir.kit.wire import WireError
 from comptoir.sandbox import repository
 from comptoir.sandbox.deliveries import DeliveryLog
 from comptoir.sandbox.repository import Snapshot
+from comptoir.sandbox.schema import make_empty
 from comptoir.sandbox.seed import Seed, load
 
 # Public on purpose: every sandbox derives its tokens and secrets from it, so that they are the
@@ -129,6 +130,7 @@ def _fresh_sqlite(path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path)
     try:
+        make_empty(connection)  # the migrated schema, at once (`start` upgrades it if behind)
         repository.sqlite_mark(connection)
         connection.commit()
     finally:
