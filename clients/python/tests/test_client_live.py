@@ -19,7 +19,7 @@ from tests.receiver import running_receiver
 from tests.response_schemas import CheckedHTTPTransport
 from tests.waiting import wait_until
 
-from comptoir_client import AsyncComptoir, NotFound, Unauthorized, ValidationError, verify_hmac, verify_standard
+from comptoir_client import AsyncComptoir, NotFound, Unauthorized, UnprocessableEntity, verify_hmac, verify_standard
 from comptoir_client.errors import Conflict, WebhookVerificationError
 from comptoir_client.models import OrderCreate
 from comptoir_client.oauth import OAuthClient
@@ -68,7 +68,7 @@ def test_orders_paginate_over_more_than_250_with_status_changes(live: Live) -> N
         assert typed.private_ref == f"{ref}-typed"
     with live.client(live.demo["tokens"]["account"]) as account:
         assert next(iter(account.orders.list_for_account(live.demo["account_id"], count=5))).location_id
-    with live.client() as client, pytest.raises(ValidationError) as refused:
+    with live.client() as client, pytest.raises(UnprocessableEntity) as refused:
         client.orders.create(live.location_id, {"status": "lost"})
     assert [error.field for error in refused.value.errors] == ["status"]
 
