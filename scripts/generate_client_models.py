@@ -172,11 +172,18 @@ def generate_async_resources() -> str:
         '"""Every resource of the `/v1` API for the asyncio client: generated from resources.py by\n'
         'scripts/generate_client_models.py, do not edit by hand (see resources.py)."""\n\n'
     ]
-    blocks = re.split(r"(?m)^(?=    def |class |def )", rest)
+    blocks = re.split(r"(?m)^(?<!@overload\n)(?=    (?:@overload\n    )?def |class |def )", rest)
+    # the methods that await a call, by class: their `@overload` signatures become async too
+    waiting, owner = set(), ""
     for block in blocks:
+        owner = block.split("(", 1)[0] if block.startswith("class ") else owner
         body = block.split(":\n", 1)[-1]
         if block.startswith("    def ") and ("self._run(" in body or "self._t.run(" in body):
-            block = "    async def " + block[len("    def ") :]
+            waiting.add((owner, _method(block)))
+    for block in blocks:
+        owner = block.split("(", 1)[0] if block.startswith("class ") else owner
+        if re.match(r"    (@overload\n    )?def ", block) and (owner, _method(block)) in waiting:
+            block = block.replace("    def ", "    async def ", 1)
             block = block.replace("return self._run(", "return await self._run(")
             block = block.replace("return self._t.run(", "return await self._t.run(")
         out.append(block)
@@ -190,6 +197,11 @@ def generate_async_resources() -> str:
     text = re.sub(r"\bTransport\b", "AsyncTransport", text)
     text = text.replace("AsyncAsync", "Async")
     return styled(text, ASYNC_RESOURCES)
+
+
+def _method(block: str) -> str:
+    """The name of the method a block of resources.py defines."""
+    return block.split("def ", 1)[1].split("(", 1)[0]
 
 
 if __name__ == "__main__":
