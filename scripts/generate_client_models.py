@@ -12,8 +12,8 @@ The output is deterministic: no timestamp, sorted JSON input, one formatter.
 What a person writes, rather than what a generator numbers:
 - a field of a string (or number) schema is typed `str` (`float`...), its constraints in an
   `Annotated` alias, never a RootModel wrapper: `item.customer_notes == "hi"`;
-- a request body's model has the name in NAMES when the server's own (`ItemIn`, its Python
-  class) is not one to write; every generated model name is checked against the rule (no
+- a model has the name in NAMES when the server's own (`ItemIn`, `ItemOut`: its Python
+  classes) is not one to write; every generated model name is checked against the rule (no
   `In`/`Out` suffix, no number), so a new schema gets a name here before it ships;
 - a rule between fields (OpeningHoursUpdate's "at least one day", OrderAcceptanceUpdate's keys
   of each mode) stays the server's, which answers a 422 naming it: the model keeps the fields,
@@ -21,7 +21,7 @@ What a person writes, rather than what a generator numbers:
 - the names of 0.1 still work for one version, with a DeprecationWarning (RENAMED).
 
 async_resources.py is resources.py for asyncio: each method that calls `self._run` becomes
-`async` and awaits it, lists return an AsyncPaginator, the event stream an AsyncEventStream.
+`async` (its `@overload` signatures too) and awaits it, lists return an AsyncPaginator, the event stream an AsyncEventStream.
 The same test checks it is current.
 """
 
