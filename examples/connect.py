@@ -24,7 +24,7 @@ class App(BaseHTTPRequestHandler):
             with OAuthClient(*CLIENT, HUB) as oauth:  # server-side: the secret never reaches the browser
                 token = oauth.exchange(query["code"], pending.pop(query["state"]), REDIRECT)
             with Comptoir(token.access_token, HUB) as client:
-                location = client.locations.get(str(token.location_id))
+                location = client.locations.get()  # the token's own location
             self.reply(200, f"<p>Connected to {html.escape(location.name)}.</p>")
         elif path == "/callback":  # Deny, or a state this application did not send
             self.reply(400, f"<p>Not connected: {html.escape(query.get('error', 'unexpected answer'))}.</p>")

@@ -19,7 +19,7 @@ from tests.receiver import running_receiver
 from tests.response_schemas import CheckedHTTPTransport
 from tests.waiting import wait_until
 
-from comptoir_client import AsyncComptoir, NotFound, Unauthorized, ValidationError, verify_hmac, verify_standard
+from comptoir_client import AsyncComptoir, NotFound, Unauthorized, UnprocessableEntity, verify_hmac, verify_standard
 from comptoir_client.errors import Conflict, WebhookVerificationError
 from comptoir_client.models import OrderCreate
 from comptoir_client.oauth import OAuthClient
@@ -68,7 +68,7 @@ def test_orders_paginate_over_more_than_250_with_status_changes(live: Live) -> N
         assert typed.private_ref == f"{ref}-typed"
     with live.client(live.demo["tokens"]["account"]) as account:
         assert next(iter(account.orders.list_for_account(live.demo["account_id"], count=5))).location_id
-    with live.client() as client, pytest.raises(ValidationError) as refused:
+    with live.client() as client, pytest.raises(UnprocessableEntity) as refused:
         client.orders.create(live.location_id, {"status": "lost"})
     assert [error.field for error in refused.value.errors] == ["status"]
 
@@ -246,6 +246,40 @@ def test_a_revoked_token_is_refused(live: Live) -> None:
         client.locations.get(live.location_id)
 
 
+def test_a_location_token_goes_without_its_location_id(live: Live) -> None:
+    with live.client() as client:  # the demo's location token: every call below is a short form
+        assert client.locations.get().id == live.location_id
+        assert client.locations.update({"preparation_time": 19}).preparation_time == 19
+        order = client.orders.create({"status": "new", "service_type": "delivery", "private_ref": "short-1"})
+        assert order.location_id == live.location_id
+        assert client.orders.get(order.id).private_ref == "short-1"
+        assert client.orders.update(order.id, {"seller_notes": "short"}).seller_notes == "short"
+        assert client.orders.set_status(order.id, "accepted").status == "accepted"
+        assert order.id in [o.id for o in client.orders.list(status="accepted")]
+        quote = client.deliveries.create_quote(order.id, {"carrier": "Bikes", "fee": "4.50 EUR"})
+        assert [q.id for q in client.deliveries.list_quotes(order.id)] == [quote.id]
+        assert client.deliveries.get_quote(order.id, quote.id).id == quote.id
+        assert client.deliveries.accept_quote(order.id, quote.id).accepted_at is not None
+        delivery = client.deliveries.create(order.id, {"status": "pending", "carrier": "Bikes"})
+        assert client.deliveries.get(order.id).id == delivery.id
+        assert client.deliveries.update(order.id, {"driver_name": "Ana"}).driver_name == "Ana"
+        assert live.demo["catalog_id"] in [c.id for c in client.catalogs.list()]
+        assert live.demo["customer_list_id"] in [c.id for c in client.customer_lists.list()]
+        assert isinstance(client.catalogs.get_inventory(live.demo["catalog_id"]), list)
+        assert client.orders.get(live.location_id, order.id).id == order.id  # the long form still works
+    with live.client(live.demo["tokens"]["account"]) as account:
+        assert account.accounts.get().id == live.demo["account_id"]
+        assert order.id in [o.id for o in account.orders.list_for_account(status="accepted")]
+
+
+async def test_the_async_client_goes_without_the_location_id_too(live: Live) -> None:
+    async with AsyncComptoir(live.demo["tokens"]["location"], live.base_url) as client:
+        order = await client.orders.create({"status": "new"})
+        assert (await client.orders.get(order.id)).location_id == live.location_id
+        assert (await client.locations.get()).id == live.location_id
+        assert order.id in [o.id async for o in client.orders.list(count=5)]
+
+
 async def test_the_async_client_reads_the_same_server(live: Live) -> None:
     async with AsyncComptoir(live.demo["tokens"]["location"], live.base_url) as client:
         location = await client.locations.get(live.location_id)
@@ -260,7 +294,6 @@ def test_the_orders_example_runs(live: Live) -> None:
     env |= {
         "COMPTOIR_URL": live.base_url,
         "COMPTOIR_TOKEN": live.demo["tokens"]["location"],
-        "LOCATION_ID": live.location_id,
     }
     result = subprocess.run(
         [sys.executable, str(root / "examples" / "orders.py")],

@@ -17,7 +17,7 @@ from comptoir_client import (
     Retries,
     RoutingError,
     TransportError,
-    ValidationError,
+    UnprocessableEntity,
 )
 
 FAST = Retries(attempts=3, backoff=0.001, max_backoff=0.001, max_rate_limit_wait=5)
@@ -92,12 +92,31 @@ def test_a_429_asking_longer_than_the_bound_raises_rate_limited_at_once() -> Non
 
 def test_a_422_lists_its_field_errors() -> None:
     errors = [{"field": "items[0].price", "message": "'abc' is not a valid monetary amount"}]
-    with pytest.raises(ValidationError) as raised:
+    with pytest.raises(UnprocessableEntity) as raised:
         client([error(422, "unprocessable_entity", errors=errors)], []).orders.create("4k3jxr-1", {})
     assert [(e.field, e.message) for e in raised.value.errors] == [
         ("items[0].price", "'abc' is not a valid monetary amount")
     ]
     assert raised.value.status == 422
+
+
+def test_the_0_1_name_of_the_422_error_still_works_with_a_deprecation_warning() -> None:
+    from comptoir_client import errors
+
+    with pytest.warns(
+        DeprecationWarning, match=r"^comptoir_client.errors.ValidationError is UnprocessableEntity since 0.2"
+    ):
+        renamed = errors.ValidationError
+
+    assert renamed is UnprocessableEntity
+
+
+def test_the_package_does_not_export_a_name_pydantic_has() -> None:
+    import pydantic
+
+    import comptoir_client
+
+    assert [name for name in comptoir_client.__all__ if not name.startswith("_") and hasattr(pydantic, name)] == []
 
 
 def test_a_routing_error_is_a_not_found() -> None:

@@ -22,8 +22,8 @@ from comptoir_client.errors import (
     ServiceUnavailable,
     TransportError,
     Unauthorized,
+    UnprocessableEntity,
     UnsupportedMediaType,
-    ValidationError,
     WebhookVerificationError,
 )
 from comptoir_client.models import SigningSecret
@@ -62,8 +62,8 @@ __all__ = [
     "TokenResponse",
     "TransportError",
     "Unauthorized",
+    "UnprocessableEntity",
     "UnsupportedMediaType",
-    "ValidationError",
     "WebhookVerificationError",
     "__version__",
     "authorization_request",

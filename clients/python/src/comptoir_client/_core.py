@@ -20,7 +20,7 @@ from pydantic_core import to_json
 
 from comptoir_client.errors import TransportError, error_of, retry_after
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 from urllib.parse import quote
 
 from pydantic import BaseModel
@@ -22,6 +22,35 @@ Body = BaseModel | Mapping[str, Any]
 def _p(template: str, *ids: str) -> str:
     """A path with its ids percent-encoded (an id never moves the request elsewhere)."""
     return template.format(*(quote(str(value), safe="") for value in ids))
+
+
+def _under(owner: str, owner_id: str | None, rest: str = "", *ids: str, within: str = "/v1") -> str:
+    """`/v1/locations/:id<rest>` (`owner` "location", or "account"), or with `owner_id` None the
+    short form `/v1/location<rest>`: the token's own location (or account)."""
+    return within + (f"/{owner}" if owner_id is None else _p(f"/{owner}s/{{}}", owner_id)) + _p(rest, *ids)
+
+
+def _short(given: tuple[Any, ...], named: dict[str, Any], parameters: str) -> tuple[Any, ...]:
+    """A call's arguments in the order of `parameters` (its long form), the one marked `?` (a
+    location's or account's id) None when the call leaves it out (its short form), by position
+    or by name: `_short(("or1",), {}, "location_id? order_id") == (None, "or1")`."""
+    names = parameters.replace("?", "").split()
+    optional = next(name.rstrip("?") for name in parameters.split() if name.endswith("?"))
+    long_form = optional in named or len(given) + len(named) == len(names)
+    shown = names if long_form else [name for name in names if name != optional]
+    values = dict(zip(shown, given, strict=False))
+    if (
+        len(given) > len(shown)
+        or named.keys() & values.keys()
+        or named.keys() - set(shown)
+        or len(values) + len(named) != len(shown)
+    ):
+        short = [name for name in names if name != optional]
+        raise TypeError(
+            f"expected ({', '.join(names)}) or ({', '.join(short)}), got {len(given)} positional {sorted(named)}"
+        )
+    values |= named
+    return tuple(values.get(name) for name in names)
 
 
 class _Resource:
@@ -41,11 +70,17 @@ class Locations(_Resource):
     def list(self, count: int | None = None) -> AsyncPaginator[m.Location]:
         return self._list(Op("GET", "/v1/locations", many(m.Location), params={"count": count}))
 
-    async def get(self, location_id: str) -> m.Location:
-        return await self._run(Op("GET", _p("/v1/locations/{}", location_id), one(m.Location)))
+    async def get(self, location_id: str | None = None) -> m.Location:
+        """A location; without its id, the token's own."""
+        return await self._run(Op("GET", _under("location", location_id), one(m.Location)))
 
-    async def update(self, location_id: str, body: m.LocationUpdate | Body) -> m.Location:
-        return await self._run(Op("PATCH", _p("/v1/locations/{}", location_id), one(m.Location), body))
+    @overload
+    async def update(self, body: m.LocationUpdate | Body) -> m.Location: ...
+    @overload
+    async def update(self, location_id: str, body: m.LocationUpdate | Body) -> m.Location: ...
+    async def update(self, *given: Any, **named: Any) -> m.Location:
+        location_id, body = _short(given, named, "location_id? body")
+        return await self._run(Op("PATCH", _under("location", location_id), one(m.Location), body))
 
 
 class Accounts(_Resource):
@@ -54,8 +89,9 @@ class Accounts(_Resource):
     def list(self, count: int | None = None) -> AsyncPaginator[m.Account]:
         return self._list(Op("GET", "/v1/accounts", many(m.Account), params={"count": count}))
 
-    async def get(self, account_id: str) -> m.Account:
-        return await self._run(Op("GET", _p("/v1/accounts/{}", account_id), one(m.Account)))
+    async def get(self, account_id: str | None = None) -> m.Account:
+        """An account; without its id, the token's own (an account-level token)."""
+        return await self._run(Op("GET", _under("account", account_id), one(m.Account)))
 
 
 class Users(_Resource):
@@ -69,7 +105,7 @@ class Orders(_Resource):
 
     def list(
         self,
-        location_id: str,
+        location_id: str | None = None,
         *,
         status: str | None = None,
         private_ref: str | None = None,
@@ -82,66 +118,125 @@ class Orders(_Resource):
         params: dict[str, object] = {"status": status, "private_ref": private_ref, "created_by": created_by}
         params |= {"after": after}
         params |= {"before": before, "customer_id": customer_id, "count": count}
-        return self._list(Op("GET", _p("/v1/locations/{}/orders", location_id), many(m.Order), params=params))
+        return self._list(Op("GET", _under("location", location_id, "/orders"), many(m.Order), params=params))
 
     def list_for_account(
-        self, account_id: str, *, status: str | None = None, count: int | None = None
+        self, account_id: str | None = None, *, status: str | None = None, count: int | None = None
     ) -> AsyncPaginator[m.Order]:
         params = {"status": status, "count": count}
-        return self._list(Op("GET", _p("/v1/accounts/{}/orders", account_id), many(m.Order), params=params))
+        return self._list(Op("GET", _under("account", account_id, "/orders"), many(m.Order), params=params))
 
+    @overload
+    async def create(self, body: m.OrderCreate | Body, *, idempotency_key: str | None = None) -> m.Order: ...
+    @overload
     async def create(
         self, location_id: str, body: m.OrderCreate | Body, *, idempotency_key: str | None = None
-    ) -> m.Order:
-        op = Op("POST", _p("/v1/locations/{}/orders", location_id), one(m.Order), body, create=True)
+    ) -> m.Order: ...
+    async def create(self, *given: Any, idempotency_key: str | None = None, **named: Any) -> m.Order:
+        location_id, body = _short(given, named, "location_id? body")
+        op = Op("POST", _under("location", location_id, "/orders"), one(m.Order), body, create=True)
         return await self._run(op, idempotency_key)
 
-    async def get(self, location_id: str, order_id: str) -> m.Order:
-        return await self._run(Op("GET", _p("/v1/locations/{}/orders/{}", location_id, order_id), one(m.Order)))
+    @overload
+    async def get(self, order_id: str) -> m.Order: ...
+    @overload
+    async def get(self, location_id: str, order_id: str) -> m.Order: ...
+    async def get(self, *given: Any, **named: Any) -> m.Order:
+        location_id, order_id = _short(given, named, "location_id? order_id")
+        return await self._run(Op("GET", _under("location", location_id, "/orders/{}", order_id), one(m.Order)))
 
-    async def update(self, location_id: str, order_id: str, body: m.OrderUpdate | Body) -> m.Order:
-        return await self._run(Op("PATCH", _p("/v1/locations/{}/orders/{}", location_id, order_id), one(m.Order), body))
+    @overload
+    async def update(self, order_id: str, body: m.OrderUpdate | Body) -> m.Order: ...
+    @overload
+    async def update(self, location_id: str, order_id: str, body: m.OrderUpdate | Body) -> m.Order: ...
+    async def update(self, *given: Any, **named: Any) -> m.Order:
+        location_id, order_id, body = _short(given, named, "location_id? order_id body")
+        return await self._run(Op("PATCH", _under("location", location_id, "/orders/{}", order_id), one(m.Order), body))
 
-    async def set_status(self, location_id: str, order_id: str, status: str) -> m.Order:
+    @overload
+    async def set_status(self, order_id: str, status: str) -> m.Order: ...
+    @overload
+    async def set_status(self, location_id: str, order_id: str, status: str) -> m.Order: ...
+    async def set_status(self, *given: Any, **named: Any) -> m.Order:
         """docs/api/orders.md "Statuses": any status may follow any other."""
-        path = _p("/v1/locations/{}/orders/{}", location_id, order_id)
+        location_id, order_id, status = _short(given, named, "location_id? order_id status")
+        path = _under("location", location_id, "/orders/{}", order_id)
         return await self._run(Op("PATCH", path, one(m.Order), {"status": status}))
 
 
 class Deliveries(_Resource):
     """docs/api/deliveries.md: an order's quotes and its delivery."""
 
-    def list_quotes(self, location_id: str, order_id: str) -> AsyncPaginator[m.Quote]:
-        path = _p("/v1/locations/{}/orders/{}/delivery_quotes", location_id, order_id)
+    @overload
+    def list_quotes(self, order_id: str) -> AsyncPaginator[m.Quote]: ...
+    @overload
+    def list_quotes(self, location_id: str, order_id: str) -> AsyncPaginator[m.Quote]: ...
+    def list_quotes(self, *given: Any, **named: Any) -> AsyncPaginator[m.Quote]:
+        location_id, order_id = _short(given, named, "location_id? order_id")
+        path = _under("location", location_id, "/orders/{}/delivery_quotes", order_id)
         return self._list(Op("GET", path, many(m.Quote)))
 
+    @overload
+    async def create_quote(
+        self, order_id: str, body: m.QuoteCreate | Body, *, idempotency_key: str | None = None
+    ) -> m.Quote: ...
+    @overload
     async def create_quote(
         self, location_id: str, order_id: str, body: m.QuoteCreate | Body, *, idempotency_key: str | None = None
-    ) -> m.Quote:
-        path = _p("/v1/locations/{}/orders/{}/delivery_quotes", location_id, order_id)
+    ) -> m.Quote: ...
+    async def create_quote(self, *given: Any, idempotency_key: str | None = None, **named: Any) -> m.Quote:
+        location_id, order_id, body = _short(given, named, "location_id? order_id body")
+        path = _under("location", location_id, "/orders/{}/delivery_quotes", order_id)
         return await self._run(Op("POST", path, one(m.Quote), body, create=True), idempotency_key)
 
-    async def get_quote(self, location_id: str, order_id: str, quote_id: str) -> m.Quote:
-        path = _p("/v1/locations/{}/orders/{}/delivery_quotes/{}", location_id, order_id, quote_id)
+    @overload
+    async def get_quote(self, order_id: str, quote_id: str) -> m.Quote: ...
+    @overload
+    async def get_quote(self, location_id: str, order_id: str, quote_id: str) -> m.Quote: ...
+    async def get_quote(self, *given: Any, **named: Any) -> m.Quote:
+        location_id, order_id, quote_id = _short(given, named, "location_id? order_id quote_id")
+        path = _under("location", location_id, "/orders/{}/delivery_quotes/{}", order_id, quote_id)
         return await self._run(Op("GET", path, one(m.Quote)))
 
-    async def accept_quote(self, location_id: str, order_id: str, quote_id: str) -> m.Quote:
-        path = _p("/v1/locations/{}/orders/{}/delivery_quotes/{}/accept", location_id, order_id, quote_id)
+    @overload
+    async def accept_quote(self, order_id: str, quote_id: str) -> m.Quote: ...
+    @overload
+    async def accept_quote(self, location_id: str, order_id: str, quote_id: str) -> m.Quote: ...
+    async def accept_quote(self, *given: Any, **named: Any) -> m.Quote:
+        location_id, order_id, quote_id = _short(given, named, "location_id? order_id quote_id")
+        path = _under("location", location_id, "/orders/{}/delivery_quotes/{}/accept", order_id, quote_id)
         return await self._run(Op("POST", path, one(m.Quote)))
 
+    @overload
+    async def create(
+        self, order_id: str, body: m.DeliveryCreate | Body, *, idempotency_key: str | None = None
+    ) -> m.Delivery: ...
+    @overload
     async def create(
         self, location_id: str, order_id: str, body: m.DeliveryCreate | Body, *, idempotency_key: str | None = None
-    ) -> m.Delivery:
-        path = _p("/v1/locations/{}/orders/{}/delivery", location_id, order_id)
+    ) -> m.Delivery: ...
+    async def create(self, *given: Any, idempotency_key: str | None = None, **named: Any) -> m.Delivery:
+        location_id, order_id, body = _short(given, named, "location_id? order_id body")
+        path = _under("location", location_id, "/orders/{}/delivery", order_id)
         return await self._run(Op("POST", path, one(m.Delivery), body, create=True), idempotency_key)
 
-    async def get(self, location_id: str, order_id: str) -> m.Delivery:
+    @overload
+    async def get(self, order_id: str) -> m.Delivery: ...
+    @overload
+    async def get(self, location_id: str, order_id: str) -> m.Delivery: ...
+    async def get(self, *given: Any, **named: Any) -> m.Delivery:
+        location_id, order_id = _short(given, named, "location_id? order_id")
         return await self._run(
-            Op("GET", _p("/v1/locations/{}/orders/{}/delivery", location_id, order_id), one(m.Delivery))
+            Op("GET", _under("location", location_id, "/orders/{}/delivery", order_id), one(m.Delivery))
         )
 
-    async def update(self, location_id: str, order_id: str, body: m.DeliveryUpdate | Body) -> m.Delivery:
-        path = _p("/v1/locations/{}/orders/{}/delivery", location_id, order_id)
+    @overload
+    async def update(self, order_id: str, body: m.DeliveryUpdate | Body) -> m.Delivery: ...
+    @overload
+    async def update(self, location_id: str, order_id: str, body: m.DeliveryUpdate | Body) -> m.Delivery: ...
+    async def update(self, *given: Any, **named: Any) -> m.Delivery:
+        location_id, order_id, body = _short(given, named, "location_id? order_id body")
+        path = _under("location", location_id, "/orders/{}/delivery", order_id)
         return await self._run(Op("PATCH", path, one(m.Delivery), body))
 
 
@@ -279,21 +374,33 @@ class Catalogs(_Resource):
     async def get_product(self, catalog_id: str, product_id: str) -> m.Product:
         return await self._run(Op("GET", _p("/v1/catalogs/{}/products/{}", catalog_id, product_id), one(m.Product)))
 
-    async def get_inventory(self, catalog_id: str, location_id: str) -> builtins.list[m.InventoryEntry]:
-        path = _p("/v1/catalogs/{}/locations/{}/inventory", catalog_id, location_id)
-        return await self._run(Op("GET", path, many(m.InventoryEntry)))
+    async def get_inventory(self, catalog_id: str, location_id: str | None = None) -> builtins.list[m.InventoryEntry]:
+        """The catalog's inventory at a location; without its id, at the token's own."""
+        return await self._run(Op("GET", _inventory(catalog_id, location_id), many(m.InventoryEntry)))
 
+    @overload
+    async def replace_inventory(
+        self, catalog_id: str, entries: Sequence[Mapping[str, Any]]
+    ) -> builtins.list[m.InventoryEntry]: ...
+    @overload
     async def replace_inventory(
         self, catalog_id: str, location_id: str, entries: Sequence[Mapping[str, Any]]
-    ) -> builtins.list[m.InventoryEntry]:
-        path = _p("/v1/catalogs/{}/locations/{}/inventory", catalog_id, location_id)
-        return await self._run(Op("PUT", path, many(m.InventoryEntry), list(entries)))
+    ) -> builtins.list[m.InventoryEntry]: ...
+    async def replace_inventory(self, *given: Any, **named: Any) -> builtins.list[m.InventoryEntry]:
+        catalog_id, location_id, entries = _short(given, named, "catalog_id location_id? entries")
+        return await self._run(Op("PUT", _inventory(catalog_id, location_id), many(m.InventoryEntry), list(entries)))
 
+    @overload
+    async def patch_inventory(
+        self, catalog_id: str, entries: Sequence[Mapping[str, Any]]
+    ) -> builtins.list[m.InventoryEntry]: ...
+    @overload
     async def patch_inventory(
         self, catalog_id: str, location_id: str, entries: Sequence[Mapping[str, Any]]
-    ) -> builtins.list[m.InventoryEntry]:
-        path = _p("/v1/catalogs/{}/locations/{}/inventory", catalog_id, location_id)
-        return await self._run(Op("PATCH", path, many(m.InventoryEntry), list(entries)))
+    ) -> builtins.list[m.InventoryEntry]: ...
+    async def patch_inventory(self, *given: Any, **named: Any) -> builtins.list[m.InventoryEntry]:
+        catalog_id, location_id, entries = _short(given, named, "catalog_id location_id? entries")
+        return await self._run(Op("PATCH", _inventory(catalog_id, location_id), many(m.InventoryEntry), list(entries)))
 
     async def upload_image(self, catalog_id: str, data: bytes, content_type: str = "image/png") -> m.Image:
         path = _p("/v1/catalogs/{}/images", catalog_id)
@@ -374,9 +481,15 @@ def _time(value: datetime | str) -> str:
 
 
 def _owner(location_id: str | None, account_id: str | None, collection: str) -> str:
-    """`/v1/locations/:id/<collection>` or `/v1/accounts/:id/<collection>`: exactly one owner."""
-    if (location_id is None) == (account_id is None):
-        raise TypeError("give exactly one of location_id and account_id")
-    if location_id is not None:
-        return _p("/v1/locations/{}/" + collection, location_id)
-    return _p("/v1/accounts/{}/" + collection, str(account_id))
+    """`/v1/locations/:id/<collection>` or `/v1/accounts/:id/<collection>`, at most one owner;
+    with neither, the token's own location (`/v1/location/<collection>`)."""
+    if location_id is not None and account_id is not None:
+        raise TypeError("give location_id or account_id, not both")
+    if account_id is not None:
+        return _under("account", account_id, "/" + collection)
+    return _under("location", location_id, "/" + collection)
+
+
+def _inventory(catalog_id: str, location_id: str | None) -> str:
+    """A catalog's inventory at a location, or at the token's own (`.../location/inventory`)."""
+    return _under("location", location_id, "/inventory", within=_p("/v1/catalogs/{}", catalog_id))

@@ -1,7 +1,7 @@
 """`Comptoir` and `AsyncComptoir`: one attribute per resource of the `/v1` API.
 
 with Comptoir(token="...", base_url="https://comptoir.example") as client:
-    for order in client.orders.list("4k3jxr-1"):   # every page, following X-Cursor-Next
+    for order in client.orders.list():   # the token's location, every page, following X-Cursor-Next
         print(order.id, order.status)
 """
 

@@ -12,7 +12,7 @@
     │   ├── Conflict                   409 conflict
     │   ├── PayloadTooLarge            413 payload_too_large
     │   ├── UnsupportedMediaType       415 unsupported_media_type
-    │   ├── ValidationError            422 unprocessable_entity: .errors, a list of FieldError(field, message)
+    │   ├── UnprocessableEntity        422 unprocessable_entity: .errors, a list of FieldError(field, message)
     │   ├── RateLimited                429 too_many_requests: .retry_after (seconds)
     │   ├── InternalError              500 internal_error
     │   ├── ServiceUnavailable         503 service_unavailable
@@ -21,13 +21,16 @@
     └── WebhookVerificationError       a callback delivery whose signature or timestamp is refused
 
 An error answer whose `error_type` this package does not know raises the class of its status,
-or APIError itself.
+or APIError itself. Each class is named after its `error_type`; the 422's was `ValidationError`
+until 0.2, a name pydantic's own exception has (`errors.ValidationError` still works in 0.2,
+with a DeprecationWarning).
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -91,7 +94,9 @@ class UnsupportedMediaType(APIError):
     error_type = "unsupported_media_type"
 
 
-class ValidationError(APIError):
+class UnprocessableEntity(APIError):
+    """A body or query refused field by field: `.errors` names each field and what is wrong."""
+
     error_type = "unprocessable_entity"
 
     def __init__(self, status: int, error_type: str, message: str, request_id: str | None, body: Any) -> None:
@@ -148,7 +153,7 @@ _BY_TYPE: dict[str, type[APIError]] = {
         Conflict,
         PayloadTooLarge,
         UnsupportedMediaType,
-        ValidationError,
+        UnprocessableEntity,
         RateLimited,
         InternalError,
         ServiceUnavailable,
@@ -163,7 +168,7 @@ _BY_STATUS: dict[int, type[APIError]] = {
     409: Conflict,
     413: PayloadTooLarge,
     415: UnsupportedMediaType,
-    422: ValidationError,
+    422: UnprocessableEntity,
     429: RateLimited,
     500: InternalError,
     503: ServiceUnavailable,
@@ -192,3 +197,13 @@ def retry_after(response: httpx.Response) -> float | None:
         return max(0.0, float(value))
     except ValueError:
         return None
+
+
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        if name == "ValidationError":  # 0.1's name, kept for 0.2 only
+            message = "comptoir_client.errors.ValidationError is UnprocessableEntity since 0.2; it goes in 0.3"
+            warnings.warn(message, DeprecationWarning, stacklevel=2)
+            return UnprocessableEntity
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

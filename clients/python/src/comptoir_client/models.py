@@ -6,8 +6,9 @@ Read models ignore fields they do not know, so a client keeps working when the s
 
 from __future__ import annotations
 
+import warnings
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     AnyUrl,
@@ -15,9 +16,9 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    RootModel,
     StringConstraints,
 )
+from typing_extensions import TypeAliasType
 
 
 class Account(BaseModel):
@@ -74,14 +75,16 @@ class Events(BaseModel):
     own_order_delivery: list[Literal["create", "update"]] | None = None
 
 
-class Url(RootModel[AnyUrl]):
-    root: Annotated[
+Url = TypeAliasType(
+    "Url",
+    Annotated[
         AnyUrl,
         Field(
             description="HTTP(S) URL to POST events to, on a public address (unless the operator allows its network); null for a passive callback",
             title="Url",
         ),
-    ]
+    ],
+)
 
 
 class CallbackUpdate(BaseModel):
@@ -108,22 +111,26 @@ class CallbackUpdate(BaseModel):
     ] = None
 
 
-class AccountId(RootModel[str]):
-    root: Annotated[
+AccountId = TypeAliasType(
+    "AccountId",
+    Annotated[
         str,
         Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Account Id"),
-    ]
+    ],
+)
 
 
-class LocationId(RootModel[str]):
-    root: Annotated[
+LocationId = TypeAliasType(
+    "LocationId",
+    Annotated[
         str,
         Field(
             examples=["4k3jxr-1"],
             pattern="^[2-9a-km-np-z]{6,13}-[1-9][0-9]{0,8}$",
             title="Location Id",
         ),
-    ]
+    ],
+)
 
 
 class CatalogCreate(BaseModel):
@@ -179,15 +186,19 @@ class CatalogWrite(BaseModel):
     ] = None
 
 
-class ImageId(RootModel[str]):
-    root: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$")]
+ImageId = TypeAliasType(
+    "ImageId",
+    Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$")],
+)
 
 
-class ParentId(RootModel[str]):
-    root: Annotated[
+ParentId = TypeAliasType(
+    "ParentId",
+    Annotated[
         str,
         Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Parent Id"),
-    ]
+    ],
+)
 
 
 class Category(BaseModel):
@@ -216,16 +227,18 @@ class Charge(BaseModel):
     type: Annotated[str, Field(title="Type")]
 
 
-class PrivateRef(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Private Ref")]
+PrivateRef = TypeAliasType(
+    "PrivateRef",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Private Ref")],
+)
 
 
-class Ref(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Ref")]
+Ref = TypeAliasType("Ref", Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Ref")])
 
 
-class TaxRate(RootModel[str]):
-    root: Annotated[
+TaxRate = TypeAliasType(
+    "TaxRate",
+    Annotated[
         str,
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
@@ -233,11 +246,13 @@ class TaxRate(RootModel[str]):
             pattern="^-?[0-9]{1,30}(\\.[0-9]{1,30})?$",
             title="Tax Rate",
         ),
-    ]
+    ],
+)
 
 
-class TaxRate1(RootModel[float]):
-    root: Annotated[
+TaxRate1 = TypeAliasType(
+    "TaxRate1",
+    Annotated[
         float,
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
@@ -247,10 +262,11 @@ class TaxRate1(RootModel[float]):
             multiple_of=1e-30,
             title="Tax Rate",
         ),
-    ]
+    ],
+)
 
 
-class ChargeIn(BaseModel):
+class OrderCharge(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -273,7 +289,7 @@ class ChargeIn(BaseModel):
     ] = "other"
 
 
-class ChargeOut(BaseModel):
+class OrderChargeRead(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -322,32 +338,39 @@ class CustomerListWrite(BaseModel):
     ]
 
 
-class Address1(RootModel[str]):
-    root: Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Address 1")]
+Address1 = TypeAliasType(
+    "Address1",
+    Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Address 1")],
+)
 
 
-class Address2(RootModel[str]):
-    root: Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Address 2")]
+Address2 = TypeAliasType(
+    "Address2",
+    Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Address 2")],
+)
 
 
-class BirthDate(RootModel[date]):
-    root: Annotated[date, Field(examples=["2026-06-24"], title="Birth Date")]
+BirthDate = TypeAliasType("BirthDate", Annotated[date, Field(examples=["2026-06-24"], title="Birth Date")])
 
 
-class City(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="City")]
+City = TypeAliasType("City", Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="City")])
 
 
-class CompanyName(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Company Name")]
+CompanyName = TypeAliasType(
+    "CompanyName",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Company Name")],
+)
 
 
-class DeliveryNotes(RootModel[str]):
-    root: Annotated[str, Field(max_length=5000, pattern="^[^\\u0000]*$", title="Delivery Notes")]
+DeliveryNotes = TypeAliasType(
+    "DeliveryNotes",
+    Annotated[str, Field(max_length=5000, pattern="^[^\\u0000]*$", title="Delivery Notes")],
+)
 
 
-class Email(RootModel[str]):
-    root: Annotated[
+Email = TypeAliasType(
+    "Email",
+    Annotated[
         str,
         Field(
             examples=["ann@example.com"],
@@ -355,30 +378,38 @@ class Email(RootModel[str]):
             pattern="^[^@\\s\\u001c-\\u001f\\u0085]+@[^@\\s\\u001c-\\u001f\\u0085]+$",
             title="Email",
         ),
-    ]
+    ],
+)
 
 
-class FirstName(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="First Name")]
+FirstName = TypeAliasType(
+    "FirstName",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="First Name")],
+)
 
 
-class LastName(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Last Name")]
+LastName = TypeAliasType(
+    "LastName",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Last Name")],
+)
 
 
-class Latitude(RootModel[str]):
-    root: Annotated[
+Latitude = TypeAliasType(
+    "Latitude",
+    Annotated[
         str,
         Field(
             description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
             pattern="^-?(90(\\.0{1,30})?|[0-8]?[0-9](\\.[0-9]{1,30})?)$",
             title="Latitude",
         ),
-    ]
+    ],
+)
 
 
-class Latitude1(RootModel[float]):
-    root: Annotated[
+Latitude1 = TypeAliasType(
+    "Latitude1",
+    Annotated[
         float,
         Field(
             description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
@@ -387,22 +418,26 @@ class Latitude1(RootModel[float]):
             multiple_of=1e-30,
             title="Latitude",
         ),
-    ]
+    ],
+)
 
 
-class Longitude(RootModel[str]):
-    root: Annotated[
+Longitude = TypeAliasType(
+    "Longitude",
+    Annotated[
         str,
         Field(
             description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
             pattern="^-?(180(\\.0{1,30})?|(1[0-7][0-9]|[0-9]{1,2})(\\.[0-9]{1,30})?)$",
             title="Longitude",
         ),
-    ]
+    ],
+)
 
 
-class Longitude1(RootModel[float]):
-    root: Annotated[
+Longitude1 = TypeAliasType(
+    "Longitude1",
+    Annotated[
         float,
         Field(
             description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
@@ -411,11 +446,13 @@ class Longitude1(RootModel[float]):
             multiple_of=1e-30,
             title="Longitude",
         ),
-    ]
+    ],
+)
 
 
-class Phone(RootModel[str]):
-    root: Annotated[
+Phone = TypeAliasType(
+    "Phone",
+    Annotated[
         str,
         Field(
             description="E.164 (other formats are deprecated)",
@@ -424,19 +461,26 @@ class Phone(RootModel[str]):
             pattern="^(\\+(1[0-9]{7,10}|7[0-9]{10,14}|20[0-9]{8,10}|27[0-9]{5,10}|30[0-9]{10,12}|31[0-9]{5,11}|32[0-9]{8,9}|33[0-9]{9,9}|34[0-9]{9,9}|36[0-9]{8,9}|39[0-9]{6,12}|40[0-9]{6,9}|41[0-9]{9,12}|43[0-9]{4,13}|44[0-9]{7,10}|45[0-9]{8,8}|46[0-9]{6,12}|47[0-9]{5,8}|48[0-9]{6,10}|49[0-9]{4,15}|51[0-9]{8,9}|52[0-9]{10,10}|53[0-9]{6,10}|54[0-9]{10,11}|55[0-9]{8,11}|56[0-9]{9,11}|57[0-9]{8,11}|58[0-9]{10,10}|60[0-9]{8,10}|61[0-9]{5,12}|62[0-9]{7,17}|63[0-9]{6,13}|64[0-9]{5,10}|65[0-9]{8,11}|66[0-9]{8,13}|81[0-9]{8,17}|82[0-9]{5,14}|84[0-9]{7,10}|86[0-9]{7,12}|90[0-9]{7,13}|91[0-9]{8,13}|92[0-9]{8,12}|93[0-9]{9,9}|94[0-9]{9,9}|95[0-9]{6,10}|98[0-9]{4,10}|211[0-9]{9,9}|212[0-9]{9,9}|213[0-9]{8,9}|216[0-9]{8,8}|218[0-9]{9,9}|220[0-9]{7,9}|221[0-9]{9,9}|222[0-9]{8,8}|223[0-9]{8,8}|224[0-9]{8,9}|225[0-9]{10,10}|226[0-9]{8,8}|227[0-9]{8,8}|228[0-9]{8,8}|229[0-9]{10,10}|230[0-9]{7,10}|231[0-9]{7,9}|232[0-9]{8,8}|233[0-9]{8,9}|234[0-9]{10,14}|235[0-9]{8,8}|236[0-9]{8,8}|237[0-9]{8,9}|238[0-9]{7,7}|239[0-9]{7,7}|240[0-9]{9,9}|241[0-9]{7,8}|242[0-9]{9,9}|243[0-9]{7,10}|244[0-9]{9,9}|245[0-9]{7,9}|246[0-9]{7,7}|247[0-9]{5,6}|248[0-9]{7,7}|249[0-9]{9,9}|250[0-9]{8,9}|251[0-9]{9,9}|252[0-9]{6,9}|253[0-9]{8,8}|254[0-9]{7,10}|255[0-9]{9,9}|256[0-9]{9,9}|257[0-9]{8,8}|258[0-9]{8,9}|260[0-9]{9,9}|261[0-9]{9,9}|262[0-9]{9,9}|263[0-9]{7,10}|264[0-9]{8,9}|265[0-9]{7,9}|266[0-9]{8,8}|267[0-9]{7,10}|268[0-9]{8,9}|269[0-9]{7,7}|290[0-9]{4,5}|291[0-9]{7,7}|297[0-9]{7,7}|298[0-9]{6,6}|299[0-9]{6,6}|350[0-9]{8,8}|351[0-9]{9,9}|352[0-9]{4,11}|353[0-9]{7,10}|354[0-9]{7,9}|355[0-9]{6,9}|356[0-9]{8,8}|357[0-9]{8,8}|358[0-9]{5,12}|359[0-9]{6,12}|370[0-9]{8,8}|371[0-9]{8,8}|372[0-9]{7,10}|373[0-9]{8,8}|374[0-9]{8,8}|375[0-9]{6,11}|376[0-9]{6,9}|377[0-9]{8,9}|378[0-9]{8,10}|380[0-9]{9,10}|381[0-9]{6,12}|382[0-9]{8,9}|383[0-9]{8,12}|385[0-9]{7,9}|386[0-9]{5,8}|387[0-9]{8,9}|389[0-9]{8,8}|420[0-9]{9,12}|421[0-9]{6,9}|423[0-9]{7,9}|500[0-9]{5,5}|501[0-9]{7,11}|502[0-9]{8,11}|503[0-9]{7,11}|504[0-9]{8,11}|505[0-9]{8,8}|506[0-9]{8,10}|507[0-9]{7,11}|508[0-9]{6,9}|509[0-9]{8,8}|590[0-9]{9,9}|591[0-9]{8,9}|592[0-9]{7,7}|593[0-9]{8,11}|594[0-9]{9,9}|595[0-9]{6,11}|596[0-9]{9,9}|597[0-9]{6,7}|598[0-9]{4,13}|599[0-9]{7,8}|670[0-9]{7,8}|672[0-9]{6,6}|673[0-9]{7,7}|674[0-9]{7,7}|675[0-9]{7,8}|676[0-9]{5,7}|677[0-9]{5,7}|678[0-9]{5,7}|679[0-9]{7,11}|680[0-9]{7,7}|681[0-9]{6,9}|682[0-9]{5,5}|683[0-9]{4,7}|685[0-9]{5,10}|686[0-9]{5,8}|687[0-9]{6,6}|688[0-9]{5,7}|689[0-9]{6,9}|690[0-9]{4,7}|691[0-9]{7,7}|692[0-9]{7,7}|800[0-9]{8,8}|808[0-9]{8,8}|850[0-9]{8,10}|852[0-9]{5,11}|853[0-9]{7,8}|855[0-9]{8,10}|856[0-9]{8,10}|870[0-9]{9,12}|878[0-9]{12,12}|880[0-9]{6,10}|881[0-9]{9,10}|882[0-9]{7,12}|883[0-9]{8,12}|886[0-9]{7,11}|888[0-9]{11,11}|960[0-9]{7,10}|961[0-9]{7,8}|962[0-9]{8,9}|963[0-9]{8,9}|964[0-9]{8,10}|965[0-9]{7,8}|966[0-9]{9,10}|967[0-9]{7,9}|968[0-9]{7,9}|970[0-9]{8,10}|971[0-9]{5,12}|972[0-9]{7,12}|973[0-9]{8,8}|974[0-9]{7,11}|975[0-9]{7,8}|976[0-9]{8,10}|977[0-9]{8,11}|979[0-9]{9,9}|992[0-9]{9,9}|993[0-9]{8,8}|994[0-9]{9,9}|995[0-9]{9,9}|996[0-9]{9,10}|998[0-9]{9,9})|[^+\\s\\u0000][^\\u0000]*)$",
             title="Phone",
         ),
-    ]
+    ],
+)
 
 
-class PhoneAccessCode(RootModel[str]):
-    root: Annotated[str, Field(max_length=64, pattern="^[^\\u0000]*$", title="Phone Access Code")]
+PhoneAccessCode = TypeAliasType(
+    "PhoneAccessCode",
+    Annotated[str, Field(max_length=64, pattern="^[^\\u0000]*$", title="Phone Access Code")],
+)
 
 
-class PostalCode(RootModel[str]):
-    root: Annotated[str, Field(max_length=32, pattern="^[^\\u0000]*$", title="Postal Code")]
+PostalCode = TypeAliasType(
+    "PostalCode",
+    Annotated[str, Field(max_length=32, pattern="^[^\\u0000]*$", title="Postal Code")],
+)
 
 
-class State(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="State")]
+State = TypeAliasType(
+    "State",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="State")],
+)
 
 
 class CustomerWrite(BaseModel):
@@ -732,11 +776,13 @@ class CustomerWrite(BaseModel):
     state: Annotated[State | None, Field(title="State")] = None
 
 
-class CategoryId(RootModel[str]):
-    root: Annotated[
+CategoryId = TypeAliasType(
+    "CategoryId",
+    Annotated[
         str,
         Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Category Id"),
-    ]
+    ],
+)
 
 
 class Deal(BaseModel):
@@ -756,7 +802,7 @@ class Deal(BaseModel):
     tags: Annotated[list[str], Field(title="Tags")]
 
 
-class DealIn(BaseModel):
+class OrderDeal(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -764,19 +810,25 @@ class DealIn(BaseModel):
     ref: Annotated[Ref | None, Field(title="Ref")] = None
 
 
-class Label(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Label")]
+Label = TypeAliasType(
+    "Label",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Label")],
+)
 
 
-class PricingEffect(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Pricing Effect")]
+PricingEffect = TypeAliasType(
+    "PricingEffect",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Pricing Effect")],
+)
 
 
-class PricingValue(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Pricing Value")]
+PricingValue = TypeAliasType(
+    "PricingValue",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Pricing Value")],
+)
 
 
-class DealLineIn(BaseModel):
+class DealLine(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -794,7 +846,7 @@ class DealLineIn(BaseModel):
     pricing_value: Annotated[PricingValue | None, Field(title="Pricing Value")] = None
 
 
-class DealLineOut(BaseModel):
+class DealLineRead(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -805,7 +857,7 @@ class DealLineOut(BaseModel):
     pricing_value: Annotated[str | None, Field(title="Pricing Value")]
 
 
-class DealOut(BaseModel):
+class OrderDealRead(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -864,8 +916,9 @@ class Delivery(BaseModel):
     tracking_url: Annotated[str | None, Field(title="Tracking Url")]
 
 
-class AssignedAt(RootModel[str]):
-    root: Annotated[
+AssignedAt = TypeAliasType(
+    "AssignedAt",
+    Annotated[
         str,
         Field(
             description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
@@ -873,11 +926,13 @@ class AssignedAt(RootModel[str]):
             pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
             title="Assigned At",
         ),
-    ]
+    ],
+)
 
 
-class CancelledAt(RootModel[str]):
-    root: Annotated[
+CancelledAt = TypeAliasType(
+    "CancelledAt",
+    Annotated[
         str,
         Field(
             description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
@@ -885,15 +940,19 @@ class CancelledAt(RootModel[str]):
             pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
             title="Cancelled At",
         ),
-    ]
+    ],
+)
 
 
-class CarrierRef(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Carrier Ref")]
+CarrierRef = TypeAliasType(
+    "CarrierRef",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Carrier Ref")],
+)
 
 
-class DeliveredAt(RootModel[str]):
-    root: Annotated[
+DeliveredAt = TypeAliasType(
+    "DeliveredAt",
+    Annotated[
         str,
         Field(
             description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
@@ -901,22 +960,26 @@ class DeliveredAt(RootModel[str]):
             pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
             title="Delivered At",
         ),
-    ]
+    ],
+)
 
 
-class DriverLatitude(RootModel[str]):
-    root: Annotated[
+DriverLatitude = TypeAliasType(
+    "DriverLatitude",
+    Annotated[
         str,
         Field(
             description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
             pattern="^-?(90(\\.0{1,30})?|[0-8]?[0-9](\\.[0-9]{1,30})?)$",
             title="Driver Latitude",
         ),
-    ]
+    ],
+)
 
 
-class DriverLatitude1(RootModel[float]):
-    root: Annotated[
+DriverLatitude1 = TypeAliasType(
+    "DriverLatitude1",
+    Annotated[
         float,
         Field(
             description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
@@ -925,22 +988,26 @@ class DriverLatitude1(RootModel[float]):
             multiple_of=1e-30,
             title="Driver Latitude",
         ),
-    ]
+    ],
+)
 
 
-class DriverLongitude(RootModel[str]):
-    root: Annotated[
+DriverLongitude = TypeAliasType(
+    "DriverLongitude",
+    Annotated[
         str,
         Field(
             description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
             pattern="^-?(180(\\.0{1,30})?|(1[0-7][0-9]|[0-9]{1,2})(\\.[0-9]{1,30})?)$",
             title="Driver Longitude",
         ),
-    ]
+    ],
+)
 
 
-class DriverLongitude1(RootModel[float]):
-    root: Annotated[
+DriverLongitude1 = TypeAliasType(
+    "DriverLongitude1",
+    Annotated[
         float,
         Field(
             description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
@@ -949,15 +1016,19 @@ class DriverLongitude1(RootModel[float]):
             multiple_of=1e-30,
             title="Driver Longitude",
         ),
-    ]
+    ],
+)
 
 
-class DriverName(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Driver Name")]
+DriverName = TypeAliasType(
+    "DriverName",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Driver Name")],
+)
 
 
-class DriverPhone(RootModel[str]):
-    root: Annotated[
+DriverPhone = TypeAliasType(
+    "DriverPhone",
+    Annotated[
         str,
         Field(
             description="E.164 (other formats are deprecated)",
@@ -966,22 +1037,28 @@ class DriverPhone(RootModel[str]):
             pattern="^(\\+(1[0-9]{7,10}|7[0-9]{10,14}|20[0-9]{8,10}|27[0-9]{5,10}|30[0-9]{10,12}|31[0-9]{5,11}|32[0-9]{8,9}|33[0-9]{9,9}|34[0-9]{9,9}|36[0-9]{8,9}|39[0-9]{6,12}|40[0-9]{6,9}|41[0-9]{9,12}|43[0-9]{4,13}|44[0-9]{7,10}|45[0-9]{8,8}|46[0-9]{6,12}|47[0-9]{5,8}|48[0-9]{6,10}|49[0-9]{4,15}|51[0-9]{8,9}|52[0-9]{10,10}|53[0-9]{6,10}|54[0-9]{10,11}|55[0-9]{8,11}|56[0-9]{9,11}|57[0-9]{8,11}|58[0-9]{10,10}|60[0-9]{8,10}|61[0-9]{5,12}|62[0-9]{7,17}|63[0-9]{6,13}|64[0-9]{5,10}|65[0-9]{8,11}|66[0-9]{8,13}|81[0-9]{8,17}|82[0-9]{5,14}|84[0-9]{7,10}|86[0-9]{7,12}|90[0-9]{7,13}|91[0-9]{8,13}|92[0-9]{8,12}|93[0-9]{9,9}|94[0-9]{9,9}|95[0-9]{6,10}|98[0-9]{4,10}|211[0-9]{9,9}|212[0-9]{9,9}|213[0-9]{8,9}|216[0-9]{8,8}|218[0-9]{9,9}|220[0-9]{7,9}|221[0-9]{9,9}|222[0-9]{8,8}|223[0-9]{8,8}|224[0-9]{8,9}|225[0-9]{10,10}|226[0-9]{8,8}|227[0-9]{8,8}|228[0-9]{8,8}|229[0-9]{10,10}|230[0-9]{7,10}|231[0-9]{7,9}|232[0-9]{8,8}|233[0-9]{8,9}|234[0-9]{10,14}|235[0-9]{8,8}|236[0-9]{8,8}|237[0-9]{8,9}|238[0-9]{7,7}|239[0-9]{7,7}|240[0-9]{9,9}|241[0-9]{7,8}|242[0-9]{9,9}|243[0-9]{7,10}|244[0-9]{9,9}|245[0-9]{7,9}|246[0-9]{7,7}|247[0-9]{5,6}|248[0-9]{7,7}|249[0-9]{9,9}|250[0-9]{8,9}|251[0-9]{9,9}|252[0-9]{6,9}|253[0-9]{8,8}|254[0-9]{7,10}|255[0-9]{9,9}|256[0-9]{9,9}|257[0-9]{8,8}|258[0-9]{8,9}|260[0-9]{9,9}|261[0-9]{9,9}|262[0-9]{9,9}|263[0-9]{7,10}|264[0-9]{8,9}|265[0-9]{7,9}|266[0-9]{8,8}|267[0-9]{7,10}|268[0-9]{8,9}|269[0-9]{7,7}|290[0-9]{4,5}|291[0-9]{7,7}|297[0-9]{7,7}|298[0-9]{6,6}|299[0-9]{6,6}|350[0-9]{8,8}|351[0-9]{9,9}|352[0-9]{4,11}|353[0-9]{7,10}|354[0-9]{7,9}|355[0-9]{6,9}|356[0-9]{8,8}|357[0-9]{8,8}|358[0-9]{5,12}|359[0-9]{6,12}|370[0-9]{8,8}|371[0-9]{8,8}|372[0-9]{7,10}|373[0-9]{8,8}|374[0-9]{8,8}|375[0-9]{6,11}|376[0-9]{6,9}|377[0-9]{8,9}|378[0-9]{8,10}|380[0-9]{9,10}|381[0-9]{6,12}|382[0-9]{8,9}|383[0-9]{8,12}|385[0-9]{7,9}|386[0-9]{5,8}|387[0-9]{8,9}|389[0-9]{8,8}|420[0-9]{9,12}|421[0-9]{6,9}|423[0-9]{7,9}|500[0-9]{5,5}|501[0-9]{7,11}|502[0-9]{8,11}|503[0-9]{7,11}|504[0-9]{8,11}|505[0-9]{8,8}|506[0-9]{8,10}|507[0-9]{7,11}|508[0-9]{6,9}|509[0-9]{8,8}|590[0-9]{9,9}|591[0-9]{8,9}|592[0-9]{7,7}|593[0-9]{8,11}|594[0-9]{9,9}|595[0-9]{6,11}|596[0-9]{9,9}|597[0-9]{6,7}|598[0-9]{4,13}|599[0-9]{7,8}|670[0-9]{7,8}|672[0-9]{6,6}|673[0-9]{7,7}|674[0-9]{7,7}|675[0-9]{7,8}|676[0-9]{5,7}|677[0-9]{5,7}|678[0-9]{5,7}|679[0-9]{7,11}|680[0-9]{7,7}|681[0-9]{6,9}|682[0-9]{5,5}|683[0-9]{4,7}|685[0-9]{5,10}|686[0-9]{5,8}|687[0-9]{6,6}|688[0-9]{5,7}|689[0-9]{6,9}|690[0-9]{4,7}|691[0-9]{7,7}|692[0-9]{7,7}|800[0-9]{8,8}|808[0-9]{8,8}|850[0-9]{8,10}|852[0-9]{5,11}|853[0-9]{7,8}|855[0-9]{8,10}|856[0-9]{8,10}|870[0-9]{9,12}|878[0-9]{12,12}|880[0-9]{6,10}|881[0-9]{9,10}|882[0-9]{7,12}|883[0-9]{8,12}|886[0-9]{7,11}|888[0-9]{11,11}|960[0-9]{7,10}|961[0-9]{7,8}|962[0-9]{8,9}|963[0-9]{8,9}|964[0-9]{8,10}|965[0-9]{7,8}|966[0-9]{9,10}|967[0-9]{7,9}|968[0-9]{7,9}|970[0-9]{8,10}|971[0-9]{5,12}|972[0-9]{7,12}|973[0-9]{8,8}|974[0-9]{7,11}|975[0-9]{7,8}|976[0-9]{8,10}|977[0-9]{8,11}|979[0-9]{9,9}|992[0-9]{9,9}|993[0-9]{8,8}|994[0-9]{9,9}|995[0-9]{9,9}|996[0-9]{9,10}|998[0-9]{9,9})|[^+\\s\\u0000][^\\u0000]*)$",
             title="Driver Phone",
         ),
-    ]
+    ],
+)
 
 
-class DriverPhoneAccessCode(RootModel[str]):
-    root: Annotated[
+DriverPhoneAccessCode = TypeAliasType(
+    "DriverPhoneAccessCode",
+    Annotated[
         str,
         Field(max_length=64, pattern="^[^\\u0000]*$", title="Driver Phone Access Code"),
-    ]
+    ],
+)
 
 
-class DriverPickupUrl(RootModel[str]):
-    root: Annotated[str, Field(max_length=2000, pattern="^[^\\u0000]*$", title="Driver Pickup Url")]
+DriverPickupUrl = TypeAliasType(
+    "DriverPickupUrl",
+    Annotated[str, Field(max_length=2000, pattern="^[^\\u0000]*$", title="Driver Pickup Url")],
+)
 
 
-class DriverPositionUpdatedAt(RootModel[str]):
-    root: Annotated[
+DriverPositionUpdatedAt = TypeAliasType(
+    "DriverPositionUpdatedAt",
+    Annotated[
         str,
         Field(
             description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
@@ -989,11 +1066,13 @@ class DriverPositionUpdatedAt(RootModel[str]):
             pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
             title="Driver Position Updated At",
         ),
-    ]
+    ],
+)
 
 
-class EstimatedDropoffAt(RootModel[str]):
-    root: Annotated[
+EstimatedDropoffAt = TypeAliasType(
+    "EstimatedDropoffAt",
+    Annotated[
         str,
         Field(
             description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
@@ -1001,11 +1080,13 @@ class EstimatedDropoffAt(RootModel[str]):
             pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
             title="Estimated Dropoff At",
         ),
-    ]
+    ],
+)
 
 
-class EstimatedPickupAt(RootModel[str]):
-    root: Annotated[
+EstimatedPickupAt = TypeAliasType(
+    "EstimatedPickupAt",
+    Annotated[
         str,
         Field(
             description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
@@ -1013,15 +1094,16 @@ class EstimatedPickupAt(RootModel[str]):
             pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
             title="Estimated Pickup At",
         ),
-    ]
+    ],
+)
 
 
-class Fee(RootModel[str]):
-    root: Annotated[str, Field(max_length=64, pattern="^[^\\u0000]*$", title="Fee")]
+Fee = TypeAliasType("Fee", Annotated[str, Field(max_length=64, pattern="^[^\\u0000]*$", title="Fee")])
 
 
-class PickupAt(RootModel[str]):
-    root: Annotated[
+PickupAt = TypeAliasType(
+    "PickupAt",
+    Annotated[
         str,
         Field(
             description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
@@ -1029,11 +1111,14 @@ class PickupAt(RootModel[str]):
             pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
             title="Pickup At",
         ),
-    ]
+    ],
+)
 
 
-class TrackingUrl(RootModel[str]):
-    root: Annotated[str, Field(max_length=2000, pattern="^[^\\u0000]*$", title="Tracking Url")]
+TrackingUrl = TypeAliasType(
+    "TrackingUrl",
+    Annotated[str, Field(max_length=2000, pattern="^[^\\u0000]*$", title="Tracking Url")],
+)
 
 
 class DeliveryCreate(BaseModel):
@@ -1076,54 +1161,6 @@ class DeliveryCreate(BaseModel):
     tracking_url: Annotated[TrackingUrl | None, Field(title="Tracking Url")] = None
 
 
-class DriverLatitude2(RootModel[str]):
-    root: Annotated[
-        str,
-        Field(
-            description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
-            pattern="^-?(90(\\.0{1,30})?|[0-8]?[0-9](\\.[0-9]{1,30})?)$",
-            title="Driver Latitude",
-        ),
-    ]
-
-
-class DriverLatitude3(RootModel[float]):
-    root: Annotated[
-        float,
-        Field(
-            description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
-            ge=-90.0,
-            le=90.0,
-            multiple_of=1e-30,
-            title="Driver Latitude",
-        ),
-    ]
-
-
-class DriverLongitude2(RootModel[str]):
-    root: Annotated[
-        str,
-        Field(
-            description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
-            pattern="^-?(180(\\.0{1,30})?|(1[0-7][0-9]|[0-9]{1,2})(\\.[0-9]{1,30})?)$",
-            title="Driver Longitude",
-        ),
-    ]
-
-
-class DriverLongitude3(RootModel[float]):
-    root: Annotated[
-        float,
-        Field(
-            description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
-            ge=-180.0,
-            le=180.0,
-            multiple_of=1e-30,
-            title="Driver Longitude",
-        ),
-    ]
-
-
 class DeliveryUpdate(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
@@ -1131,8 +1168,8 @@ class DeliveryUpdate(BaseModel):
     assigned_at: Annotated[AssignedAt | None, Field(title="Assigned At")] = None
     cancelled_at: Annotated[CancelledAt | None, Field(title="Cancelled At")] = None
     delivered_at: Annotated[DeliveredAt | None, Field(title="Delivered At")] = None
-    driver_latitude: Annotated[DriverLatitude2 | DriverLatitude3 | None, Field(title="Driver Latitude")] = None
-    driver_longitude: Annotated[DriverLongitude2 | DriverLongitude3 | None, Field(title="Driver Longitude")] = None
+    driver_latitude: Annotated[DriverLatitude | DriverLatitude1 | None, Field(title="Driver Latitude")] = None
+    driver_longitude: Annotated[DriverLongitude | DriverLongitude1 | None, Field(title="Driver Longitude")] = None
     driver_name: Annotated[DriverName | None, Field(title="Driver Name")] = None
     driver_phone: Annotated[DriverPhone | None, Field(title="Driver Phone")] = None
     driver_phone_access_code: Annotated[DriverPhoneAccessCode | None, Field(title="Driver Phone Access Code")] = None
@@ -1177,7 +1214,7 @@ class Discount(BaseModel):
     restrictions: Annotated[dict[str, Any] | None, Field(title="Restrictions")]
 
 
-class DiscountIn(BaseModel):
+class OrderDiscount(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -1197,7 +1234,7 @@ class DiscountIn(BaseModel):
     ref: Annotated[Ref | None, Field(title="Ref")] = None
 
 
-class DiscountOut(BaseModel):
+class OrderDiscountRead(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -1296,54 +1333,6 @@ class FieldErrorBody(BaseModel):
     )
     field: Annotated[str, Field(title="Field")]
     message: Annotated[str, Field(title="Message")]
-
-
-class Latitude2(RootModel[str]):
-    root: Annotated[
-        str,
-        Field(
-            description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
-            pattern="^-?(90(\\.0{1,30})?|[0-8]?[0-9](\\.[0-9]{1,30})?)$",
-            title="Latitude",
-        ),
-    ]
-
-
-class Latitude3(RootModel[float]):
-    root: Annotated[
-        float,
-        Field(
-            description="Exact decimal between -90 and 90: a string, or a JSON number on write.",
-            ge=-90.0,
-            le=90.0,
-            multiple_of=1e-30,
-            title="Latitude",
-        ),
-    ]
-
-
-class Longitude2(RootModel[str]):
-    root: Annotated[
-        str,
-        Field(
-            description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
-            pattern="^-?(180(\\.0{1,30})?|(1[0-7][0-9]|[0-9]{1,2})(\\.[0-9]{1,30})?)$",
-            title="Longitude",
-        ),
-    ]
-
-
-class Longitude3(RootModel[float]):
-    root: Annotated[
-        float,
-        Field(
-            description="Exact decimal between -180 and 180: a string, or a JSON number on write.",
-            ge=-180.0,
-            le=180.0,
-            multiple_of=1e-30,
-            title="Longitude",
-        ),
-    ]
 
 
 class GuestCustomer(BaseModel):
@@ -1628,8 +1617,8 @@ class GuestCustomer(BaseModel):
     first_name: Annotated[FirstName | None, Field(title="First Name")] = None
     gender: Annotated[Literal["male", "female"] | None, Field(title="Gender")] = None
     last_name: Annotated[LastName | None, Field(title="Last Name")] = None
-    latitude: Annotated[Latitude2 | Latitude3 | None, Field(title="Latitude")] = None
-    longitude: Annotated[Longitude2 | Longitude3 | None, Field(title="Longitude")] = None
+    latitude: Annotated[Latitude | Latitude1 | None, Field(title="Latitude")] = None
+    longitude: Annotated[Longitude | Longitude1 | None, Field(title="Longitude")] = None
     phone: Annotated[str | None, Field(title="Phone")] = None
     phone_access_code: Annotated[PhoneAccessCode | None, Field(title="Phone Access Code")] = None
     postal_code: Annotated[PostalCode | None, Field(title="Postal Code")] = None
@@ -1660,12 +1649,15 @@ class InventoryEntry(BaseModel):
     stock: Annotated[str | None, Field(title="Stock")]
 
 
-class CustomerNotes(RootModel[str]):
-    root: Annotated[str, Field(max_length=5000, pattern="^[^\\u0000]*$", title="Customer Notes")]
+CustomerNotes = TypeAliasType(
+    "CustomerNotes",
+    Annotated[str, Field(max_length=5000, pattern="^[^\\u0000]*$", title="Customer Notes")],
+)
 
 
-class PointsEarned(RootModel[str]):
-    root: Annotated[
+PointsEarned = TypeAliasType(
+    "PointsEarned",
+    Annotated[
         str,
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
@@ -1673,11 +1665,13 @@ class PointsEarned(RootModel[str]):
             pattern="^-?[0-9]{1,30}(\\.[0-9]{1,30})?$",
             title="Points Earned",
         ),
-    ]
+    ],
+)
 
 
-class PointsEarned1(RootModel[float]):
-    root: Annotated[
+PointsEarned1 = TypeAliasType(
+    "PointsEarned1",
+    Annotated[
         float,
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
@@ -1687,11 +1681,13 @@ class PointsEarned1(RootModel[float]):
             multiple_of=1e-30,
             title="Points Earned",
         ),
-    ]
+    ],
+)
 
 
-class PointsUsed(RootModel[str]):
-    root: Annotated[
+PointsUsed = TypeAliasType(
+    "PointsUsed",
+    Annotated[
         str,
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
@@ -1699,11 +1695,13 @@ class PointsUsed(RootModel[str]):
             pattern="^-?[0-9]{1,30}(\\.[0-9]{1,30})?$",
             title="Points Used",
         ),
-    ]
+    ],
+)
 
 
-class PointsUsed1(RootModel[float]):
-    root: Annotated[
+PointsUsed1 = TypeAliasType(
+    "PointsUsed1",
+    Annotated[
         float,
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
@@ -1713,56 +1711,39 @@ class PointsUsed1(RootModel[float]):
             multiple_of=1e-30,
             title="Points Used",
         ),
-    ]
+    ],
+)
 
 
-class Quantity(RootModel[str]):
-    root: Annotated[
+Quantity = TypeAliasType(
+    "Quantity",
+    Annotated[
         str,
         Field(
             examples=["2"],
             pattern="^([1-9][0-9]{0,5}(\\.[0-9]{1,30})?|1000000(\\.0{1,30})?|0\\.[0-9]{0,29}[1-9])$",
             title="Quantity",
         ),
-    ]
+    ],
+)
 
 
-class Quantity1(RootModel[float]):
-    root: Annotated[float, Field(examples=["2"], gt=0.0, le=1000000.0, title="Quantity")]
+Quantity1 = TypeAliasType(
+    "Quantity1",
+    Annotated[float, Field(examples=["2"], gt=0.0, le=1000000.0, title="Quantity")],
+)
 
 
-class SkuName(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Sku Name")]
+SkuName = TypeAliasType(
+    "SkuName",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Sku Name")],
+)
 
 
-class SkuRef(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Sku Ref")]
-
-
-class TaxRate2(RootModel[str]):
-    root: Annotated[
-        str,
-        Field(
-            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
-            examples=["13.5"],
-            pattern="^-?[0-9]{1,30}(\\.[0-9]{1,30})?$",
-            title="Tax Rate",
-        ),
-    ]
-
-
-class TaxRate3(RootModel[float]):
-    root: Annotated[
-        float,
-        Field(
-            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
-            examples=["13.5"],
-            ge=-1e30,
-            le=1e30,
-            multiple_of=1e-30,
-            title="Tax Rate",
-        ),
-    ]
+SkuRef = TypeAliasType(
+    "SkuRef",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Sku Ref")],
+)
 
 
 class LoyaltyCard(BaseModel):
@@ -1779,8 +1760,7 @@ class LoyaltyCard(BaseModel):
     ref: Annotated[str | None, Field(title="Ref")]
 
 
-class Name(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Name")]
+Name = TypeAliasType("Name", Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Name")])
 
 
 class LoyaltyCardCreate(BaseModel):
@@ -1822,22 +1802,26 @@ class LoyaltyCardUpdate(BaseModel):
     ref: Annotated[Ref | None, Field(title="Ref")] = None
 
 
-class OrderId(RootModel[str]):
-    root: Annotated[
+OrderId = TypeAliasType(
+    "OrderId",
+    Annotated[
         str,
         Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Order Id"),
-    ]
+    ],
+)
 
 
-class OrderLocationId(RootModel[str]):
-    root: Annotated[
+OrderLocationId = TypeAliasType(
+    "OrderLocationId",
+    Annotated[
         str,
         Field(
             examples=["4k3jxr-1"],
             pattern="^[2-9a-km-np-z]{6,13}-[1-9][0-9]{0,8}$",
             title="Order Location Id",
         ),
-    ]
+    ],
+)
 
 
 class LoyaltyOperation(BaseModel):
@@ -1857,8 +1841,9 @@ class LoyaltyOperation(BaseModel):
     reason: Annotated[str | None, Field(title="Reason")]
 
 
-class Delta(RootModel[str]):
-    root: Annotated[
+Delta = TypeAliasType(
+    "Delta",
+    Annotated[
         str,
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
@@ -1866,11 +1851,13 @@ class Delta(RootModel[str]):
             pattern="^-?[0-9]{1,30}(\\.[0-9]{1,30})?$",
             title="Delta",
         ),
-    ]
+    ],
+)
 
 
-class Delta1(RootModel[float]):
-    root: Annotated[
+Delta1 = TypeAliasType(
+    "Delta1",
+    Annotated[
         float,
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
@@ -1880,11 +1867,14 @@ class Delta1(RootModel[float]):
             multiple_of=1e-30,
             title="Delta",
         ),
-    ]
+    ],
+)
 
 
-class Reason(RootModel[str]):
-    root: Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Reason")]
+Reason = TypeAliasType(
+    "Reason",
+    Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Reason")],
+)
 
 
 class LoyaltyOperationCreate(BaseModel):
@@ -1907,33 +1897,7 @@ class LoyaltyOperationCreate(BaseModel):
     reason: Annotated[Reason | None, Field(title="Reason")] = None
 
 
-class Delta2(RootModel[str]):
-    root: Annotated[
-        str,
-        Field(
-            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
-            examples=["13.5"],
-            pattern="^-?[0-9]{1,30}(\\.[0-9]{1,30})?$",
-            title="Delta",
-        ),
-    ]
-
-
-class Delta3(RootModel[float]):
-    root: Annotated[
-        float,
-        Field(
-            description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
-            examples=["13.5"],
-            ge=-1e30,
-            le=1e30,
-            multiple_of=1e-30,
-            title="Delta",
-        ),
-    ]
-
-
-class LoyaltyOperationIn(BaseModel):
+class OrderLoyaltyOperation(BaseModel):
     """
     docs/api/orders.md "Loyalty operations": the customer's card by `ref` (null allowed),
     created with `name` when the customer has none.
@@ -1943,7 +1907,7 @@ class LoyaltyOperationIn(BaseModel):
         extra="ignore",
     )
     delta: Annotated[
-        Delta2 | Delta3,
+        Delta | Delta1,
         Field(
             description='Exact decimal number: a string on read (integral values read back with one decimal place, e.g. "2.0"); a string or a JSON number on write.',
             examples=["13.5"],
@@ -1955,7 +1919,7 @@ class LoyaltyOperationIn(BaseModel):
     ref: Annotated[Ref | None, Field(title="Ref")] = None
 
 
-class LoyaltyOperationOut(BaseModel):
+class OrderLoyaltyOperationRead(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -1988,12 +1952,15 @@ class Option(BaseModel):
     tags: Annotated[list[str], Field(title="Tags")]
 
 
-class OptionListName(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Option List Name")]
+OptionListName = TypeAliasType(
+    "OptionListName",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Option List Name")],
+)
 
 
-class Price(RootModel[str]):
-    root: Annotated[
+Price = TypeAliasType(
+    "Price",
+    Annotated[
         str,
         Field(
             description="Amount, a space and an ISO 4217 currency; read back with 2 decimals.",
@@ -2001,10 +1968,11 @@ class Price(RootModel[str]):
             pattern="^[0-9]{1,15}(\\.[0-9]{1,2})? [A-Z]{3}$",
             title="Price",
         ),
-    ]
+    ],
+)
 
 
-class OptionIn(BaseModel):
+class ItemOption(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -2030,7 +1998,7 @@ class OptionList(BaseModel):
     type: Annotated[str, Field(title="Type")]
 
 
-class OptionOut(BaseModel):
+class ItemOptionRead(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -2042,22 +2010,26 @@ class OptionOut(BaseModel):
     removed: Annotated[bool, Field(title="Removed")]
 
 
-class CustomerId(RootModel[str]):
-    root: Annotated[
+CustomerId = TypeAliasType(
+    "CustomerId",
+    Annotated[
         str,
         Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Customer Id"),
-    ]
+    ],
+)
 
 
-class CustomerListId(RootModel[str]):
-    root: Annotated[
+CustomerListId = TypeAliasType(
+    "CustomerListId",
+    Annotated[
         str,
         Field(
             examples=["4k3jxr"],
             pattern="^[2-9a-km-np-z]{6,13}$",
             title="Customer List Id",
         ),
-    ]
+    ],
+)
 
 
 class OrderAcceptance(BaseModel):
@@ -2073,20 +2045,21 @@ class OrderAcceptance(BaseModel):
     ]
 
 
-class ExtraPreparationTime(RootModel[int]):
-    root: Annotated[int, Field(ge=0, le=10080, title="Extra Preparation Time")]
+ExtraPreparationTime = TypeAliasType(
+    "ExtraPreparationTime",
+    Annotated[int, Field(ge=0, le=10080, title="Extra Preparation Time")],
+)
 
 
-class ExtraPreparationTime1(RootModel[None]):
-    root: Annotated[None, Field(title="Extra Preparation Time")]
+ExtraPreparationTime1 = TypeAliasType("ExtraPreparationTime1", Annotated[None, Field(title="Extra Preparation Time")])
 
 
-class Reason3(RootModel[None]):
-    root: Annotated[None, Field(title="Reason")]
+Reason3 = TypeAliasType("Reason3", Annotated[None, Field(title="Reason")])
 
 
-class ResumeAt(RootModel[str]):
-    root: Annotated[
+ResumeAt = TypeAliasType(
+    "ResumeAt",
+    Annotated[
         str,
         Field(
             description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
@@ -2094,10 +2067,11 @@ class ResumeAt(RootModel[str]):
             pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
             title="Resume At",
         ),
-    ]
+    ],
+)
 
 
-class OrderAcceptanceUpdate1(BaseModel):
+class OrderAcceptanceUpdate(BaseModel):
     """
     One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,
     `{mode: paused, resume_at?, reason?}` (docs/api/locations-accounts.md).
@@ -2110,99 +2084,26 @@ class OrderAcceptanceUpdate1(BaseModel):
         ExtraPreparationTime | ExtraPreparationTime1 | None,
         Field(title="Extra Preparation Time"),
     ] = None
-    mode: Annotated[Literal["normal"], Field(title="Mode")]
+    mode: Annotated[Literal["normal", "busy", "paused"], Field(title="Mode")]
     reason: Annotated[Reason | Reason3 | None, Field(title="Reason")] = None
     resume_at: Annotated[ResumeAt | None, Field(description="In the future", title="Resume At")] = None
 
 
-class ExtraPreparationTime2(RootModel[int]):
-    root: Annotated[int, Field(ge=0, le=10080, title="Extra Preparation Time")]
+Channel = TypeAliasType(
+    "Channel",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Channel")],
+)
 
 
-class ExtraPreparationTime3(RootModel[None]):
-    root: Annotated[None, Field(title="Extra Preparation Time")]
+CollectionCode = TypeAliasType(
+    "CollectionCode",
+    Annotated[str, Field(max_length=64, pattern="^[^\\u0000]*$", title="Collection Code")],
+)
 
 
-class Reason4(RootModel[str]):
-    root: Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Reason")]
-
-
-class Reason5(RootModel[None]):
-    root: Annotated[None, Field(title="Reason")]
-
-
-class OrderAcceptanceUpdate2(BaseModel):
-    """
-    One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,
-    `{mode: paused, resume_at?, reason?}` (docs/api/locations-accounts.md).
-    """
-
-    model_config = ConfigDict(
-        extra="ignore",
-    )
-    extra_preparation_time: Annotated[
-        ExtraPreparationTime2 | ExtraPreparationTime3 | None,
-        Field(title="Extra Preparation Time"),
-    ]
-    mode: Annotated[Literal["busy"], Field(title="Mode")]
-    reason: Annotated[Reason4 | Reason5 | None, Field(title="Reason")] = None
-    resume_at: Annotated[ResumeAt | None, Field(description="In the future", title="Resume At")] = None
-
-
-class ExtraPreparationTime4(RootModel[int]):
-    root: Annotated[int, Field(ge=0, le=10080, title="Extra Preparation Time")]
-
-
-class ExtraPreparationTime5(RootModel[None]):
-    root: Annotated[None, Field(title="Extra Preparation Time")]
-
-
-class Reason6(RootModel[str]):
-    root: Annotated[str, Field(max_length=1000, pattern="^[^\\u0000]*$", title="Reason")]
-
-
-class Reason7(RootModel[None]):
-    root: Annotated[None, Field(title="Reason")]
-
-
-class OrderAcceptanceUpdate3(BaseModel):
-    """
-    One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,
-    `{mode: paused, resume_at?, reason?}` (docs/api/locations-accounts.md).
-    """
-
-    model_config = ConfigDict(
-        extra="ignore",
-    )
-    extra_preparation_time: Annotated[
-        ExtraPreparationTime4 | ExtraPreparationTime5 | None,
-        Field(title="Extra Preparation Time"),
-    ] = None
-    mode: Annotated[Literal["paused"], Field(title="Mode")]
-    reason: Annotated[Reason6 | Reason7 | None, Field(title="Reason")] = None
-    resume_at: Annotated[ResumeAt | None, Field(description="In the future", title="Resume At")] = None
-
-
-class OrderAcceptanceUpdate(RootModel[OrderAcceptanceUpdate1 | OrderAcceptanceUpdate2 | OrderAcceptanceUpdate3]):
-    root: Annotated[
-        OrderAcceptanceUpdate1 | OrderAcceptanceUpdate2 | OrderAcceptanceUpdate3,
-        Field(
-            description="One of `{mode: normal}`, `{mode: busy, resume_at?, extra_preparation_time}`,\n`{mode: paused, resume_at?, reason?}` (docs/api/locations-accounts.md).",
-            title="OrderAcceptanceUpdate",
-        ),
-    ]
-
-
-class Channel(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Channel")]
-
-
-class CollectionCode(RootModel[str]):
-    root: Annotated[str, Field(max_length=64, pattern="^[^\\u0000]*$", title="Collection Code")]
-
-
-class ConfirmedTime(RootModel[str]):
-    root: Annotated[
+ConfirmedTime = TypeAliasType(
+    "ConfirmedTime",
+    Annotated[
         str,
         Field(
             description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
@@ -2210,26 +2111,29 @@ class ConfirmedTime(RootModel[str]):
             pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
             title="Confirmed Time",
         ),
-    ]
+    ],
+)
 
 
-class CouponCode(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$")]
+CouponCode = TypeAliasType("CouponCode", Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$")])
 
 
-class CustomerPrivateRef(RootModel[str]):
-    root: Annotated[
+CustomerPrivateRef = TypeAliasType(
+    "CustomerPrivateRef",
+    Annotated[
         str,
         Field(
             description="Given with `customer_list_id`, and only then",
             pattern="^[^\\u0000]*$",
             title="Customer Private Ref",
         ),
-    ]
+    ],
+)
 
 
-class ExpectedTime(RootModel[str]):
-    root: Annotated[
+ExpectedTime = TypeAliasType(
+    "ExpectedTime",
+    Annotated[
         str,
         Field(
             description="ISO 8601 time, from 1900 to 8999; without offset it is read in the location's timezone.",
@@ -2237,19 +2141,26 @@ class ExpectedTime(RootModel[str]):
             pattern="^(19[0-9]{2}|[2-8][0-9]{3})-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,6})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$",
             title="Expected Time",
         ),
-    ]
+    ],
+)
 
 
-class SellerNotes(RootModel[str]):
-    root: Annotated[str, Field(max_length=5000, pattern="^[^\\u0000]*$", title="Seller Notes")]
+SellerNotes = TypeAliasType(
+    "SellerNotes",
+    Annotated[str, Field(max_length=5000, pattern="^[^\\u0000]*$", title="Seller Notes")],
+)
 
 
-class ServiceTypeRef(RootModel[str]):
-    root: Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Service Type Ref")]
+ServiceTypeRef = TypeAliasType(
+    "ServiceTypeRef",
+    Annotated[str, Field(max_length=255, pattern="^[^\\u0000]*$", title="Service Type Ref")],
+)
 
 
-class Id(RootModel[str]):
-    root: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
+Id = TypeAliasType(
+    "Id",
+    Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")],
+)
 
 
 class OrderCustomer(BaseModel):
@@ -2294,7 +2205,7 @@ class OrderCustomer(BaseModel):
     state: Annotated[str | None, Field(title="State")]
 
 
-class PaymentIn(BaseModel):
+class Payment(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -2317,7 +2228,7 @@ class PaymentIn(BaseModel):
     type: Annotated[Literal["online", "gift_card", "cash"] | None, Field(title="Type")] = "online"
 
 
-class PaymentOut(BaseModel):
+class PaymentRead(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -2405,8 +2316,10 @@ class ReplayRange(BaseModel):
     ] = None
 
 
-class ServiceType(RootModel[Literal["delivery", "collection", "eat_in"]]):
-    root: Annotated[Literal["delivery", "collection", "eat_in"], Field(title="ServiceType")]
+ServiceType = TypeAliasType(
+    "ServiceType",
+    Annotated[Literal["delivery", "collection", "eat_in"], Field(title="ServiceType")],
+)
 
 
 class SigningSecret(BaseModel):
@@ -2433,10 +2346,6 @@ class SigningSecret(BaseModel):
     ]
 
 
-class OptionListId(RootModel[str]):
-    root: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$")]
-
-
 class Sku(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
@@ -2446,7 +2355,7 @@ class Sku(BaseModel):
     id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     name: Annotated[str | None, Field(title="Name")]
     nb_servings: Annotated[int | None, Field(title="Nb Servings")]
-    option_list_ids: Annotated[list[OptionListId], Field(title="Option List Ids")]
+    option_list_ids: Annotated[list[ImageId], Field(title="Option List Ids")]
     option_list_refs: Annotated[list[str], Field(title="Option List Refs")]
     price: Annotated[str, Field(title="Price")]
     price_overrides: Annotated[list[dict[str, Any]], Field(title="Price Overrides")]
@@ -2480,7 +2389,7 @@ class Slot(BaseModel):
     ]
 
 
-class SlotOut(BaseModel):
+class SlotRead(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
@@ -2646,13 +2555,13 @@ class Customer(BaseModel):
     state: Annotated[str | None, Field(title="State")]
 
 
-class ItemIn(BaseModel):
+class Item(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
     customer_notes: Annotated[CustomerNotes | None, Field(title="Customer Notes")] = None
-    deal_line: DealLineIn | None = None
-    options: Annotated[list[OptionIn] | None, Field(max_length=1000, title="Options")] = None
+    deal_line: DealLine | None = None
+    options: Annotated[list[ItemOption] | None, Field(max_length=1000, title="Options")] = None
     points_earned: Annotated[PointsEarned | PointsEarned1 | None, Field(title="Points Earned")] = None
     points_used: Annotated[PointsUsed | PointsUsed1 | None, Field(title="Points Used")] = None
     price: Annotated[
@@ -2669,18 +2578,18 @@ class ItemIn(BaseModel):
     quantity: Annotated[Quantity | Quantity1, Field(examples=["2"], title="Quantity")]
     sku_name: Annotated[SkuName | None, Field(title="Sku Name")] = None
     sku_ref: Annotated[SkuRef | None, Field(title="Sku Ref")] = None
-    tax_rate: Annotated[TaxRate2 | TaxRate3 | None, Field(title="Tax Rate")] = None
+    tax_rate: Annotated[TaxRate | TaxRate1 | None, Field(title="Tax Rate")] = None
 
 
-class ItemOut(BaseModel):
+class ItemRead(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
     customer_notes: Annotated[str | None, Field(title="Customer Notes")]
-    deal_line: DealLineOut | None
+    deal_line: DealLineRead | None
     deleted: Annotated[bool, Field(title="Deleted")]
     id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
-    options: Annotated[list[OptionOut], Field(title="Options")]
+    options: Annotated[list[ItemOptionRead], Field(title="Options")]
     points_earned: Annotated[str | None, Field(title="Points Earned")]
     points_used: Annotated[str | None, Field(title="Points Used")]
     price: Annotated[str, Field(title="Price")]
@@ -2698,54 +2607,16 @@ class OpeningHours(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
-    friday: Annotated[list[SlotOut] | None, Field(title="Friday")] = None
-    monday: Annotated[list[SlotOut] | None, Field(title="Monday")] = None
-    saturday: Annotated[list[SlotOut] | None, Field(title="Saturday")] = None
-    sunday: Annotated[list[SlotOut] | None, Field(title="Sunday")] = None
-    thursday: Annotated[list[SlotOut] | None, Field(title="Thursday")] = None
-    tuesday: Annotated[list[SlotOut] | None, Field(title="Tuesday")] = None
-    wednesday: Annotated[list[SlotOut] | None, Field(title="Wednesday")] = None
+    friday: Annotated[list[SlotRead] | None, Field(title="Friday")] = None
+    monday: Annotated[list[SlotRead] | None, Field(title="Monday")] = None
+    saturday: Annotated[list[SlotRead] | None, Field(title="Saturday")] = None
+    sunday: Annotated[list[SlotRead] | None, Field(title="Sunday")] = None
+    thursday: Annotated[list[SlotRead] | None, Field(title="Thursday")] = None
+    tuesday: Annotated[list[SlotRead] | None, Field(title="Tuesday")] = None
+    wednesday: Annotated[list[SlotRead] | None, Field(title="Wednesday")] = None
 
 
-class OpeningHoursUpdate1(BaseModel):
-    """
-    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
-    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
-    a slot's `to` follows its `from`, and the slots of a day do not overlap.
-    """
-
-    model_config = ConfigDict(
-        extra="ignore",
-    )
-    friday: Annotated[list[Slot] | None, Field(title="Friday")] = None
-    monday: Annotated[list[Any] | None, Field(min_length=1, title="Monday")]
-    saturday: Annotated[list[Slot] | None, Field(title="Saturday")] = None
-    sunday: Annotated[list[Slot] | None, Field(title="Sunday")] = None
-    thursday: Annotated[list[Slot] | None, Field(title="Thursday")] = None
-    tuesday: Annotated[list[Slot] | None, Field(title="Tuesday")] = None
-    wednesday: Annotated[list[Slot] | None, Field(title="Wednesday")] = None
-
-
-class OpeningHoursUpdate2(BaseModel):
-    """
-    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
-    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
-    a slot's `to` follows its `from`, and the slots of a day do not overlap.
-    """
-
-    model_config = ConfigDict(
-        extra="ignore",
-    )
-    friday: Annotated[list[Slot] | None, Field(title="Friday")] = None
-    monday: Annotated[list[Slot] | None, Field(title="Monday")] = None
-    saturday: Annotated[list[Slot] | None, Field(title="Saturday")] = None
-    sunday: Annotated[list[Slot] | None, Field(title="Sunday")] = None
-    thursday: Annotated[list[Slot] | None, Field(title="Thursday")] = None
-    tuesday: Annotated[list[Any] | None, Field(min_length=1, title="Tuesday")]
-    wednesday: Annotated[list[Slot] | None, Field(title="Wednesday")] = None
-
-
-class OpeningHoursUpdate3(BaseModel):
+class OpeningHoursUpdate(BaseModel):
     """
     Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
     has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
@@ -2761,109 +2632,7 @@ class OpeningHoursUpdate3(BaseModel):
     sunday: Annotated[list[Slot] | None, Field(title="Sunday")] = None
     thursday: Annotated[list[Slot] | None, Field(title="Thursday")] = None
     tuesday: Annotated[list[Slot] | None, Field(title="Tuesday")] = None
-    wednesday: Annotated[list[Any] | None, Field(min_length=1, title="Wednesday")]
-
-
-class OpeningHoursUpdate4(BaseModel):
-    """
-    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
-    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
-    a slot's `to` follows its `from`, and the slots of a day do not overlap.
-    """
-
-    model_config = ConfigDict(
-        extra="ignore",
-    )
-    friday: Annotated[list[Slot] | None, Field(title="Friday")] = None
-    monday: Annotated[list[Slot] | None, Field(title="Monday")] = None
-    saturday: Annotated[list[Slot] | None, Field(title="Saturday")] = None
-    sunday: Annotated[list[Slot] | None, Field(title="Sunday")] = None
-    thursday: Annotated[list[Any] | None, Field(min_length=1, title="Thursday")]
-    tuesday: Annotated[list[Slot] | None, Field(title="Tuesday")] = None
     wednesday: Annotated[list[Slot] | None, Field(title="Wednesday")] = None
-
-
-class OpeningHoursUpdate5(BaseModel):
-    """
-    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
-    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
-    a slot's `to` follows its `from`, and the slots of a day do not overlap.
-    """
-
-    model_config = ConfigDict(
-        extra="ignore",
-    )
-    friday: Annotated[list[Any] | None, Field(min_length=1, title="Friday")]
-    monday: Annotated[list[Slot] | None, Field(title="Monday")] = None
-    saturday: Annotated[list[Slot] | None, Field(title="Saturday")] = None
-    sunday: Annotated[list[Slot] | None, Field(title="Sunday")] = None
-    thursday: Annotated[list[Slot] | None, Field(title="Thursday")] = None
-    tuesday: Annotated[list[Slot] | None, Field(title="Tuesday")] = None
-    wednesday: Annotated[list[Slot] | None, Field(title="Wednesday")] = None
-
-
-class OpeningHoursUpdate6(BaseModel):
-    """
-    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
-    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
-    a slot's `to` follows its `from`, and the slots of a day do not overlap.
-    """
-
-    model_config = ConfigDict(
-        extra="ignore",
-    )
-    friday: Annotated[list[Slot] | None, Field(title="Friday")] = None
-    monday: Annotated[list[Slot] | None, Field(title="Monday")] = None
-    saturday: Annotated[list[Any] | None, Field(min_length=1, title="Saturday")]
-    sunday: Annotated[list[Slot] | None, Field(title="Sunday")] = None
-    thursday: Annotated[list[Slot] | None, Field(title="Thursday")] = None
-    tuesday: Annotated[list[Slot] | None, Field(title="Tuesday")] = None
-    wednesday: Annotated[list[Slot] | None, Field(title="Wednesday")] = None
-
-
-class OpeningHoursUpdate7(BaseModel):
-    """
-    Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week
-    has at least one slot. A time before the location's `cutoff_time` belongs to the next day:
-    a slot's `to` follows its `from`, and the slots of a day do not overlap.
-    """
-
-    model_config = ConfigDict(
-        extra="ignore",
-    )
-    friday: Annotated[list[Slot] | None, Field(title="Friday")] = None
-    monday: Annotated[list[Slot] | None, Field(title="Monday")] = None
-    saturday: Annotated[list[Slot] | None, Field(title="Saturday")] = None
-    sunday: Annotated[list[Any] | None, Field(min_length=1, title="Sunday")]
-    thursday: Annotated[list[Slot] | None, Field(title="Thursday")] = None
-    tuesday: Annotated[list[Slot] | None, Field(title="Tuesday")] = None
-    wednesday: Annotated[list[Slot] | None, Field(title="Wednesday")] = None
-
-
-class OpeningHoursUpdate(
-    RootModel[
-        OpeningHoursUpdate1
-        | OpeningHoursUpdate2
-        | OpeningHoursUpdate3
-        | OpeningHoursUpdate4
-        | OpeningHoursUpdate5
-        | OpeningHoursUpdate6
-        | OpeningHoursUpdate7
-    ]
-):
-    root: Annotated[
-        OpeningHoursUpdate1
-        | OpeningHoursUpdate2
-        | OpeningHoursUpdate3
-        | OpeningHoursUpdate4
-        | OpeningHoursUpdate5
-        | OpeningHoursUpdate6
-        | OpeningHoursUpdate7,
-        Field(
-            description="Keys `monday` to `sunday`; a missing day or an empty array means closed, and the week\nhas at least one slot. A time before the location's `cutoff_time` belongs to the next day:\na slot's `to` follows its `from`, and the slots of a day do not overlap.",
-            title="OpeningHoursUpdate",
-        ),
-    ]
 
 
 class Order(BaseModel):
@@ -2876,7 +2645,7 @@ class Order(BaseModel):
     )
     asap: Annotated[bool, Field(title="Asap")]
     channel: Annotated[str | None, Field(title="Channel")]
-    charges: Annotated[list[ChargeOut], Field(title="Charges")]
+    charges: Annotated[list[OrderChargeRead], Field(title="Charges")]
     collection_code: Annotated[str | None, Field(title="Collection Code")]
     confirmed_time: Annotated[AwareDatetime | None, Field(title="Confirmed Time")]
     connection_name: Annotated[str | None, Field(title="Connection Name")]
@@ -2888,14 +2657,14 @@ class Order(BaseModel):
     customer_id: Annotated[CustomerId | None, Field(title="Customer Id")]
     customer_list_id: Annotated[CustomerListId | None, Field(title="Customer List Id")]
     customer_notes: Annotated[str | None, Field(title="Customer Notes")]
-    deals: Annotated[dict[str, DealOut], Field(title="Deals")]
+    deals: Annotated[dict[str, OrderDealRead], Field(title="Deals")]
     delivery: Annotated[dict[str, Any] | None, Field(title="Delivery")]
-    discounts: Annotated[list[DiscountOut], Field(title="Discounts")]
+    discounts: Annotated[list[OrderDiscountRead], Field(title="Discounts")]
     driver_pickup_url: Annotated[str | None, Field(title="Driver Pickup Url")]
     expected_time: Annotated[AwareDatetime | None, Field(title="Expected Time")]
     expected_time_pickup: Annotated[bool, Field(title="Expected Time Pickup")]
     id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
-    items: Annotated[list[ItemOut], Field(title="Items")]
+    items: Annotated[list[ItemRead], Field(title="Items")]
     location_id: Annotated[
         str,
         Field(
@@ -2904,9 +2673,9 @@ class Order(BaseModel):
             title="Location Id",
         ),
     ]
-    loyalty_operations: Annotated[list[LoyaltyOperationOut], Field(title="Loyalty Operations")]
+    loyalty_operations: Annotated[list[OrderLoyaltyOperationRead], Field(title="Loyalty Operations")]
     payment_discrepancy: Annotated[str, Field(description="Deprecated: do not use", title="Payment Discrepancy")]
-    payments: Annotated[list[PaymentOut], Field(title="Payments")]
+    payments: Annotated[list[PaymentRead], Field(title="Payments")]
     private_ref: Annotated[str | None, Field(title="Private Ref")]
     ref: Annotated[str | None, Field(title="Ref")]
     seller_notes: Annotated[str | None, Field(title="Seller Notes")]
@@ -2942,7 +2711,7 @@ class OrderCreate(BaseModel):
     )
     asap: Annotated[bool | None, Field(title="Asap")] = None
     channel: Annotated[Channel | None, Field(title="Channel")] = None
-    charges: Annotated[list[ChargeIn] | None, Field(max_length=1000, title="Charges")] = None
+    charges: Annotated[list[OrderCharge] | None, Field(max_length=1000, title="Charges")] = None
     collection_code: Annotated[CollectionCode | None, Field(title="Collection Code")] = None
     confirmed_time: Annotated[ConfirmedTime | None, Field(title="Confirmed Time")] = None
     coupon_codes: Annotated[list[CouponCode] | None, Field(max_length=100, title="Coupon Codes")] = None
@@ -2965,19 +2734,19 @@ class OrderCreate(BaseModel):
         ),
     ] = None
     deals: Annotated[
-        dict[Annotated[str, StringConstraints(pattern=r"^[^\u0000]*$")], DealIn] | None,
+        dict[Annotated[str, StringConstraints(pattern=r"^[^\u0000]*$")], OrderDeal] | None,
         Field(title="Deals"),
     ] = None
-    discounts: Annotated[list[DiscountIn] | None, Field(max_length=1000, title="Discounts")] = None
+    discounts: Annotated[list[OrderDiscount] | None, Field(max_length=1000, title="Discounts")] = None
     driver_pickup_url: Annotated[DriverPickupUrl | None, Field(title="Driver Pickup Url")] = None
     expected_time: Annotated[ExpectedTime | None, Field(title="Expected Time")] = None
     expected_time_pickup: Annotated[bool | None, Field(title="Expected Time Pickup")] = False
-    items: Annotated[list[ItemIn] | None, Field(max_length=1000, title="Items")] = None
+    items: Annotated[list[Item] | None, Field(max_length=1000, title="Items")] = None
     loyalty_operations: Annotated[
-        list[LoyaltyOperationIn] | None,
+        list[OrderLoyaltyOperation] | None,
         Field(max_length=100, title="Loyalty Operations"),
     ] = None
-    payments: Annotated[list[PaymentIn] | None, Field(max_length=1000, title="Payments")] = None
+    payments: Annotated[list[Payment] | None, Field(max_length=1000, title="Payments")] = None
     private_ref: Annotated[PrivateRef | None, Field(title="Private Ref")] = None
     ref: Annotated[Ref | None, Field(title="Ref")] = None
     seller_notes: Annotated[SellerNotes | None, Field(title="Seller Notes")] = None
@@ -3011,7 +2780,7 @@ class OrderUpdate(BaseModel):
         extra="ignore",
     )
     charges: Annotated[
-        list[ChargeIn | ElementDelete | ElementRef] | None,
+        list[OrderCharge | ElementDelete | ElementRef] | None,
         Field(max_length=1000, title="Charges"),
     ] = None
     collection_code: Annotated[CollectionCode | None, Field(title="Collection Code")] = None
@@ -3024,16 +2793,16 @@ class OrderUpdate(BaseModel):
         ),
     ] = None
     discounts: Annotated[
-        list[DiscountIn | ElementDelete | ElementRef] | None,
+        list[OrderDiscount | ElementDelete | ElementRef] | None,
         Field(max_length=1000, title="Discounts"),
     ] = None
     driver_pickup_url: Annotated[DriverPickupUrl | None, Field(title="Driver Pickup Url")] = None
     items: Annotated[
-        list[ItemIn | ElementDelete | ElementRef] | None,
+        list[Item | ElementDelete | ElementRef] | None,
         Field(max_length=1000, title="Items"),
     ] = None
     payments: Annotated[
-        list[PaymentIn | ElementDelete | ElementRef] | None,
+        list[Payment | ElementDelete | ElementRef] | None,
         Field(max_length=1000, title="Payments"),
     ] = None
     private_ref: Annotated[PrivateRef | None, Field(title="Private Ref")] = None
@@ -3168,3 +2937,46 @@ class Catalog(BaseModel):
     id: Annotated[str, Field(examples=["4k3jxr"], pattern="^[2-9a-km-np-z]{6,13}$", title="Id")]
     location_id: Annotated[LocationId | None, Field(title="Location Id")]
     name: Annotated[str, Field(title="Name")]
+
+
+# The names of comptoir-client 0.1, kept for 0.2 only (CHANGELOG.md): each still works, with a
+# DeprecationWarning; type checkers see the new names only.
+_RENAMED = {
+    "ItemIn": "Item",
+    "ItemOut": "ItemRead",
+    "OptionIn": "ItemOption",
+    "OptionOut": "ItemOptionRead",
+    "DealLineIn": "DealLine",
+    "DealLineOut": "DealLineRead",
+    "PaymentIn": "Payment",
+    "PaymentOut": "PaymentRead",
+    "ChargeIn": "OrderCharge",
+    "ChargeOut": "OrderChargeRead",
+    "DiscountIn": "OrderDiscount",
+    "DiscountOut": "OrderDiscountRead",
+    "DealIn": "OrderDeal",
+    "DealOut": "OrderDealRead",
+    "LoyaltyOperationIn": "OrderLoyaltyOperation",
+    "LoyaltyOperationOut": "OrderLoyaltyOperationRead",
+    "SlotOut": "SlotRead",
+    "OrderAcceptanceUpdate1": "OrderAcceptanceUpdate",
+    "OrderAcceptanceUpdate2": "OrderAcceptanceUpdate",
+    "OrderAcceptanceUpdate3": "OrderAcceptanceUpdate",
+    "OpeningHoursUpdate1": "OpeningHoursUpdate",
+    "OpeningHoursUpdate2": "OpeningHoursUpdate",
+    "OpeningHoursUpdate3": "OpeningHoursUpdate",
+    "OpeningHoursUpdate4": "OpeningHoursUpdate",
+    "OpeningHoursUpdate5": "OpeningHoursUpdate",
+    "OpeningHoursUpdate6": "OpeningHoursUpdate",
+    "OpeningHoursUpdate7": "OpeningHoursUpdate",
+}
+
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        new = _RENAMED.get(name)
+        if new is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        message = f"comptoir_client.models.{name} is {new} since 0.2; {name} goes in 0.3"
+        warnings.warn(message, DeprecationWarning, stacklevel=2)
+        return globals()[new]
