@@ -19,11 +19,13 @@ found on PATH (or beside the Python running pytest) unless `--comptoir-command` 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -89,10 +91,12 @@ class SandboxProcess:
         self.log = tempfile.NamedTemporaryFile(prefix="comptoir-sandbox-", suffix=".log", delete=False)  # noqa: SIM115
         try:
             # the command is the test suite's own configuration, as trusted as its code
-            self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self.log, text=True)  # noqa: S603
+            self.process = subprocess.Popen(  # noqa: S603
+                argv, stdout=subprocess.PIPE, stderr=self.log, text=True, start_new_session=os.name == "posix"
+            )
         except OSError as exc:
             self.log.close()
-            os.unlink(self.log.name)
+            Path(self.log.name).unlink()
             _fail(f"comptoir sandbox: cannot run {shlex.join(argv)}: {exc}")
         self.argv = argv
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -108,44 +112,53 @@ class SandboxProcess:
         try:
             line = self.lines.get(timeout=timeout)
         except queue.Empty:
-            self.stop()
-            _fail(self._failure(f"no ready line within {timeout:g} s"))
+            self._refused(f"no ready line within {timeout:g} s")
         if line is None:  # stdout closed: the process ended
-            code = self.process.wait()
-            self.stop()
-            _fail(self._failure(f"the sandbox exited ({code}) before its ready line"))
+            self._refused(f"the sandbox exited ({self.process.wait()}) before its ready line")
         try:
             ready: dict[str, Any] = json.loads(line)
         except ValueError:
-            self.stop()
-            _fail(self._failure(f"the first line on stdout is not the ready line: {line.strip()!r}"))
+            self._refused(f"the first line on stdout is not the ready line: {line.strip()!r}")
         return ready
 
-    def _failure(self, what: str) -> str:
-        return f"comptoir sandbox: {what}\ncommand: {shlex.join(self.argv)}\nits stderr:\n{self.logs()}"
+    def _refused(self, what: str) -> NoReturn:
+        """Stop the process and fail the fixture, with what it wrote on stderr."""
+        self._halt()
+        logs = self.logs()
+        self.stop()
+        _fail(f"comptoir sandbox: {what}\ncommand: {shlex.join(self.argv)}\nits stderr:\n{logs}")
 
     def stop(self) -> None:
+        self._halt()
+        self.log.close()
+        Path(self.log.name).unlink(missing_ok=True)
+
+    def _halt(self) -> None:
+        """SIGTERM (the sandbox closes and removes its temporary database), then SIGKILL after
+        STOP_SECONDS; to the process group on POSIX, so that a wrapper's child (`uv run ...`,
+        `sh -c ...`) stops too."""
         if self.process.poll() is None:
-            self.process.terminate()  # SIGTERM: the sandbox closes and removes its temporary database
+            self._signal(kill=False)
             try:
                 self.process.wait(STOP_SECONDS)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                self._signal(kill=True)
                 self.process.wait()
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-        self.log.close()
-        os.unlink(self.log.name)
+
+    def _signal(self, *, kill: bool) -> None:
+        if os.name != "posix":
+            self.process.kill() if kill else self.process.terminate()
+            return
+        with contextlib.suppress(ProcessLookupError):  # already gone
+            os.killpg(self.process.pid, signal.SIGKILL if kill else signal.SIGTERM)
 
 
 def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
     """Every line the sandbox prints (only the first is read), then None once it is closed:
     read to the end, so the pipe never fills."""
-    try:
+    with stream:
         for line in stream:
             lines.put(line)
-    except (OSError, ValueError):  # closed by `stop()`
-        pass
     lines.put(None)
 
 
@@ -283,7 +296,7 @@ def comptoir_sandbox_session(request: pytest.FixtureRequest) -> Iterator[Sandbox
         process = SandboxProcess(_argv(config), timeout)
         url, seed = process.ready["url"], {k: v for k, v in process.ready.items() if k != "url"}
     else:
-        workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+        workers = int(_xdist(config).get("workercount", 1))
         if workers > 1:  # each worker would reset it under the others' tests
             _fail(f"--comptoir-url: one sandbox cannot serve {workers} xdist workers; run with -n 0")
         seed = _first_reset(url, timeout)
@@ -332,9 +345,15 @@ def _argv(config: pytest.Config) -> list[str]:
     argv = [*command, "--seed", str(Path(seed).resolve()), "--port", "0"]
     database = _setting(config, "database")
     if database:
-        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        worker = _xdist(config).get("workerid")
         argv += ["--database", _per_worker(database, worker) if worker else database]
     return argv
+
+
+def _xdist(config: pytest.Config) -> dict[str, Any]:
+    """What pytest-xdist tells one of its workers (`workerid`: gw0...; `workercount`), else {}."""
+    workerinput: dict[str, Any] = getattr(config, "workerinput", {})
+    return workerinput
 
 
 def _executable(name: str) -> str:
