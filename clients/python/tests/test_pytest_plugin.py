@@ -172,3 +172,77 @@ def test_a_sandbox_that_ignores_sigterm_is_killed_at_the_session_end(tmp_path: P
     assert time.monotonic() - started < 60
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid_file.read_text()), 0)  # gone (and reaped by the session)
+
+
+WHAT_A_TEST_GETS = """
+import asyncio
+from datetime import datetime, timezone
+
+import pytest
+
+from comptoir_client import APIError, Comptoir
+from comptoir_client.pytest_plugin import ClockReading
+
+CLIENTS = []
+
+
+def test_the_seed_s_values(comptoir_sandbox):
+    assert comptoir_sandbox.api_url == comptoir_sandbox.url + "/v1"
+    assert comptoir_sandbox.oauth_url == comptoir_sandbox.url + "/oauth2/v1"
+    assert comptoir_sandbox.ids["locations"] == {"paris": "9znupd-1", "lyon": "9znupd-2"}
+    assert comptoir_sandbox.ids["users"] == {"owner": "6pqkkv"}
+    assert comptoir_sandbox.ids["applications"]["pos"] == "tmy6nk"
+    assert comptoir_sandbox.token("pos_paris") == comptoir_sandbox.seed["connections"]["pos_paris"]["access_token"]
+    assert comptoir_sandbox.connection("delivery_app")["scope"] == "account[orders.write]"
+    assert comptoir_sandbox.application("pos")["client_id"] == "tmy6nk"
+    with pytest.raises(KeyError, match="the seed has no connection 'pos_lyon'"):
+        comptoir_sandbox.token("pos_lyon")
+
+
+def test_a_client_per_connection_closed_after_the_test(comptoir_sandbox):
+    client = comptoir_sandbox.client("pos_paris")
+    assert isinstance(client, Comptoir)
+    assert client.locations.get("9znupd-1").name == "Pizzeria Napoli Paris"
+    CLIENTS.append(client)
+
+
+def test_the_client_of_the_test_before_is_closed():
+    with pytest.raises(RuntimeError):
+        CLIENTS[0].locations.get("9znupd-1")
+
+
+def test_an_async_client(comptoir_sandbox):
+    async def read():
+        async with comptoir_sandbox.async_client("pos_paris") as pos:
+            return (await pos.locations.get("9znupd-1")).name
+
+    assert asyncio.run(read()) == "Pizzeria Napoli Paris"
+
+
+def test_the_clock(comptoir_sandbox):
+    assert comptoir_sandbox.now().real is True
+    moved = comptoir_sandbox.set_clock(datetime(2030, 6, 24, 19, 30, tzinfo=timezone.utc))
+    assert moved == ClockReading(datetime(2030, 6, 24, 19, 30, tzinfo=timezone.utc), False)
+    assert comptoir_sandbox.advance_clock(3600).now == datetime(2030, 6, 24, 20, 30, tzinfo=timezone.utc)
+    with pytest.raises(APIError, match="now: is before the sandbox's current time"):
+        comptoir_sandbox.set_clock("2030-06-24T19:30:00Z")
+
+
+def test_a_reset_during_the_test(comptoir_sandbox):
+    comptoir_sandbox.advance_clock(60)
+    assert comptoir_sandbox.reset()["locations"]["paris"] == "9znupd-1"
+    assert comptoir_sandbox.now().real is True
+
+
+def test_deliveries_by_connection_and_event_type(comptoir_sandbox):
+    assert comptoir_sandbox.deliveries() == []
+    assert comptoir_sandbox.deliveries(connection="pos_paris", event_type="order.create") == []
+    with pytest.raises(AssertionError, match="0 of 1 deliveries within 0.2 s"):
+        comptoir_sandbox.wait_for_deliveries(connection="pos_paris", timeout=0.2)
+"""
+
+
+def test_what_a_test_gets_from_the_sandbox(tmp_path: Path) -> None:
+    suite(tmp_path, WHAT_A_TEST_GETS)
+    result = run_pytest(cwd=tmp_path)
+    assert passed(result).startswith("7 passed")
