@@ -146,7 +146,7 @@ def test_a_command_not_found_fails_the_test_saying_what_to_install(tmp_path: Pat
     assert result.returncode == 1
     assert (
         "comptoir sandbox: 'no-such-comptoir' is not on PATH: install the server where the tests run"
-        " (`pip install comptoir`), or give --comptoir-command or --comptoir-url"
+        " `comptoir` command on PATH), or give --comptoir-command or --comptoir-url"
     ) in result.stdout
 
 

@@ -362,8 +362,8 @@ def _executable(name: str) -> str:
     found = shutil.which(name) or shutil.which(name, path=str(Path(sys.executable).parent))
     if found is None:
         _fail(
-            f"comptoir sandbox: {name!r} is not on PATH: install the server where the tests run"
-            " (`pip install comptoir`), or give --comptoir-command or --comptoir-url"
+            f"comptoir sandbox: {name!r} is not on PATH: install the server where the tests run,"
+            " or give --comptoir-command or --comptoir-url"
         )
     return found
 
