@@ -145,8 +145,8 @@ def test_a_command_not_found_fails_the_test_saying_what_to_install(tmp_path: Pat
     result = run_pytest("--comptoir-command", "no-such-comptoir sandbox", cwd=tmp_path)
     assert result.returncode == 1
     assert (
-        "comptoir sandbox: 'no-such-comptoir' is not on PATH: install the server where the tests run"
-        " `comptoir` command on PATH), or give --comptoir-command or --comptoir-url"
+        "comptoir sandbox: 'no-such-comptoir' is not on PATH: install the server where the tests run,"
+        " or give --comptoir-command or --comptoir-url"
     ) in result.stdout
 
 
