@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from tests import databases
 from tests.conftest import postgres_url
-from tests.e2e.conftest import COMPTOIR, _environment, _read_line
+from tests.e2e.conftest import COMPTOIR, _environment, free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -78,25 +78,38 @@ def test_the_example_suite_passes_with_xdist_each_worker_on_its_own_sandbox(tmp_
     assert sorted(path.name for path in tmp_path.iterdir()) == ["sandbox_gw0.db", "sandbox_gw1.db"]
 
 
-def test_the_example_suite_passes_against_a_sandbox_already_running(tmp_path: Path) -> None:
+def test_the_example_suite_waits_for_a_sandbox_service_and_passes_against_it(tmp_path: Path) -> None:
+    """As a CI job's container service: started beside the tests, not by them."""
+    port = free_port()
+    options = ["--comptoir-url", f"http://127.0.0.1:{port}", "--comptoir-command", "no-such-command"]
+    tests = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(EXAMPLE), *options],
+        cwd=ROOT,
+        env=environment(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     with (tmp_path / "sandbox.log").open("w") as log:
         sandbox = subprocess.Popen(
-            [COMPTOIR, "sandbox", "--seed", str(SEED), "--port", "0"],
-            env=environment(),
-            stdout=subprocess.PIPE,
-            stderr=log,
-            text=True,
+            [COMPTOIR, "sandbox", "--seed", str(SEED), "--port", str(port)], env=environment(), stderr=log
         )
     try:
-        url = json.loads(_read_line(sandbox.stdout, 60))["url"]
-        result = run_pytest(str(EXAMPLE), "--comptoir-url", url, "--comptoir-command", "no-such-command")
-        assert passed(result).startswith("5 passed")
+        output, _ = tests.communicate(timeout=180)
+        assert tests.returncode == 0, output
+        assert output.strip().splitlines()[-1].startswith("5 passed")
         assert sandbox.poll() is None  # the session leaves a sandbox it did not start running
     finally:
+        tests.kill()
         sandbox.send_signal(signal.SIGTERM)
         sandbox.wait(timeout=15)
-        if sandbox.stdout is not None:
-            sandbox.stdout.close()
+
+
+def test_one_sandbox_service_for_several_xdist_workers_is_refused(tmp_path: Path) -> None:
+    suite(tmp_path, USES_THE_SANDBOX)
+    result = run_pytest("-n", "2", "--comptoir-url", "http://127.0.0.1:9", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "--comptoir-url: one sandbox cannot serve 2 xdist workers; run with -n 0" in result.stdout
 
 
 def suite(where: Path, tests: str, seed: Path = SEED) -> Path:
