@@ -209,7 +209,8 @@ class Sandbox:
         return applications[key]
 
     def client(self, key: str, **options: Any) -> Comptoir:
-        """A `Comptoir` client with the connection's token; closed after the test."""
+        """A `Comptoir` client with the connection's token; closed after the test (after the
+        session, asked of `comptoir_sandbox_session`)."""
         from comptoir_client.client import Comptoir
 
         client = Comptoir(token=self.token(key), base_url=self.url, **options)
@@ -302,7 +303,9 @@ def comptoir_sandbox_session(request: pytest.FixtureRequest) -> Iterator[Sandbox
         seed = _first_reset(url, timeout)
     try:
         with httpx.Client(base_url=url, timeout=30) as http:
-            yield Sandbox(url, seed, http, process)
+            sandbox = Sandbox(url, seed, http, process)
+            yield sandbox
+            sandbox._close_clients()  # those a session-scoped fixture of the suite's asked for
     finally:
         if process is not None:
             process.stop()
