@@ -1,6 +1,6 @@
 """A pytest plugin for an integrator's tests against `comptoir sandbox` (docs/sandbox.md
-"The pytest plugin"). Registered by its `pytest11` entry point, under its module's name: while no test asks
-for its fixtures it only adds its options, and starts nothing.
+"The pytest plugin"). Registered by its `pytest11` entry point, under its module's name:
+while no test asks for its fixtures it only adds its options, and starts nothing.
 
     def test_the_site_places_an_order(comptoir_sandbox):
         with comptoir_sandbox.client("ordering_site_paris") as site:
@@ -39,7 +39,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-if TYPE_CHECKING:  # imported when first used: a suite that never asks pays nothing more
+if TYPE_CHECKING:  # imported when first used, by a suite that asks for the sandbox
     import httpx
 
     from comptoir_client.client import AsyncComptoir, Comptoir
