@@ -92,7 +92,11 @@ class SandboxProcess:
         try:
             # the command is the test suite's own configuration, as trusted as its code
             self.process = subprocess.Popen(  # noqa: S603
-                argv, stdout=subprocess.PIPE, stderr=self.log, text=True, start_new_session=os.name == "posix"
+                argv,
+                stdout=subprocess.PIPE,
+                stderr=self.log,
+                encoding="utf-8",  # the ready line's JSON, whatever this machine's locale
+                start_new_session=os.name == "posix",
             )
         except OSError as exc:
             self.log.close()
