@@ -57,6 +57,7 @@ READ_GAP_SECONDS = 0.02  # reads at most this often: at hundreds of commits a se
 SETTLE_SECONDS = 10.0  # how long a key below the last one read may still appear
 BATCH = 200  # events per statement (a backlog page, one read of new events)
 MAX_QUEUED = 1000  # messages a stream may hold unsent before it is closed as too slow
+SEND_BATCH = 100  # messages waiting sent together, in one write
 
 
 def resume_after(last_event_id: str | None) -> int:
@@ -101,6 +102,19 @@ class Stream:
             return
         self.queue.append((key, data))
         self.wake.set()
+
+    def take(self) -> tuple[int, bytes]:
+        """What waits, as one send of at most SEND_BATCH messages: those queued above the last
+        key sent, in the queue's order, but for a key below one before it (sent by the
+        backlog, or behind a later one); and the last key it holds."""
+        last, parts = self.after, list[bytes]()
+        queue = self.queue
+        while queue and len(parts) < SEND_BATCH:
+            key, data = queue.popleft()
+            if key > last:
+                parts.append(data)
+                last = key
+        return last, b"".join(parts)
 
     def close(self, reason: str) -> None:
         """End the stream: nothing more is sent, and what waited is let go at once (a client
@@ -245,8 +259,8 @@ class Streams:
         now = time.monotonic()
         while self.by_connection:
             connection_ids = list(self.by_connection)
-            async with self.state.db.transaction(write=False) as session:
-                rows = await service.pending_after(session, connection_ids, after, BATCH, sent=self._seen.keys())
+            sent = self._seen.keys() if after < self._top else ()  # the settle window's read
+            rows = await service.pending_after(self.state.fast, connection_ids, after, BATCH, sent=sent)
             for key, connection_id, body in rows:
                 self._seen[key] = now
                 data: bytes | None = None
@@ -316,8 +330,8 @@ class EventStream(SseResponse):
             await self._backlog(send)
             while stream.closed is None:
                 if stream.queue:
-                    key, data = stream.queue.popleft()
-                    if key > stream.after:  # else sent by the backlog, or behind a later one
+                    key, data = stream.take()
+                    if data:
                         await self.send_body(send, data)
                         stream.after = key
                     continue
@@ -333,16 +347,14 @@ class EventStream(SseResponse):
 
     async def _backlog(self, send: Send) -> None:
         """The connection's pending events after where the stream resumes, oldest first, a
-        page at a time (no session open while they are sent)."""
+        page at a time, each page in one send."""
         stream = self.stream
-        db = self.streams.state.db
+        reader = self.streams.state.fast
         while stream.closed is None:
-            async with db.transaction(write=False) as session:
-                rows = await service.pending_after(session, [stream.connection_id], stream.after, BATCH)
-            for key, _connection_id, body in rows:
-                if stream.closed is not None:
-                    return
-                await self.send_body(send, message(key, body))
-                stream.after = key
+            rows = await service.pending_after(reader, [stream.connection_id], stream.after, BATCH)
+            if not rows or stream.closed is not None:
+                return
+            await self.send_body(send, b"".join(message(key, body) for key, _connection_id, body in rows))
+            stream.after = rows[-1][0]
             if len(rows) < BATCH:
                 break
