@@ -163,47 +163,73 @@ async def events_page(session: AsyncSession, connection_id: int, page: PageReque
     return await paginate(session, _pending(Event.connection_id == connection_id), [Key(Event.id, int)], page)
 
 
-# The pending events a stream sends (`_pending`'s), of the connections `connection_ids`,
-# after the key `after` and but those in `sent`, oldest first (by id, as `events_page`), with
-# what `events.payload.render_event` needs: the columns, read without a session (one
-# statement, no transaction, no ORM objects), the change's states as the JSON text stored.
-STREAM_EVENTS = Query(
-    _pending(
+def _streamed(*conditions: Any) -> Query:
+    """The pending events a stream sends (`_pending`'s) that `conditions` keep, oldest first
+    (by id, as `events_page`), with what `events.payload.render_event` needs: the columns,
+    read without a session (one statement, no transaction, no ORM objects), the change's
+    states as the JSON text stored."""
+    return Query(
+        _pending(*conditions)
+        .with_only_columns(
+            Event.id,
+            Event.connection_id,
+            Event.resource_type,
+            Event.event_type,
+            Change.created_at.label("change_created_at"),
+            Change.timezone,
+            Change.ids,
+            Change.resource_type.label("change_resource_type"),
+            sql_cast(Change.previous_state, Text).label("previous_state"),
+            sql_cast(Change.new_state, Text).label("new_state"),
+            sql_cast(Change.state_change, Text).label("state_change"),
+        )
+        .order_by(Event.id)
+        .limit(bindparam("limit", type_=Integer))
+    )
+
+
+_AFTER = bindparam("after", type_=Event.id.type)
+STREAM_EVENTS = _streamed(within(Event.connection_id, "connection_ids"), Event.id > _AFTER)
+STREAM_EVENTS_OF = _streamed(within(Event.id, "keys"))
+# The keys alone of the pending events of `connection_ids` in (`after`, `upto`]
+STREAM_KEYS = Query(
+    select(Event.id).where(
+        Event.done_at.is_(None),
         within(Event.connection_id, "connection_ids"),
-        Event.id > bindparam("after", type_=Event.id.type),
-        ~within(Event.id, "sent"),
+        Event.id > _AFTER,
+        Event.id <= bindparam("upto", type_=Event.id.type),
     )
-    .with_only_columns(
-        Event.id,
-        Event.connection_id,
-        Event.resource_type,
-        Event.event_type,
-        Change.created_at.label("change_created_at"),
-        Change.timezone,
-        Change.ids,
-        Change.resource_type.label("change_resource_type"),
-        sql_cast(Change.previous_state, Text).label("previous_state"),
-        sql_cast(Change.new_state, Text).label("new_state"),
-        sql_cast(Change.state_change, Text).label("state_change"),
-    )
-    .order_by(Event.id)
-    .limit(bindparam("limit", type_=Integer))
 )
 _STATES = ("previous_state", "new_state", "state_change")
 
 
-async def pending_after(
-    reader: FastReader, connection_ids: Collection[int], after: int, count: int, skip: Collection[int] = ()
-) -> list[dict[str, Any]]:
-    """At most `count` pending events of `connection_ids` after the event `after` (its key),
-    oldest first, but those whose key is in `skip` (`STREAM_EVENTS`' columns; each state as
-    `jsonutil.stored_text`, written as it is)."""
-    rows = await reader.all(STREAM_EVENTS, connection_ids=connection_ids, after=after, sent=skip, limit=count)
+def _with_states_as_stored(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for row in rows:
         for name in _STATES:
             if row[name] is not None:
                 row[name] = stored_text(row[name])
     return rows
+
+
+async def pending_after(
+    reader: FastReader, connection_ids: Collection[int], after: int, count: int
+) -> list[dict[str, Any]]:
+    """At most `count` pending events of `connection_ids` after the event `after` (its key),
+    oldest first (`STREAM_EVENTS`' columns; each state as `jsonutil.stored_text`, written as
+    it is)."""
+    return _with_states_as_stored(
+        await reader.all(STREAM_EVENTS, connection_ids=connection_ids, after=after, limit=count)
+    )
+
+
+async def pending_of(reader: FastReader, keys: Collection[int]) -> list[dict[str, Any]]:
+    """Those of the events `keys` still pending, oldest first (as `pending_after`)."""
+    return _with_states_as_stored(await reader.all(STREAM_EVENTS_OF, keys=keys, limit=len(keys)))
+
+
+async def pending_keys(reader: FastReader, connection_ids: Collection[int], after: int, upto: int) -> list[int]:
+    """The keys of the pending events of `connection_ids` in (`after`, `upto`], unordered."""
+    return [row["id"] for row in await reader.all(STREAM_KEYS, connection_ids=connection_ids, after=after, upto=upto)]
 
 
 async def last_event_key(session: AsyncSession) -> int:

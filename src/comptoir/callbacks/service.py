@@ -233,14 +233,28 @@ STREAM_WHILE_ACTIVE = (
 )
 
 
-async def pending_after(
-    reader: FastReader, connection_ids: Collection[int], after: int, count: int, *, sent: Collection[int] = ()
-) -> list[tuple[int, int, dict[str, Any]]]:
+Rendered = tuple[int, int, dict[str, Any]]  # an event's key, its connection's id, its body
+
+
+async def pending_after(reader: FastReader, connection_ids: Collection[int], after: int, count: int) -> list[Rendered]:
     """At most `count` pending events of `connection_ids` after the event `after` (its key),
     oldest first, each as (key, connection id, body), the body as GET /callback/events/:id
-    reads it (its states as the JSON text stored: `events.payload`); the keys in `sent` are
-    left out (neither read nor rendered again). One statement, without a session."""
-    rows = await repository.pending_after(reader, connection_ids, after, count, sent)
+    reads it (its states as the JSON text stored: `events.payload`). One statement, without
+    a session."""
+    return _rendered(await repository.pending_after(reader, connection_ids, after, count))
+
+
+async def pending_of(reader: FastReader, keys: Collection[int]) -> list[Rendered]:
+    """Those of the events `keys` still pending, oldest first (as `pending_after`)."""
+    return _rendered(await repository.pending_of(reader, keys))
+
+
+async def pending_keys(reader: FastReader, connection_ids: Collection[int], after: int, upto: int) -> list[int]:
+    """The keys of the pending events of `connection_ids` in (`after`, `upto`]: no event read."""
+    return await repository.pending_keys(reader, connection_ids, after, upto)
+
+
+def _rendered(rows: list[dict[str, Any]]) -> list[Rendered]:
     return [(row["id"], row["connection_id"], render_event(EventRow(row), ChangeRow(row), full=True)) for row in rows]
 
 
