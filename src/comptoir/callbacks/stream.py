@@ -5,10 +5,11 @@ Each process has one `Streams`, made with its first stream, which every stream o
 process joins. It holds what streams share, once: its place in the process's one wake-up
 (`events.wakeup`: the in-process signal of `events.signals` at each commit that made events
 and, on PostgreSQL, one LISTEN connection on the outbox's channels, shared with the back
-office's boards), the read of new events (one statement per wake-up for every
-connection that has a stream open, without a session; each event rendered once, as
-`GET /callback/events/:id` renders it, its states spliced as stored: `events.payload`) and, every second, the checks that close a stream: its token no longer valid (revoked,
-blocked, suspended, its connection deleted) or its callback given a URL. A `Stream` holds
+office's boards), the read of new events (one statement per wake-up for every connection
+that has a stream open, without a session; each event rendered once, as
+`GET /callback/events/:id` renders it, its states spliced as stored: `events.payload`) and,
+every second, the checks that close a stream: its token no longer valid (revoked, blocked,
+suspended, its connection deleted) or its callback given a URL. A `Stream` holds
 only its own queue of messages already rendered, sent together when several wait.
 
 A stream sends events by key (their ids, ascending), never one at or below the last it sent,

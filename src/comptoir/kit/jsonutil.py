@@ -20,7 +20,9 @@ SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # the same, in text
 # `dumps` never writes a leading space, so nothing else is read that way.
 _PLAIN_MARK = b" "
 _DIGIT = re.compile(rb"[0-9]")
-_NEGATIVE_ZERO = re.compile(rb"[:,\[]-0[,\]}]|^-0$")  # `-0` as a number of `dumps`' text (or in a string)
+# `-0` ending a number in `dumps`' text (or in a string): `stored_text` looks for it (a search
+# with a literal start, ten times faster than one for the character before it too)
+_NEGATIVE_ZERO = re.compile(rb"-0[,\]}]")
 
 
 def _default(value: Any) -> Any:
@@ -114,7 +116,7 @@ def stored_text(text: str | bytes) -> orjson.Fragment:
     raw = text.encode() if isinstance(text, str) else text
     if raw.startswith(_PLAIN_MARK):
         raw = raw[1:]
-    if _NEGATIVE_ZERO.search(raw):
+    if _NEGATIVE_ZERO.search(raw) or raw == b"-0":
         return orjson.Fragment(dumps(loads_stored(raw)))
     return orjson.Fragment(raw)
 
