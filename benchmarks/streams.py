@@ -122,7 +122,7 @@ class Streams:
         self.opened = 0
 
     async def settle(self, quiet: float = 1.0) -> None:
-        """Wait until no message has arrived for `quiet` seconds (a backlog sent on resuming)."""
+        """Wait until no event has arrived for `quiet` seconds (a backlog sent on resuming)."""
         # a wait for no event (an Event tells of one, not of quiet)
         while (left := self.latest + quiet - time.monotonic()) > 0:  # noqa: ASYNC110
             await asyncio.sleep(left)
@@ -145,7 +145,6 @@ class Streams:
                 if not chunk:
                     return
                 now = time.monotonic()
-                self.latest = now
                 buffer += chunk
                 *messages, buffer = buffer.split(b"\n\n")
                 for each in messages:
@@ -155,6 +154,7 @@ class Streams:
                     event = EVENT_ID.search(each)
                     if event is not None:
                         self.last[number] = event.group(1).decode()
+                        self.latest = now  # pings are no news: 1,002 streams' pings may never leave a quiet second
         except BaseException as exc:
             if not ready.done():
                 ready.set_exception(exc)
