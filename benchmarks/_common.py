@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import socket
 import subprocess
@@ -34,6 +35,12 @@ def wait_until_up(base: str, seconds: float = 30) -> None:
         except httpx.TransportError:
             time.sleep(0.1)
     raise SystemExit(f"no server answered at {base} within {seconds:.0f} s")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU a process has used so far (Linux: /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], p: float) -> float:

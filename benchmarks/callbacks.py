@@ -40,7 +40,7 @@ from pathlib import Path
 
 import httpx
 
-from _common import free_port
+from _common import cpu_seconds, free_port
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 KEY = "callback-benchmark-key-at-least-32-bytes-long"
@@ -195,12 +195,6 @@ def compare_signatures(args: argparse.Namespace, ids: tuple[int, int, int, int],
 
 def received(stats_url: str) -> list[tuple[str, float]]:
     return [tuple(item) for item in httpx.get(stats_url, timeout=30).json()]
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU a process has used so far (Linux: /proc/PID/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def wait_for(stats_url: str, count: int, timeout: float) -> list[tuple[str, float]]:

@@ -11,12 +11,15 @@ open per listening connection (the most one connection may hold): 1,002 streams.
    delay of each receipt is measured from the moment the order's POST was sent (an upper
    bound of commit to receipt: it includes C's work before the commit) and from the moment
    its answer arrived (a lower bound, negative when the stream was faster than the answer);
-   median and p99 of both.
+   median and p99 of both; and the CPU time S spent per 1,000 events delivered (one event
+   reaching one stream).
 2. Memory: S's resident memory with 3 streams open, then with all of them: the difference per
    open stream.
 3. Creation rate: wrk creating orders on C (one location, whose listener has its streams
    open when the others are) for `--duration` seconds, `--runs` times with every stream
-   closed and as many with all of them open, alternated; the medians and their ratio.
+   closed and as many with all of them open, alternated; the medians and their ratio, and
+   the CPU time S spent per 1,000 events delivered during the runs with streams open (from
+   each run's start until its events have all arrived).
 
 The client side (every stream, the paced creations) is this process, on asyncio; each stream
 is a plain socket reading the Server-Sent Events, resumed with `Last-Event-ID` after a close.
@@ -45,7 +48,7 @@ from pathlib import Path
 
 import httpx
 
-from _common import free_port, percentile, recreate_database, run_wrk, wait_until_up
+from _common import cpu_seconds, free_port, percentile, recreate_database, run_wrk, wait_until_up
 from orders import POST_SCRIPT, realistic_order
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
@@ -119,7 +122,7 @@ class Streams:
         self.opened = 0
 
     async def settle(self, quiet: float = 1.0) -> None:
-        """Wait until no message has arrived for `quiet` seconds (a backlog sent on resuming)."""
+        """Wait until no event has arrived for `quiet` seconds (a backlog sent on resuming)."""
         # a wait for no event (an Event tells of one, not of quiet)
         while (left := self.latest + quiet - time.monotonic()) > 0:  # noqa: ASYNC110
             await asyncio.sleep(left)
@@ -142,7 +145,6 @@ class Streams:
                 if not chunk:
                     return
                 now = time.monotonic()
-                self.latest = now
                 buffer += chunk
                 *messages, buffer = buffer.split(b"\n\n")
                 for each in messages:
@@ -152,6 +154,7 @@ class Streams:
                     event = EVENT_ID.search(each)
                     if event is not None:
                         self.last[number] = event.group(1).decode()
+                        self.latest = now  # pings are no news: 1,002 streams' pings may never leave a quiet second
         except BaseException as exc:
             if not ready.done():
                 ready.set_exception(exc)
@@ -241,8 +244,11 @@ async def run(args: argparse.Namespace, tokens: list[tuple[str, str]], workdir: 
         # 1. delay at a steady rate
         print(f"part 1: streams' process {s_server.pid}, orders' process {c_server.pid}", flush=True)
         streams.received.clear()
+        cpu_started = cpu_seconds(s_server.pid)
         times = await paced_orders(c_base, writers, args.rate, args.seconds)
         await asyncio.sleep(2)
+        paced_cpu = cpu_seconds(s_server.pid) - cpu_started
+        paced_delivered = len(streams.received)
         upper = [(when - times[order][0]) * 1000 for order, when in streams.received if order in times]
         lower = [(when - times[order][1]) * 1000 for order, when in streams.received if order in times]
         expected = len(times) * STREAMS_PER_CONNECTION
@@ -254,6 +260,7 @@ async def run(args: argparse.Namespace, tokens: list[tuple[str, str]], workdir: 
         order_file.write_text(json.dumps(realistic_order()))
         wrk_args = [str(order_file), writers[0]]
         rates: dict[str, list[float]] = {"none": [], "open": []}
+        loaded_cpu, loaded_delivered = 0.0, 0
         for _ in range(args.runs):
             await streams.close()
             await asyncio.sleep(1)
@@ -262,10 +269,14 @@ async def run(args: argparse.Namespace, tokens: list[tuple[str, str]], workdir: 
             )
             await streams.open(listeners)
             await streams.settle()  # the backlog the closed streams missed, sent on resuming
+            streams.received.clear()
+            cpu_started = cpu_seconds(s_server.pid)
             rates["open"].append(
                 (await asyncio.to_thread(run_wrk, c_base, script, wrk_args, args.duration, args.connections))["rps"]
             )
             await streams.settle()
+            loaded_cpu += cpu_seconds(s_server.pid) - cpu_started
+            loaded_delivered += len(streams.received)
     finally:
         await streams.close()
         for server in (s_server, c_server):
@@ -281,6 +292,10 @@ async def run(args: argparse.Namespace, tokens: list[tuple[str, str]], workdir: 
         f" from its answer: median {statistics.median(lower):.1f} ms, p99 {percentile(lower, 99):.1f} ms"
     )
     print(
+        f"   streams' process CPU: {paced_cpu:.2f} s for {paced_delivered} events delivered:"
+        f" {paced_cpu / max(1, paced_delivered) * 1000:.2f} s per 1,000"
+    )
+    print(
         f"2. memory of the streams' process: {few / 1024:.1f} MB with {STREAMS_PER_CONNECTION} streams,"
         f" {many / 1024:.1f} MB with {len(listeners)}: {per_stream:.1f} KB per open stream"
     )
@@ -293,6 +308,10 @@ async def run(args: argparse.Namespace, tokens: list[tuple[str, str]], workdir: 
         f" {' '.join(f'{r:.0f}' for r in rates['none'])} req/s (median {none:.0f}),"
         f" {len(listeners)} streams open {' '.join(f'{r:.0f}' for r in rates['open'])} (median {opened:.0f}):"
         f" {opened / none:.1%}"
+    )
+    print(
+        f"   streams' process CPU during the open runs: {loaded_cpu:.2f} s for {loaded_delivered} events delivered:"
+        f" {loaded_cpu / max(1, loaded_delivered) * 1000:.2f} s per 1,000"
     )
     print(f"(server logs in {workdir})")
 

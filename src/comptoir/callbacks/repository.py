@@ -16,6 +16,7 @@ from sqlalchemy import (
     Row,
     Select,
     Table,
+    Text,
     bindparam,
     case,
     delete,
@@ -27,15 +28,17 @@ from sqlalchemy import (
     true,
     update,
 )
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.expression import ScalarSelect
 
 from comptoir.db.days import day_number
-from comptoir.db.direct import FastReader, Query
+from comptoir.db.direct import FastReader, Query, within
 from comptoir.db.engine import among, dialect_name, rowcount
 from comptoir.db.keyset import Key, paginate
+from comptoir.kit.jsonutil import stored_text
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.models import (
     Account,
@@ -160,16 +163,73 @@ async def events_page(session: AsyncSession, connection_id: int, page: PageReque
     return await paginate(session, _pending(Event.connection_id == connection_id), [Key(Event.id, int)], page)
 
 
+def _streamed(*conditions: Any) -> Query:
+    """The pending events a stream sends (`_pending`'s) that `conditions` keep, oldest first
+    (by id, as `events_page`), with what `events.payload.render_event` needs: the columns,
+    read without a session (one statement, no transaction, no ORM objects), the change's
+    states as the JSON text stored."""
+    return Query(
+        _pending(*conditions)
+        .with_only_columns(
+            Event.id,
+            Event.connection_id,
+            Event.resource_type,
+            Event.event_type,
+            Change.created_at.label("change_created_at"),
+            Change.timezone,
+            Change.ids,
+            Change.resource_type.label("change_resource_type"),
+            sql_cast(Change.previous_state, Text).label("previous_state"),
+            sql_cast(Change.new_state, Text).label("new_state"),
+            sql_cast(Change.state_change, Text).label("state_change"),
+        )
+        .order_by(Event.id)
+        .limit(bindparam("limit", type_=Integer))
+    )
+
+
+_AFTER = bindparam("after", type_=Event.id.type)
+STREAM_EVENTS = _streamed(within(Event.connection_id, "connection_ids"), Event.id > _AFTER)
+STREAM_EVENTS_OF = _streamed(within(Event.id, "keys"))
+# The keys alone of the pending events of `connection_ids` in (`after`, `upto`]
+STREAM_KEYS = Query(
+    select(Event.id).where(
+        Event.done_at.is_(None),
+        within(Event.connection_id, "connection_ids"),
+        Event.id > _AFTER,
+        Event.id <= bindparam("upto", type_=Event.id.type),
+    )
+)
+_STATES = ("previous_state", "new_state", "state_change")
+
+
+def _with_states_as_stored(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for row in rows:
+        for name in _STATES:
+            if row[name] is not None:
+                row[name] = stored_text(row[name])
+    return rows
+
+
 async def pending_after(
-    session: AsyncSession, connection_ids: Collection[int], after: int, count: int, skip: Collection[int] = ()
-) -> list[tuple[Event, Change]]:
+    reader: FastReader, connection_ids: Collection[int], after: int, count: int
+) -> list[dict[str, Any]]:
     """At most `count` pending events of `connection_ids` after the event `after` (its key),
-    oldest first (by id, as `events_page`), but those whose key is in `skip`."""
-    conditions = [among(session, Event.connection_id, connection_ids), Event.id > after]
-    if skip:
-        conditions.append(~among(session, Event.id, skip))
-    stmt = _pending(*conditions).order_by(Event.id).limit(count)
-    return [(event, change) for event, change in (await session.execute(stmt)).all()]
+    oldest first (`STREAM_EVENTS`' columns; each state as `jsonutil.stored_text`, written as
+    it is)."""
+    return _with_states_as_stored(
+        await reader.all(STREAM_EVENTS, connection_ids=connection_ids, after=after, limit=count)
+    )
+
+
+async def pending_of(reader: FastReader, keys: Collection[int]) -> list[dict[str, Any]]:
+    """Those of the events `keys` still pending, oldest first (as `pending_after`)."""
+    return _with_states_as_stored(await reader.all(STREAM_EVENTS_OF, keys=keys, limit=len(keys)))
+
+
+async def pending_keys(reader: FastReader, connection_ids: Collection[int], after: int, upto: int) -> list[int]:
+    """The keys of the pending events of `connection_ids` in (`after`, `upto`], unordered."""
+    return [row["id"] for row in await reader.all(STREAM_KEYS, connection_ids=connection_ids, after=after, upto=upto)]
 
 
 async def last_event_key(session: AsyncSession) -> int:

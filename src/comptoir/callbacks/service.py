@@ -20,10 +20,11 @@ from comptoir.callbacks.schemas import MAX_URL
 from comptoir.callbacks.sending import http_client, post
 from comptoir.config import IPNetwork, Settings
 from comptoir.db.days import day_starts
+from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database
 from comptoir.errors import Conflict, FieldError, FieldErrors, NotFound, Unprocessable
 from comptoir.events import RESOURCE_EVENTS
-from comptoir.events.payload import render_event
+from comptoir.events.payload import ChangeRow, EventRow, render_event
 from comptoir.events.repository import callback_changed, wake_workers
 from comptoir.kit import clock, ids
 from comptoir.kit.jsonutil import dumps
@@ -232,14 +233,29 @@ STREAM_WHILE_ACTIVE = (
 )
 
 
-async def pending_after(
-    session: AsyncSession, connection_ids: Collection[int], after: int, count: int, *, sent: Collection[int] = ()
-) -> list[tuple[int, int, dict[str, Any]]]:
+Rendered = tuple[int, int, dict[str, Any]]  # an event's key, its connection's id, its body
+
+
+async def pending_after(reader: FastReader, connection_ids: Collection[int], after: int, count: int) -> list[Rendered]:
     """At most `count` pending events of `connection_ids` after the event `after` (its key),
     oldest first, each as (key, connection id, body), the body as GET /callback/events/:id
-    reads it; the keys in `sent` are left out (neither read nor rendered again)."""
-    rows = await repository.pending_after(session, connection_ids, after, count, sent)
-    return [(event.id, event.connection_id, render_event(event, change, full=True)) for event, change in rows]
+    reads it (its states as the JSON text stored: `events.payload`). One statement, without
+    a session."""
+    return _rendered(await repository.pending_after(reader, connection_ids, after, count))
+
+
+async def pending_of(reader: FastReader, keys: Collection[int]) -> list[Rendered]:
+    """Those of the events `keys` still pending, oldest first (as `pending_after`)."""
+    return _rendered(await repository.pending_of(reader, keys))
+
+
+async def pending_keys(reader: FastReader, connection_ids: Collection[int], after: int, upto: int) -> list[int]:
+    """The keys of the pending events of `connection_ids` in (`after`, `upto`]: no event read."""
+    return await repository.pending_keys(reader, connection_ids, after, upto)
+
+
+def _rendered(rows: list[dict[str, Any]]) -> list[Rendered]:
+    return [(row["id"], row["connection_id"], render_event(EventRow(row), ChangeRow(row), full=True)) for row in rows]
 
 
 async def last_event_key(session: AsyncSession) -> int:

@@ -5,17 +5,19 @@ Each process has one `Streams`, made with its first stream, which every stream o
 process joins. It holds what streams share, once: its place in the process's one wake-up
 (`events.wakeup`: the in-process signal of `events.signals` at each commit that made events
 and, on PostgreSQL, one LISTEN connection on the outbox's channels, shared with the back
-office's boards), the read of new events (one statement per wake-up for every
-connection that has a stream open, rendered once, as `GET /callback/events/:id` renders
-them) and, every second, the checks that close a stream: its token no longer valid (revoked,
-blocked, suspended, its connection deleted) or its callback given a URL. A `Stream` holds
-only its own queue of messages already rendered.
+office's boards), the read of new events (one statement per wake-up for every connection
+that has a stream open, without a session; each event rendered once, as
+`GET /callback/events/:id` renders it, its states spliced as stored: `events.payload`) and,
+every second, the checks that close a stream: its token no longer valid (revoked, blocked,
+suspended, its connection deleted) or its callback given a URL. A `Stream` holds
+only its own queue of messages already rendered, sent together when several wait.
 
 A stream sends events by key (their ids, ascending), never one at or below the last it sent,
 so that a client resuming after the last id it received gets neither a repeat nor a gap. A
 key is taken when the event is inserted and the event exists once its transaction commits:
 a commit may show a key below one already read. The shared read therefore looks again, once
-a second, at the keys it read in the last SETTLE seconds, for the streams still below them;
+a second, at the keys of the last SETTLE seconds (the keys alone), and reads the events
+among them it had not read, for the streams still below them;
 an event committed later than that behind a stream's last key stays in the queue
 (`GET /callback/events`), and reaches a stream opened without `Last-Event-ID`.
 """
@@ -57,6 +59,7 @@ READ_GAP_SECONDS = 0.02  # reads at most this often: at hundreds of commits a se
 SETTLE_SECONDS = 10.0  # how long a key below the last one read may still appear
 BATCH = 200  # events per statement (a backlog page, one read of new events)
 MAX_QUEUED = 1000  # messages a stream may hold unsent before it is closed as too slow
+SEND_BATCH = 100  # messages waiting sent together, in one write
 
 
 def resume_after(last_event_id: str | None) -> int:
@@ -101,6 +104,19 @@ class Stream:
             return
         self.queue.append((key, data))
         self.wake.set()
+
+    def take(self) -> tuple[int, bytes]:
+        """What waits, as one send of at most SEND_BATCH messages: those queued above the last
+        key sent, in the queue's order, but for a key below one before it (sent by the
+        backlog, or behind a later one); and the last key it holds."""
+        last, parts = self.after, list[bytes]()
+        queue = self.queue
+        while queue and len(parts) < SEND_BATCH:
+            key, data = queue.popleft()
+            if key > last:
+                parts.append(data)
+                last = key
+        return last, b"".join(parts)
 
     def close(self, reason: str) -> None:
         """End the stream: nothing more is sent, and what waited is let go at once (a client
@@ -214,12 +230,11 @@ class Streams:
                 now = time.monotonic()
                 read = now  # a failed read waits its turn too: an outage is not hammered
                 try:
+                    await self._read()
                     if now - checked >= CHECK_SECONDS:
                         checked = now
-                        await self._read(self._floor)  # the settle window again, once a second
+                        await self._settle()
                         await self._check()
-                    else:
-                        await self._read(self._top)
                 except DependencyUnavailable:
                     pass  # logged once per outage (kit.outages); tried again at the next tick
                 except Exception:
@@ -239,31 +254,46 @@ class Streams:
         with contextlib.suppress(Exception):
             await self.state.wakeup.leave(self.heard)
 
-    async def _read(self, after: int) -> None:
-        """The events after key `after` of every connection with a stream, sent to its
-        streams unless sent already; then the keys read SETTLE_SECONDS ago are settled."""
+    async def _read(self) -> None:
+        """The events after the last key read, of every connection with a stream, sent to its
+        streams."""
         now = time.monotonic()
+        after = self._top
         while self.by_connection:
-            connection_ids = list(self.by_connection)
-            async with self.state.db.transaction(write=False) as session:
-                rows = await service.pending_after(session, connection_ids, after, BATCH, sent=self._seen.keys())
-            for key, connection_id, body in rows:
-                self._seen[key] = now
-                data: bytes | None = None
-                for stream in self.by_connection.get(connection_id, ()):
-                    if key > stream.after:
-                        data = data or message(key, body)
-                        stream.push(key, data)
-            if rows:
-                self._top = max(self._top, rows[-1][0])
+            rows = await service.pending_after(self.state.fast, list(self.by_connection), after, BATCH)
+            self._deliver(rows, now)
             if len(rows) < BATCH:
                 break
             after = rows[-1][0]
+
+    async def _settle(self) -> None:
+        """The keys above the floor read again, the keys alone: the events among them not read
+        yet (committed behind a later key) are read and sent; then the keys read
+        SETTLE_SECONDS ago are settled."""
+        now = time.monotonic()
+        reader = self.state.fast
+        if self.by_connection and self._floor < self._top:
+            keys = await service.pending_keys(reader, list(self.by_connection), self._floor, self._top)
+            missed = sorted(key for key in keys if key not in self._seen)
+            for start in range(0, len(missed), BATCH):
+                self._deliver(await service.pending_of(reader, missed[start : start + BATCH]), now)
         settled = now - SETTLE_SECONDS
         old = [key for key, when in self._seen.items() if when <= settled]
         if old:
             self._floor = max(self._floor, *old)
             self._seen = {key: when for key, when in self._seen.items() if key > self._floor}
+
+    def _deliver(self, rows: list[service.Rendered], now: float) -> None:
+        """Each event read to its connection's streams (rendered once), unless sent already."""
+        for key, connection_id, body in rows:
+            self._seen[key] = now
+            data: bytes | None = None
+            for stream in self.by_connection.get(connection_id, ()):
+                if key > stream.after:
+                    data = data or message(key, body)
+                    stream.push(key, data)
+        if rows:
+            self._top = max(self._top, rows[-1][0])
 
     async def _check(self) -> None:
         """Renew the streams' holds; close the streams whose token is no longer valid, or
@@ -316,8 +346,8 @@ class EventStream(SseResponse):
             await self._backlog(send)
             while stream.closed is None:
                 if stream.queue:
-                    key, data = stream.queue.popleft()
-                    if key > stream.after:  # else sent by the backlog, or behind a later one
+                    key, data = stream.take()
+                    if data:
                         await self.send_body(send, data)
                         stream.after = key
                     continue
@@ -333,16 +363,14 @@ class EventStream(SseResponse):
 
     async def _backlog(self, send: Send) -> None:
         """The connection's pending events after where the stream resumes, oldest first, a
-        page at a time (no session open while they are sent)."""
+        page at a time, each page in one send."""
         stream = self.stream
-        db = self.streams.state.db
+        reader = self.streams.state.fast
         while stream.closed is None:
-            async with db.transaction(write=False) as session:
-                rows = await service.pending_after(session, [stream.connection_id], stream.after, BATCH)
-            for key, _connection_id, body in rows:
-                if stream.closed is not None:
-                    return
-                await self.send_body(send, message(key, body))
-                stream.after = key
+            rows = await service.pending_after(reader, [stream.connection_id], stream.after, BATCH)
+            if not rows or stream.closed is not None:
+                return
+            await self.send_body(send, b"".join(message(key, body) for key, _connection_id, body in rows))
+            stream.after = rows[-1][0]
             if len(rows) < BATCH:
                 break

@@ -58,7 +58,7 @@ from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database
 from comptoir.errors import DependencyUnavailable
 from comptoir.events import signals
-from comptoir.events.payload import render_event
+from comptoir.events.payload import ChangeRow, EventRow, render_event
 from comptoir.events.repository import CALLBACK_CHANNEL, NOTIFY_CHANNEL
 from comptoir.kit import clock, ids, metrics, tracing
 from comptoir.kit.jsonutil import dumps
@@ -136,32 +136,6 @@ class Sent:
     headers: dict[str, str]  # beside Host
     body: bytes
     outcome: Outcome
-
-
-class _EventRow:
-    """An event as `repository.DUE_EVENTS` reads it, for `render_event`."""
-
-    __slots__ = ("event_type", "public_id", "resource_type")
-
-    def __init__(self, row: dict[str, Any]) -> None:
-        self.public_id = ids.encode(Event.KIND, row["id"])
-        self.resource_type: str = row["resource_type"]
-        self.event_type: str = row["event_type"]
-
-
-class _ChangeRow:
-    """The event's change as `repository.DUE_EVENTS` reads it, for `render_event`."""
-
-    __slots__ = ("created_at", "ids", "new_state", "previous_state", "resource_type", "state_change", "timezone")
-
-    def __init__(self, row: dict[str, Any]) -> None:
-        self.created_at: datetime = row["change_created_at"]
-        self.timezone: str = row["timezone"]
-        self.ids: dict[str, Any] = row["ids"]
-        self.resource_type: str = row["change_resource_type"]
-        self.previous_state: Any = row["previous_state"]
-        self.new_state: Any = row["new_state"]
-        self.state_change: Any = row["state_change"]
 
 
 class DeliveryWorker:
@@ -382,7 +356,7 @@ class DeliveryWorker:
                 row["id"],
                 row["attempts"],
                 row["url"],
-                dumps(render_event(_EventRow(row), _ChangeRow(row), full=True)),
+                dumps(render_event(EventRow(row), ChangeRow(row), full=True)),
                 row["redelivery"],
                 row["next_attempt_at"],  # due: not null
                 row["traceparent"],

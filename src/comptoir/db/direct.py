@@ -28,17 +28,21 @@ import re
 import sqlite3
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from sqlalchemy import Boolean, Select, bindparam, text
+from sqlalchemy import BigInteger, Boolean, Select, String, TypeDecorator, bindparam, text
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.dialects.postgresql.base import PGDialect
+from sqlalchemy.engine import Dialect
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.compiler import SQLCompiler
-from sqlalchemy.sql.elements import ClauseElement, ColumnElement
+from sqlalchemy.sql.elements import BindParameter, ClauseElement, ColumnElement
+from sqlalchemy.sql.visitors import InternalTraversal
 from sqlalchemy.types import TypeEngine
 
 from comptoir.config import Settings
@@ -82,6 +86,62 @@ def _converter(column: ColumnElement[Any], is_sqlite: bool) -> Converter | None:
     if isinstance(kind, ExactDecimal) and is_sqlite:  # exact text on SQLite, NUMERIC on PostgreSQL
         return _decimal
     return None
+
+
+class _Integers(TypeDecorator[Collection[int]]):
+    """Integers as one parameter (`within`): an array on PostgreSQL, JSON text on SQLite."""
+
+    impl = String
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        if dialect.name == "postgresql":
+            return dialect.type_descriptor(ARRAY(BigInteger()))
+        return dialect.type_descriptor(String())
+
+    def process_bind_param(self, value: Collection[int] | None, dialect: Dialect) -> Any:
+        if value is None:
+            return None
+        return list(value) if dialect.name == "postgresql" else dumps_str(list(value))
+
+
+class within(ColumnElement[bool]):
+    """`column` is one of the integers given as the parameter `name` (`~within(...)`: is
+    none of them), for a `Query`, compiled once: one array parameter on PostgreSQL, one JSON
+    text read by `json_each` on SQLite, so the statement is the same however many integers
+    there are (`db.engine.among` is the same rule for a session's statements)."""
+
+    inherit_cache = True
+    type = Boolean()
+    _traverse_internals = [  # noqa: RUF012 (declared so by SQLAlchemy: its cache key's parts)
+        ("column", InternalTraversal.dp_clauseelement),
+        ("values", InternalTraversal.dp_clauseelement),
+        ("negated", InternalTraversal.dp_boolean),
+    ]
+
+    def __init__(self, column: ColumnElement[Any] | Any, name: str, *, negated: bool = False) -> None:
+        self.column = column
+        self.values: BindParameter[Collection[int]] = bindparam(name, type_=_Integers())
+        self.negated = negated
+
+    def self_group(self, against: Any = None) -> ColumnElement[bool]:
+        return self  # a comparison of its own, not a boolean column compared to true
+
+    def _negate(self) -> ColumnElement[bool]:
+        return within(self.column, self.values.key, negated=not self.negated)
+
+
+@compiles(within, "postgresql")
+def _within_postgresql(element: within, compiler: SQLCompiler, **kw: Any) -> str:
+    test = f"{compiler.process(element.column, **kw)} = ANY({compiler.process(element.values, **kw)})"
+    return f"NOT ({test})" if element.negated else test
+
+
+@compiles(within)
+def _within_sqlite(element: within, compiler: SQLCompiler, **kw: Any) -> str:
+    column, values = compiler.process(element.column, **kw), compiler.process(element.values, **kw)
+    test = "NOT IN" if element.negated else "IN"
+    return f"{column} {test} (SELECT value FROM json_each({values}))"  # noqa: S608 (compiled clauses, no values)
 
 
 class Query:

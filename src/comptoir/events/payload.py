@@ -1,12 +1,20 @@
 """The event payload of spec 6.3, one renderer for `GET /callback/events/:id`, the events
-list and the body POSTed to active callbacks (spec 6.1 item 1: the same body)."""
+list, the body POSTed to active callbacks (spec 6.1 item 1: the same body) and the `data:`
+of a stream's message (docs/api/callbacks-events.md "Stream": the same body).
+
+A change's state is given decoded, or as the JSON text the database holds
+(`kit.jsonutil.stored_text`): written as it is, it is the same bytes as its decoded value
+written by `kit.jsonutil.dumps` (that text is `dumps`' own), without decoding the text and
+encoding it again."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any, Protocol
 
+from comptoir.kit import ids
 from comptoir.kit.times import render_datetime
+from comptoir.models import Event
 
 
 class EventFields(Protocol):
@@ -59,3 +67,31 @@ def render_event(event: EventFields, change: ChangeFields, *, full: bool) -> dic
     if event.event_type in ("update", "delete"):  # item 2
         body["previous_state"] = change.previous_state
     return body
+
+
+class EventRow:
+    """An event as a read of columns gives it (`id`, `resource_type`, `event_type`), for
+    `render_event`."""
+
+    __slots__ = ("event_type", "public_id", "resource_type")
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.public_id = ids.encode(Event.KIND, row["id"])
+        self.resource_type: str = row["resource_type"]
+        self.event_type: str = row["event_type"]
+
+
+class ChangeRow:
+    """The event's change as the same read gives it (`change_created_at`, `timezone`, `ids`,
+    `change_resource_type` and the three states), for `render_event`."""
+
+    __slots__ = ("created_at", "ids", "new_state", "previous_state", "resource_type", "state_change", "timezone")
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.created_at: datetime = row["change_created_at"]
+        self.timezone: str = row["timezone"]
+        self.ids: dict[str, Any] = row["ids"]
+        self.resource_type: str = row["change_resource_type"]
+        self.previous_state: Any = row["previous_state"]
+        self.new_state: Any = row["new_state"]
+        self.state_change: Any = row["state_change"]

@@ -17,10 +17,12 @@ from comptoir.db.engine import Database
 from comptoir.http import sse
 from comptoir.http.protocol import drain
 from comptoir.kit import metrics
+from comptoir.kit.jsonutil import dumps
 from comptoir.models import Connection
 from tests.api.callbacks.conftest import PUBLIC, Listener, fake_dns, subscribe, touch_location
 from tests.api.callbacks.streaming import OpenStream
 from tests.api.conftest import Shop
+from tests.api.orders.conftest import ORDER
 from tests.factories import World
 
 LOCATION_UPDATES = {"location": ["update"]}
@@ -75,6 +77,51 @@ async def test_the_stream_sends_the_backlog_then_live_events_in_order(
         assert json.loads(message.data) == await event_body(client, listener, message.id)
     assert [json.loads(m.data or "")["new_state"]["preparation_time"] for m in live] == [13, 14]
     await stream.leave()
+
+
+# Free-form content as a client sends it: nested, numbers whose text is kept exactly
+# (fractions, an exponent, an integer beyond 64 bits, a negative zero), unicode, newlines,
+# quotes and backslashes.
+FREE_FORM = (
+    '{"kitchen": {"line\\n": ["Premi\u00e8re ligne\\nsecond line \u2014 \U0001f355", "tab\\t \\"q\\" \\\\ \\u00e9"],'
+    ' "ratio": 1.50, "big": 123456789012345678901234567890, "exp": 1e5, "zero": -0.0, "none": null,'
+    ' "deep": [[[{"\u00e9": [true, false, 0.1]}]]]}}'
+).encode()
+
+
+async def test_a_messages_data_is_the_events_body_byte_for_byte(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, listener: Listener
+) -> None:
+    await subscribe(client, listener.token, {"order": ["create", "update"]})
+    body = ORDER | {"customer_notes": 'Sonnez deux fois\nporte B \u2014 \U0001f355 "vite" \\'}
+    raw = dumps(body)[:-1] + b', "custom_fields": ' + FREE_FORM + b"}"
+    created = await client.post(
+        "/v1/location/orders", content=raw, headers=shop.headers() | {"Content-Type": "application/json"}
+    )
+    assert created.status_code == 200, created.text
+    backlog = await OpenStream(app, listener.token).open()
+    changed = (
+        '{"seller_notes": "\u00e0 la\\nligne", "custom_fields": '.encode() + FREE_FORM.replace(b"1.50", b"2.5") + b"}"
+    )
+    updated = await client.patch(
+        f"/v1/location/orders/{created.json()['id']}",
+        content=changed,
+        headers=shop.headers() | {"Content-Type": "application/json"},
+    )
+    assert updated.status_code == 200, updated.text
+    messages = await backlog.events(2)  # the creation from the backlog, the update live
+    resumed = await OpenStream(app, listener.token, last_event_id=messages[0].id).open()
+    [again] = await resumed.events(1)  # the update from a backlog
+
+    assert [m.event for m in messages] == ["order.create", "order.update"]
+    for message in [*messages, again]:
+        response = await client.get(f"/v1/callback/events/{message.id}", headers=listener.headers())
+        assert response.status_code == 200, response.text
+        assert (message.data or "").encode() == response.content
+    exact = b'"ratio":1.50,"big":123456789012345678901234567890,"exp":1E+5,"zero":-0.0,'
+    assert exact in (messages[0].data or "").encode()
+    await backlog.leave()
+    await resumed.leave()
 
 
 async def test_a_resumed_stream_sends_what_came_after_its_last_event_id_and_nothing_twice(
@@ -269,7 +316,7 @@ async def test_an_event_committed_after_a_later_key_was_read_still_reaches_the_s
     await stream.leave()
 
 
-async def test_the_settle_window_read_again_leaves_out_what_was_sent(
+async def test_the_settle_window_is_read_again_by_its_keys_alone(
     app: FastAPI, client: httpx.AsyncClient, shop: Shop, listener: Listener
 ) -> None:
     await subscribe(client, listener.token, LOCATION_UPDATES)
@@ -279,12 +326,15 @@ async def test_the_settle_window_read_again_leaves_out_what_was_sent(
     async with db.transaction(write=False) as session:
         connection = await session.scalar(select(Connection).where(Connection.client_id == listener.client_id))
         assert connection is not None
-        rows = await service.pending_after(session, [connection.id, connection.id + 1000], 0, 10)
-        keys = [key for key, _, _ in rows]
-        again = await service.pending_after(session, [connection.id], 0, 10, sent=[keys[1]])
+    reader = app.state.comptoir.fast
+    rows = await service.pending_after(reader, [connection.id, connection.id + 1000], 0, 10)
+    keys = [key for key, _, _ in rows]
     assert len(keys) == 3
-    assert [key for key, _, _ in again] == [keys[0], keys[2]]
-    assert [body["new_state"]["preparation_time"] for _, _, body in again] == [21, 23]
+    assert sorted(await service.pending_keys(reader, [connection.id], keys[0], keys[2])) == keys[1:]
+    assert await service.pending_keys(reader, [connection.id + 1000], 0, keys[2]) == []
+    missed = await service.pending_of(reader, [keys[2], keys[0]])
+    assert [key for key, _, _ in missed] == [keys[0], keys[2]]
+    assert [json.loads(dumps(body))["new_state"]["preparation_time"] for _, _, body in missed] == [21, 23]
 
 
 async def test_a_head_of_the_stream_answers_its_headers_at_once_and_holds_no_stream(

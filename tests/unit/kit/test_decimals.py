@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from comptoir.kit.decimals import parse_decimal, render_decimal
-from comptoir.kit.jsonutil import dumps, dumps_checked, loads, loads_stored, plain_fragment
+from comptoir.kit.jsonutil import dumps, dumps_checked, loads, loads_stored, plain_fragment, stored_text
 from comptoir.kit.wire import WireError
 
 
@@ -101,3 +101,24 @@ def test_bodies_in_other_unicode_encodings_are_read() -> None:
     assert loads('\ufeff{"a": 1}'.encode()) == {"a": 1}  # as json.loads: a UTF-8 BOM is skipped
     with pytest.raises(ValueError, match="BOM"):
         loads('\ufeff{"a": 1}')
+
+
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**63 - 1)
+    | st.decimals(allow_nan=False, allow_infinity=False)
+    | st.text(st.characters(exclude_categories=["Cs"])),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(_JSON_VALUES, st.booleans())
+def test_stored_text_is_written_as_its_value_read_back_would_be(value: object, marked: bool) -> None:
+    stored = dumps(plain_fragment(value) if marked else value)
+    assert dumps({"state": stored_text(stored)}) == dumps({"state": loads_stored(stored)})
+
+
+def test_a_negative_zero_stored_is_written_as_read_back() -> None:
+    assert dumps([stored_text(dumps([Decimal("-0"), Decimal("-0.0"), "-0"]))]) == b'[[0,-0.0,"-0"]]'
