@@ -21,7 +21,8 @@ What a person writes, rather than what a generator numbers:
 - the names of 0.1 still work for one version, with a DeprecationWarning (RENAMED).
 
 async_resources.py is resources.py for asyncio: each method that calls `self._run` becomes
-`async` (its `@overload` signatures too) and awaits it, lists return an AsyncPaginator, the event stream an AsyncEventStream.
+`async` (its `@overload` signatures too) and awaits it, lists return an AsyncPaginator, the
+event stream an AsyncEventStream.
 The same test checks it is current.
 """
 
