@@ -35,8 +35,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.expression import ScalarSelect
 
 from comptoir.db.days import day_number
-from comptoir.db.direct import FastReader, Query, within
-from comptoir.db.engine import among, dialect_name, rowcount
+from comptoir.db.direct import FastReader, Query, among, within
+from comptoir.db.engine import dialect_name, rowcount
 from comptoir.db.keyset import Key, paginate
 from comptoir.kit.jsonutil import stored_text
 from comptoir.kit.pagination import Page, PageRequest
@@ -151,11 +151,25 @@ async def delete_events_of(session: AsyncSession, connection_id: int) -> None:
     await session.execute(delete(Event).where(Event.connection_id == connection_id))
 
 
+_PENDING = Event.done_at.is_(None)  # an event not yet acknowledged (nor dropped)
+# What `events.payload.render_event` reads of an event and its change, by the names it reads
+# (the delivery worker's and the stream's reads); then the change's three states.
+_RENDERED = (
+    Event.resource_type,
+    Event.event_type,
+    Change.created_at.label("change_created_at"),
+    Change.timezone,
+    Change.ids,
+    Change.resource_type.label("change_resource_type"),
+)
+_STATE_COLUMNS = (Change.previous_state, Change.new_state, Change.state_change)
+
+
 def _pending(*conditions: Any) -> Select[Event, Change]:
     """The pending events (with their changes) that `conditions` keep: the one statement of
     the list, of a stream's backlog and of the events streams are sent."""
     stmt = select(Event, Change).join(Change, Change.id == Event.change_id)
-    return stmt.where(Event.done_at.is_(None), *conditions)
+    return stmt.where(_PENDING, *conditions)
 
 
 async def events_page(session: AsyncSession, connection_id: int, page: PageRequest) -> Page:
@@ -173,15 +187,8 @@ def _streamed(*conditions: Any) -> Query:
         .with_only_columns(
             Event.id,
             Event.connection_id,
-            Event.resource_type,
-            Event.event_type,
-            Change.created_at.label("change_created_at"),
-            Change.timezone,
-            Change.ids,
-            Change.resource_type.label("change_resource_type"),
-            sql_cast(Change.previous_state, Text).label("previous_state"),
-            sql_cast(Change.new_state, Text).label("new_state"),
-            sql_cast(Change.state_change, Text).label("state_change"),
+            *_RENDERED,
+            *(sql_cast(state, Text).label(state.key) for state in _STATE_COLUMNS),
         )
         .order_by(Event.id)
         .limit(bindparam("limit", type_=Integer))
@@ -194,13 +201,13 @@ STREAM_EVENTS_OF = _streamed(within(Event.id, "keys"))
 # The keys alone of the pending events of `connection_ids` in (`after`, `upto`]
 STREAM_KEYS = Query(
     select(Event.id).where(
-        Event.done_at.is_(None),
+        _PENDING,
         within(Event.connection_id, "connection_ids"),
         Event.id > _AFTER,
         Event.id <= bindparam("upto", type_=Event.id.type),
     )
 )
-_STATES = ("previous_state", "new_state", "state_change")
+_STATES = tuple(state.key for state in _STATE_COLUMNS)
 
 
 def _with_states_as_stored(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -240,7 +247,7 @@ async def last_event_key(session: AsyncSession) -> int:
 async def active_among(session: AsyncSession, connection_ids: Sequence[int]) -> set[int]:
     """Those of `connection_ids` whose callback has a URL (active delivery)."""
     stmt = select(Callback.connection_id).where(
-        among(session, Callback.connection_id, connection_ids), Callback.url.is_not(None)
+        among(Callback.connection_id, connection_ids), Callback.url.is_not(None)
     )
     return set((await session.execute(stmt)).scalars())
 
@@ -250,7 +257,7 @@ async def event_of(
 ) -> tuple[Event, Change] | None:
     """One of the connection's pending events with its change (locked: the event row only)."""
     stmt = select(Event, Change).join(Change, Change.id == Event.change_id)
-    stmt = stmt.where(Event.id == event_pk, Event.connection_id == connection_id, Event.done_at.is_(None))
+    stmt = stmt.where(Event.id == event_pk, Event.connection_id == connection_id, _PENDING)
     if lock:
         stmt = stmt.with_for_update(of=Event)
     row = (await session.execute(stmt)).first()
@@ -418,15 +425,8 @@ DUE_EVENTS = Query(
         Event.attempts,
         Event.redelivery,
         Event.next_attempt_at,
-        Event.resource_type,
-        Event.event_type,
-        Change.created_at.label("change_created_at"),
-        Change.timezone,
-        Change.ids,
-        Change.resource_type.label("change_resource_type"),
-        Change.previous_state,
-        Change.new_state,
-        Change.state_change,
+        *_RENDERED,
+        *_STATE_COLUMNS,
         Change.traceparent,
         Callback.url,
     )
@@ -457,7 +457,7 @@ async def oldest_undelivered(session: AsyncSession) -> datetime | None:
     the partial index `ix_events_pending` (one index probe per callback), then the earliest."""
     first = (
         select(Event.created_at)
-        .where(Event.connection_id == Callback.connection_id, Event.done_at.is_(None))
+        .where(Event.connection_id == Callback.connection_id, _PENDING)
         .order_by(Event.id)
         .limit(1)
         .correlate(Callback)

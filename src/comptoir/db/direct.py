@@ -109,7 +109,8 @@ class within(ColumnElement[bool]):
     """`column` is one of the integers given as the parameter `name` (`~within(...)`: is
     none of them), for a `Query`, compiled once: one array parameter on PostgreSQL, one JSON
     text read by `json_each` on SQLite, so the statement is the same however many integers
-    there are (`db.engine.among` is the same rule for a session's statements)."""
+    there are. `among(column, values)` is the same with the integers bound in the statement
+    (a session's statements)."""
 
     inherit_cache = True
     type = Boolean()
@@ -119,16 +120,25 @@ class within(ColumnElement[bool]):
         ("negated", InternalTraversal.dp_boolean),
     ]
 
-    def __init__(self, column: ColumnElement[Any] | Any, name: str, *, negated: bool = False) -> None:
+    def __init__(
+        self, column: ColumnElement[Any] | Any, name: str | BindParameter[Collection[int]], *, negated: bool = False
+    ) -> None:
         self.column = column
-        self.values: BindParameter[Collection[int]] = bindparam(name, type_=_Integers())
+        self.values = name if isinstance(name, BindParameter) else bindparam(name, type_=_Integers())
         self.negated = negated
 
     def self_group(self, against: Any = None) -> ColumnElement[bool]:
         return self  # a comparison of its own, not a boolean column compared to true
 
     def _negate(self) -> ColumnElement[bool]:
-        return within(self.column, self.values.key, negated=not self.negated)
+        return within(self.column, self.values, negated=not self.negated)
+
+
+def among(column: ColumnElement[Any] | Any, values: Collection[int]) -> ColumnElement[bool]:
+    """`within` with the integers in the statement, for a session's statements: `column` is
+    one of `values`, one parameter however many there are (an IN list would be compiled anew
+    with each count, and costs that for hundreds of them)."""
+    return within(column, bindparam("among", list(values), type_=_Integers(), unique=True))
 
 
 @compiles(within, "postgresql")

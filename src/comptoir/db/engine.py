@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import BigInteger, ColumnElement, CursorResult, Result, Select, any_, event, literal, text
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy import CursorResult, Result, Select, event, text
 from sqlalchemy.engine import ExceptionContext, make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
-from sqlalchemy.orm import InstrumentedAttribute
 from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, StaticPool
 
 from comptoir.config import Settings
@@ -233,17 +231,6 @@ def dialect_name(db: AsyncSession | AsyncConnection) -> str:
     bind = db.bind
     assert bind is not None
     return bind.dialect.name
-
-
-def among(
-    db: AsyncSession, column: ColumnElement[Any] | InstrumentedAttribute[Any], values: Collection[int]
-) -> ColumnElement[bool]:
-    """`column` is one of `values` (integers): on PostgreSQL one array parameter, so the
-    statement's text and its compilation are the same however many values there are (an IN
-    list would be compiled anew with each count, and costs that for hundreds of them)."""
-    if dialect_name(db) == "postgresql":
-        return column == any_(literal(list(values), ARRAY(BigInteger())))
-    return column.in_(values)
 
 
 AnySelect = Select[*tuple[Any, ...]]  # a select of any columns

@@ -49,8 +49,8 @@ from sqlalchemy.sql.expression import CTE, ColumnClause, ColumnElement
 
 from comptoir.auth.scopes import parse_scope
 from comptoir.db.connection_cache import AUDIENCES, ConnectionCache
-from comptoir.db.direct import FastReader, Query
-from comptoir.db.engine import AnySelect, among, dialect_name, rowcount
+from comptoir.db.direct import FastReader, Query, among
+from comptoir.db.engine import AnySelect, dialect_name, rowcount
 from comptoir.events import signals
 from comptoir.events.audience import Candidate, subscription_keys
 from comptoir.models import Change, Connection, Event, Subscription
@@ -170,10 +170,10 @@ async def announced_after(
     conditions = [
         Change.id > after,
         Change.resource_type.in_(ANNOUNCED),
-        among(session, Change.location_id, location_ids),
+        among(Change.location_id, location_ids),
     ]
     if skip:
-        conditions.append(~among(session, Change.id, skip))
+        conditions.append(~among(Change.id, skip))
     stmt = select(Change.id, Change.location_id).where(*conditions).order_by(Change.id)
     return [(key, location_id) for key, location_id in (await session.execute(stmt)).all() if location_id is not None]
 

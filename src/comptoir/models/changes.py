@@ -34,6 +34,9 @@ class Change(Base):
     location_id: Mapped[int | None] = mapped_column(PK)
     catalog_id: Mapped[int | None] = mapped_column(PK)
     customer_list_id: Mapped[int | None] = mapped_column(PK)
+    # Written only through the JSON column type (`kit.jsonutil.dumps`) and never updated: an
+    # event stream sends the stored text as it is (`kit.jsonutil.stored_text`), so a state
+    # written any other way would reach a stream unlike `GET /callback/events/:id`.
     previous_state: Mapped[Any | None] = mapped_column(JSONValue)
     new_state: Mapped[Any | None] = mapped_column(JSONValue)
     state_change: Mapped[Any | None] = mapped_column(JSONValue)

@@ -106,7 +106,11 @@ class SandboxProcess:
         self.lines: queue.Queue[str | None] = queue.Queue()
         assert self.process.stdout is not None
         threading.Thread(target=_read_lines, args=(self.process.stdout, self.lines), daemon=True).start()
-        self.ready = self._wait_ready(timeout)
+        try:
+            self.ready = self._wait_ready(timeout)
+        except BaseException:  # Ctrl-C while waiting, too: the sandbox is not left running
+            self.stop()
+            raise
 
     def logs(self) -> str:
         """What the sandbox wrote on stderr so far."""
@@ -120,8 +124,10 @@ class SandboxProcess:
         if line is None:  # stdout closed: the process ended
             self._refused(f"the sandbox exited ({self.process.wait()}) before its ready line")
         try:
-            ready: dict[str, Any] = json.loads(line)
+            ready = json.loads(line)
         except ValueError:
+            ready = None
+        if not isinstance(ready, dict) or not isinstance(ready.get("url"), str):
             self._refused(f"the first line on stdout is not the ready line: {line.strip()!r}")
         return ready
 
@@ -140,8 +146,8 @@ class SandboxProcess:
     def _halt(self) -> None:
         """SIGTERM (the sandbox closes and removes its temporary database), then SIGKILL after
         STOP_SECONDS; to the process group on POSIX, so that a wrapper's child (`uv run ...`,
-        `sh -c ...`) stops too."""
-        if self.process.poll() is None:
+        `sh -c ...`) stops too, even when the wrapper itself has already ended."""
+        if self.process.poll() is None or os.name == "posix":
             self._signal(kill=False)
             try:
                 self.process.wait(STOP_SECONDS)
