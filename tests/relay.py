@@ -117,6 +117,9 @@ class Relay:
             return
         upstream.settimeout(None)
         with self._lock:
+            if client not in self._sockets:  # cut while connecting: `_cut_all` would miss it
+                upstream.close()
+                return
             self._sockets.add(upstream)
         threading.Thread(target=self._pipe, args=(client, upstream, False), daemon=True).start()
         threading.Thread(target=self._pipe, args=(upstream, client, True), daemon=True).start()

@@ -153,6 +153,25 @@ def test_a_sandbox_with_no_ready_line_in_time_fails_the_test_with_its_stderr(tmp
     assert time.monotonic() - started < 30  # stopped, not waited for
 
 
+def test_a_first_line_that_is_json_but_not_the_ready_line_fails_the_test_and_stops_the_sandbox(
+    tmp_path: Path,
+) -> None:
+    pid_file = tmp_path / "pid"
+    chatty = tmp_path / "chatty_sandbox.py"
+    chatty.write_text(
+        "import os, time\n"
+        f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        'print(\'{"level": "info", "event": "starting"}\', flush=True)\n'
+        "time.sleep(120)\n"
+    )
+    suite(tmp_path, USES_THE_SANDBOX)
+    result = run_pytest("--comptoir-command", f"{sys.executable} {chatty}", cwd=tmp_path)
+    assert result.returncode == 1
+    assert 'comptoir sandbox: the first line on stdout is not the ready line: \'{"level": "info"' in result.stdout
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pid_file.read_text()), 0)  # stopped, not left running
+
+
 def test_a_command_not_found_fails_the_test_saying_what_to_install(tmp_path: Path) -> None:
     suite(tmp_path, USES_THE_SANDBOX)
     result = run_pytest("--comptoir-command", "no-such-comptoir sandbox", cwd=tmp_path)
