@@ -163,6 +163,9 @@ _RENDERED = (
     Change.resource_type.label("change_resource_type"),
 )
 _STATE_COLUMNS = (Change.previous_state, Change.new_state, Change.state_change)
+# The states as the JSON text stored, sent as they are (`_with_states_as_stored`): the same
+# bytes as decoding them and writing them again with `dumps`, without that work.
+_STORED_STATES = tuple(sql_cast(state, Text).label(state.key) for state in _STATE_COLUMNS)
 
 
 def _pending(*conditions: Any) -> Select[Event, Change]:
@@ -188,7 +191,7 @@ def _streamed(*conditions: Any) -> Query:
             Event.id,
             Event.connection_id,
             *_RENDERED,
-            *(sql_cast(state, Text).label(state.key) for state in _STATE_COLUMNS),
+            *_STORED_STATES,
         )
         .order_by(Event.id)
         .limit(bindparam("limit", type_=Integer))
@@ -417,7 +420,7 @@ async def still_due(reader: FastReader, event_pk: int, token: str, url: str) -> 
 
 
 # The lane's due events with what their POST's body needs (`events.payload.render_event`:
-# the event's and its change's fields) and the callback's url, oldest first, while `token`
+# the event's and its change's fields, the states as stored) and the callback's url, oldest first, while `token`
 # holds the lease: columns, not ORM objects, read without a session.
 DUE_EVENTS = Query(
     select(
@@ -426,7 +429,7 @@ DUE_EVENTS = Query(
         Event.redelivery,
         Event.next_attempt_at,
         *_RENDERED,
-        *_STATE_COLUMNS,
+        *_STORED_STATES,
         Change.traceparent,
         Callback.url,
     )
@@ -446,9 +449,11 @@ DUE_EVENTS = Query(
 async def due_events(
     reader: FastReader, connection_id: int, token: str, now: datetime, limit: int
 ) -> list[dict[str, Any]]:
-    """The lane's due events (`DUE_EVENTS`' columns), oldest first, while `token` holds the
-    lease: a fast read (no session)."""
-    return await reader.all(DUE_EVENTS, connection_id=connection_id, token=token, now=now, limit=limit)
+    """The lane's due events (`DUE_EVENTS`' columns; each state as `jsonutil.stored_text`,
+    written as it is), oldest first, while `token` holds the lease: a fast read (no session)."""
+    return _with_states_as_stored(
+        await reader.all(DUE_EVENTS, connection_id=connection_id, token=token, now=now, limit=limit)
+    )
 
 
 async def oldest_undelivered(session: AsyncSession) -> datetime | None:

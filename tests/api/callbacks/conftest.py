@@ -127,3 +127,13 @@ def past_every_resend(base: float) -> None:
     """Move the clock past the last resend the schedule of `base` could name (each wait
     doubles, up to MAX_RESENDS resends): anything that would ever be sent again is due."""
     clock.travel(timedelta(seconds=sum(resend_wait(base, n) for n in range(1, MAX_RESENDS + 1)) + 1))
+
+
+# Free-form content as a client sends it: nested, numbers whose text is kept exactly
+# (fractions, an exponent, an integer beyond 64 bits, a negative zero), unicode, newlines,
+# quotes and backslashes.
+FREE_FORM = (
+    '{"kitchen": {"line\\n": ["Premi\u00e8re ligne\\nsecond line \u2014 \U0001f355", "tab\\t \\"q\\" \\\\ \\u00e9"],'
+    ' "ratio": 1.50, "big": 123456789012345678901234567890, "exp": 1e5, "zero": -0.0, "none": null,'
+    ' "deep": [[[{"\u00e9": [true, false, 0.1]}]]]}}'
+).encode()

@@ -21,8 +21,10 @@ from comptoir.callbacks.service import render_delivery_log
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.config import Settings
 from comptoir.db.engine import Database
+from comptoir.kit.jsonutil import dumps
 from comptoir.models import Connection, OAuthClient
 from tests.api.callbacks.conftest import (
+    FREE_FORM,
     Listener,
     looked_again,
     new_listener,
@@ -31,6 +33,7 @@ from tests.api.callbacks.conftest import (
     touch_location,
 )
 from tests.api.conftest import Shop
+from tests.api.orders.conftest import ORDER
 from tests.factories import World
 from tests.receiver import Answer, Receiver
 from tests.waiting import PATIENCE, QUICKLY
@@ -84,6 +87,25 @@ async def test_the_post_is_the_event_body_signed_with_the_client_secret(
     signature = hmac.new(await secret_of(world, listener), request.body, hashlib.sha256).hexdigest()
     assert request.headers["X-Service-Hmac-SHA256"] == signature
     await wait_until_listed(client, listener, 0)  # acknowledged: deleted at once
+
+
+async def test_the_post_is_the_event_body_byte_for_byte_with_free_form_content(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    """The change's states go into the POST as stored (not decoded and written again): the
+    same bytes as `GET /callback/events/:id`, exact numbers, unicode and escapes included."""
+    await subscribe(client, listener.token, {"order": ["create"]})  # passive: read the body first
+    raw = dumps(ORDER)[:-1] + b', "custom_fields": ' + FREE_FORM + b"}"
+    created = await client.post(
+        "/v1/location/orders", content=raw, headers=shop.headers() | {"Content-Type": "application/json"}
+    )
+    assert created.status_code == 200, created.text
+    [event] = await listed(client, listener)
+    expected = (await client.get(f"/v1/callback/events/{event['id']}", headers=listener.headers())).content
+    await subscribe(client, listener.token, {"order": ["create"]}, receiver.url("/hook"))
+    [request] = await received(receiver, "/hook", 1)
+    assert request.body == expected
+    assert b'"ratio":1.50,"big":123456789012345678901234567890,"exp":1E+5,"zero":-0.0,' in request.body
 
 
 BASE = 0.25  # the schedule test's retry base: its whole schedule is 63 x BASE

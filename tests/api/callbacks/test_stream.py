@@ -19,7 +19,7 @@ from comptoir.http.protocol import drain
 from comptoir.kit import metrics
 from comptoir.kit.jsonutil import dumps
 from comptoir.models import Connection
-from tests.api.callbacks.conftest import PUBLIC, Listener, fake_dns, subscribe, touch_location
+from tests.api.callbacks.conftest import FREE_FORM, PUBLIC, Listener, fake_dns, subscribe, touch_location
 from tests.api.callbacks.streaming import OpenStream
 from tests.api.conftest import Shop
 from tests.api.orders.conftest import ORDER
@@ -77,16 +77,6 @@ async def test_the_stream_sends_the_backlog_then_live_events_in_order(
         assert json.loads(message.data) == await event_body(client, listener, message.id)
     assert [json.loads(m.data or "")["new_state"]["preparation_time"] for m in live] == [13, 14]
     await stream.leave()
-
-
-# Free-form content as a client sends it: nested, numbers whose text is kept exactly
-# (fractions, an exponent, an integer beyond 64 bits, a negative zero), unicode, newlines,
-# quotes and backslashes.
-FREE_FORM = (
-    '{"kitchen": {"line\\n": ["Premi\u00e8re ligne\\nsecond line \u2014 \U0001f355", "tab\\t \\"q\\" \\\\ \\u00e9"],'
-    ' "ratio": 1.50, "big": 123456789012345678901234567890, "exp": 1e5, "zero": -0.0, "none": null,'
-    ' "deep": [[[{"\u00e9": [true, false, 0.1]}]]]}}'
-).encode()
 
 
 async def test_a_messages_data_is_the_events_body_byte_for_byte(
