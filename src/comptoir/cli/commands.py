@@ -21,6 +21,7 @@ from pydantic_core import ErrorDetails
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from comptoir.cli import eventloop
 from comptoir.config import ServerKeyError, Settings
 from comptoir.errors import ComptoirError, Unprocessable
 
@@ -234,7 +235,7 @@ def worker(metrics_port: int | None, metrics_host: str) -> None:
             await db.dispose()
             tracing.flush()
 
-    asyncio.run(main())
+    eventloop.run(main())
 
 
 async def _holds_demo(session: AsyncSession, _key: bytes, _is_sqlite: bool) -> dict[str, Any]:

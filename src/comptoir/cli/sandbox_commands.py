@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from comptoir.cli import eventloop
 from comptoir.cli.commands import CommandError, _emit, cli
 
 
@@ -40,7 +41,7 @@ def sandbox(ctx: click.Context, seed_path: Path | None, host: str, port: int, da
     configure_logging(settings)
     try:
         seed = read_seed(seed_path)  # before anything is made
-        asyncio.run(_serve(settings, seed, host, port, database))
+        eventloop.run(_serve(settings, seed, host, port, database))
     except (SeedError, SandboxRefused) as exc:
         raise CommandError(str(exc)) from None
 
