@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any, TypedDict, cast
 
 from sqlalchemy import (
+    BigInteger,
     Integer,
     Row,
     Select,
@@ -29,13 +30,14 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import cast as sql_cast
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.expression import ScalarSelect
 
 from comptoir.db.days import day_number
-from comptoir.db.direct import FastReader, Query, among, within
+from comptoir.db.direct import FastReader, Query, Write, among, within
 from comptoir.db.engine import dialect_name, rowcount
 from comptoir.db.keyset import Key, paginate
 from comptoir.kit.jsonutil import stored_text
@@ -51,6 +53,7 @@ from comptoir.models import (
     OAuthClient,
     Subscription,
 )
+from comptoir.models.base import UTCDateTime
 
 # A lane as `claimable` selects it (connection id, client secret seed, signing secrets, failing since)
 Lanes = Select[int, str, bytes | None, bytes | None, datetime | None, datetime | None]
@@ -529,6 +532,92 @@ async def write_outcomes(
         )
     if log_rows:
         await session.execute(insert(_ATTEMPTS), log_rows)
+
+
+# write_outcomes and extend_lease as one PostgreSQL statement, sent on the direct driver (no
+# session, no per-row parameter processing): the batch's columns as arrays, unnested. It
+# runs on its own, so atomically: all of it or none of it, as the session's transaction.
+_SETTLE = Write(
+    """
+    WITH done AS (
+        UPDATE events SET next_attempt_at = NULL, done_at = :now, redelivery = false
+        FROM unnest(:done_ids, :done_dues) AS d(id, due)
+        WHERE events.id = d.id AND events.next_attempt_at = d.due
+    ), retried AS (
+        UPDATE events SET attempts = r.attempts, next_attempt_at = r.next, redelivery = false
+        FROM unnest(:retry_ids, :retry_dues, :retry_attempts, :retry_next) AS r(id, due, attempts, next)
+        WHERE events.id = r.id AND events.next_attempt_at = r.due
+    ), logged AS (
+        INSERT INTO delivery_attempts (connection_id, event_id, attempt, attempted_at, duration_ms, url,
+                                       status_code, error, response_bytes, response_excerpt, outcome)
+        SELECT :connection_id, a.* FROM unnest(:event_ids, :attempts, :attempted_at, :duration_ms, :urls,
+                                               :status_codes, :errors, :response_bytes, :excerpts, :outcomes) AS a
+    )
+    UPDATE callbacks SET leased_until = :until
+    WHERE connection_id = :connection_id AND lease_owner = :token
+    RETURNING true
+    """,
+    {
+        "now": UTCDateTime(),
+        "until": UTCDateTime(),
+        "connection_id": BigInteger(),
+        "token": Text(),
+        "done_ids": ARRAY(BigInteger()),
+        "done_dues": ARRAY(UTCDateTime()),
+        "retry_ids": ARRAY(BigInteger()),
+        "retry_dues": ARRAY(UTCDateTime()),
+        "retry_attempts": ARRAY(Integer()),
+        "retry_next": ARRAY(UTCDateTime()),
+        "event_ids": ARRAY(BigInteger()),
+        "attempts": ARRAY(Integer()),
+        "attempted_at": ARRAY(UTCDateTime()),
+        "duration_ms": ARRAY(Integer()),
+        "urls": ARRAY(Text()),
+        "status_codes": ARRAY(Integer()),
+        "errors": ARRAY(Text()),
+        "response_bytes": ARRAY(Integer()),
+        "excerpts": ARRAY(Text()),
+        "outcomes": ARRAY(Text()),
+    },
+)
+
+
+async def settle(
+    reader: FastReader,
+    connection_id: int,
+    token: str,
+    done: list[Done],
+    retries: list[Retry],
+    log_rows: list[AttemptRow],
+    now: datetime,
+    until: datetime,
+) -> bool:
+    """`write_outcomes`, then `extend_lease` to `until`, in one PostgreSQL statement: False when
+    the lease is no longer `token`'s (the outcomes are written all the same, as in a session)."""
+    row = await reader.write(
+        _SETTLE,
+        now=now,
+        until=until,
+        connection_id=connection_id,
+        token=token,
+        done_ids=[d["b_id"] for d in done],
+        done_dues=[d["b_due"] for d in done],
+        retry_ids=[r["b_id"] for r in retries],
+        retry_dues=[r["b_due"] for r in retries],
+        retry_attempts=[r["b_attempts"] for r in retries],
+        retry_next=[r["b_next"] for r in retries],
+        event_ids=[a["event_id"] for a in log_rows],
+        attempts=[a["attempt"] for a in log_rows],
+        attempted_at=[a["attempted_at"] for a in log_rows],
+        duration_ms=[a["duration_ms"] for a in log_rows],
+        urls=[a["url"] for a in log_rows],
+        status_codes=[a["status_code"] for a in log_rows],
+        errors=[a["error"] for a in log_rows],
+        response_bytes=[a["response_bytes"] for a in log_rows],
+        excerpts=[a["response_excerpt"] for a in log_rows],
+        outcomes=[a["outcome"] for a in log_rows],
+    )
+    return row is not None
 
 
 async def extend_lease(session: AsyncSession, connection_id: int, token: str, until: datetime) -> bool:

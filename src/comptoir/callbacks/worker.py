@@ -456,6 +456,11 @@ class DeliveryWorker:
         self, lane: Lane, done: list[Done], retries: list[Retry], log_rows: list[AttemptRow], health: Health
     ) -> bool:
         now = clock.now()
+        if not self.db.is_sqlite and health == Health(lane.failing_since, None):
+            # the usual batch: outcomes, log and lease in one statement (no session)
+            return await repository.settle(
+                self._reader, lane.connection_id, lane.token, done, retries, log_rows, now, now + self.lease
+            )
         async with self.db.transaction() as session:
             await repository.write_outcomes(session, done, retries, log_rows, now)
             if health.failing_since != lane.failing_since:

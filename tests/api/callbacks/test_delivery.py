@@ -10,6 +10,7 @@ import hmac
 import threading
 import time
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from itertools import pairwise
 
 import httpx
@@ -17,12 +18,15 @@ import pytest
 from sqlalchemy import select, update
 
 from comptoir.applications.service import client_secret
+from comptoir.callbacks import repository
 from comptoir.callbacks.service import render_delivery_log
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.config import Settings
+from comptoir.db.direct import FastReader
 from comptoir.db.engine import Database
+from comptoir.kit import clock
 from comptoir.kit.jsonutil import dumps
-from comptoir.models import Connection, OAuthClient
+from comptoir.models import Callback, Connection, DeliveryAttempt, Event, OAuthClient
 from tests.api.callbacks.conftest import (
     FREE_FORM,
     Listener,
@@ -493,3 +497,111 @@ async def test_a_lanes_turn_ends_mid_batch_and_the_rest_goes_out_next_turn(
     async with world.db.transaction(write=False) as session:
         log = await render_delivery_log(session, await connection_id(world, listener), 10)
     assert [(a["attempt"], a["outcome"]) for a in log] == [(1, "acknowledged")] * 3
+
+
+@pytest.mark.parametrize("db_kind", ["postgresql"], indirect=True)
+async def test_a_batch_settled_in_one_statement_writes_what_a_session_writes(
+    client: httpx.AsyncClient, shop: Shop, world: World, receiver: Receiver, settings: Settings
+) -> None:
+    """On PostgreSQL the worker settles a usual batch (outcomes, delivery log, lease) in one
+    statement, `repository.settle`; the session's `write_outcomes` and `extend_lease` stay for
+    the rest (and SQLite). Both write the same rows for the same batch."""
+    fast, slow = await new_listener(world, shop, "Fast"), await new_listener(world, shop, "Session")
+    for listener in (fast, slow):
+        await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    for minutes in (61, 62, 63):
+        await touch_location(client, shop, minutes)
+    at = clock.now()
+    written: dict[str, tuple[bool, list[tuple[object, ...]], list[tuple[object, ...]]]] = {}
+    reader = FastReader(settings)
+    try:
+        for name, listener in (("fast", fast), ("session", slow)):
+            cid = await connection_id(world, listener)
+            async with world.db.transaction() as session:
+                await session.execute(
+                    update(Callback).where(Callback.connection_id == cid).values(lease_owner=name, leased_until=at)
+                )
+                events = (
+                    await session.execute(
+                        select(Event.id, Event.next_attempt_at).where(Event.connection_id == cid).order_by(Event.id)
+                    )
+                ).all()
+            (done_id, done_due), (retry_id, retry_due), (dropped_id, dropped_due) = events
+            done: list[repository.Done] = [
+                {"b_id": done_id, "b_due": done_due},
+                {"b_id": dropped_id, "b_due": dropped_due},
+            ]
+            retries: list[repository.Retry] = [
+                {"b_id": retry_id, "b_due": retry_due, "b_attempts": 1, "b_next": at + timedelta(seconds=5)}
+            ]
+            log_rows: list[repository.AttemptRow] = [
+                {
+                    "connection_id": cid,
+                    "event_id": event_id,
+                    "attempt": 1,
+                    "attempted_at": at,
+                    "duration_ms": 3,
+                    "url": receiver.url("/hook"),
+                    "status_code": status,
+                    "error": error,
+                    "response_bytes": size,
+                    "response_excerpt": excerpt,
+                    "outcome": outcome,
+                }
+                for event_id, status, error, size, excerpt, outcome in (
+                    (done_id, 200, None, 2, "ok", "acknowledged"),
+                    (retry_id, None, "timeout", None, None, "retry"),
+                    (dropped_id, 503, None, 4, "busy", "dropped"),
+                )
+            ]
+            until = at + timedelta(seconds=30)
+            if name == "fast":
+                kept = await repository.settle(reader, cid, name, done, retries, log_rows, at, until)
+            else:
+                async with world.db.transaction() as session:
+                    await repository.write_outcomes(session, done, retries, log_rows, at)
+                    kept = await repository.extend_lease(session, cid, name, until)
+            async with world.db.transaction(write=False) as session:
+                states = (
+                    await session.execute(
+                        select(Event.attempts, Event.next_attempt_at, Event.done_at, Event.redelivery)
+                        .where(Event.connection_id == cid)
+                        .order_by(Event.id)
+                    )
+                ).all()
+                logged = (
+                    await session.execute(
+                        select(
+                            DeliveryAttempt.attempt,
+                            DeliveryAttempt.attempted_at,
+                            DeliveryAttempt.duration_ms,
+                            DeliveryAttempt.url,
+                            DeliveryAttempt.status_code,
+                            DeliveryAttempt.error,
+                            DeliveryAttempt.response_bytes,
+                            DeliveryAttempt.response_excerpt,
+                            DeliveryAttempt.outcome,
+                        )
+                        .where(DeliveryAttempt.connection_id == cid)
+                        .order_by(DeliveryAttempt.event_id)
+                    )
+                ).all()
+                lease = (
+                    await session.execute(select(Callback.leased_until).where(Callback.connection_id == cid))
+                ).scalar_one()
+            assert lease == until
+            written[name] = (kept, [tuple(s) for s in states], [tuple(row) for row in logged])
+        # a lease no longer held: the outcomes are written, and the worker is told
+        cid = await connection_id(world, fast)
+        assert not await repository.settle(reader, cid, "another worker's", [], [], [], at, at)
+    finally:
+        await reader.close()
+    assert written["fast"] == written["session"]
+    kept, states, logged = written["fast"]
+    assert kept is True
+    assert states == [(0, None, at, False), (1, at + timedelta(seconds=5), None, False), (0, None, at, False)]
+    assert [(row[0], row[4], row[5], row[8]) for row in logged] == [
+        (1, 200, None, "acknowledged"),
+        (1, None, "timeout", "retry"),
+        (1, 503, None, "dropped"),
+    ]
