@@ -345,3 +345,20 @@ async def test_an_entry_authorising_an_earlier_connection_again_cannot_give_it_a
         f"{seed.path}: connections[4].access_token: this entry authorises the connection of connections[1] again"
         " (the same application, location or account and name), which keeps its token"
     )
+
+
+async def test_regenerating_the_given_client_secret_replaces_it(
+    given_sandbox: Sandbox, given_client: httpx.AsyncClient
+) -> None:
+    from comptoir.applications.service import client_secret, find_client, regenerate_secret
+    from comptoir.db.server_key import load_data_key
+
+    key = await load_data_key(given_sandbox.db, given_sandbox.settings.server_key())
+    async with given_sandbox.db.transaction() as session:
+        client = await find_client(session, "caisse")
+        assert client is not None
+        await regenerate_secret(session, client)
+        new = client_secret(key, client)
+    assert new != POS_SECRET
+    assert (await _token_endpoint(given_client, given_sandbox, POS_SECRET)).status_code == 401
+    assert (await _token_endpoint(given_client, given_sandbox, new)).status_code == 200
