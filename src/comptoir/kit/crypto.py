@@ -4,7 +4,9 @@ Tokens and client secrets are never stored in clear (docs/architecture.md "Secre
 installation's data key (which the server key, `COMPTOIR_SECRET_KEY`, opens: `db/server_key.py`) and a random
 per-row seed, so the service can give the same token back on re-authorisation (spec 5.5 item 2) and sign callbacks
 with the client secret (spec 6.4), while the database alone reveals neither. Lookups go through an HMAC of the
-presented value; comparisons are constant-time.
+presented value; comparisons are constant-time. A sandbox's seed file may give a token or client secret as text
+(docs/sandbox.md "Ids, tokens and secrets"): `given_seed` seals it into the row's seed, and `secret_of`, the one
+function that turns a seed into its secret, opens it.
 """
 
 from __future__ import annotations
