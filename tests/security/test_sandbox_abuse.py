@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import text
 
 from comptoir.config import Settings
 from comptoir.kit import clock
@@ -132,18 +133,153 @@ def test_a_seed_path_at_a_directory_or_nothing_is_refused(tmp_path: Path) -> Non
     assert str(refused.value) == f"{tmp_path}: no such file"
 
 
-@pytest.mark.parametrize("field", ["access_token", "id"])
-async def test_a_seed_cannot_choose_a_token_or_an_id(base_settings: Settings, tmp_path: Path, field: str) -> None:
+# --- ids, tokens and secrets a seed gives (docs/sandbox.md "Ids, tokens and secrets") ---------
+
+
+async def test_a_given_token_a_later_connection_would_derive_leaves_both_working(
+    base_settings: Settings, sandbox_url: str | None, tmp_path: Path
+) -> None:
+    """The ordering site given the token the delivery app derives: the delivery app's insert
+    meets the unique token hash and draws its next seed; neither token is the other's."""
+    first, _key = await start(base_settings, read_seed(EXAMPLE), None)
+    await first.close()
+    taken = first.answer["connections"]["delivery_app"]["access_token"]
     data = example()
-    data["connections"][0][field] = "chosen-by-the-seed"
+    data["connections"][0]["access_token"] = taken
+    path = tmp_path / "seed.json"
+    path.write_text(json.dumps(data))
+    started, _key = await start(base_settings, read_seed(path), sandbox_url)
+    try:
+        site, courier = (started.answer["connections"][name] for name in ("ordering_site_paris", "delivery_app"))
+        assert site["access_token"] == taken
+        assert courier["access_token"] not in (taken, site["access_token"])
+        async with _client_of(started) as http:
+            at_site = await http.get("/v1/location", headers={"X-Access-Token": site["access_token"]})
+            of_courier = await http.get(
+                f"/v1/accounts/{courier['account_id']}", headers={"X-Access-Token": courier["access_token"]}
+            )
+        assert (at_site.status_code, at_site.json()["id"]) == (200, site["location_id"])
+        assert (of_courier.status_code, of_courier.json()["id"]) == (200, courier["account_id"])
+    finally:
+        await started.close()
+
+
+async def test_an_id_at_the_edge_of_six_characters_leaves_the_next_ids_readable(
+    base_settings: Settings, sandbox_url: str | None, tmp_path: Path
+) -> None:
+    """The customer id of the greatest 6-character key: the next customer, of the seed then of
+    the API, takes the keys after it, whose ids have 7 characters, and each is found."""
+    data = example()
+    data["customer_lists"][0]["customers"][0]["id"] = EDGE
+    path = tmp_path / "seed.json"
+    path.write_text(json.dumps(data))
+    started, _key = await start(base_settings, read_seed(path), sandbox_url)
+    try:
+        customers = started.answer["customers"]
+        assert customers["alice"] == EDGE
+        assert len(customers["bruno"]) == 7
+        regulars = started.answer["customer_lists"]["regulars"]
+        pos = token(started, "pos_paris")
+        async with _client_of(started) as http:
+            made = await http.post(f"/v1/customer_lists/{regulars}/customers", json={"first_name": "Zed"}, headers=pos)
+            found = [
+                (await http.get(f"/v1/customer_lists/{regulars}/customers/{id_}", headers=pos)).json()["id"]
+                for id_ in (EDGE, customers["bruno"], made.json()["id"])
+            ]
+        assert found == [EDGE, customers["bruno"], made.json()["id"]]
+        assert len({EDGE, customers["bruno"], made.json()["id"]}) == 3
+    finally:
+        await started.close()
+
+
+EDGE = "94nsj4"  # the customer id of key 2**30 - 1 under the sandbox's id key
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (  # 7 characters: a key beyond the first billion, up to 2**63 - 1, would end the sequence
+            lambda d: d["customer_lists"][0]["customers"][0].update(id="2222223"),
+            "customer_lists[0].customers[0].id: '2222223' is not an id: 6 characters, each one of"
+            " 23456789abcdefghijkmnpqrstuvwxyz",
+        ),
+        (
+            lambda d: d["customer_lists"][0]["customers"][0].update(id="zzzzzzzzzzzzz"),
+            "customer_lists[0].customers[0].id: 'zzzzzzzzzzzzz' is not an id: 6 characters, each one of"
+            " 23456789abcdefghijkmnpqrstuvwxyz",
+        ),
+        (  # the one 6-character id whose key would be 0
+            lambda d: d["customer_lists"][0]["customers"][0].update(id="6edty3"),
+            "customer_lists[0].customers[0].id: '6edty3' is the one id that names no row: give another",
+        ),
+        (  # the account's next location would have a number of 10 digits, an id no one reads
+            lambda d: d["locations"][0].update(id=f"{_ACCOUNT}-999999999"),
+            "locations[0].id: a location's number is at most 999999998: the account's next one follows it",
+        ),
+        (  # a header of its own in the token
+            lambda d: d["connections"][0].update(access_token="token-of-eight\r\nX-Injected: 1"),
+            "connections[0].access_token: must be letters, digits and - . _ ~ + / only, then = only at the end"
+            " (RFC 6750 b64token)",
+        ),
+        (
+            lambda d: d["applications"][0].update(client_secret=["a-list-of-secrets"]),
+            "applications[0].client_secret: must be a string",
+        ),
+    ],
+)
+async def test_a_given_id_or_token_beyond_what_the_server_can_hold_is_refused(
+    base_settings: Settings, tmp_path: Path, change: Any, message: str
+) -> None:
+    data = example()
+    data["accounts"][0]["id"] = _ACCOUNT
+    change(data)
     path = tmp_path / "seed.json"
     path.write_text(json.dumps(data))
     with pytest.raises(SeedError) as refused:
         await start(base_settings, read_seed(path), None)
-    assert str(refused.value) == (
-        f"{path}: connections[0].{field}: cannot be chosen: the server makes it, the same at every start"
-        ' of this seed file (docs/sandbox.md "Ids, tokens and secrets")'
-    )
+    assert str(refused.value) == f"{path}: {message}"
+
+
+_ACCOUNT = "pizza2"
+
+
+async def test_a_given_token_and_secret_are_not_stored_in_clear(
+    base_settings: Settings, sandbox_url: str | None, tmp_path: Path
+) -> None:
+    from comptoir.kit import crypto
+
+    data = example()
+    data["connections"][1]["access_token"] = "pos-token-kept-sealed"
+    data["applications"][1]["client_secret"] = "pos-secret-kept-sealed"
+    path = tmp_path / "seed.json"
+    path.write_text(json.dumps(data))
+    started, key = await start(base_settings, read_seed(path), sandbox_url)
+    try:
+        async with started.db.transaction(write=False) as session:
+            rows = (await session.execute(text("SELECT token_seed, token_hash FROM connections"))).all()
+            seeds = (await session.execute(text("SELECT secret_seed FROM oauth_clients"))).scalars().all()
+    finally:
+        await started.close()
+    stored = " ".join([*(seed for row in rows for seed in row), *seeds])
+    assert "kept-sealed" not in stored
+    assert sum(seed.startswith("given:") for seed, _ in rows) == 1
+    assert sum(seed.startswith("given:") for seed in seeds) == 1
+    assert crypto.lookup_hash(key, "pos-token-kept-sealed") in {token_hash for _, token_hash in rows}
+
+
+def _client_of(started: Sandbox) -> Any:
+    from contextlib import asynccontextmanager
+
+    from comptoir.app import create_app
+
+    @asynccontextmanager
+    async def opened() -> Any:
+        app = create_app(started.settings, database=started.db, background=False, sandbox=started)
+        async with httpx.AsyncClient(transport=CheckedASGITransport(app=app), base_url="http://testserver") as http:
+            yield http
+        await app.state.comptoir.fast.close()
+
+    return opened()
 
 
 def test_a_huge_seed_file_is_refused_before_it_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,8 +4,9 @@ On SQLite a migration that changes a table's constraints rebuilds the table (dro
 rename) inside the migration's transaction, with foreign keys on: the drop would carry out
 the ON DELETE actions of every table referring to it (comptoir.db.migrations.rebuild). Each
 test fills every table of the database at a revision just before such a rebuild (0004:
-customer lists, 0009: catalogs, 0017: changes, 0018: orders), every column set, each row
-referring to the others, then upgrades to the newest revision."""
+customer lists, 0009: catalogs, 0017: changes, 0018: orders, 0030: connections and
+applications), every column set, each row referring to the others, then upgrades to the
+newest revision."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from tests.storage.migrating import migrate
 Rows = dict[str, list[tuple[Any, ...]]]
 
 # Revisions just before a migration that rebuilds a table on SQLite.
-BEFORE_REBUILDS = ["0003", "0008", "0016", "0017", "0023"]
+BEFORE_REBUILDS = ["0003", "0008", "0016", "0017", "0023", "0029"]
 
 
 @pytest.fixture(autouse=True)

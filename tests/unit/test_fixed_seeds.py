@@ -29,3 +29,33 @@ def test_outside_a_label_seeds_are_random() -> None:
         fixed = crypto.new_seed()
     assert crypto.new_seed() != fixed
     assert crypto.new_seed() != crypto.new_seed()
+
+
+KEY, OTHER_KEY = b"k" * 32, b"o" * 32
+
+
+def test_the_first_seed_under_a_label_is_the_given_one_then_the_labels_own() -> None:
+    given = crypto.given_seed(KEY, "access-token", "pos-given-token")
+    with crypto.seeds_from("connection:pos", given):
+        drawn = [crypto.new_seed(), crypto.new_seed()]
+    with crypto.seeds_from("connection:pos"):
+        own = [crypto.new_seed(), crypto.new_seed()]
+    assert drawn == [given, own[1]]
+
+
+def test_a_given_seed_gives_the_text_it_was_given_for_its_purpose() -> None:
+    seed = crypto.given_seed(KEY, "access-token", "pos-given-token")
+    assert seed.startswith("given:")
+    assert "pos-given-token" not in seed
+    assert crypto.secret_of(KEY, "access-token", seed) == "pos-given-token"
+
+
+def test_a_given_seed_of_the_longest_secret_fits_its_column() -> None:
+    seed = crypto.given_seed(KEY, "client-secret", "x" * 256)
+    assert len(seed) <= crypto.GIVEN_SEED_LENGTH
+    assert crypto.secret_of(KEY, "client-secret", seed) == "x" * 256
+
+
+def test_a_derived_seed_gives_the_derived_secret_as_before() -> None:
+    seed = "0f" * 16
+    assert crypto.secret_of(KEY, "access-token", seed) == crypto.derive(KEY, "access-token", seed)

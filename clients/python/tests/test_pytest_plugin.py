@@ -221,10 +221,11 @@ CLIENTS = []
 def test_the_seed_s_values(comptoir_sandbox):
     assert comptoir_sandbox.api_url == comptoir_sandbox.url + "/v1"
     assert comptoir_sandbox.oauth_url == comptoir_sandbox.url + "/oauth2/v1"
-    assert comptoir_sandbox.ids["locations"] == {"paris": "9znupd-1", "lyon": "9znupd-2"}
+    assert comptoir_sandbox.ids["locations"] == {"paris": "pizzas-1", "lyon": "pizzas-2"}
     assert comptoir_sandbox.ids["users"] == {"owner": "6pqkkv"}
     assert comptoir_sandbox.ids["applications"]["pos"] == "tmy6nk"
     assert comptoir_sandbox.token("pos_paris") == comptoir_sandbox.seed["connections"]["pos_paris"]["access_token"]
+    assert comptoir_sandbox.token("pos_paris") == "pos-paris-sandbox-token"  # written in the seed
     assert comptoir_sandbox.connection("delivery_app")["scope"] == "account[orders.write]"
     assert comptoir_sandbox.application("pos")["client_id"] == "tmy6nk"
     with pytest.raises(KeyError, match="the seed has no connection 'pos_lyon'"):
@@ -234,19 +235,19 @@ def test_the_seed_s_values(comptoir_sandbox):
 def test_a_client_per_connection_closed_after_the_test(comptoir_sandbox):
     client = comptoir_sandbox.client("pos_paris")
     assert isinstance(client, Comptoir)
-    assert client.locations.get("9znupd-1").name == "Pizzeria Napoli Paris"
+    assert client.locations.get("pizzas-1").name == "Pizzeria Napoli Paris"
     CLIENTS.append(client)
 
 
 def test_the_client_of_the_test_before_is_closed():
     with pytest.raises(RuntimeError):
-        CLIENTS[0].locations.get("9znupd-1")
+        CLIENTS[0].locations.get("pizzas-1")
 
 
 def test_an_async_client(comptoir_sandbox):
     async def read():
         async with comptoir_sandbox.async_client("pos_paris") as pos:
-            return (await pos.locations.get("9znupd-1")).name
+            return (await pos.locations.get("pizzas-1")).name
 
     assert asyncio.run(read()) == "Pizzeria Napoli Paris"
 
@@ -262,7 +263,7 @@ def test_the_clock(comptoir_sandbox):
 
 def test_a_reset_during_the_test(comptoir_sandbox):
     comptoir_sandbox.advance_clock(60)
-    assert comptoir_sandbox.reset()["locations"]["paris"] == "9znupd-1"
+    assert comptoir_sandbox.reset()["locations"]["paris"] == "pizzas-1"
     assert comptoir_sandbox.now().real is True
 
 

@@ -62,6 +62,14 @@ async def take_location_number(session: AsyncSession, account_id: int) -> int:
     return number
 
 
+async def location_count(session: AsyncSession, account_id: int) -> int:
+    return (await session.scalar(select(Account.location_count).where(Account.id == account_id))) or 0
+
+
+async def set_location_count(session: AsyncSession, account_id: int, count: int) -> None:
+    await session.execute(update(Account).where(Account.id == account_id).values(location_count=count))
+
+
 # --- notices: what the account's users read in the back office until they dismiss it ------
 
 

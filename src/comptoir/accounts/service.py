@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
@@ -79,6 +81,18 @@ async def set_suspended(session: AsyncSession, account: Account, suspended: bool
 async def take_location_number(session: AsyncSession, account: Account) -> int:
     """The next location number of the account; two concurrent creations never share one."""
     return await repository.take_location_number(session, account.id)
+
+
+@asynccontextmanager
+async def next_location_number_is(session: AsyncSession, account: Account, number: int) -> AsyncIterator[None]:
+    """Inside, the account's next location takes `number` (one no location of it has: the
+    caller makes sure); after, its counter stands at the greater of where it stood and
+    `number`, so the numbers it gives later never meet it. A sandbox's seed file giving a
+    location's id (docs/sandbox.md "Ids, tokens and secrets")."""
+    before = await repository.location_count(session, account.id)
+    await repository.set_location_count(session, account.id, number - 1)
+    yield
+    await repository.set_location_count(session, account.id, max(before, number))
 
 
 # --- notices (a disabled callback, docs/api/callbacks-events.md "Automatic disable") ------

@@ -22,6 +22,7 @@ _URI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s#\\\x00-\x1f\x7f]+")
 # docs/api/oauth.md "Redirect URIs": schemes whose address the browser runs or reads itself
 # rather than hands to an application.
 _BROWSER_SCHEMES = frozenset({"javascript", "vbscript", "data", "file", "blob", "filesystem", "about"})
+_PURPOSE = "client-secret"  # the purpose of a client's secret seed (`kit.crypto.secret_of`)
 
 
 def client_secret(key: bytes, client: OAuthClient) -> str:
@@ -29,8 +30,15 @@ def client_secret(key: bytes, client: OAuthClient) -> str:
 
 
 def secret_from_seed(key: bytes, seed: str) -> str:
-    """A client's secret: it keys the HMAC of its callbacks (spec 6.4 item 1)."""
-    return crypto.derive(key, "client-secret", seed)
+    """A client's secret: it keys the HMAC of its callbacks (spec 6.4 item 1). Derived from
+    its seed, or the one a sandbox's seed file gave (`given_secret_seed`)."""
+    return crypto.secret_of(key, _PURPOSE, seed)
+
+
+def given_secret_seed(key: bytes, secret: str) -> str:
+    """The secret seed whose client secret is `secret` (docs/sandbox.md "Ids, tokens and
+    secrets")."""
+    return crypto.given_seed(key, _PURPOSE, secret)
 
 
 def render_client(key: bytes, client: OAuthClient) -> dict[str, Any]:

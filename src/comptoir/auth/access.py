@@ -75,7 +75,7 @@ ACCESS_TOKEN = APIKeyHeader(
 )
 # docs/api/oauth.md "Bearer tokens": the same token in `Authorization: Bearer` (RFC 6750 2.1);
 # `token_of` reads both. The OpenAPI document declares the Bearer scheme (`http.openapi`).
-_B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")  # RFC 6750 2.1 b64token
+B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")  # RFC 6750 2.1 b64token
 
 
 class Services(Protocol):
@@ -262,7 +262,7 @@ def _bearer_credential(authorization: str) -> str | None:
     credential = credential.strip(" ")
     if not credential:
         return None
-    if _B64TOKEN.fullmatch(credential) is None:
+    if B64TOKEN.fullmatch(credential) is None:
         raise BadBearer("The Authorization header must be 'Bearer' and the token, with nothing else")
     return credential
 

@@ -25,14 +25,14 @@ SUSPENDED = "The account/location has been suspended for non payment of the subs
 BLOCKED = "The connection has been blocked"
 MISSING = "The X-Access-Token header is missing"
 
-_MAX_TOKEN_LENGTH = 256
+MAX_TOKEN_LENGTH = 256  # characters: a longer token is no connection's
 
 
 async def resolve(reader: FastReader, cache: ConnectionCache, key: bytes, token: str | None) -> Ctx:
     """The context of a valid token, or Unauthorized with the message of spec 5.6."""
     if not token:
         raise Unauthorized(MISSING, challenge=None)  # RFC 6750 3.1: no error code
-    if len(token) > _MAX_TOKEN_LENGTH:
+    if len(token) > MAX_TOKEN_LENGTH:
         raise Unauthorized(REVOKED)
     # Kept by the token itself: the process holds it while serving the request anyway, and
     # a hit then costs no HMAC (a tenth of a cached order read).

@@ -31,8 +31,18 @@ MAX_NAME = 255  # characters of a connection's name
 # --- connections ------------------------------------------------------------------------
 
 
+_PURPOSE = "access-token"  # the purpose of a token's seed (`kit.crypto.secret_of`)
+
+
 def access_token(key: bytes, connection: Connection) -> str:
-    return crypto.derive(key, "access-token", connection.token_seed)
+    """The connection's token: derived from its seed, or the one a sandbox's seed file gave
+    (`given_token_seed`)."""
+    return crypto.secret_of(key, _PURPOSE, connection.token_seed)
+
+
+def given_token_seed(key: bytes, token: str) -> str:
+    """The token seed whose token is `token` (docs/sandbox.md "Ids, tokens and secrets")."""
+    return crypto.given_seed(key, _PURPOSE, token)
 
 
 def _new_token_seed(key: bytes, connection: Connection) -> None:

@@ -14,15 +14,20 @@ through: a session (its transaction) or the direct driver (`db.direct`, PostgreS
   own sequence (`<table>_id_seq`) is that table's AUTOINCREMENT counter, advanced in place,
   so ids taken here and ids the table gives itself never meet; any other sequence is a row of
   `id_counters`.
+
+`next_key_is(session, model, key)` is the other way round: a row given its key (a sandbox's
+seed file, docs/sandbox.md "Ids, tokens and secrets"), after which the table's own sequence
+hands out only keys above it.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import text
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
@@ -127,3 +132,36 @@ async def _sqlite_ids(session: AsyncSession, sequence: str, count: int) -> list[
         )
         last = count
     return list(range(last - count + 1, last + 1))
+
+
+@asynccontextmanager
+async def next_key_is(session: AsyncSession, model: type[Any], key: int) -> AsyncIterator[None]:
+    """Inside, the first row of `model` the session inserts, whichever call adds it, takes
+    primary key `key` (one no row has: the caller makes sure); after, the table's own sequence
+    stands at the greater of where it stood and `key`, so the keys it gives later never meet
+    it. A sequence cannot be moved below rows the table has (SQLite's AUTOINCREMENT takes the
+    greatest key), so the key is the row's own, written with the row. Raises RuntimeError when
+    no row of `model` took it."""
+    given: list[Any] = []
+
+    def give(sync_session: Any, _context: Any, _instances: Any) -> None:
+        for row in sync_session.new:
+            if not given and isinstance(row, model) and row.id is None:
+                row.id = key
+                given.append(row)
+
+    event.listen(session.sync_session, "before_flush", give)
+    try:
+        yield
+    finally:
+        event.remove(session.sync_session, "before_flush", give)
+    if not given or given[0].id != key or not inspect(given[0]).persistent:
+        raise RuntimeError(f"no row of {model.__tablename__} was inserted with key {key}")
+    if dialect_name(session) == "postgresql":  # SQLite's AUTOINCREMENT counter follows by itself
+        await session.execute(
+            text(
+                "SELECT setval(s, :key) FROM (SELECT CAST(pg_get_serial_sequence(:table, 'id') AS regclass) AS s) q"
+                " WHERE coalesce(pg_sequence_last_value(s), 0) < :key"
+            ),
+            {"table": model.__tablename__, "key": key},
+        )

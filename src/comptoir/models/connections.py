@@ -6,6 +6,7 @@ from sqlalchemy import Boolean, ForeignKey, Index, String, Text, UniqueConstrain
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
+from comptoir.kit.crypto import GIVEN_SEED_LENGTH
 from comptoir.models.base import NEVER_REUSE_IDS, PK, Base, UTCDateTime
 
 
@@ -16,7 +17,8 @@ class Connection(Base):
     it again gives the same token and replaces scope, catalog and customer list. `target`
     spells that location or account ("location:<pk>", "account:<pk>", or "user:<pk>" for a
     connection whose scope is only `profile`). The token is derived from the server key and
-    `token_seed`; only its lookup hash is stored.
+    `token_seed` (or, given by a sandbox's seed file, sealed in it: `kit.crypto.given_seed`);
+    only its lookup hash is stored.
     """
 
     __tablename__ = "connections"
@@ -40,7 +42,7 @@ class Connection(Base):
     )
     name: Mapped[str] = mapped_column(String(255), default="")
     scope: Mapped[str] = mapped_column(Text)
-    token_seed: Mapped[str] = mapped_column(String(64))
+    token_seed: Mapped[str] = mapped_column(String(GIVEN_SEED_LENGTH))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     blocked: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -15,7 +15,7 @@ CREATE TABLE alembic_version (
 	version_num VARCHAR(32) NOT NULL, 
 	CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num)
 );
-INSERT INTO "alembic_version" VALUES('0029');
+INSERT INTO "alembic_version" VALUES('0030');
 CREATE TABLE authorization_codes (
 	id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, 
 	code_hash VARCHAR(64) NOT NULL, 
@@ -101,8 +101,8 @@ CREATE TABLE "catalogs" (
 	account_id INTEGER NOT NULL, 
 	location_id INTEGER, 
 	created_at DATETIME NOT NULL, 
-	CONSTRAINT fk_catalogs_location_id_locations FOREIGN KEY(location_id) REFERENCES locations (id), 
 	CONSTRAINT fk_catalogs_account_id_accounts FOREIGN KEY(account_id) REFERENCES accounts (id), 
+	CONSTRAINT fk_catalogs_location_id_locations FOREIGN KEY(location_id) REFERENCES locations (id), 
 	CONSTRAINT uq_catalogs_location_id_name UNIQUE (location_id, name)
 );
 CREATE TABLE change_people (
@@ -130,7 +130,7 @@ CREATE TABLE "changes" (
 	connection_id INTEGER, 
 	client_id INTEGER
 , traceparent VARCHAR(55));
-CREATE TABLE connections (
+CREATE TABLE "connections" (
 	id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, 
 	client_id INTEGER NOT NULL, 
 	user_id INTEGER NOT NULL, 
@@ -142,20 +142,21 @@ CREATE TABLE connections (
 	customer_list_id INTEGER, 
 	name VARCHAR(255) NOT NULL, 
 	scope TEXT NOT NULL, 
-	token_seed VARCHAR(64) NOT NULL, 
+	token_seed VARCHAR(512) NOT NULL, 
 	token_hash VARCHAR(64) NOT NULL, 
 	revoked_at DATETIME, 
 	blocked BOOLEAN NOT NULL, 
 	created_at DATETIME NOT NULL, 
-	updated_at DATETIME NOT NULL, last_used_at DATETIME, 
-	CONSTRAINT fk_connections_account_id_accounts FOREIGN KEY(account_id) REFERENCES accounts (id), 
-	CONSTRAINT fk_connections_catalog_id_catalogs FOREIGN KEY(catalog_id) REFERENCES catalogs (id) ON DELETE SET NULL, 
-	CONSTRAINT fk_connections_client_id_oauth_clients FOREIGN KEY(client_id) REFERENCES oauth_clients (id) ON DELETE CASCADE, 
-	CONSTRAINT fk_connections_customer_list_id_customer_lists FOREIGN KEY(customer_list_id) REFERENCES customer_lists (id) ON DELETE SET NULL, 
-	CONSTRAINT fk_connections_location_id_locations FOREIGN KEY(location_id) REFERENCES locations (id), 
-	CONSTRAINT fk_connections_user_id_users FOREIGN KEY(user_id) REFERENCES users (id), 
+	updated_at DATETIME NOT NULL, 
+	last_used_at DATETIME, 
 	CONSTRAINT uq_connections_client_id_target_name UNIQUE (client_id, target, name), 
-	CONSTRAINT uq_connections_token_hash UNIQUE (token_hash)
+	CONSTRAINT fk_connections_account_id_accounts FOREIGN KEY(account_id) REFERENCES accounts (id), 
+	CONSTRAINT fk_connections_user_id_users FOREIGN KEY(user_id) REFERENCES users (id), 
+	CONSTRAINT fk_connections_customer_list_id_customer_lists FOREIGN KEY(customer_list_id) REFERENCES customer_lists (id) ON DELETE SET NULL, 
+	CONSTRAINT uq_connections_token_hash UNIQUE (token_hash), 
+	CONSTRAINT fk_connections_catalog_id_catalogs FOREIGN KEY(catalog_id) REFERENCES catalogs (id) ON DELETE SET NULL, 
+	CONSTRAINT fk_connections_location_id_locations FOREIGN KEY(location_id) REFERENCES locations (id), 
+	CONSTRAINT fk_connections_client_id_oauth_clients FOREIGN KEY(client_id) REFERENCES oauth_clients (id) ON DELETE CASCADE
 );
 CREATE TABLE "customer_lists" (
 	id INTEGER NOT NULL, 
@@ -164,8 +165,8 @@ CREATE TABLE "customer_lists" (
 	location_id INTEGER, 
 	created_at DATETIME NOT NULL, 
 	PRIMARY KEY (id AUTOINCREMENT), 
-	CONSTRAINT fk_customer_lists_account_id_accounts FOREIGN KEY(account_id) REFERENCES accounts (id), 
 	CONSTRAINT fk_customer_lists_location_id_locations FOREIGN KEY(location_id) REFERENCES locations (id), 
+	CONSTRAINT fk_customer_lists_account_id_accounts FOREIGN KEY(account_id) REFERENCES accounts (id), 
 	CONSTRAINT uq_customer_lists_location_id_name UNIQUE (location_id, name)
 );
 CREATE TABLE customers (
@@ -266,8 +267,8 @@ CREATE TABLE "events" (
 	next_attempt_at DATETIME, 
 	done_at DATETIME, 
 	redelivery BOOLEAN DEFAULT 0 NOT NULL, 
-	CONSTRAINT fk_events_change_id_changes FOREIGN KEY(change_id) REFERENCES changes (id) ON DELETE CASCADE, 
-	CONSTRAINT fk_events_connection_id_connections FOREIGN KEY(connection_id) REFERENCES connections (id) ON DELETE CASCADE
+	CONSTRAINT fk_events_connection_id_connections FOREIGN KEY(connection_id) REFERENCES connections (id) ON DELETE CASCADE, 
+	CONSTRAINT fk_events_change_id_changes FOREIGN KEY(change_id) REFERENCES changes (id) ON DELETE CASCADE
 );
 CREATE TABLE id_counters (
 	name VARCHAR(64) NOT NULL, 
@@ -373,10 +374,10 @@ CREATE TABLE notices (
 	CONSTRAINT fk_notices_account_id_accounts FOREIGN KEY(account_id) REFERENCES accounts (id) ON DELETE CASCADE, 
 	CONSTRAINT fk_notices_connection_id_connections FOREIGN KEY(connection_id) REFERENCES connections (id) ON DELETE CASCADE
 );
-CREATE TABLE oauth_clients (
+CREATE TABLE "oauth_clients" (
 	id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, 
 	name VARCHAR(255) NOT NULL, 
-	secret_seed VARCHAR(64) NOT NULL, 
+	secret_seed VARCHAR(512) NOT NULL, 
 	redirect_uris JSON NOT NULL, 
 	owner_id INTEGER, 
 	created_at DATETIME NOT NULL, 
@@ -443,14 +444,8 @@ CREATE TABLE users (
 	CONSTRAINT uq_users_email UNIQUE (email)
 );
 CREATE INDEX ix_accounts_owner_id ON accounts (owner_id);
-CREATE INDEX ix_oauth_clients_owner_id ON oauth_clients (owner_id);
 CREATE INDEX ix_locations_acceptance_resume_at ON locations (acceptance_resume_at);
 CREATE INDEX ix_private_refs_lookup ON private_refs (client_id, resource_type, ref);
-CREATE INDEX ix_connections_account_id ON connections (account_id);
-CREATE INDEX ix_connections_catalog_id ON connections (catalog_id);
-CREATE INDEX ix_connections_customer_list_id ON connections (customer_list_id);
-CREATE INDEX ix_connections_location_id ON connections (location_id);
-CREATE INDEX ix_connections_user_id ON connections (user_id);
 CREATE INDEX ix_delivery_attempts_attempted_at ON delivery_attempts (attempted_at);
 CREATE INDEX ix_delivery_attempts_connection ON delivery_attempts (connection_id, id);
 CREATE INDEX ix_callback_subscriptions_lookup ON callback_subscriptions (resource_type, event_type, connection_id);
@@ -461,16 +456,16 @@ CREATE INDEX ix_loyalty_cards_list ON loyalty_cards (customer_list_id, id);
 CREATE UNIQUE INDEX uq_loyalty_cards_null_ref ON loyalty_cards (customer_id) WHERE ref IS NULL;
 CREATE INDEX ix_loyalty_operations_card ON loyalty_operations (loyalty_card_id, id);
 CREATE INDEX ix_loyalty_operations_customer_id ON loyalty_operations (customer_id);
-CREATE INDEX ix_customer_lists_account_id ON customer_lists (account_id);
 CREATE INDEX ix_customer_lists_location_id ON customer_lists (location_id);
+CREATE INDEX ix_customer_lists_account_id ON customer_lists (account_id);
 CREATE UNIQUE INDEX uq_private_refs_scoped ON private_refs (resource_type, client_id, scope_id, ref);
 CREATE INDEX ix_idempotency_keys_created_at ON idempotency_keys (created_at);
 CREATE INDEX ix_delivery_quotes_order ON delivery_quotes (order_id, id);
 CREATE INDEX ix_authorization_codes_client_id ON authorization_codes (client_id);
 CREATE INDEX ix_authorization_codes_expires_at ON authorization_codes (expires_at);
 CREATE INDEX ix_authorization_codes_user_id ON authorization_codes (user_id);
-CREATE INDEX ix_catalogs_account_id ON catalogs (account_id);
 CREATE INDEX ix_catalogs_location_id ON catalogs (location_id);
+CREATE INDEX ix_catalogs_account_id ON catalogs (account_id);
 CREATE INDEX ix_catalog_items_listing ON catalog_items (catalog_id, kind, position);
 CREATE INDEX ix_inventory_entries_expiry ON inventory_entries (expires_at);
 CREATE INDEX ix_catalog_images_catalog_id ON catalog_images (catalog_id);
@@ -481,21 +476,26 @@ CREATE INDEX ix_browser_sessions_expires_at ON browser_sessions (expires_at);
 CREATE INDEX ix_browser_sessions_user_id ON browser_sessions (user_id);
 CREATE INDEX ix_changes_created_at ON changes (created_at);
 CREATE UNIQUE INDEX uq_locations_id_account_id ON locations (id, account_id);
-CREATE UNIQUE INDEX uq_connections_id_client_id ON connections (id, client_id);
-CREATE INDEX ix_orders_account ON orders (account_id, created_at, id);
-CREATE INDEX ix_orders_location ON orders (location_id, created_at, id);
-CREATE INDEX ix_orders_customer ON orders (customer_id, created_at, id);
 CREATE INDEX ix_orders_location_created_by ON orders (location_id, created_by, created_at, id);
+CREATE INDEX ix_orders_location ON orders (location_id, created_at, id);
+CREATE INDEX ix_orders_account ON orders (account_id, created_at, id);
+CREATE INDEX ix_orders_customer ON orders (customer_id, created_at, id);
 CREATE INDEX ix_orders_location_status ON orders (location_id, status, created_at, id);
 CREATE INDEX ix_events_change_id ON events (change_id);
-CREATE INDEX ix_events_due ON events (connection_id, next_attempt_at);
 CREATE INDEX ix_events_connection ON events (connection_id, id);
+CREATE INDEX ix_events_due ON events (connection_id, next_attempt_at);
 CREATE INDEX ix_events_pending ON events (connection_id, id) WHERE done_at IS NULL;
 CREATE INDEX ix_events_done ON events (done_at) WHERE done_at IS NOT NULL;
 CREATE INDEX ix_notices_account ON notices (account_id, id);
 CREATE INDEX ix_change_people_user_id ON change_people (user_id);
+CREATE INDEX ix_connections_account_id ON connections (account_id);
+CREATE INDEX ix_connections_user_id ON connections (user_id);
+CREATE UNIQUE INDEX uq_connections_id_client_id ON connections (id, client_id);
+CREATE INDEX ix_connections_location_id ON connections (location_id);
+CREATE INDEX ix_connections_catalog_id ON connections (catalog_id);
+CREATE INDEX ix_connections_customer_list_id ON connections (customer_list_id);
+CREATE INDEX ix_oauth_clients_owner_id ON oauth_clients (owner_id);
 DELETE FROM "sqlite_sequence";
-INSERT INTO "sqlite_sequence" VALUES('connections',0);
 INSERT INTO "sqlite_sequence" VALUES('customers',0);
 INSERT INTO "sqlite_sequence" VALUES('loyalty_cards',0);
 INSERT INTO "sqlite_sequence" VALUES('loyalty_operations',0);
@@ -507,4 +507,9 @@ INSERT INTO "sqlite_sequence" VALUES('deliveries',0);
 INSERT INTO "sqlite_sequence" VALUES('delivery_quotes',0);
 INSERT INTO "sqlite_sequence" VALUES('customer_lists',0);
 INSERT INTO "sqlite_sequence" VALUES('events',0);
+INSERT INTO "sqlite_sequence" VALUES('connections',0);
+INSERT INTO "sqlite_sequence" VALUES('delivery_attempts',0);
+INSERT INTO "sqlite_sequence" VALUES('request_logs',0);
+INSERT INTO "sqlite_sequence" VALUES('notices',0);
+INSERT INTO "sqlite_sequence" VALUES('oauth_clients',0);
 COMMIT;

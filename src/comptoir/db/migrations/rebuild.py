@@ -103,9 +103,10 @@ def _put_back(bind: sa.Connection, name: str, target: _Reached) -> None:
         f" WHERE NOT EXISTS (SELECT 1 FROM {_q(name)} WHERE {same_row})"
     )
     bind.exec_driver_sql(deleted)
-    for column in sorted(target.emptied):
+    if target.emptied:  # every emptied column of a row in one statement: a CHECK may tie them together
+        kept = ", ".join(_q(column) for column in sorted(target.emptied))
         emptied = (
-            f"UPDATE {_q(name)} SET {_q(column)} = (SELECT {_q(column)} FROM temp.{_q(copy)} WHERE {same_row})"  # noqa: S608
+            f"UPDATE {_q(name)} SET ({kept}) = (SELECT {kept} FROM temp.{_q(copy)} WHERE {same_row})"  # noqa: S608
             f" WHERE EXISTS (SELECT 1 FROM temp.{_q(copy)} WHERE {same_row})"
         )
         bind.exec_driver_sql(emptied)
