@@ -165,9 +165,11 @@ async def new_item_ids(session: AsyncSession, counts: dict[str, int]) -> dict[st
     return by_kind
 
 
-async def store_content(session: AsyncSession, catalog_id: int, stored: catalog_content.Stored | None) -> str:
+async def store_content(
+    session: AsyncSession, catalog_id: int, stored: catalog_content.Stored | None
+) -> tuple[str, int]:
     """Replace the catalog's content with `stored` (None: empty): every item row, the `data`
-    text and the refs other features read; returns the `data` text."""
+    text and the refs other features read; returns the `data` text and its new tag."""
     await session.execute(delete(CatalogItem).where(CatalogItem.catalog_id == catalog_id))
     stored = stored or catalog_content.EMPTY
     await _insert_items(session, catalog_id, stored.rows)
@@ -184,7 +186,7 @@ async def store_content(session: AsyncSession, catalog_id: int, stored: catalog_
     )
     if rowcount(written) == 0:
         await session.execute(insert(CatalogContent).values(catalog_id=catalog_id, tag=tag, **values))
-    return stored.data_text
+    return stored.data_text, tag
 
 
 ITEM_COLUMNS = ("kind", "id", "catalog_id", "position", "body")

@@ -60,9 +60,17 @@ def render_catalog(found: CatalogInReach) -> dict[str, Any]:
     }
 
 
-def with_data(head: dict[str, Any], data: str) -> bytes:
-    """The catalog's JSON with its stored `data` text spliced in, never parsed."""
-    return b"".join((dumps(head)[:-1], b',"data":', data.encode(), b"}"))
+def head_of(found: CatalogInReach) -> bytes:
+    """The catalog's JSON up to its `data` (`render_catalog`, without its closing brace, then
+    `,"data":`): the stored `data` text and `}` follow it, never parsed."""
+    return dumps(render_catalog(found))[:-1] + b',"data":'
+
+
+def etag_of(head: bytes, tag: int) -> str:
+    """The ETag of the whole catalog: its head and its content's tag, new at every store, so
+    that the megabytes of `data` are never hashed."""
+    digest = hashlib.blake2b(head + str(tag).encode(), digest_size=12).hexdigest()
+    return f'"{digest}"'
 
 
 # --- access -------------------------------------------------------------------------------
@@ -91,16 +99,14 @@ async def catalog_in_reach(
 async def get_catalog(
     session: AsyncSession, ctx: Ctx, public_id: str, *, hide_data: bool
 ) -> tuple[bytes, dict[str, str]]:
-    """The catalog's JSON, and its ETag when it is the whole catalog (known from the cached
-    data's digest, so the 10 MB body is not hashed again at every read)."""
+    """The catalog's JSON, and its ETag when it is the whole catalog (`etag_of`: the 10 MB
+    body is never hashed)."""
     found = await catalog_in_reach(session, ctx, public_id)
-    head = render_catalog(found)
     if hide_data:
-        return dumps(head), {}
-    head_bytes = dumps(head)
-    whole, digest = await read_cache.whole(session, found.id, head_bytes[:-1] + b',"data":')
-    etag = hashlib.blake2b(head_bytes + digest.encode(), digest_size=12).hexdigest()
-    return whole, {"ETag": f'"{etag}"'}
+        return dumps(render_catalog(found)), {}
+    head = head_of(found)
+    whole, tag = await read_cache.whole(session, found.id, head)
+    return whole, {"ETag": etag_of(head, tag)}
 
 
 async def list_catalogs(
@@ -179,9 +185,9 @@ async def _read_content(
         return None
 
 
-async def _store(session: AsyncSession, catalog_id: int, content: catalog_content.Content | None) -> str:
+async def _store(session: AsyncSession, catalog_id: int, content: catalog_content.Content | None) -> tuple[str, int]:
     """The catalog's content replaced by `content` (None: empty), its entities given new ids;
-    the stored `data` text."""
+    the stored `data` text and its tag."""
     if content is None:
         return await repository.store_content(session, catalog_id, None)
     numbers = await repository.new_item_ids(session, content.counts())
@@ -210,18 +216,20 @@ async def _record(session: AsyncSession, ctx: Ctx | None, found: CatalogInReach,
 
 @dataclass(frozen=True, slots=True)
 class NewCatalog:
-    """A catalog just made, with its stored `data` text."""
+    """A catalog just made, with its stored `data` text and its tag."""
 
     found: CatalogInReach
     data_text: str
+    tag: int
 
     @property
     def row(self) -> Catalog:
         return self.found.row
 
     def read_shape(self) -> bytes:
-        """The catalog's JSON, with its data, as POST .../catalogs answers it."""
-        return with_data(render_catalog(self.found), self.data_text)
+        """The catalog's JSON, with its data, as POST .../catalogs answers it (and kept for the
+        reads that follow, `read_cache.written`)."""
+        return read_cache.written(self.row.id, self.tag, head_of(self.found), self.data_text)
 
 
 async def create_catalog(
@@ -246,10 +254,10 @@ async def create_catalog(
             name=name, account_id=account.id, location_id=location.id if location else None, created_at=clock.now()
         )
         await names.insert_named(session, KIND, row, lambda: _name_taken(name))  # spec 2.4 rule 2
-        data_text = await _store(session, row.id, content)
+        data_text, tag = await _store(session, row.id, content)
     found = levels.written(row, account, location)
     await _record(session, ctx, found, "create")
-    return NewCatalog(found, data_text)
+    return NewCatalog(found, data_text, tag)
 
 
 async def replace_catalog(session: AsyncSession, ctx: Ctx, public_id: str, *, name: Any, data: Any) -> bytes:
@@ -267,15 +275,16 @@ async def replace_catalog(session: AsyncSession, ctx: Ctx, public_id: str, *, na
     renamed = name is not None and name != row.name
     if renamed:
         await names.rename(session, KIND, row, name, lambda: _name_taken(name))
-    data_text: str | None
+    stored = None
     if data is not None:
         with gcpause.paused():
-            data_text = await _store(session, row.id, content)
-    else:
-        data_text = await repository.stored_data(session, row.id)
+            stored = await _store(session, row.id, content)
     if renamed or data is not None:  # a PUT changing nothing records nothing
         await _record(session, ctx, found, "update")
-    return with_data(render_catalog(found), data_text)
+    if stored is None:
+        return (await read_cache.whole(session, row.id, head_of(found)))[0]
+    data_text, tag = stored
+    return read_cache.written(row.id, tag, head_of(found), data_text)
 
 
 async def delete_catalog(session: AsyncSession, ctx: Ctx, public_id: str) -> bytes:
@@ -283,8 +292,7 @@ async def delete_catalog(session: AsyncSession, ctx: Ctx, public_id: str) -> byt
     is recorded first, so connections bound to it still receive it. Answers the catalog as
     it was, with its data."""
     found = await catalog_in_reach(session, ctx, public_id, for_update=True)
-    data = await repository.stored_data(session, found.id)
-    body = with_data(render_catalog(found), data)
+    body = b"".join((head_of(found), (await repository.stored_data(session, found.id)).encode(), b"}"))
     await _record(session, ctx, found, "delete")
     await repository.delete_catalog(session, found.row)
     return body

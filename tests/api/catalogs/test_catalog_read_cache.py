@@ -61,3 +61,43 @@ async def test_a_cached_catalog_read_follows_every_write(client: httpx.AsyncClie
     deleted = await client.delete(path, headers=auth)
     assert deleted.status_code == 200, deleted.text
     assert (await client.get(path, headers=auth)).status_code == 404
+
+
+async def test_a_write_keeps_its_answer_for_the_reads_that_follow(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    made = await create(client, shop, {"name": "Carte", "data": full()})
+    assert made.status_code == 200, made.text
+    catalog_id = made.json()["id"]
+    pk = ids.decode(Catalog.KIND, catalog_id)
+    path, auth = f"/v1/catalogs/{catalog_id}", shop.headers(shop.account_token)
+    # the creation's answer is kept: the first read is the cache's, the same bytes
+    assert read_cache.DATA_CACHE.entries[pk][2] == made.content
+    first = await client.get(path, headers=auth)
+    assert (first.status_code, first.content) == (200, made.content)
+
+    replaced = await client.put(path, json={"data": full()}, headers=auth)
+    assert replaced.status_code == 200, replaced.text
+    assert replaced.json()["data"]["products"][0]["id"] != made.json()["data"]["products"][0]["id"]
+    async with world.db.transaction() as session:
+        tag = await repository.content_tag(session, pk)
+    assert read_cache.DATA_CACHE.entries[pk][:3:2] == (tag, replaced.content)
+    reread = await client.get(path, headers={**auth, "If-None-Match": first.headers["etag"]})
+    assert (reread.status_code, reread.content) == (200, replaced.content)
+    assert reread.headers["etag"] != first.headers["etag"]
+    same = await client.get(path, headers={**auth, "If-None-Match": reread.headers["etag"]})
+    assert (same.status_code, same.content) == (304, b"")
+
+
+async def test_a_refused_write_leaves_the_kept_answer(client: httpx.AsyncClient, shop: Shop) -> None:
+    made = await create(client, shop, {"name": "Carte", "data": full()})
+    assert made.status_code == 200, made.text
+    pk = ids.decode(Catalog.KIND, made.json()["id"])
+    path, auth = f"/v1/catalogs/{made.json()['id']}", shop.headers(shop.account_token)
+    kept = read_cache.DATA_CACHE.entries[pk]
+
+    refused = await client.put(path, json={"data": {"products": [{"name": "No skus"}]}}, headers=auth)
+    assert refused.status_code == 422, refused.text
+    assert read_cache.DATA_CACHE.entries[pk] == kept
+    again = await client.get(path, headers=auth)
+    assert (again.status_code, again.content) == (200, made.content)
