@@ -8,7 +8,9 @@ on 127.0.0.1 (httpx, one connection):
 
 - seconds for `PUT /v1/catalogs/:id` with the whole data (each run replaces the content);
 - milliseconds for `GET /v1/catalogs/:id` (the whole catalog) and for a product GET by id;
-- the server process's peak resident memory (VmHWM) after the PUTs.
+- the server process's peak resident memory (VmHWM) after the PUTs;
+- the server process's CPU time (user and system) per PUT and per catalog GET: on a machine
+  shared with other work, the figure that waiting for a CPU does not inflate.
 
 Run by hand, not in CI:
 
@@ -39,7 +41,7 @@ from typing import Any
 import asyncpg
 import httpx
 
-from _common import free_port, percentile
+from _common import cpu_seconds, free_port, percentile
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 ADMIN_URL = os.environ.get("COMPTOIR_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
@@ -226,16 +228,21 @@ def main() -> None:
             catalog_id = created.json()["id"]
             rss_before = peak_rss_mb(server.pid)
             puts, gets, product_gets = [], [], []
+            put_cpu, get_cpu = [], []  # server CPU seconds per PUT, per catalog GET
             product_ids: list[str] = []
             for _ in range(args.runs):
+                cpu = cpu_seconds(server.pid)
                 seconds, answer = timed(lambda: http.put(f"/catalogs/{catalog_id}", content=body))
+                put_cpu.append(cpu_seconds(server.pid) - cpu)
                 assert answer.status_code == 200, answer.text[:2000]
                 puts.append(seconds)
                 product_ids = [p["id"] for p in answer.json()["data"]["products"]]
+                cpu = cpu_seconds(server.pid)
                 for _ in range(args.gets):
                     seconds, answer = timed(lambda: http.get(f"/catalogs/{catalog_id}"))
                     assert answer.status_code == 200
                     gets.append(seconds * 1000)
+                get_cpu.append((cpu_seconds(server.pid) - cpu) / args.gets)
                 rng = random.Random(1)
                 for _ in range(args.product_gets // args.runs):
                     product = rng.choice(product_ids)
@@ -251,6 +258,10 @@ def main() -> None:
         print(
             f"GET .../products/:id     median {statistics.median(product_gets):.2f} ms"
             f"  p99 {percentile(product_gets, 99):.2f} ms  ({len(product_gets)} requests)"
+        )
+        print(
+            f"server CPU               per PUT median {statistics.median(put_cpu):.2f} s,"
+            f" per catalog GET median {statistics.median(get_cpu) * 1000:.1f} ms (of each round's GETs)"
         )
         print(f"server peak memory       {peak:.0f} MB (VmHWM; {rss_before:.0f} MB before the first PUT)")
     finally:
