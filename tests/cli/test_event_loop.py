@@ -13,6 +13,7 @@ import pytest
 import uvloop
 
 from comptoir.cli import eventloop
+from comptoir.observe import logs
 from tests.cli.conftest import Result
 
 EXAMPLE_SEED = Path(__file__).parents[2] / "examples" / "pizzeria.seed.json"
@@ -38,5 +39,8 @@ def test_the_worker_and_the_sandbox_start_through_it(
         main.close()
 
     monkeypatch.setattr(eventloop, "run", record)
+    # the command would point the process's logging at this test's captured stderr, closed
+    # after it: every later test of this process then fails to log
+    monkeypatch.setattr(logs, "configure_logging", lambda _settings: None)
     assert cli(*argv).code == 0
     assert ran == [started]
