@@ -45,17 +45,10 @@ PATIENT_BOUNDS = {
     "database_statement_timeout_seconds": 60.0,
     "redis_timeout_seconds": 30.0,
 }
-# The pools of every `comptoir` process the tests start (docs/operations.md "Database pool"):
-# at most 2 + 2 more when busy + 2 direct + 1 LISTEN = 7 PostgreSQL connections, where the
-# defaults allow 31. A request waits for a free one (PATIENT_BOUNDS) rather than fails.
-PROCESS_POOLS = {"database_pool_size": 2, "database_max_overflow": 2, "database_direct_pool_size": 2}
 # The most PostgreSQL connections a test holds at once (tests/connection_budget.py). A test
 # in this process: the `database` fixture's pool (5, and 5 more when busy), its app's direct
-# pool (10) and a few of its own. A test marked `e2e` books the whole budget, so it still runs
-# alone: up to five processes of PROCESS_POOLS (35) would fit beside another, but in two whole
-# runs with e2e tests side by side the client's `comptoir-listen` and kitchen-display
-# processes no longer stopped on SIGINT (not seen with a file or two at `-n 2`; not yet
-# understood), where they always do with e2e tests alone.
+# pool (10) and a few of its own. A test marked `e2e` books the whole budget, so it runs alone:
+# its `comptoir` processes open up to 31 connections each.
 TEST_CONNECTIONS = 25
 E2E_CONNECTIONS = connection_budget.BUDGET
 
