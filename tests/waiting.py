@@ -7,7 +7,6 @@ a request hundreds of milliseconds."""
 from __future__ import annotations
 
 import asyncio
-import signal
 import time
 from collections.abc import Awaitable, Callable
 
@@ -34,11 +33,3 @@ async def eventually(predicate: Callable[[], Awaitable[object]], what: str, with
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {within:.0f} s waiting for {what}")
         await asyncio.sleep(0.02)
-
-
-def as_in_a_terminal() -> None:
-    """`preexec_fn` of a process a test stops with Ctrl-C (SIGINT): it starts with SIGINT's
-    default action and unblocked, as a program started from a terminal does, whatever the
-    test's own process inherited (a CI runner's background job ignores it)."""
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGINT, signal.SIG_DFL)

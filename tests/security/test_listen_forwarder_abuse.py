@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.waiting import PATIENCE, as_in_a_terminal
+from tests.waiting import PATIENCE
 
 LISTEN = str(Path(sys.executable).parent / "comptoir-listen")
 TOKEN = "f00dfeedf00dfeedf00dfeedf00dfeed"
@@ -81,7 +81,6 @@ def test_the_token_secret_and_url_credentials_stay_out_of_the_log() -> None:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            preexec_fn=as_in_a_terminal,
         )
         try:
             comptoir.settimeout(PATIENCE)

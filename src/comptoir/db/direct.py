@@ -47,6 +47,7 @@ from sqlalchemy.types import TypeEngine
 
 from comptoir.config import Settings
 from comptoir.db.failures import asyncpg_options, connect, is_unavailable, unavailable
+from comptoir.db.ids import NEXT_IDS_DIRECT
 from comptoir.kit import metrics, tracing
 from comptoir.kit.jsonutil import dumps_str, loads_stored
 from comptoir.kit.outages import DATABASE
@@ -325,8 +326,7 @@ class FastReader:
         """`count` values of a PostgreSQL sequence (`db.ids.allocate` keeps them in blocks)."""
         assert not self.is_sqlite
         async with self._pool.connection() as connection:
-            rows = await connection.fetch(NEXT_IDS, sequence, count)
-        return [row[0] for row in rows]
+            return list(await connection.fetchval(NEXT_IDS_DIRECT, sequence, count))
 
     def _sqlite_connection(self) -> sqlite3.Connection:
         if self._sqlite is None:
@@ -458,9 +458,6 @@ class StatementPool:
             with contextlib.suppress(Exception):
                 await connection.close(timeout=5)
         self._wake()
-
-
-NEXT_IDS = "SELECT nextval($1::regclass) FROM generate_series(1, $2)"
 
 
 def _converted(query: Query, converters: list[tuple[int, Converter]], row: Any) -> dict[str, Any]:

@@ -92,7 +92,9 @@ async def allocate(source: AsyncSession | FastReader, sequence: str, count: int)
 
 # One row holding them all: a catalog's 30,000 ids as rows cost 20 ms of row handling
 # (benchmarks/catalog.py), as one array a millisecond.
-NEXT_IDS = text("SELECT array(SELECT nextval(CAST(:sequence AS regclass)) FROM generate_series(1, :n))")
+_NEXT = "SELECT array(SELECT nextval(CAST({sequence} AS regclass)) FROM generate_series(1, {n}))"
+NEXT_IDS = text(_NEXT.format(sequence=":sequence", n=":n"))
+NEXT_IDS_DIRECT = _NEXT.format(sequence="$1", n="$2")  # the same, on asyncpg (`FastReader.sequence_values`)
 
 
 _is_table_sequence: dict[str, bool] = {}
