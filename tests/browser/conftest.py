@@ -60,10 +60,12 @@ if shutil.which(CHROMIUM) is None:  # .ci/run installs it; say so rather than sk
 
 def failed_for_real(request: Request) -> bool:
     """Whether a failed request is a fault of the page: not the icon fetch Chromium starts on
-    its own, nor a board's open stream (which never ends by itself), cancelled
-    (`net::ERR_ABORTED`) when the page navigates away."""
+    its own, a board's open stream (which never ends by itself), nor a script's read still on
+    its way (the board fetching its list on the stream's news), cancelled (`net::ERR_ABORTED`)
+    when the page navigates away, as it does when a button on the board posts its form.
+    (No page's script aborts its own reads, so an aborted fetch is always the navigation's.)"""
     icon = urlsplit(request.url).path in ("/favicon.svg", "/favicon.ico")
-    cut = icon or request.resource_type == "eventsource"
+    cut = icon or request.resource_type in ("eventsource", "fetch")
     return not (cut and request.failure == "net::ERR_ABORTED")
 
 
