@@ -43,7 +43,7 @@ class DataCache:
         return whole
 
     def put(self, catalog_id: int, tag: int, head: bytes, data: bytes) -> bytes:
-        whole = b"".join((head, data, b"}"))
+        whole = joined(head, data)
         self._keep(catalog_id, (tag, len(head), whole))
         return whole
 
@@ -63,6 +63,11 @@ class DataCache:
             while self.size > self.max_bytes:
                 _, (_, _, dropped) = self.entries.popitem(last=False)
                 self.size -= len(dropped)
+
+
+def joined(head: bytes, data: bytes) -> bytes:
+    """The catalog's whole JSON: `head` (its fields, up to `"data":`), the stored `data`, `}`."""
+    return b"".join((head, data, b"}"))
 
 
 DATA_CACHE = DataCache(max_bytes=96 * 1024 * 1024)

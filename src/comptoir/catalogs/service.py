@@ -292,7 +292,7 @@ async def delete_catalog(session: AsyncSession, ctx: Ctx, public_id: str) -> byt
     is recorded first, so connections bound to it still receive it. Answers the catalog as
     it was, with its data."""
     found = await catalog_in_reach(session, ctx, public_id, for_update=True)
-    body = b"".join((head_of(found), (await repository.stored_data(session, found.id)).encode(), b"}"))
+    body = read_cache.joined(head_of(found), (await repository.stored_data(session, found.id)).encode())
     await _record(session, ctx, found, "delete")
     await repository.delete_catalog(session, found.row)
     return body
