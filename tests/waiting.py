@@ -7,6 +7,7 @@ a request hundreds of milliseconds."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import Awaitable, Callable
 
@@ -33,3 +34,19 @@ async def eventually(predicate: Callable[[], Awaitable[object]], what: str, with
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {within:.0f} s waiting for {what}")
         await asyncio.sleep(0.02)
+
+
+# Started through this, a program gets SIGINT's default action back before it runs, then
+# `exec`s in the same process: Ctrl-C stops it as it would from a terminal.
+_DEFAULT_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+)
+
+
+def as_in_a_terminal(argv: list[str]) -> list[str]:
+    """`argv` of a program a test stops with Ctrl-C (SIGINT), started with SIGINT's default
+    action whatever this process inherited: a suite started as a background job (`pytest &`,
+    `nohup`) ignores SIGINT, every process it starts inherits that, and Python then never
+    turns SIGINT into KeyboardInterrupt. (Through `exec`, not `preexec_fn`, which is unsafe in
+    a process with threads, as a test with a receiver is.)"""
+    return [sys.executable, "-c", _DEFAULT_SIGINT, *argv]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.waiting import PATIENCE
+from tests.waiting import PATIENCE, as_in_a_terminal
 
 LISTEN = str(Path(sys.executable).parent / "comptoir-listen")
 TOKEN = "f00dfeedf00dfeedf00dfeedf00dfeed"
@@ -52,7 +52,7 @@ def test_a_forward_to_that_is_no_http_url_is_refused_before_anything_is_sent(tar
     with silent_server() as comptoir:
         base_url = f"http://127.0.0.1:{comptoir.getsockname()[1]}"
         done = subprocess.run(
-            [LISTEN, "--forward-to", target],
+            as_in_a_terminal([LISTEN, "--forward-to", target]),
             env=environment(base_url),
             capture_output=True,
             text=True,
@@ -76,7 +76,7 @@ def test_the_token_secret_and_url_credentials_stay_out_of_the_log() -> None:
         base_url = f"http://operator:comptoir-password@127.0.0.1:{port}"
         target = "http://user:hunter2@127.0.0.1:9/hook?key=sekrit-key#frag"
         process = subprocess.Popen(
-            [LISTEN, "--forward-to", target],
+            as_in_a_terminal([LISTEN, "--forward-to", target]),
             env=environment(base_url),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

@@ -25,7 +25,7 @@ import httpx
 import pytest
 from client_live_server import Live
 from tests.receiver import Answer, Received, running_receiver
-from tests.waiting import PATIENCE, wait_until
+from tests.waiting import PATIENCE, as_in_a_terminal, wait_until
 
 from comptoir_client import verify_hmac, verify_standard
 
@@ -81,7 +81,7 @@ def listening(live: Live, app: App, url: str) -> Iterator[Listener]:
     log = live.cwd / f"listen-{uuid.uuid4().hex[:6]}.log"
     with log.open("w") as out:
         process = subprocess.Popen(
-            [LISTEN, "--forward-to", url], env=env, stdout=out, stderr=subprocess.STDOUT, text=True
+            as_in_a_terminal([LISTEN, "--forward-to", url]), env=env, stdout=out, stderr=subprocess.STDOUT, text=True
         )
     try:
         yield Listener(process, log)

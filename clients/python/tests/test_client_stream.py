@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 from client_live_server import Live
-from tests.waiting import PATIENCE, wait_until
+from tests.waiting import PATIENCE, as_in_a_terminal, wait_until
 
 from comptoir_client import AsyncComptoir, Comptoir, Retries
 from comptoir_client.models import Event
@@ -150,7 +150,11 @@ def test_the_kitchen_display_example_prints_each_new_order_and_acknowledges_it(l
         waiting = writer.orders.create(live.location_id, {"status": "new", "items": [item]}).id
     example = Path(__file__).resolve().parents[3] / "examples" / "kitchen_display.py"
     process = subprocess.Popen(
-        [sys.executable, str(example)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        as_in_a_terminal([sys.executable, str(example)]),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         assert process.stdout is not None
