@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import os
 import secrets
 import shutil
@@ -29,7 +28,7 @@ from comptoir.db.engine import Database, create_database
 from comptoir.db.migrate import upgrade
 from comptoir.kit import clock
 from comptoir.models import Base
-from tests import databases
+from tests import connection_budget, databases
 from tests.databases import TEST_POSTGRES_URL
 
 TEST_REDIS_URL = os.environ.get("COMPTOIR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -46,6 +45,17 @@ PATIENT_BOUNDS = {
     "database_statement_timeout_seconds": 60.0,
     "redis_timeout_seconds": 30.0,
 }
+# The pools of every `comptoir` process the tests start (docs/operations.md "Database pool"):
+# at most 2 + 2 more when busy + 2 direct + 1 LISTEN = 7 PostgreSQL connections, where the
+# defaults allow 31. A request waits for a free one (PATIENT_BOUNDS) rather than fails.
+PROCESS_POOLS = {"database_pool_size": 2, "database_max_overflow": 2, "database_direct_pool_size": 2}
+# The most PostgreSQL connections a test holds at once (tests/connection_budget.py). A test
+# in this process: the `database` fixture's pool (5, and 5 more when busy), its app's direct
+# pool (10) and a few of its own. A test marked `e2e`: up to five processes of PROCESS_POOLS
+# (35) and the rows it makes beside them (tests/e2e at `-n 2` held 29 at most, both
+# processes together, where one test alone held 82 with the default pools).
+TEST_CONNECTIONS = 25
+E2E_CONNECTIONS = 45
 
 
 def postgres_url(database: str) -> str:
@@ -185,22 +195,18 @@ def _cheap_password_hashing() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def _e2e_runs_alone(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Under pytest-xdist (two processes), an `e2e` test holds a lock the others share: it
-    runs alone. Its `serve` and `worker` processes open up to 31 PostgreSQL connections each,
-    and beside the other process's tests they exceeded the server's 100 (seen in CI)."""
+def _connection_share(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Under pytest-xdist, a test runs once the tests beside it leave room for its PostgreSQL
+    connections (tests/connection_budget.py): `E2E_CONNECTIONS` for a test marked `e2e`,
+    `TEST_CONNECTIONS` for any other."""
     workerinput = getattr(request.config, "workerinput", None)
     if workerinput is None:  # one process: nothing runs beside
         yield
         return
-    path = Path(tempfile.gettempdir()) / f"comptoir-tests-{workerinput['testrunuid']}.lock"
-    exclusive = request.node.get_closest_marker("e2e") is not None
-    with path.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    path = Path(tempfile.gettempdir()) / f"comptoir-tests-{workerinput['testrunuid']}.shares"
+    e2e = request.node.get_closest_marker("e2e") is not None
+    with connection_budget.share(path, E2E_CONNECTIONS if e2e else TEST_CONNECTIONS):
+        yield
 
 
 @pytest.fixture(autouse=True)

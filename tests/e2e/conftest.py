@@ -24,6 +24,7 @@ from comptoir.config import Settings
 from comptoir.db.engine import create_database
 from tests.conftest import (
     PATIENT_BOUNDS,
+    PROCESS_POOLS,
     TEST_ALLOWED_NETWORKS,
     create_postgres_database,
     drop_postgres_database,
@@ -33,10 +34,11 @@ from tests.factories import World
 from tests.response_schemas import CheckedHTTPTransport
 from tests.waiting import PATIENCE
 
-# what every `comptoir` process of the tests gets: its callback receivers are on loopback
+# what every `comptoir` process of the tests gets: its callback receivers are on loopback, and
+# its pools are small (tests/conftest.py PROCESS_POOLS)
 LOOPBACK = {
     "COMPTOIR_CALLBACK_ALLOWED_NETWORKS": TEST_ALLOWED_NETWORKS,
-    **{f"COMPTOIR_{name.upper()}": str(value) for name, value in PATIENT_BOUNDS.items()},
+    **{f"COMPTOIR_{name.upper()}": str(value) for name, value in (PATIENT_BOUNDS | PROCESS_POOLS).items()},
 }
 
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
