@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import make_url
@@ -33,8 +33,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from comptoir.db.engine import dialect_name
 
-if TYPE_CHECKING:
-    from comptoir.db.direct import FastReader
+
+class SequenceReader(Protocol):
+    """What `allocate` needs of a direct reader (`db.direct.FastReader`, which imports this
+    module's statement, so it is named here by what it does)."""
+
+    database_url: str
+
+    async def sequence_values(self, sequence: str, count: int) -> list[int]: ...
+
 
 BLOCK = 200
 TABLE_SEQUENCE = "_id_seq"
@@ -71,7 +78,7 @@ def blocks_of(database_url: str) -> IdBlocks:
     return found
 
 
-async def allocate(source: AsyncSession | FastReader, sequence: str, count: int) -> list[int]:
+async def allocate(source: AsyncSession | SequenceReader, sequence: str, count: int) -> list[int]:
     """`count` new ids of `sequence`, ascending."""
     if count <= 0:
         return []
