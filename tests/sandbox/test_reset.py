@@ -3,12 +3,16 @@ answers it, without a restart; the seed's tokens work after it."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import asyncpg
 import httpx
+import pytest
 
 from comptoir.sandbox.service import Sandbox
 from tests.sandbox.conftest import token
+from tests.waiting import eventually
 
 
 async def _answers(client: httpx.AsyncClient, sandbox: Sandbox) -> dict[str, Any]:
@@ -82,3 +86,37 @@ async def test_the_seeds_tokens_work_after_a_reset_even_once_blocked(
     assert (await client.get("/v1/location", headers=pos)).status_code == 401
     assert (await client.post("/sandbox/reset")).status_code == 200
     assert (await client.get("/v1/location", headers=pos)).status_code == 200
+
+
+@pytest.mark.parametrize("db_kind", ["postgresql"])
+async def test_a_reset_postgresql_rolls_back_to_break_a_deadlock_runs_again_and_answers_200(
+    sandbox: Sandbox, client: httpx.AsyncClient, sandbox_url: str
+) -> None:
+    """Another transaction (as a worker recording a delivery would) holds rows the reset
+    deletes last, then asks for rows the reset has already deleted: PostgreSQL breaks the
+    deadlock by rolling the reset back (it waited first), and the reset runs again."""
+    with_rows = [table.name for table, rows in sandbox.snapshot.rows if rows]
+    deleted_last, deleted_first = with_rows[0], with_rows[-1]
+    other = await asyncpg.connect(sandbox_url)
+    try:
+        transaction = other.transaction()
+        await transaction.start()
+        await other.execute(f'SELECT 1 FROM "{deleted_last}" FOR UPDATE')
+        reset = asyncio.create_task(client.post("/sandbox/reset"))
+
+        async def reset_waits() -> bool:
+            waiting = await other.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+            )
+            return bool(waiting)
+
+        await eventually(reset_waits, "the reset waiting for the rows held")
+        # waits for the reset's rows until PostgreSQL rolls the reset back to break the cycle
+        await other.execute(f'SELECT 1 FROM "{deleted_first}" FOR UPDATE')
+        await transaction.rollback()
+        answer = await reset
+    finally:
+        await other.close()
+    assert answer.status_code == 200
+    assert answer.json() == sandbox.answer

@@ -62,6 +62,13 @@ def is_unavailable(error: BaseException) -> bool:
     return isinstance(error, sqlite3.OperationalError) and str(error).startswith(_SQLITE_BUSY)
 
 
+def is_deadlock(error: BaseException) -> bool:
+    """Whether PostgreSQL ended the statement to break a deadlock (SQLSTATE 40P01): the
+    transaction was rolled back and may simply be run again. (SQLAlchemy's error carries the
+    driver's in `orig`.)"""
+    return _sqlstate(getattr(error, "orig", None) or error) == "40P01"
+
+
 def unavailable(error: BaseException) -> DependencyUnavailable:
     """The error to raise instead of `error`, with the outage noted (logged once)."""
     DATABASE.failed(error)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 from comptoir.callbacks.worker import DeliveryWorker
 from comptoir.catalogs.read_cache import DATA_CACHE
@@ -24,6 +25,7 @@ from comptoir.config import Settings
 from comptoir.db import ids as id_blocks
 from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.engine import Database, create_database
+from comptoir.db.failures import is_deadlock
 from comptoir.db.migrate import upgrade
 from comptoir.db.server_key import load_data_key
 from comptoir.errors import FieldError, Unprocessable
@@ -43,6 +45,7 @@ SECRET_KEY = "comptoir-sandbox-key-public-never-for-real-data"  # noqa: S105 - p
 # where a sandbox's callbacks may go unless COMPTOIR_CALLBACK_ALLOWED_NETWORKS says otherwise:
 # an integrator's receiver runs on the same machine
 ALLOWED_NETWORKS = "127.0.0.0/8,::1/128"
+RESET_ATTEMPTS = 3  # a reset rolled back to break a deadlock is run again, up to this many times in all
 # docs/sandbox.md "The clock": how far past the real time the sandbox's clock may go
 MAX_AHEAD = timedelta(days=3653)  # 10 years
 
@@ -196,8 +199,17 @@ async def start(settings: Settings, seed: Seed, database_url: str | None) -> tup
 async def reset(sandbox: Sandbox, cache: ConnectionCache) -> dict[str, Any]:
     """Put the seeded state back, rows, ids and sequences; forget what this process
     remembered of the state it replaces. The answer is the seed's, as at the start."""
-    async with sandbox.db.transaction() as session:
-        await repository.restore(session, sandbox.snapshot)
+    for attempt in range(1, RESET_ATTEMPTS + 1):
+        try:
+            async with sandbox.db.transaction() as session:
+                await repository.restore(session, sandbox.snapshot)
+            break
+        except DBAPIError as error:
+            # Its deletes meet the rows a worker or a request is writing in another order;
+            # PostgreSQL rolls one of the two back, and a reset is run again
+            # (docs/sandbox.md "Reset").
+            if attempt == RESET_ATTEMPTS or not is_deadlock(error):
+                raise
     cache.forget()
     DATA_CACHE.clear()
     if not sandbox.db.is_sqlite:
