@@ -198,14 +198,20 @@ def _cheap_password_hashing() -> Iterator[None]:
 def _connection_share(request: pytest.FixtureRequest) -> Iterator[None]:
     """Under pytest-xdist, a test runs once the tests beside it leave room for its PostgreSQL
     connections (tests/connection_budget.py): `E2E_CONNECTIONS` for a test marked `e2e`,
-    `TEST_CONNECTIONS` for any other."""
+    the whole budget for one marked `alone` (so nothing runs beside it), `TEST_CONNECTIONS`
+    for any other."""
     workerinput = getattr(request.config, "workerinput", None)
     if workerinput is None:  # one process: nothing runs beside
         yield
         return
     path = Path(tempfile.gettempdir()) / f"comptoir-tests-{workerinput['testrunuid']}.shares"
-    e2e = request.node.get_closest_marker("e2e") is not None
-    with connection_budget.share(path, E2E_CONNECTIONS if e2e else TEST_CONNECTIONS):
+    if request.node.get_closest_marker("alone") is not None:
+        wanted = connection_budget.BUDGET
+    elif request.node.get_closest_marker("e2e") is not None:
+        wanted = E2E_CONNECTIONS
+    else:
+        wanted = TEST_CONNECTIONS
+    with connection_budget.share(path, wanted):
         yield
 
 

@@ -44,6 +44,10 @@ from tests.factories import World
 from tests.relay import Relay
 from tests.response_schemas import CheckedASGITransport
 
+# Nothing runs beside these tests: their bounds are a second or less, and a statement of their
+# set-up ran past the second once with e2e processes beside it.
+pytestmark = pytest.mark.alone
+
 CONNECT, POOL, STATEMENT, REDIS = 0.5, 0.5, 1.0, 0.5
 # Every request answers well within this (the bounds above add up to about 3 s); a request
 # that waited for the network's own timeouts would take a minute or more.
