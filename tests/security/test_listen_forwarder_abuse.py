@@ -52,7 +52,7 @@ def test_a_forward_to_that_is_no_http_url_is_refused_before_anything_is_sent(tar
     with silent_server() as comptoir:
         base_url = f"http://127.0.0.1:{comptoir.getsockname()[1]}"
         done = subprocess.run(
-            as_in_a_terminal([LISTEN, "--forward-to", target]),
+            [LISTEN, "--forward-to", target],
             env=environment(base_url),
             capture_output=True,
             text=True,
