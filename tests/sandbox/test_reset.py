@@ -9,6 +9,7 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
+from sqlalchemy import text
 
 from comptoir.sandbox.service import Sandbox
 from tests.sandbox.conftest import token
@@ -94,7 +95,16 @@ async def test_a_reset_postgresql_rolls_back_to_break_a_deadlock_runs_again_and_
 ) -> None:
     """Another transaction (as a worker recording a delivery would) holds rows the reset
     deletes last, then asks for rows the reset has already deleted: PostgreSQL breaks the
-    deadlock by rolling the reset back (it waited first), and the reset runs again."""
+    deadlock by rolling the reset back, and the reset runs again.
+
+    PostgreSQL rolls back the transaction whose wait reaches `deadlock_timeout` while the
+    cycle exists, and looks only once. So that it is the reset's, whatever the machine's
+    load: the reset's connections look after 3 s (the other has asked for its rows long
+    before), the other's after a minute."""
+    async with sandbox.db.transaction() as session:
+        database = (await session.execute(text("SELECT current_database()"))).scalar_one()
+        await session.execute(text(f"ALTER DATABASE \"{database}\" SET deadlock_timeout = '3s'"))
+    await sandbox.db.engine.dispose()  # connections made from now on have it
     seeded = await _answers(client, sandbox)
     made = await client.post(
         "/v1/location/orders", json={"status": "new", "items": []}, headers=token(sandbox, "pos_paris")
@@ -104,6 +114,7 @@ async def test_a_reset_postgresql_rolls_back_to_break_a_deadlock_runs_again_and_
     deleted_last, deleted_first = with_rows[0], with_rows[-1]
     other = await asyncpg.connect(sandbox_url)
     try:
+        await other.execute("SET deadlock_timeout = '60s'")
         transaction = other.transaction()
         await transaction.start()
         await other.execute(f'SELECT 1 FROM "{deleted_last}" FOR UPDATE')
