@@ -135,6 +135,33 @@ class within(ColumnElement[bool]):
         return within(self.column, self.values, negated=not self.negated)
 
 
+class likely(ColumnElement[bool]):
+    """`condition`, which holds for most rows it is tested on: SQLite's planner is told so
+    (`likely()`, a no-op when run), so that without statistics it does not take an index for
+    that condition over one that gives the statement's order. PostgreSQL, which keeps
+    statistics, is given the condition as it is."""
+
+    inherit_cache = True
+    type = Boolean()
+    _traverse_internals = [("condition", InternalTraversal.dp_clauseelement)]  # noqa: RUF012 (as `within`'s)
+
+    def __init__(self, condition: ColumnElement[bool]) -> None:
+        self.condition = condition
+
+    def self_group(self, against: Any = None) -> ColumnElement[bool]:
+        return self
+
+
+@compiles(likely, "sqlite")
+def _likely_sqlite(element: likely, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"likely({compiler.process(element.condition, **kw)})"
+
+
+@compiles(likely)
+def _likely(element: likely, compiler: SQLCompiler, **kw: Any) -> str:
+    return str(compiler.process(element.condition.self_group(), **kw))
+
+
 def among(column: ColumnElement[Any] | Any, values: Collection[int]) -> ColumnElement[bool]:
     """`within` with the integers in the statement, for a session's statements: `column` is
     one of `values`, one parameter however many there are (an IN list would be compiled anew

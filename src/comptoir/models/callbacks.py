@@ -74,6 +74,16 @@ class Event(Base):
             postgresql_where=text("done_at IS NULL"),
             sqlite_where=text("done_at IS NULL"),
         ),
+        # a lane's due events in the order they go out (`callbacks.repository.DUE_EVENTS`):
+        # a batch reads its 100 entries, not every queued event sorted
+        Index(
+            "ix_events_queue",
+            "connection_id",
+            "created_at",
+            "id",
+            postgresql_where=text("next_attempt_at IS NOT NULL"),
+            sqlite_where=text("next_attempt_at IS NOT NULL"),
+        ),
         # the hourly purge of events done more than 30 days ago
         Index(
             "ix_events_done",

@@ -15,7 +15,7 @@ CREATE TABLE alembic_version (
 	version_num VARCHAR(32) NOT NULL, 
 	CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num)
 );
-INSERT INTO "alembic_version" VALUES('0030');
+INSERT INTO "alembic_version" VALUES('0031');
 CREATE TABLE authorization_codes (
 	id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, 
 	code_hash VARCHAR(64) NOT NULL, 
@@ -149,14 +149,14 @@ CREATE TABLE "connections" (
 	created_at DATETIME NOT NULL, 
 	updated_at DATETIME NOT NULL, 
 	last_used_at DATETIME, 
-	CONSTRAINT uq_connections_client_id_target_name UNIQUE (client_id, target, name), 
-	CONSTRAINT fk_connections_account_id_accounts FOREIGN KEY(account_id) REFERENCES accounts (id), 
-	CONSTRAINT fk_connections_user_id_users FOREIGN KEY(user_id) REFERENCES users (id), 
-	CONSTRAINT fk_connections_customer_list_id_customer_lists FOREIGN KEY(customer_list_id) REFERENCES customer_lists (id) ON DELETE SET NULL, 
-	CONSTRAINT uq_connections_token_hash UNIQUE (token_hash), 
-	CONSTRAINT fk_connections_catalog_id_catalogs FOREIGN KEY(catalog_id) REFERENCES catalogs (id) ON DELETE SET NULL, 
 	CONSTRAINT fk_connections_location_id_locations FOREIGN KEY(location_id) REFERENCES locations (id), 
-	CONSTRAINT fk_connections_client_id_oauth_clients FOREIGN KEY(client_id) REFERENCES oauth_clients (id) ON DELETE CASCADE
+	CONSTRAINT fk_connections_customer_list_id_customer_lists FOREIGN KEY(customer_list_id) REFERENCES customer_lists (id) ON DELETE SET NULL, 
+	CONSTRAINT fk_connections_user_id_users FOREIGN KEY(user_id) REFERENCES users (id), 
+	CONSTRAINT fk_connections_client_id_oauth_clients FOREIGN KEY(client_id) REFERENCES oauth_clients (id) ON DELETE CASCADE, 
+	CONSTRAINT uq_connections_client_id_target_name UNIQUE (client_id, target, name), 
+	CONSTRAINT fk_connections_catalog_id_catalogs FOREIGN KEY(catalog_id) REFERENCES catalogs (id) ON DELETE SET NULL, 
+	CONSTRAINT uq_connections_token_hash UNIQUE (token_hash), 
+	CONSTRAINT fk_connections_account_id_accounts FOREIGN KEY(account_id) REFERENCES accounts (id)
 );
 CREATE TABLE "customer_lists" (
 	id INTEGER NOT NULL, 
@@ -165,8 +165,8 @@ CREATE TABLE "customer_lists" (
 	location_id INTEGER, 
 	created_at DATETIME NOT NULL, 
 	PRIMARY KEY (id AUTOINCREMENT), 
-	CONSTRAINT fk_customer_lists_location_id_locations FOREIGN KEY(location_id) REFERENCES locations (id), 
 	CONSTRAINT fk_customer_lists_account_id_accounts FOREIGN KEY(account_id) REFERENCES accounts (id), 
+	CONSTRAINT fk_customer_lists_location_id_locations FOREIGN KEY(location_id) REFERENCES locations (id), 
 	CONSTRAINT uq_customer_lists_location_id_name UNIQUE (location_id, name)
 );
 CREATE TABLE customers (
@@ -477,24 +477,25 @@ CREATE INDEX ix_browser_sessions_user_id ON browser_sessions (user_id);
 CREATE INDEX ix_changes_created_at ON changes (created_at);
 CREATE UNIQUE INDEX uq_locations_id_account_id ON locations (id, account_id);
 CREATE INDEX ix_orders_location_created_by ON orders (location_id, created_by, created_at, id);
-CREATE INDEX ix_orders_location ON orders (location_id, created_at, id);
-CREATE INDEX ix_orders_account ON orders (account_id, created_at, id);
 CREATE INDEX ix_orders_customer ON orders (customer_id, created_at, id);
 CREATE INDEX ix_orders_location_status ON orders (location_id, status, created_at, id);
-CREATE INDEX ix_events_change_id ON events (change_id);
+CREATE INDEX ix_orders_location ON orders (location_id, created_at, id);
+CREATE INDEX ix_orders_account ON orders (account_id, created_at, id);
 CREATE INDEX ix_events_connection ON events (connection_id, id);
+CREATE INDEX ix_events_change_id ON events (change_id);
 CREATE INDEX ix_events_due ON events (connection_id, next_attempt_at);
 CREATE INDEX ix_events_pending ON events (connection_id, id) WHERE done_at IS NULL;
 CREATE INDEX ix_events_done ON events (done_at) WHERE done_at IS NOT NULL;
 CREATE INDEX ix_notices_account ON notices (account_id, id);
 CREATE INDEX ix_change_people_user_id ON change_people (user_id);
-CREATE INDEX ix_connections_account_id ON connections (account_id);
-CREATE INDEX ix_connections_user_id ON connections (user_id);
-CREATE UNIQUE INDEX uq_connections_id_client_id ON connections (id, client_id);
 CREATE INDEX ix_connections_location_id ON connections (location_id);
 CREATE INDEX ix_connections_catalog_id ON connections (catalog_id);
 CREATE INDEX ix_connections_customer_list_id ON connections (customer_list_id);
+CREATE INDEX ix_connections_account_id ON connections (account_id);
+CREATE UNIQUE INDEX uq_connections_id_client_id ON connections (id, client_id);
+CREATE INDEX ix_connections_user_id ON connections (user_id);
 CREATE INDEX ix_oauth_clients_owner_id ON oauth_clients (owner_id);
+CREATE INDEX ix_events_queue ON events (connection_id, created_at, id) WHERE next_attempt_at IS NOT NULL;
 DELETE FROM "sqlite_sequence";
 INSERT INTO "sqlite_sequence" VALUES('customers',0);
 INSERT INTO "sqlite_sequence" VALUES('loyalty_cards',0);
