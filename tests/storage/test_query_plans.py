@@ -28,7 +28,9 @@ async def _plan(database: Database, query: Query, params: dict[str, object]) -> 
 
 async def test_a_lanes_due_events_are_read_in_order_from_the_queue_index(database: Database) -> None:
     """The delivery worker's batch read (oldest first, by created_at then id)."""
-    plan = await _plan(database, DUE_EVENTS, {"connection_id": 1, "now": clock.now(), "token": "t", "limit": 100})
+    plan = await _plan(
+        database, DUE_EVENTS, {"connection_id": 1, "now": clock.now(), "token": "t", "limit": 100, "unwritten": [5, 6]}
+    )
     assert "ix_events_queue" in plan
     assert "Sort" not in plan  # PostgreSQL
     assert "TEMP B-TREE" not in plan  # SQLite: "USE TEMP B-TREE FOR ORDER BY"

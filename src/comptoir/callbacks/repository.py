@@ -444,6 +444,7 @@ DUE_EVENTS = Query(
         likely(Event.next_attempt_at <= bindparam("now", type_=Event.next_attempt_at.type)),
         Callback.lease_owner == bindparam("token"),
         Callback.url.is_not(None),
+        ~within(Event.id, "unwritten"),
     )
     .order_by(Event.created_at, Event.id)  # from `ix_events_queue`: a batch reads its entries, no sort
     .limit(bindparam("limit", type_=Integer))
@@ -451,12 +452,15 @@ DUE_EVENTS = Query(
 
 
 async def due_events(
-    reader: FastReader, connection_id: int, token: str, now: datetime, limit: int
+    reader: FastReader, connection_id: int, token: str, now: datetime, limit: int, unwritten: Collection[int]
 ) -> list[dict[str, Any]]:
     """The lane's due events (`DUE_EVENTS`' columns; each state as `jsonutil.stored_text`,
-    written as it is), oldest first, while `token` holds the lease: a fast read (no session)."""
+    written as it is), oldest first, while `token` holds the lease, but the events
+    `unwritten` (keys: their outcomes are not written yet): a fast read (no session)."""
     return _with_states_as_stored(
-        await reader.all(DUE_EVENTS, connection_id=connection_id, token=token, now=now, limit=limit)
+        await reader.all(
+            DUE_EVENTS, connection_id=connection_id, token=token, now=now, limit=limit, unwritten=unwritten
+        )
     )
 
 

@@ -123,6 +123,18 @@ class Due:
     event_type: str = ""  # `order.create`: what an observer of the POSTs is told
 
 
+@dataclass(slots=True)
+class Batch:
+    items: list[Due]  # oldest first
+    seen: int  # the notices of changes to its connection counted when it was read
+
+
+async def _cancelled(task: asyncio.Task[Any]) -> None:
+    """`task` cancelled and finished (whatever it raised is of no use any more)."""
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
 @dataclass(frozen=True, slots=True)
 class Sent:
     """One POST as it went out and what came back: what an observer of the worker (the
@@ -177,9 +189,10 @@ class DeliveryWorker:
         self._wake = asyncio.Event()
         self._stopping = False
         # PostgreSQL only: while LISTEN works, a lane re-reads an event's state before its POST
-        # only when its connection was named on CALLBACK_CHANNEL since the last read.
+        # only when its connection was named on CALLBACK_CHANNEL since its batch was read
+        # (the count of those notices, by connection, while its lane runs).
         self._listening = False
-        self._changed: set[int] = set()
+        self._changes: dict[int, int] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._http: CallbackClient | None = None
 
@@ -257,7 +270,7 @@ class DeliveryWorker:
         with contextlib.suppress(ValueError):
             connection_id = int(payload)
             if connection_id in self._lanes:  # a lane that starts later reads fresh state anyway
-                self._changed.add(connection_id)
+                self._changes[connection_id] = self._changes.get(connection_id, 0) + 1
 
     def _on_listener_lost(self, _connection: Any) -> None:
         self._listening = False  # from now on every send is checked
@@ -291,36 +304,67 @@ class DeliveryWorker:
         return lanes
 
     async def _run_lane(self, lane: Lane) -> None:
+        """Send the lane's due events, a batch at a time, until none is left or the turn ends.
+        While a batch goes out the next one is read, and a batch whose every POST was
+        acknowledged is written while the next one goes out: the lane's waiting (its reads,
+        its writes) overlaps its POSTs. An event is read again only once its outcome is
+        written (a read leaves out the batches not yet written), and writes keep their order;
+        a batch with a failure is written before anything else is sent, as it may change the
+        callback's health or disable it."""
         loop = asyncio.get_running_loop()
         ends = loop.time() + self.lane_seconds
-        renewed = loop.time()
+        renewed = loop.time()  # when the lease was last extended, as far as is known
         hold = 0.0  # seconds before the lane may be claimed again
+        reading: asyncio.Task[Batch] | None = None  # the next batch
+        writing: asyncio.Task[bool] | None = None  # the last batch's outcomes
+        written_from = renewed  # when `writing` began: its lease counts from then
+        unwritten: list[int] = []  # the events of the batch `writing` writes
         try:
-            while not self._stopping:  # a turn sends at least one event, then ends on time
-                batch = await self._due(lane)
-                if not batch:
-                    break
+            batch = await self._due(lane, [])
+            while batch.items and not self._stopping:  # a turn sends at least one event, then ends on time
+                sending = [item.event_id for item in batch.items]
+                reading = asyncio.create_task(self._due(lane, unwritten + sending))
                 outcomes: list[Outcome | None] = []  # None: not sent, nothing to record
                 checking = False  # once something changed, read every remaining event's state
-                for item in batch:
+                for item in batch.items:
                     if self._stopping or (outcomes and loop.time() >= ends):
                         break  # the rest waits for the next claim: a lane's turn ends on time
+                    if writing is not None and writing.done():
+                        if not writing.result():
+                            return  # the callback is gone (or, after a stall, another worker has the lane)
+                        writing, renewed, unwritten = None, written_from, []
                     if loop.time() - renewed > self.renew_every:
                         if not await self._renew(lane):
                             return
                         renewed = loop.time()
-                    checking = checking or self._must_check(lane)
+                    checking = checking or self._must_check(lane, batch.seen)
                     if checking and not await self._still_due(lane, item):
                         # acknowledged meanwhile, or the callback was deleted, made passive or
                         # pointed elsewhere: no call (spec 4.9, 6.1 item 2)
                         outcomes.append(None)
                         continue
                     outcomes.append(await self._send(lane, item))
-                if not await self._record(lane, batch[: len(outcomes)], outcomes):
-                    return  # the callback is gone (or, after a stall, another worker has the lane)
-                renewed = loop.time()
-                if renewed >= ends:
+                if writing is not None:  # writes keep their order
+                    if not await writing:
+                        return
+                    writing, renewed, unwritten = None, written_from, []
+                sent = batch.items[: len(outcomes)]
+                if len(sent) < len(batch.items) or self._stopping or loop.time() >= ends:
+                    await _cancelled(reading)
+                    reading = None
+                    if not await self._record(lane, sent, outcomes):
+                        return
                     break
+                if lane.failing_since is None and all(o is None or o.acknowledged for o in outcomes):
+                    written_from, unwritten = loop.time(), sending
+                    writing = asyncio.create_task(self._record(lane, sent, outcomes))
+                else:
+                    if not await self._record(lane, sent, outcomes):
+                        return
+                    renewed = loop.time()
+                batch, reading = await reading, None
+            if writing is not None:
+                await writing
         except DependencyUnavailable:  # logged once per outage (docs/operations.md "When a dependency fails")
             hold = resend_wait(self.base, 1)
         except Exception:
@@ -328,30 +372,38 @@ class DeliveryWorker:
             # whatever failed, the lane is not claimed again at once (no resend storm)
             hold = resend_wait(self.base, 1)
         finally:
+            if reading is not None:
+                await _cancelled(reading)
+            if writing is not None:  # the lane is released only once its outcomes are written
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(writing)
             await asyncio.shield(self._release(lane, hold))
+            self._changes.pop(lane.connection_id, None)
             if self._lanes.get(lane.connection_id) is asyncio.current_task():
                 del self._lanes[lane.connection_id]
             self._wake.set()
 
-    def _must_check(self, lane: Lane) -> bool:
+    def _must_check(self, lane: Lane, seen: int) -> bool:
         """Whether to re-read an event's state before its POST: always on SQLite (a local read)
         or without a working LISTEN; on PostgreSQL when the connection's callback or events
-        changed since the batch was read."""
+        changed since its batch was read (`seen`: the notices counted by then)."""
         if self.db.is_sqlite or not self._listening:
             return True
-        return lane.connection_id in self._changed
+        return self._changes.get(lane.connection_id, 0) != seen
 
     async def _still_due(self, lane: Lane, item: Due) -> bool:
         """Checked right before a POST, with a fast read (no session)."""
-        self._changed.discard(lane.connection_id)
         return await repository.still_due(self._reader, item.event_id, lane.token, item.url)
 
-    async def _due(self, lane: Lane) -> list[Due]:
-        """The lane's due events, oldest first, while this worker holds its lease: one fast
-        read (no session), each body rendered and encoded once."""
-        self._changed.discard(lane.connection_id)  # this read is fresh
-        rows = await repository.due_events(self._reader, lane.connection_id, lane.token, clock.now(), self.batch)
-        return [
+    async def _due(self, lane: Lane, unwritten: list[int]) -> Batch:
+        """The lane's due events, oldest first, while this worker holds its lease, but those
+        of `unwritten` (sent, or about to be, their outcomes not yet written): one fast read
+        (no session), each body rendered and encoded once."""
+        seen = self._changes.get(lane.connection_id, 0)  # this read is fresh
+        rows = await repository.due_events(
+            self._reader, lane.connection_id, lane.token, clock.now(), self.batch, unwritten
+        )
+        items = [
             Due(
                 row["id"],
                 row["attempts"],
@@ -364,6 +416,7 @@ class DeliveryWorker:
             )
             for row in rows
         ]
+        return Batch(items, seen)
 
     async def _send(self, lane: Lane, item: Due) -> Outcome:
         assert self._http is not None

@@ -9,7 +9,7 @@ import hashlib
 import hmac
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from itertools import pairwise
 
@@ -605,3 +605,95 @@ async def test_a_batch_settled_in_one_statement_writes_what_a_session_writes(
         (1, None, "timeout", "retry"),
         (1, 503, None, "dropped"),
     ]
+
+
+@pytest.fixture
+async def batches_of_two(fast_retries: Settings, database: Database) -> AsyncIterator[DeliveryWorker]:
+    """A worker whose lanes read their due events two at a time."""
+    delivery = DeliveryWorker(fast_retries, database, fast_retries.server_key(), poll_interval=0.05, batch=2)
+    task = asyncio.create_task(delivery.run())
+    yield delivery
+    delivery.stop()
+    await asyncio.wait_for(task, PATIENCE)
+
+
+def written_when(worker: DeliveryWorker, receiver: Receiver, hold: Callable[[int], Awaitable[None]]) -> list[int]:
+    """Each batch's write waits for `hold(n)` (n: the write's number, from 0), then notes how
+    many POSTs the receiver had when it ended."""
+    ended: list[int] = []
+    record = worker._record
+
+    async def held(lane, batch, outcomes):  # type: ignore[no-untyped-def]
+        await hold(len(ended))
+        try:
+            return await record(lane, batch, outcomes)
+        finally:
+            ended.append(len(receiver.requests_to("/hook")))
+
+    worker._record = held  # type: ignore[method-assign]
+    return ended
+
+
+async def test_the_next_batch_goes_out_while_the_last_ones_outcomes_are_written(
+    client: httpx.AsyncClient,
+    shop: Shop,
+    listener: Listener,
+    world: World,
+    receiver: Receiver,
+    batches_of_two: DeliveryWorker,
+) -> None:
+    """A batch all acknowledged is written while the next one's POSTs go out: the first write
+    is held until the third event has arrived. Every event goes out once, oldest first."""
+    ids = await queue_events(client, shop, listener, 5)
+
+    async def until_the_third_arrived(n: int) -> None:
+        if n == 0:
+            await received(receiver, "/hook", 3)
+
+    ended = written_when(batches_of_two, receiver, until_the_third_arrived)
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await received(receiver, "/hook", 5)
+    await wait_until_listed(client, listener, 0)
+    await looked_again(batches_of_two)
+    assert [r.headers["X-Event-Id"] for r in receiver.requests_to("/hook")] == ids
+    assert ended[0] >= 3
+    async with world.db.transaction(write=False) as session:
+        log = await render_delivery_log(session, await connection_id(world, listener), 10)
+    assert sorted((a["event_id"], a["attempt"], a["outcome"]) for a in log) == sorted(
+        (i, 1, "acknowledged") for i in ids
+    )
+
+
+async def test_after_a_failed_attempt_the_next_batch_waits_for_the_outcomes_to_be_written(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, batches_of_two: DeliveryWorker
+) -> None:
+    """A batch with a failure may change the callback's health (and disable it): the next
+    POST waits for its write."""
+    receiver.answer("/hook", lambda n: Answer(status=500 if n == 0 else 200))
+    await queue_events(client, shop, listener, 4)
+
+    async def a_while(n: int) -> None:
+        if n == 0:
+            await asyncio.sleep(0.3)
+
+    ended = written_when(batches_of_two, receiver, a_while)
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await received(receiver, "/hook", 4)
+    assert ended[0] == 2
+
+
+async def test_no_call_for_events_read_before_the_callback_became_passive(
+    client: httpx.AsyncClient, shop: Shop, listener: Listener, receiver: Receiver, batches_of_two: DeliveryWorker
+) -> None:
+    """The next batch is read while the last one goes out; a change to the callback after
+    that read is checked before each of its POSTs, as within the batch."""
+    receiver.answer("/hook", Answer(status=200, delay=0.3))
+    ids = await queue_events(client, shop, listener, 6)
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/hook"))
+    await received(receiver, "/hook", 1)
+    await subscribe(client, listener.token, {"location": ["update"]}, None)
+    sent_by_then = len(receiver.requests_to("/hook"))
+    await looked_again(batches_of_two)
+    assert len(receiver.requests_to("/hook")) == sent_by_then
+    delivered = {r.headers["X-Event-Id"] for r in receiver.requests_to("/hook")}
+    assert [e["id"] for e in await listed(client, listener)] == [i for i in ids if i not in delivered]
