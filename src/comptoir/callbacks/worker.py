@@ -305,12 +305,14 @@ class DeliveryWorker:
 
     async def _run_lane(self, lane: Lane) -> None:
         """Send the lane's due events, a batch at a time, until none is left or the turn ends.
-        While a batch goes out the next one is read, and a batch whose every POST was
-        acknowledged is written while the next one goes out: the lane's waiting (its reads,
-        its writes) overlaps its POSTs. An event is read again only once its outcome is
-        written (a read leaves out the batches not yet written), and writes keep their order;
-        a batch with a failure is written before anything else is sent, as it may change the
-        callback's health or disable it."""
+        While a full batch goes out (a backlog) the next one is read, and once every POST of
+        it was acknowledged it is written while the next one goes out: the lane's waiting
+        (its reads, its writes) overlaps its POSTs. After a batch that was not full the lane
+        has caught up: it writes, then reads what came meanwhile, as it always did (an
+        overlap there only added to the delay from commit to POST). An event is read again
+        only once its outcome is written (a read leaves out the batches not yet written), and
+        writes keep their order; a batch with a failure is written before anything else is
+        sent, as it may change the callback's health or disable it."""
         loop = asyncio.get_running_loop()
         ends = loop.time() + self.lane_seconds
         renewed = loop.time()  # when the lease was last extended, as far as is known
@@ -323,7 +325,8 @@ class DeliveryWorker:
             batch = await self._due(lane, [])
             while batch.items and not self._stopping:  # a turn sends at least one event, then ends on time
                 sending = [item.event_id for item in batch.items]
-                reading = asyncio.create_task(self._due(lane, unwritten + sending))
+                if len(batch.items) == self.batch:  # a backlog: the next batch is read meanwhile
+                    reading = asyncio.create_task(self._due(lane, unwritten + sending))
                 outcomes: list[Outcome | None] = []  # None: not sent, nothing to record
                 checking = False  # once something changed, read every remaining event's state
                 for item in batch.items:
@@ -350,18 +353,23 @@ class DeliveryWorker:
                     writing, renewed, unwritten = None, written_from, []
                 sent = batch.items[: len(outcomes)]
                 if len(sent) < len(batch.items) or self._stopping or loop.time() >= ends:
-                    await _cancelled(reading)
-                    reading = None
+                    if reading is not None:
+                        await _cancelled(reading)
+                        reading = None
                     if not await self._record(lane, sent, outcomes):
                         return
                     break
-                if lane.failing_since is None and all(o is None or o.acknowledged for o in outcomes):
+                quiet = lane.failing_since is None and all(o is None or o.acknowledged for o in outcomes)
+                if quiet and reading is not None:
                     written_from, unwritten = loop.time(), sending
                     writing = asyncio.create_task(self._record(lane, sent, outcomes))
                 else:
                     if not await self._record(lane, sent, outcomes):
                         return
                     renewed = loop.time()
+                if reading is None:  # caught up: what came while this batch went out is read now
+                    batch = await self._due(lane, [])
+                    continue
                 batch, reading = await reading, None
             if writing is not None:
                 await writing
