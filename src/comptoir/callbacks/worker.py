@@ -129,6 +129,15 @@ class Batch:
     seen: int  # the notices of changes to its connection counted when it was read
 
 
+@dataclass(slots=True)
+class Writing:
+    """A batch's outcomes being written while the lane goes on."""
+
+    task: asyncio.Task[bool]  # False: the lane is no longer this worker's
+    started: float  # loop time: the lease it extends counts from then
+    events: list[int]  # the batch's events, read again only once written
+
+
 async def _cancelled(task: asyncio.Task[Any]) -> None:
     """`task` cancelled and finished (whatever it raised is of no use any more)."""
     task.cancel()
@@ -318,24 +327,23 @@ class DeliveryWorker:
         renewed = loop.time()  # when the lease was last extended, as far as is known
         hold = 0.0  # seconds before the lane may be claimed again
         reading: asyncio.Task[Batch] | None = None  # the next batch
-        writing: asyncio.Task[bool] | None = None  # the last batch's outcomes
-        written_from = renewed  # when `writing` began: its lease counts from then
-        unwritten: list[int] = []  # the events of the batch `writing` writes
+        writing: Writing | None = None  # the last batch's outcomes
         try:
             batch = await self._due(lane, [])
             while batch.items and not self._stopping:  # a turn sends at least one event, then ends on time
                 sending = [item.event_id for item in batch.items]
                 if len(batch.items) == self.batch:  # a backlog: the next batch is read meanwhile
+                    unwritten = writing.events if writing is not None else []
                     reading = asyncio.create_task(self._due(lane, unwritten + sending))
                 outcomes: list[Outcome | None] = []  # None: not sent, nothing to record
                 checking = False  # once something changed, read every remaining event's state
                 for item in batch.items:
                     if self._stopping or (outcomes and loop.time() >= ends):
                         break  # the rest waits for the next claim: a lane's turn ends on time
-                    if writing is not None and writing.done():
-                        if not writing.result():
+                    if writing is not None and writing.task.done():
+                        if not writing.task.result():
                             return  # the callback is gone (or, after a stall, another worker has the lane)
-                        writing, renewed, unwritten = None, written_from, []
+                        renewed, writing = writing.started, None
                     if loop.time() - renewed > self.renew_every:
                         if not await self._renew(lane):
                             return
@@ -348,9 +356,9 @@ class DeliveryWorker:
                         continue
                     outcomes.append(await self._send(lane, item))
                 if writing is not None:  # writes keep their order
-                    if not await writing:
+                    if not await writing.task:
                         return
-                    writing, renewed, unwritten = None, written_from, []
+                    renewed, writing = writing.started, None
                 sent = batch.items[: len(outcomes)]
                 if len(sent) < len(batch.items) or self._stopping or loop.time() >= ends:
                     if reading is not None:
@@ -361,8 +369,7 @@ class DeliveryWorker:
                     break
                 quiet = lane.failing_since is None and all(o is None or o.acknowledged for o in outcomes)
                 if quiet and reading is not None:
-                    written_from, unwritten = loop.time(), sending
-                    writing = asyncio.create_task(self._record(lane, sent, outcomes))
+                    writing = Writing(asyncio.create_task(self._record(lane, sent, outcomes)), loop.time(), sending)
                 else:
                     if not await self._record(lane, sent, outcomes):
                         return
@@ -372,7 +379,7 @@ class DeliveryWorker:
                     continue
                 batch, reading = await reading, None
             if writing is not None:
-                await writing
+                await writing.task
         except DependencyUnavailable:  # logged once per outage (docs/operations.md "When a dependency fails")
             hold = resend_wait(self.base, 1)
         except Exception:
@@ -384,7 +391,7 @@ class DeliveryWorker:
                 await _cancelled(reading)
             if writing is not None:  # the lane is released only once its outcomes are written
                 with contextlib.suppress(Exception):
-                    await asyncio.shield(writing)
+                    await asyncio.shield(writing.task)
             await asyncio.shield(self._release(lane, hold))
             self._changes.pop(lane.connection_id, None)
             if self._lanes.get(lane.connection_id) is asyncio.current_task():
