@@ -52,10 +52,11 @@ from _common import free_port, fresh_demo, recreate_database
 ROOT = Path(__file__).resolve().parent.parent
 COMPTOIR = str(Path(sys.executable).parent / "comptoir")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
-KINDS = ("post", "get", "location", "health", "delivery", "idle")
+KINDS = ("post", "get", "list", "location", "health", "delivery", "idle")
 LABELS = {
     "post": "POST /v1/location/orders",
     "get": "GET /v1/location/orders/:id",
+    "list": "GET /v1/location/orders (a page of 100)",
     "location": "GET /v1/location",
     "health": "GET /v1/health",
     "delivery": "callback delivery",
@@ -251,6 +252,8 @@ async def drive_requests(kind: str, tokens: list[str], warm_up: int, requests: i
             status, answer = await client.request("POST", "/v1/location/orders", token, body)
         elif kind == "get":
             status, answer = await client.request("GET", f"/v1/location/orders/{created[i % len(created)]}", token)
+        elif kind == "list":  # the newest 100 of the warm-up's orders (at least 100 of them)
+            status, answer = await client.request("GET", "/v1/location/orders", token)
         elif kind == "health":  # the bare endpoint: the middleware alone, no token read
             status, answer = await client.request("GET", "/v1/health", "")
         else:

@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import asyncpg
@@ -162,31 +163,61 @@ async def _exists(name: str) -> bool:
 
 async def fill(location_pk: int, count: int) -> float:
     """`count` more orders, copies of the newest, spread over the past year; returns seconds
-    (none are added when the location already holds that many: `--keep`)."""
+    (none are added when the location already holds that many: `--keep`).
+
+    Each copy's stored view is the newest order's with the copy's own id, status and
+    creation time, as the server would have written it: a list answers a stored view as it
+    is only when it is the order's own (`orders.render.view_json`), so copies of one view
+    would measure the slower path that re-renders each order."""
+    from comptoir.kit import ids
+    from comptoir.kit.times import render_datetime
+
     connection = await asyncpg.connect(URL)
     try:
         started = time.perf_counter()
         if await connection.fetchval("SELECT count(*) FROM orders WHERE location_id = $1", location_pk) > count:
             return 0.0
+        ids.use_key(await connection.fetchval("SELECT id_key FROM installation"))
         template = await connection.fetchrow(
-            "SELECT * FROM orders WHERE location_id = $1 ORDER BY id DESC LIMIT 1", location_pk
+            "SELECT *, view::text AS view_text FROM orders WHERE location_id = $1 ORDER BY id DESC LIMIT 1",
+            location_pk,
         )
+        timezone = await connection.fetchval("SELECT timezone FROM locations WHERE id = $1", location_pk)
         body = template["body"] if isinstance(template["body"], str) else json.dumps(template["body"])
-        view = template["view"] if isinstance(template["view"], str) else json.dumps(template["view"])
+        view = template["view_text"]
+        head = '"order":{"id":' + json.dumps(ids.encode("order", template["id"])) + ","
+        created = '"created_at":' + json.dumps(render_datetime(template["created_at"], timezone)) + ","
+        status = '"private_ref":null,"status":' + json.dumps(template["status"]) + ","
+        assert all(view.count(part) == 1 for part in (head, created, status)), "the view's shape changed"
+        view = (
+            view.replace(head, '"order":{"id":"\x01",')
+            .replace(created, '"created_at":"\x02",')
+            .replace(status, '"private_ref":null,"status":"\x03",')
+        )
         statuses = ["new", "accepted", "in_preparation", "completed", "completed", "completed", "cancelled"]
+        now = await connection.fetchval("SELECT now()")
+        first_pk = await connection.fetchval("SELECT nextval('orders_id_seq')")
+        await connection.execute("SELECT setval('orders_id_seq', $1)", first_pk + count)
         batch = 100_000
         for first in range(1, count + 1, batch):
             last = min(first + batch - 1, count)
+            numbers = range(first, last + 1)
+            public_ids = ids.encode_many("order", [first_pk + g for g in numbers])
+            times = [render_datetime(now - timedelta(seconds=g * 31.5), timezone) for g in numbers]
             await connection.execute(
                 """
-                INSERT INTO orders (account_id, location_id, status, created_by, client_id, connection_id, customer_id,
-                                    total, body, refs, view, created_at, updated_at)
-                SELECT $1, $2, ($3::text[])[1 + (g % 7)], $4, $5, $6, NULL, $7, $8::json, '{}'::json, $11::json,
-                       now() - make_interval(secs => g * 31.5), now() - make_interval(secs => g * 31.5)
+                INSERT INTO orders (id, account_id, location_id, status, created_by, client_id, connection_id,
+                                    customer_id, total, body, refs, view, created_at, updated_at)
+                SELECT $12 + g, $1, $2, ($3::text[])[1 + (g % 7)], $4, $5, $6, NULL, $7, $8::json, '{}'::json,
+                       replace(replace(replace($11, chr(1), ($13::text[])[g - $9 + 1]), chr(2),
+                                       ($14::text[])[g - $9 + 1]), chr(3), ($3::text[])[1 + (g % 7)])::json,
+                       $15::timestamptz - make_interval(secs => g * 31.5),
+                       $15::timestamptz - make_interval(secs => g * 31.5)
                 FROM generate_series($9::bigint, $10::bigint) g
                 """,
                 template["account_id"], location_pk, statuses, template["created_by"], template["client_id"],
-                template["connection_id"], template["total"], body, first, last, view,
+                template["connection_id"], template["total"], body, first, last, view, first_pk, public_ids, times,
+                now,
             )  # fmt: skip
             print(f"  {last:,} orders", end="\r", flush=True)
         await connection.execute("VACUUM ANALYZE orders")
