@@ -44,7 +44,7 @@ from pathlib import Path
 from _drive import LABELS, LOG_NAME, Setup, prepared
 
 WARM_UP = 60
-REQUEST_KINDS = ("post", "get", "location", "health")
+REQUEST_KINDS = ("post", "get", "list", "location", "health")
 COUNTED = (*REQUEST_KINDS, "delivery")  # not `idle`: under callgrind its timers fire late
 ENTRY_SHARE = 0.9  # an inclusive cost above this share of a request is the entry chain's
 

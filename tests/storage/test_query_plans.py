@@ -10,6 +10,7 @@ from comptoir.callbacks.repository import DUE_EVENTS
 from comptoir.db.direct import Query
 from comptoir.db.engine import Database
 from comptoir.kit import clock
+from comptoir.orders.repository import page_query
 
 
 async def _plan(database: Database, query: Query, params: dict[str, object]) -> str:
@@ -34,3 +35,17 @@ async def test_a_lanes_due_events_are_read_in_order_from_the_queue_index(databas
     assert "ix_events_queue" in plan
     assert "Sort" not in plan  # PostgreSQL
     assert "TEMP B-TREE" not in plan  # SQLite: "USE TEMP B-TREE FOR ORDER BY"
+
+
+async def test_a_page_of_a_locations_orders_after_a_cursor_is_read_in_order_from_an_index(database: Database) -> None:
+    """A page of the orders list (newest first, by created_at then id), with no filter and
+    by status: the two walks of benchmarks/orders.py among a million orders."""
+    after = {"after_0": clock.now(), "after_1": 10**6, "owner": 1, "client_id": 1, "limit": 101}
+    for filters, params, index in (
+        ((), {}, "ix_orders_location"),
+        (("status",), {"status": "new"}, "ix_orders_location_status"),
+    ):
+        plan = await _plan(database, page_query(False, filters, True), after | params)
+        assert index in plan
+        assert "Sort" not in plan  # PostgreSQL
+        assert "TEMP B-TREE" not in plan  # SQLite

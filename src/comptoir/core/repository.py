@@ -13,7 +13,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.elements import BindParameter, ColumnElement
 
 from comptoir.db.engine import dialect_name
 from comptoir.models import Catalog, CustomerList, NameClaim, PrivateRef
@@ -133,9 +133,13 @@ async def private_refs_of(
 
 
 def private_ref_filter(
-    resource_type: str, id_column: InstrumentedAttribute[int], client_id: int, ref: str
+    resource_type: str,
+    id_column: InstrumentedAttribute[int],
+    client_id: int | BindParameter[Any],
+    ref: str | BindParameter[Any],
 ) -> ColumnElement[bool]:
-    """Filter: objects on which the client set the ref (index-backed)."""
+    """Filter: objects on which the client set the ref (index-backed); the client and the
+    ref as values, or as parameters of a statement compiled once."""
     return exists().where(
         PrivateRef.client_id == client_id,
         PrivateRef.resource_type == resource_type,

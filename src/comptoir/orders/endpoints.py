@@ -154,15 +154,19 @@ async def get_order(request: Request, location_id: str | None, order_id: str, ct
     own_summary="List the connection's location's orders, newest first",
 )
 async def list_orders(
-    location_id: str | None, session: Session, ctx: HeavyReader, page: Pagination, filters: Filters
+    request: Request, location_id: str | None, ctx: HeavyReader, page: Pagination, filters: Filters
 ) -> JSON:
     """The location's orders, newest first, a page at a time, filtered by `private_ref`,
     `status`, `created_by`, `after`, `before` (without an offset: in the location's time zone)
     and `customer_id`. A heavy query for the rate limits."""
-    location, _account = await location_of(session, ctx, location_id)
-    body, result = await service.list_orders(
-        OrderRepository(Unit.of(session)), ctx.client_id, page, filters, locations={location.id: location}, encoded=True
-    )
+    # One unit of work, as for an order GET: a location-level connection's own location needs
+    # no read, and the page is then one statement on the direct driver, without a transaction.
+    state = app_state(request)
+    async with Unit(state.db, state.fast, write=False) as unit:
+        location, _account = await location_of(unit, ctx, location_id)
+        body, result = await service.list_orders(
+            OrderRepository(unit), ctx.client_id, page, filters, locations={location.id: location}, encoded=True
+        )
     return JSON(body, headers=result.headers())
 
 

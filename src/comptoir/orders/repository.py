@@ -25,7 +25,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, Text, bindparam, case, cast, func, insert, literal_column, null, select
+from sqlalchemy import Integer, Text, bindparam, case, cast, func, insert, literal_column, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.core.repository import private_ref_filter, private_ref_upsert, private_refs_of, upsert_private_ref
@@ -33,10 +33,10 @@ from comptoir.customer_lists import repository as customer_lists
 from comptoir.customers import repository as customers
 from comptoir.db.connection_cache import ConnectionCache
 from comptoir.db.days import day_number
-from comptoir.db.direct import Query, Write
+from comptoir.db.direct import Query, Write, within
 from comptoir.db.engine import dialect_name
 from comptoir.db.ids import allocate
-from comptoir.db.keyset import Key, paginate
+from comptoir.db.keyset import Key, after_parameters, after_values, cursor_values, cut
 from comptoir.db.unit import Unit
 from comptoir.events import repository as outbox
 from comptoir.events.repository import NewChange, Receivers
@@ -64,18 +64,23 @@ ORDER_IDS = f"{Order.__tablename__}_id_seq"
 _COLUMNS = tuple(column.key for column in Order.__table__.columns)
 _READ_COLUMNS = tuple(name for name in _COLUMNS if name != "body")
 _DELIVERY_COLUMNS = tuple(column.key for column in Delivery.__table__.columns)
+# The parameter `client_id`'s private ref on the order's customer (None without a customer,
+# or for a reader without refs: `client_id` None), a column of the order's row.
+_CUSTOMER_REF = (
+    select(PrivateRef.ref)
+    .where(
+        PrivateRef.resource_type == literal_column(f"'{Customer.KIND}'"),  # no parameter of its own
+        PrivateRef.resource_id == Order.customer_id,
+        PrivateRef.client_id == bindparam("client_id"),
+    )
+    .scalar_subquery()
+    .label("customer_ref")
+)
 ORDER_READ = Query(  # one order with its delivery and the caller's ref on its customer
     select(
         *(getattr(Order, name) for name in _READ_COLUMNS),
         *(getattr(Delivery, name).label(f"d_{name}") for name in _DELIVERY_COLUMNS),
-        select(PrivateRef.ref)
-        .where(
-            PrivateRef.resource_type == literal_column(f"'{Customer.KIND}'"),  # no parameter of its own
-            PrivateRef.resource_id == Order.customer_id,
-            PrivateRef.client_id == bindparam("client_id"),
-        )
-        .scalar_subquery()
-        .label("customer_ref"),
+        _CUSTOMER_REF,
     )
     .outerjoin(Delivery, Delivery.order_id == Order.id)
     .where(Order.id == bindparam("id"), Order.location_id == bindparam("location_id"))
@@ -85,8 +90,22 @@ _PAGE_COLUMNS = (  # a list's orders with their deliveries, the view as text (`p
     *(getattr(Order, name) for name in _PAGE_ORDER),
     cast(Order.view, Text).label("view_text"),
     *(getattr(Delivery, name).label(f"d_{name}") for name in _DELIVERY_COLUMNS),
+    _CUSTOMER_REF,
 )
+PAGE_KEYS = (Key(Order.created_at, datetime), Key(Order.id, int))  # newest first
+# Each filter of a list (`page_query`), as a condition on the parameter of its name; the
+# times are the filters' as the caller's timezone reads them (`page`).
+_FILTERS: dict[str, Any] = {
+    "private_ref": private_ref_filter(KIND, Order.id, bindparam("client_id"), bindparam("private_ref")),
+    "status": Order.status == bindparam("status"),
+    "statuses": Order.status.in_(bindparam("statuses", expanding=True)),  # the back office's board
+    "created_by": Order.created_by == bindparam("created_by"),
+    "after": Order.created_at >= bindparam("after", type_=Order.created_at.type),  # spec 4.1: inclusive
+    "before": Order.created_at < bindparam("before", type_=Order.created_at.type),  # exclusive
+    "customer_id": Order.customer_id == bindparam("customer_id"),
+}
 ORDER_BODY = Query(select(Order.body).where(Order.id == bindparam("id")))
+ORDER_BODIES = Query(select(Order.id, Order.body).where(within(Order.id, "ids")))
 # The order, its columns bound as `:o_<column>`: run on SQLite, a CTE of the one statement on PostgreSQL.
 ORDER_INSERT = insert(Order).values({c.key: bindparam(f"o_{c.key}", type_=c.type) for c in Order.__table__.columns})
 # The changes of an order are recorded while its row (or its delivery's) is written, right
@@ -150,6 +169,16 @@ class OrderRepository:
             delivery = Delivery(**{name: row[f"d_{name}"] for name in _DELIVERY_COLUMNS})
         return order, delivery, row["customer_ref"]
 
+    async def _all(self, query: Query, **params: Any) -> list[dict[str, Any]]:
+        """Every row of a read, as `_one` reads one: on the direct driver outside any
+        transaction when the unit has it and none is open, else in the unit's transaction."""
+        reader, session = self.unit.direct, self.unit.open_session
+        if reader is not None and session is None:
+            return await reader.all(query, **params)
+        if session is None:
+            session = await self.session()
+        return [dict(row) for row in (await session.execute(query.stmt, params)).mappings()]
+
     async def page(
         self,
         client_id: int | None,
@@ -165,36 +194,48 @@ class OrderRepository:
         deliveries and `client_id`'s refs on their customers. Orders for which `bodies_for`
         says so get their bodies (one more query); the others are read without.
 
-        The columns, not ORM instances: instrumenting 100 orders cost more than reading them
-        (benchmarks/orders.py, list pages). The deliveries are joined in the same statement,
-        and the view is read as text (`OrderRow.view_text`, decoded by the caller when it
-        needs to: `render.view_json` answers it as it is)."""
-        session = await self.session()
-        stmt = select(*_PAGE_COLUMNS).outerjoin(Delivery, Delivery.order_id == Order.id)
-        if account_id is not None:
-            stmt = stmt.where(Order.account_id == account_id)
-        else:
-            stmt = stmt.where(Order.location_id == location_id)
-        stmt = _filtered(stmt, client_id, filters, timezone)
-        keys = [Key(Order.created_at, datetime), Key(Order.id, int)]
-        result = await paginate(session, stmt, keys, page, descending=True)
-        orders, deliveries = [], {}
-        for row in result.rows:
-            values = row._mapping
+        One statement (`page_query`, compiled once for each set of filters), read as
+        `_all` reads (the API's location list: on the direct driver, without a transaction),
+        its rows as plain values, not ORM instances: instrumenting 100 orders cost more than
+        reading them (benchmarks/orders.py, list pages). The deliveries are joined and the
+        refs on the customers read in the same statement, and the view is read as text
+        (`OrderRow.view_text`, decoded by the caller when it needs to: `render.view_json`
+        answers it as it is)."""
+        given = {
+            name: value
+            for name, value in filters.items()
+            if value is not None and (name != "private_ref" or client_id is not None)
+        }
+        for name in ("after", "before"):
+            if name in given:
+                given[name] = localize(given[name], timezone)
+        if "customer_id" in given:
+            given["customer_id"] = ids.decode(Customer.KIND, given["customer_id"]) or 0
+        after = cursor_values(PAGE_KEYS, page)
+        query = page_query(account_id is not None, tuple(sorted(given)), after is not None)
+        params = {
+            **given,
+            **(after_values(after) if after is not None else {}),
+            "owner": account_id if account_id is not None else location_id,
+            "client_id": client_id,
+            "limit": page.count + 1,
+        }
+        result = cut(await self._all(query, **params), PAGE_KEYS, page, lambda row, key: row[key.column.key])
+        orders, deliveries, customer_refs = [], {}, {}
+        for values in result.rows:
             order = OrderRow(
                 **{name: values[name] for name in _PAGE_ORDER}, view=None, view_text=values["view_text"], body=None
             )
             orders.append(order)
             if values["d_id"] is not None:
                 deliveries[order.id] = Delivery(**{name: values[f"d_{name}"] for name in _DELIVERY_COLUMNS})
+            if values["customer_ref"] is not None:
+                customer_refs[values["customer_id"]] = values["customer_ref"]
         wanted = [order for order in orders if bodies_for is not None and bodies_for(order)]
         if wanted:
-            stmt = select(Order.id, Order.body).where(Order.id.in_([o.id for o in wanted]))
-            bodies: dict[int, dict[str, Any]] = {row[0]: row[1] for row in (await session.execute(stmt)).all()}
+            bodies = {row["id"]: row["body"] for row in await self._all(ORDER_BODIES, ids=[o.id for o in wanted])}
             for order in wanted:
                 order.body = bodies[order.id]
-        attached = [order.customer_id for order in orders if order.customer_id is not None]
-        customer_refs = await self._customer_refs(attached, client_id) if client_id is not None else {}
         return orders, deliveries, customer_refs, result
 
     async def locations_of(self, account_id: int) -> dict[int, Location]:
@@ -348,22 +389,22 @@ class OrderRepository:
         return (row[0], row[1]) if row else None
 
 
-def _filtered(stmt: Select[Any], client_id: int | None, filters: dict[str, Any], timezone: str) -> Select[Any]:
-    if filters.get("private_ref") is not None and client_id is not None:
-        stmt = stmt.where(private_ref_filter(KIND, Order.id, client_id, filters["private_ref"]))
-    if filters.get("status") is not None:
-        stmt = stmt.where(Order.status == filters["status"])
-    if filters.get("statuses") is not None:  # the back office's board: any of these
-        stmt = stmt.where(Order.status.in_(filters["statuses"]))
-    if filters.get("created_by") is not None:
-        stmt = stmt.where(Order.created_by == filters["created_by"])
-    if filters.get("after") is not None:  # spec 4.1: inclusive
-        stmt = stmt.where(Order.created_at >= localize(filters["after"], timezone))
-    if filters.get("before") is not None:  # exclusive
-        stmt = stmt.where(Order.created_at < localize(filters["before"], timezone))
-    if filters.get("customer_id") is not None:
-        stmt = stmt.where(Order.customer_id == (ids.decode(Customer.KIND, filters["customer_id"]) or 0))
-    return stmt
+@cache
+def page_query(of_account: bool, filters: tuple[str, ...], after: bool) -> Query:
+    """The statement of a page of orders (`OrderRepository.page`): an account's (else a
+    location's: the parameter `owner`), with the conditions of `filters` (`_FILTERS`), after
+    the cursor's key (`db.keyset.after_parameters`) when there is one, `limit` rows, newest
+    first. Built and compiled once for each shape, whatever the values."""
+    owner = Order.account_id if of_account else Order.location_id
+    stmt = (
+        select(*_PAGE_COLUMNS)
+        .outerjoin(Delivery, Delivery.order_id == Order.id)
+        .where(owner == bindparam("owner"), *(_FILTERS[name] for name in filters))
+    )
+    if after:
+        stmt = stmt.where(after_parameters(PAGE_KEYS, descending=True))
+    order = [key.column.desc() for key in PAGE_KEYS]
+    return Query(stmt.order_by(*order).limit(bindparam("limit", type_=Integer)))
 
 
 @cache

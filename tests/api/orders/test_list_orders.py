@@ -13,6 +13,7 @@ from comptoir.kit import clock
 from tests.api.conftest import Shop
 from tests.api.customers.conftest import lists_of, new_customer
 from tests.api.orders.conftest import create, created
+from tests.api.test_metrics import delta, scrape
 from tests.factories import World
 
 T0 = datetime(2026, 6, 24, 10, 0, tzinfo=UTC)  # 12:00 in Paris
@@ -146,3 +147,37 @@ async def test_access(client: httpx.AsyncClient, shop: Shop, world: World) -> No
     reader = await world.token("location[orders.read]", location=shop.location)
     response = await client.get(f"/v1/location/orders/{read['id']}", headers={"X-Access-Token": reader})
     assert (response.status_code, response.json()) == (200, read)
+
+
+async def test_a_location_read_by_its_own_token_is_listed_without_a_transaction(
+    client: httpx.AsyncClient, shop: Shop, placed: list[dict[str, Any]], db_kind: str
+) -> None:
+    """docs/architecture.md "Where things are": the page is one statement on the direct
+    driver, as an order GET is; a location read by an account token is listed in the request's (read)
+    transaction. Both give the same page, every filter and the cursor included."""
+    clock.freeze(T0 + timedelta(hours=5))  # one second: the scrapes read the database once
+    checkouts = "comptoir_db_connection_acquire_seconds_count"
+    query = {"status": "accepted", "count": 1}
+    long_form = f"/v1/locations/{shop.location.public_id}/orders"
+    before = await scrape(client)
+    own = await client.get("/v1/location/orders", params=query, headers=shop.headers())
+    between = await scrape(client)
+    assert own.status_code == 200
+    assert [o["id"] for o in own.json()] == [placed[2]["id"]]
+    assert delta(before, between, checkouts, pool="engine") == 0
+    assert delta(before, between, checkouts, pool="direct") == (0 if db_kind == "sqlite" else 2)  # token, page
+    by_account = await client.get(long_form, params=query, headers=shop.headers(shop.account_token))
+    after = await scrape(client)
+    assert delta(between, after, checkouts, pool="engine") == 1
+    assert (by_account.status_code, by_account.content) == (200, own.content)
+    rest = await client.get(
+        "/v1/location/orders", params={**query, "cursor": own.headers["X-Cursor-Next"]}, headers=shop.headers()
+    )
+    rest_by_account = await client.get(
+        long_form,
+        params={**query, "cursor": by_account.headers["X-Cursor-Next"]},
+        headers=shop.headers(shop.account_token),
+    )
+    assert rest.status_code == 200, rest.text
+    assert [o["id"] for o in rest.json()] == [placed[1]["id"]]
+    assert rest_by_account.content == rest.content
