@@ -2,7 +2,8 @@
 functions and stages, sampled. docs/performance.md holds the figures and how to read them.
 
 Kinds (benchmarks/_drive.py): `post` (an order creation, the realistic order of
-benchmarks/orders.py), `get` (an order GET), `location` (`GET /v1/location`) and `delivery`
+benchmarks/orders.py), `get` (an order GET), `list` (a page of 100 orders), `location`
+(`GET /v1/location`) and `delivery`
 (one callback delivery by `comptoir worker` to a local receiver), and `idle` (the CPU of one
 second of an idle process: the timers the others run without). The requests go through the
 app's ASGI interface (no wrk, no network between client and app, the httpx client's share
@@ -90,7 +91,7 @@ def show_profile(kind: str, profile: Profile, cpu_us: float, requests: int, top:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--kind", action="append", choices=KINDS, help="repeat for several (default: all five)")
+    parser.add_argument("--kind", action="append", choices=KINDS, help="repeat for several (default: all)")
     parser.add_argument("--requests", type=int, default=500, help="measured requests of each kind per process")
     parser.add_argument("--idle-seconds", type=int, default=20, help="how long `idle` measures")
     parser.add_argument("--runs", type=int, default=3, help="rounds (without --profile)")

@@ -4,7 +4,8 @@ change) measured at the same time (docs/operations.md "Benchmarks": a loaded mac
 raises every count). docs/performance.md holds the figures and how to read them.
 
 Kinds (benchmarks/_drive.py): `post` (an order creation, the realistic 2.5 KB order of
-benchmarks/orders.py), `get` (an order GET), `location` (`GET /v1/location`) and `delivery`
+benchmarks/orders.py), `get` (an order GET), `list` (a page of 100 orders), `location`
+(`GET /v1/location`) and `delivery`
 (one callback delivery by `comptoir worker` to a local receiver). The requests go through the
 app's ASGI interface, in one process (a bare client, about 1% of the samples), on
 PostgreSQL, with the production defaults: rate limits on (in-process counters), request log
@@ -229,7 +230,7 @@ def report(kind: str, base: Run, run: Run, requests: int, count: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--kind", action="append", choices=COUNTED, help="repeat for several (default: all five)")
+    parser.add_argument("--kind", action="append", choices=COUNTED, help="repeat for several (default: all)")
     parser.add_argument("--requests", type=int, default=200, help="measured requests of each kind")
     parser.add_argument("--top", type=int, default=15, help="functions listed per kind and cost (0: none)")
     parser.add_argument("--database", default="comptoir_bench_instructions", help="PostgreSQL database name")
