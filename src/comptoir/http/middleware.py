@@ -182,7 +182,10 @@ def response_headers(
 
 
 def etag_of(body: bytes) -> bytes:
-    return b'"' + hashlib.blake2b(body, digest_size=12).hexdigest().encode() + b'"'
+    """A body's ETag: 96 bits of its SHA-1, which OpenSSL computes with the processor's SHA
+    instructions where it has them: a 100-order page (440 KB) in 0.23 ms, where BLAKE2b took
+    0.47 ms (docs/performance.md "The 100-order page"). Not a signature: only a cache's key."""
+    return b'"' + hashlib.sha1(body, usedforsecurity=False).hexdigest()[:24].encode() + b'"'
 
 
 def etag_matches(if_none_match: bytes, etag: bytes) -> bool:
