@@ -64,6 +64,9 @@ async def test_an_upload_answers_its_metadata(
 async def test_metadata_list_and_bytes_read_back(
     client: httpx.AsyncClient, shop: Shop, world: World, catalog: dict[str, Any]
 ) -> None:
+    # one instant throughout: `seconds_before_removal` counts down with the clock, and a second
+    # that ended between the upload and a read made the two answers differ
+    clock.freeze(datetime(2026, 6, 24, 12, 0, tzinfo=UTC))
     made = (await upload(client, shop, catalog, PNG, "image/png", "?private_ref=hero")).json()
     assert made["private_ref"] == "hero"
     auth = {"X-Access-Token": shop.account_token}
