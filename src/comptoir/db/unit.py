@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 from types import TracebackType
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from comptoir.db.direct import FastReader
+from comptoir.db.direct import FastReader, Query
 from comptoir.db.engine import Database, dialect_name
 
 
@@ -48,6 +49,20 @@ class Unit:
             self._stack = AsyncExitStack()
             self._session = await self._stack.enter_async_context(self._db.transaction(write=self._write))
         return self._session
+
+    async def one(self, query: Query, **params: Any) -> dict[str, Any] | None:
+        """The first row of a read: on the direct driver, without a transaction, when the unit
+        has it and no transaction is open; else in the unit's transaction."""
+        if self.direct is not None and self._session is None:
+            return await self.direct.one(query, **params)
+        row = (await (await self.session()).execute(query.stmt, params)).mappings().first()
+        return dict(row) if row is not None else None
+
+    async def all(self, query: Query, **params: Any) -> list[dict[str, Any]]:
+        """Every row of a read, where `one` reads it."""
+        if self.direct is not None and self._session is None:
+            return await self.direct.all(query, **params)
+        return [dict(row) for row in (await (await self.session()).execute(query.stmt, params)).mappings()]
 
     async def __aenter__(self) -> Unit:
         return self

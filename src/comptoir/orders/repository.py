@@ -98,7 +98,8 @@ PAGE_KEYS = (Key(Order.created_at, datetime), Key(Order.id, int))  # newest firs
 _FILTERS: dict[str, Any] = {
     "private_ref": private_ref_filter(KIND, Order.id, bindparam("client_id"), bindparam("private_ref")),
     "status": Order.status == bindparam("status"),
-    "statuses": Order.status.in_(bindparam("statuses", expanding=True)),  # the back office's board
+    # the back office's board, in its transaction (an expanding list: not for the direct driver)
+    "statuses": Order.status.in_(bindparam("statuses", expanding=True)),
     "created_by": Order.created_by == bindparam("created_by"),
     "after": Order.created_at >= bindparam("after", type_=Order.created_at.type),  # spec 4.1: inclusive
     "before": Order.created_at < bindparam("before", type_=Order.created_at.type),  # exclusive
@@ -126,17 +127,6 @@ class OrderRepository:
     async def session(self) -> AsyncSession:
         return await self.unit.session()
 
-    async def _one(self, query: Query, **params: Any) -> dict[str, Any] | None:
-        """One row of a hot read: on the direct driver, without a transaction, when the unit
-        has it and no transaction is open; else in the unit's transaction."""
-        reader, session = self.unit.direct, self.unit.open_session
-        if reader is not None and session is None:
-            return await reader.one(query, **params)
-        if session is None:
-            session = await self.session()
-        row = (await session.execute(query.stmt, params)).mappings().first()
-        return dict(row) if row is not None else None
-
     # --- ids ------------------------------------------------------------------------------
 
     async def new_ids(self, sequence: str, count: int) -> list[int]:
@@ -158,26 +148,16 @@ class OrderRepository:
         pk = ids.decode(Order.KIND, public_id)
         if pk is None:
             return None
-        row = await self._one(ORDER_READ, id=pk, location_id=location_id, client_id=client_id)
+        row = await self.unit.one(ORDER_READ, id=pk, location_id=location_id, client_id=client_id)
         if row is None:
             return None
         order = OrderRow(**{name: row[name] for name in _READ_COLUMNS}, body=None)
         if order.view is None or order.view.get("tz") != timezone:  # to be rendered from its body
-            order.body = (await self._one(ORDER_BODY, id=pk))["body"]  # type: ignore[index]
+            order.body = (await self.unit.one(ORDER_BODY, id=pk))["body"]  # type: ignore[index]
         delivery = None
         if row["d_id"] is not None:
             delivery = Delivery(**{name: row[f"d_{name}"] for name in _DELIVERY_COLUMNS})
         return order, delivery, row["customer_ref"]
-
-    async def _all(self, query: Query, **params: Any) -> list[dict[str, Any]]:
-        """Every row of a read, as `_one` reads one: on the direct driver outside any
-        transaction when the unit has it and none is open, else in the unit's transaction."""
-        reader, session = self.unit.direct, self.unit.open_session
-        if reader is not None and session is None:
-            return await reader.all(query, **params)
-        if session is None:
-            session = await self.session()
-        return [dict(row) for row in (await session.execute(query.stmt, params)).mappings()]
 
     async def page(
         self,
@@ -195,7 +175,7 @@ class OrderRepository:
         says so get their bodies (one more query); the others are read without.
 
         One statement (`page_query`, compiled once for each set of filters), read as
-        `_all` reads (the API's location list: on the direct driver, without a transaction),
+        `Unit.all` reads (the API's location list: on the direct driver, without a transaction),
         its rows as plain values, not ORM instances: instrumenting 100 orders cost more than
         reading them (benchmarks/orders.py, list pages). The deliveries are joined and the
         refs on the customers read in the same statement, and the view is read as text
@@ -220,7 +200,7 @@ class OrderRepository:
             "client_id": client_id,
             "limit": page.count + 1,
         }
-        result = cut(await self._all(query, **params), PAGE_KEYS, page, lambda row, key: row[key.column.key])
+        result = cut(await self.unit.all(query, **params), PAGE_KEYS, page, lambda row, key: row[key.column.key])
         orders, deliveries, customer_refs = [], {}, {}
         for values in result.rows:
             order = OrderRow(
@@ -233,7 +213,7 @@ class OrderRepository:
                 customer_refs[values["customer_id"]] = values["customer_ref"]
         wanted = [order for order in orders if bodies_for is not None and bodies_for(order)]
         if wanted:
-            bodies = {row["id"]: row["body"] for row in await self._all(ORDER_BODIES, ids=[o.id for o in wanted])}
+            bodies = {row["id"]: row["body"] for row in await self.unit.all(ORDER_BODIES, ids=[o.id for o in wanted])}
             for order in wanted:
                 order.body = bodies[order.id]
         return orders, deliveries, customer_refs, result
