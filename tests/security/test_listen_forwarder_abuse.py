@@ -102,3 +102,30 @@ def test_the_token_secret_and_url_credentials_stay_out_of_the_log() -> None:
     for secret in (TOKEN, CLIENT_SECRET, "comptoir-password", "hunter2", "sekrit-key", "frag"):
         assert secret not in log
     assert "Traceback" not in log
+
+
+# A Ctrl-C that lands between two system calls (say between sending the stream's request and
+# blocking on its answer) only marks the signal pending: a thread blocked in a read does not
+# wake for it. `_thread.interrupt_main` does exactly that, without any system call to break.
+_LOST_WAKEUP = """
+import _thread, sys, threading
+from comptoir_client.listen import main
+threading.Timer(float(sys.argv[1]), _thread.interrupt_main).start()
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def test_a_ctrl_c_that_no_blocked_read_notices_still_stops_it_at_once() -> None:
+    with silent_server() as comptoir:  # the stream's request is sent, and never answered
+        base_url = f"http://127.0.0.1:{comptoir.getsockname()[1]}"
+        done = subprocess.run(
+            [sys.executable, "-c", _LOST_WAKEUP, "1.0", "--forward-to", "http://127.0.0.1:9/hook"],
+            env=environment(base_url),
+            capture_output=True,
+            text=True,
+            timeout=PATIENCE,  # before: until the stream's read timed out (60 s), then again
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.endswith(" stopped\n")
+    assert "Traceback" not in done.stderr

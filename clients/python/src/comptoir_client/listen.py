@@ -25,6 +25,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from types import FrameType
@@ -44,6 +45,7 @@ log = logging.getLogger("comptoir_client.listen")
 SECRET_MAX_AGE = 60.0  # seconds a signing secret read is used before it is read again
 REOPEN_EVERY = 300.0  # seconds a stream connection is held before it is replaced
 FIRST_WAIT, MAX_WAIT = 1.0, 60.0  # the waits before a failed forward is tried again
+SIGNAL_CHECK = 0.2  # seconds at most between two looks at a pending Ctrl-C or SIGTERM
 
 
 def http_url(value: str) -> str:
@@ -163,20 +165,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _stop)
     client = Comptoir(token, base_url)
     forwarder = Forwarder(client, args.forward_to, client_secret, args.timeout)
+    outcome: list[BaseException] = []
+
+    def listen() -> None:
+        try:
+            with client.callback.stream(resume=False, reopen_every=REOPEN_EVERY) as stream:
+                for message in stream.messages():
+                    forwarder.forward(message)
+        except BaseException as error:  # handed to the main thread as it is
+            outcome.append(error)
+
+    # The stream is read in a thread, and the main thread only waits: a Ctrl-C that arrives
+    # between two system calls (sending the request, then blocking on the answer) wakes no
+    # blocked read, and would wait for the read's timeout (a minute); the main thread's wait
+    # is cut every SIGNAL_CHECK seconds, so the signal is seen at once.
+    reader = threading.Thread(target=listen, name="comptoir-listen stream", daemon=True)
     try:
         log.info("listening to %s, forwarding to %s", shown(base_url), shown(args.forward_to))
-        with client.callback.stream(resume=False, reopen_every=REOPEN_EVERY) as stream:
-            for message in stream.messages():
-                forwarder.forward(message)
+        reader.start()
+        while reader.is_alive():
+            reader.join(SIGNAL_CHECK)
+        if outcome:
+            raise outcome[0]
     except KeyboardInterrupt:
-        log.info("stopped")
+        log.info("stopped")  # the reader may be in a request: it ends with the process
         return 0
     except ComptoirError as error:
         log.error("comptoir-listen: %s", error)
         return 1
     finally:
-        forwarder.close()
-        client.close()
+        if not reader.is_alive():  # else closing them under the reader would be its error
+            forwarder.close()
+            client.close()
     return 0
 
 
