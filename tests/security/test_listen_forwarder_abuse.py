@@ -119,7 +119,7 @@ def test_a_ctrl_c_that_no_blocked_read_notices_still_stops_it_at_once() -> None:
     with silent_server() as comptoir:  # the stream's request is sent, and never answered
         base_url = f"http://127.0.0.1:{comptoir.getsockname()[1]}"
         done = subprocess.run(
-            [sys.executable, "-c", _LOST_WAKEUP, "1.0", "--forward-to", "http://127.0.0.1:9/hook"],
+            as_in_a_terminal([sys.executable, "-c", _LOST_WAKEUP, "1.0", "--forward-to", "http://127.0.0.1:9/hook"]),
             env=environment(base_url),
             capture_output=True,
             text=True,
