@@ -26,7 +26,7 @@ from sqlalchemy.engine import make_url
 from comptoir.config import Settings
 from comptoir.db.engine import Database, create_database
 from comptoir.db.migrate import upgrade
-from comptoir.kit import clock
+from comptoir.kit import clock, tracing
 from comptoir.models import Base
 from tests import connection_budget, databases
 from tests.databases import TEST_POSTGRES_URL
@@ -147,10 +147,22 @@ def db_kind(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
+@pytest.fixture(scope="session")
+def _sqlite_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where every SQLite test of this process finds its database: one path, so that one
+    engine (and its compiled statements) serves them all (`database`)."""
+    return tmp_path_factory.mktemp("sqlite-tests") / "comptoir.db"
+
+
 @pytest.fixture
-def database_url(db_kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def database_url(db_kind: str, request: pytest.FixtureRequest) -> str:
     if db_kind == "sqlite":
-        path = tmp_path / "comptoir.db"
+        if request.node.get_closest_marker("database_in_tmp_path") is not None:
+            path = request.getfixturevalue("tmp_path") / "comptoir.db"
+        else:
+            path = request.getfixturevalue("_sqlite_path")
+        for leftover in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            leftover.unlink(missing_ok=True)  # the last test's, whose connections are closed
         shutil.copy(request.getfixturevalue("sqlite_template"), path)
         return f"sqlite:///{path}"
     url = request.getfixturevalue("postgres_template")
@@ -173,9 +185,23 @@ def settings(database_url: str) -> Settings:
     )
 
 
+# One engine per set of database settings, kept from test to test: SQLAlchemy keeps the
+# statements it compiled in its engine, and compiling them again in every test was about a
+# sixth of the suite's time. Each test still gets connections of its own: the pool is emptied
+# at its end. An engine made while traces are on is the test's alone (it is instrumented).
+_engines: dict[str, Database] = {}
+_DATABASE_SETTINGS = {name for name in Settings.model_fields if name.startswith("database_")}
+
+
 @pytest.fixture
 async def database(settings: Settings) -> AsyncIterator[Database]:
-    db = create_database(settings, pool_size=5)
+    key = settings.model_dump_json(include=_DATABASE_SETTINGS)
+    db = None if tracing.enabled() else _engines.get(key)
+    if db is None:
+        db = create_database(settings, pool_size=5)
+        if not tracing.enabled():
+            _engines[key] = db
+    db.id_key = None  # read below, from this test's database
     await db.load_id_key()  # as every process does before it makes an id (kit.ids)
     yield db
     await db.dispose()

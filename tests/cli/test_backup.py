@@ -28,6 +28,7 @@ def database_file(database_url: str) -> Path:
 # the copies are SQLite's; on PostgreSQL the command refuses (the last test)
 SQLITE = pytest.mark.parametrize("db_kind", ["sqlite"], indirect=True)
 POSTGRESQL = pytest.mark.parametrize("db_kind", ["postgresql"], indirect=True)
+pytestmark = pytest.mark.database_in_tmp_path  # what a backup leaves is read beside the database
 
 
 @SQLITE

@@ -29,7 +29,7 @@ from comptoir.config import KEY_FILE_NAME
 from tests.cli.conftest import Result, cli, refused  # noqa: F401 - fixtures
 from tests.cli.test_backup import SQLITE, database_file, tables_and_rows
 
-pytestmark = SQLITE
+pytestmark = [SQLITE, pytest.mark.database_in_tmp_path]  # targets beside the live database
 
 LIVE = "--to names the live database or a file SQLite keeps beside it; give another file"
 FORCE = pytest.mark.parametrize("force", [[], ["--force"]], ids=["plain", "force"])
