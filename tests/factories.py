@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.accounts.service import create_account
@@ -185,17 +186,10 @@ class World:
     async def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of every table: a refused request must leave this unchanged."""
         async with self.db.transaction(write=False) as session:
-            result = {}
-            for table in Base.metadata.sorted_tables:
-                if table.name == "request_logs":  # a log of the request, not a change it made
-                    continue
-                # a delivery worker's lease of a lane: its own bookkeeping, which a running
-                # worker renews on its schedule, never a change a request made
-                columns = [c for c in table.columns if c.name not in ("lease_owner", "leased_until")]
-                statement = select(*columns).order_by(*table.primary_key.columns)
-                rows = (await session.execute(statement)).all()
-                result[table.name] = [tuple(row) for row in rows]
-            return result
+            connection = await session.connection()  # the rows as they are: no ORM on the way
+            return {
+                name: [tuple(row) for row in await connection.execute(statement)] for name, statement in _everything()
+            }
 
     async def customer_list_row(self, public_id: str) -> CustomerList:
         from comptoir.db.engine import get_by_public_id
@@ -210,3 +204,17 @@ class World:
             row = await session.get(Location, location.id)
             assert row is not None
             return row
+
+
+@functools.cache
+def _everything() -> list[tuple[str, Select[Any]]]:
+    """The statements of `World.snapshot`, one a table, made once."""
+    statements = []
+    for table in Base.metadata.sorted_tables:
+        if table.name == "request_logs":  # a log of the request, not a change it made
+            continue
+        # a delivery worker's lease of a lane: its own bookkeeping, which a running worker
+        # renews on its schedule, never a change a request made
+        columns = [c for c in table.columns if c.name not in ("lease_owner", "leased_until")]
+        statements.append((table.name, select(*columns).order_by(*table.primary_key.columns)))
+    return statements

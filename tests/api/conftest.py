@@ -125,9 +125,9 @@ class ShopImage:
 
     async def restore(self, world: World) -> Shop:
         async with world.db.transaction() as session:
+            connection = await session.connection()  # the rows as they were: no ORM on the way
             for table, found in self.rows:
-                await session.execute(insert(table), found)
-        async with world.db.transaction(write=False) as session:
+                await connection.execute(insert(table), found)
             account = await session.get(Account, self.account_id)
             location = await session.get(Location, self.location_ids[0])
             other = await session.get(Location, self.location_ids[1])
