@@ -195,13 +195,12 @@ _DATABASE_SETTINGS = {name for name in Settings.model_fields if name.startswith(
 
 @pytest.fixture
 async def database(settings: Settings) -> AsyncIterator[Database]:
-    key = settings.model_dump_json(include=_DATABASE_SETTINGS)
-    db = None if tracing.enabled() else _engines.get(key)
+    key, kept = settings.model_dump_json(include=_DATABASE_SETTINGS), not tracing.enabled()
+    db = _engines.get(key) if kept else None
     if db is None:
         db = create_database(settings, pool_size=5)
-        if not tracing.enabled():
+        if kept:
             _engines[key] = db
-    db.id_key = None  # read below, from this test's database
     await db.load_id_key()  # as every process does before it makes an id (kit.ids)
     yield db
     await db.dispose()

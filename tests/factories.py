@@ -188,7 +188,8 @@ class World:
         async with self.db.transaction(write=False) as session:
             connection = await session.connection()  # the rows as they are: no ORM on the way
             return {
-                name: [tuple(row) for row in await connection.execute(statement)] for name, statement in _everything()
+                name: [tuple(row) for row in await connection.execute(statement)]
+                for name, statement in _snapshot_statements()
             }
 
     async def customer_list_row(self, public_id: str) -> CustomerList:
@@ -207,7 +208,7 @@ class World:
 
 
 @functools.cache
-def _everything() -> list[tuple[str, Select[Any]]]:
+def _snapshot_statements() -> list[tuple[str, Select[Any]]]:
     """The statements of `World.snapshot`, one a table, made once."""
     statements = []
     for table in Base.metadata.sorted_tables:

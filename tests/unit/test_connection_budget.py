@@ -52,22 +52,17 @@ def test_a_share_asked_first_is_taken_before_one_asked_after(tmp_path: Path) -> 
     assert path.read_text() == f"{os.getpid()} 90\n{os.getppid()} 25 {since + 1}\n"
 
 
-def test_the_waiting_line_of_a_process_that_ended_holds_nothing_back(tmp_path: Path) -> None:
-    path = tmp_path / "shares"
-    path.write_text(f"{gone_pid()} 90 {time.monotonic_ns()}\n")
-    assert _take(path, os.getpid(), 25, budget=90, since=time.monotonic_ns()) is True
-    assert path.read_text() == f"{os.getpid()} 25\n"
-
-
 def test_a_share_larger_than_the_budget_is_taken_when_none_runs_beside(tmp_path: Path) -> None:
     path = tmp_path / "shares"
     assert _take(path, os.getpid(), 120, budget=90, since=time.monotonic_ns()) is True
     assert path.read_text() == f"{os.getpid()} 120\n"
 
 
-def test_the_share_of_a_process_that_ended_is_not_counted(tmp_path: Path) -> None:
+@pytest.mark.parametrize("waiting", [False, True], ids=["held", "waited-for"])
+def test_the_share_of_a_process_that_ended_is_not_counted(tmp_path: Path, waiting: bool) -> None:
+    """Held or waited for: a worker killed outright holds nothing back."""
     path = tmp_path / "shares"
-    path.write_text(f"{gone_pid()} 90\n")
+    path.write_text(f"{gone_pid()} 90" + (f" {time.monotonic_ns()}" if waiting else "") + "\n")
     assert _take(path, os.getpid(), 45, budget=90, since=time.monotonic_ns()) is True
     assert path.read_text() == f"{os.getpid()} 45\n"
 
