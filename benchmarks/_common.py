@@ -25,15 +25,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_until_up(base: str, seconds: float = 30) -> None:
-    """Wait for a starting `comptoir serve` at `base` to answer /v1/health."""
+def wait_until_up(base: str, seconds: float = 30, poll: float = 0.1) -> None:
+    """Wait for a starting `comptoir serve` at `base` to answer /v1/health, asking every
+    `poll` seconds."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"{base}/v1/health", timeout=1).status_code == 200:
                 return
         except httpx.TransportError:
-            time.sleep(0.1)
+            time.sleep(poll)
     raise SystemExit(f"no server answered at {base} within {seconds:.0f} s")
 
 

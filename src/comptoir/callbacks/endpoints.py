@@ -31,9 +31,9 @@ from comptoir.http.openapi import (
     PAGE_RESPONSES,
     READ_ERRORS,
     WRITE_ERRORS,
-    ErrorBody,
     answer_example,
     body_example,
+    error_answer,
 )
 from comptoir.http.routing import JSON, ComptoirRoute
 from comptoir.http.state import app_state
@@ -139,7 +139,7 @@ STREAM_EXAMPLE = (
             "content": {"text/event-stream": {"schema": {"type": "string"}, "example": STREAM_EXAMPLE}},
         },
         **READ_ERRORS,
-        409: {"model": ErrorBody, "description": "The callback has a URL: its events are POSTed"},
+        409: error_answer("The callback has a URL: its events are POSTed"),
     },
     summary="Stream pending events, then new ones (Server-Sent Events)",
 )
@@ -236,7 +236,7 @@ async def resend_event(event_id: str, session: Session, ctx: AnyToken) -> JSON:
     "/callback/replay",
     status_code=202,
     response_model=Queued,
-    responses={**WRITE_ERRORS, 409: {"model": ErrorBody, "description": "An earlier replay or resend is still sent"}},
+    responses={**WRITE_ERRORS, 409: error_answer("An earlier replay or resend is still sent")},
     summary="Send again the events of a time range",
 )
 async def replay_events(body: ReplayRange, session: Session, ctx: AnyToken, request: Request) -> JSON:

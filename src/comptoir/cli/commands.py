@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from comptoir.cli import eventloop
 from comptoir.config import ServerKeyError, Settings
 from comptoir.errors import ComptoirError, Unprocessable
+from comptoir.kit import gcpause
 
 
 class CommandError(Exception):
@@ -134,16 +135,17 @@ def serve(host: str, port: int, workers: int, demo: bool, no_worker: bool) -> No
 
     settings = _settings()
     configure_logging(settings)
-    if demo:
-        _emit(_run_in_transaction(_demo))
-    demo_settings = _demo_settings(settings)  # and migrated
+    with gcpause.paused():  # docs/performance.md "Start-up"
+        if demo:
+            _emit(_run_in_transaction(_demo))
+        demo_settings = _demo_settings(settings)  # and migrated
     if demo_settings is not settings:  # read by the processes serving the app
         os.environ["COMPTOIR_CALLBACK_ALLOWED_NETWORKS"] = demo_settings.callback_allowed_networks
     if no_worker:
         os.environ["COMPTOIR_RUN_WORKER"] = "0"
     _metrics_directory(workers)
     uvicorn.run(
-        "comptoir.app:app_from_environment",
+        "comptoir.serving:app_from_environment",
         factory=True,
         host=host,
         port=port,
@@ -195,18 +197,19 @@ def worker(metrics_port: int | None, metrics_host: str) -> None:
     run beside any number of `serve` processes on one PostgreSQL."""
     import signal
 
-    from comptoir.callbacks.worker import DeliveryWorker
-    from comptoir.db.engine import create_database
-    from comptoir.db.server_key import load_data_key
-    from comptoir.jobs.timed import Retention, TimedJobs
-    from comptoir.kit import metrics, tracing
-    from comptoir.observe.endpoints import serve_alone
-    from comptoir.observe.logs import configure_logging
+    with gcpause.paused():  # docs/performance.md "Start-up"
+        from comptoir.callbacks.worker import DeliveryWorker
+        from comptoir.db.engine import create_database
+        from comptoir.db.server_key import load_data_key
+        from comptoir.jobs.timed import Retention, TimedJobs
+        from comptoir.kit import metrics, tracing
+        from comptoir.observe.endpoints import serve_alone
+        from comptoir.observe.logs import configure_logging
 
-    settings = _settings()
-    configure_logging(settings)
-    settings = _demo_settings(settings)  # and migrated
-    tracing.configure_from_environment()  # docs/operations.md "Traces"
+        settings = _settings()
+        configure_logging(settings)
+        settings = _demo_settings(settings)  # and migrated
+        tracing.configure_from_environment()  # docs/operations.md "Traces"
 
     async def main() -> None:
         from comptoir.catalogs import images

@@ -14,6 +14,7 @@ import click
 
 from comptoir.cli import eventloop
 from comptoir.cli.commands import CommandError, _emit, cli
+from comptoir.kit import gcpause
 
 
 @cli.group(invoke_without_command=True)
@@ -29,10 +30,11 @@ def sandbox(ctx: click.Context, seed_path: Path | None, host: str, port: int, da
         return
     if seed_path is None:
         raise click.UsageError("--seed FILE is required")
-    from comptoir.config import Settings
-    from comptoir.observe.logs import configure_logging
-    from comptoir.sandbox.seed import SeedError, read_seed
-    from comptoir.sandbox.service import SandboxRefused
+    with gcpause.paused():  # docs/performance.md "Start-up"
+        from comptoir.config import Settings
+        from comptoir.observe.logs import configure_logging
+        from comptoir.sandbox.seed import SeedError, read_seed
+        from comptoir.sandbox.service import SandboxRefused
 
     try:
         settings = Settings()
@@ -40,20 +42,22 @@ def sandbox(ctx: click.Context, seed_path: Path | None, host: str, port: int, da
         raise CommandError(" ".join(str(exc).split())) from None
     configure_logging(settings)
     try:
-        seed = read_seed(seed_path)  # before anything is made
+        with gcpause.paused():
+            seed = read_seed(seed_path)  # before anything is made
         eventloop.run(_serve(settings, seed, host, port, database))
     except (SeedError, SandboxRefused) as exc:
         raise CommandError(str(exc)) from None
 
 
 async def _serve(settings: Any, seed: Any, host: str, port: int, database: str | None) -> None:
-    import uvicorn
+    with gcpause.starting():  # docs/performance.md "Start-up"
+        import uvicorn
 
-    from comptoir.app import create_app
-    from comptoir.observe.logs import logging_config
-    from comptoir.sandbox.service import start
+        from comptoir.app import create_app
+        from comptoir.observe.logs import logging_config
+        from comptoir.sandbox.service import start
 
-    sandbox, _key = await start(settings, seed, database)
+        sandbox, _key = await start(settings, seed, database)
     try:
         # the app's worker and the processes it reads settings from see the sandbox's
         os.environ["COMPTOIR_CALLBACK_ALLOWED_NETWORKS"] = sandbox.settings.callback_allowed_networks

@@ -54,3 +54,15 @@ def test_a_serving_process_collects_the_young_generation_less_often() -> None:
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_a_start_runs_paused_and_what_it_made_is_frozen_before_the_collector_resumes() -> None:
+    before = gc.get_freeze_count()
+    try:
+        with gcpause.starting():
+            assert not gc.isenabled()
+            made = [[] for _ in range(1_000)]  # containers, which the collector tracks
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= before + len(made)
+    finally:
+        gc.unfreeze()
