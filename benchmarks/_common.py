@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import time
@@ -36,6 +37,19 @@ def wait_until_up(base: str, seconds: float = 30, poll: float = 0.1) -> None:
         except httpx.TransportError:
             time.sleep(poll)
     raise SystemExit(f"no server answered at {base} within {seconds:.0f} s")
+
+
+def stop(process: subprocess.Popen[Any], seconds: float = 30) -> None:
+    """SIGTERM a started `comptoir` process and wait for it (killed when it outlives
+    `seconds`); its stdout closed."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    if process.stdout is not None:
+        process.stdout.close()
 
 
 def cpu_seconds(pid: int) -> float:

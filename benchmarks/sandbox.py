@@ -21,7 +21,6 @@ import asyncio
 import copy
 import json
 import select
-import signal
 import statistics
 import subprocess
 import sys
@@ -35,7 +34,7 @@ import httpx
 from sqlalchemy.engine import make_url
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import free_port
+from _common import free_port, stop
 
 ROOT = Path(__file__).parents[1]
 EXAMPLE = ROOT / "examples" / "pizzeria.seed.json"
@@ -74,13 +73,6 @@ def start(seed: Path, port: int, database: str | None) -> tuple[subprocess.Popen
     line = process.stdout.readline()
     elapsed = time.perf_counter() - began
     return process, json.loads(line), elapsed
-
-
-def stop(process: subprocess.Popen[str]) -> None:
-    process.send_signal(signal.SIGTERM)
-    process.wait(timeout=30)
-    if process.stdout is not None:
-        process.stdout.close()
 
 
 def measure(seed: Path, runs: int, database: str | None) -> tuple[float, float]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -29,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import free_port, wait_until_up
+from _common import free_port, stop, wait_until_up
 
 ROOT = Path(__file__).parents[1]
 SECRET = "startup-benchmark-" + "k" * 32
@@ -54,7 +53,7 @@ def serve(checkout: Path, env: dict[str, str]) -> float:
         wait_until_up(f"http://127.0.0.1:{port}", poll=0.01)
         return time.perf_counter() - started
     finally:
-        _stop(process)
+        stop(process)
 
 
 def sandbox(checkout: Path, env: dict[str, str]) -> float:
@@ -74,24 +73,13 @@ def sandbox(checkout: Path, env: dict[str, str]) -> float:
             raise SystemExit(f"{checkout}: the sandbox did not start")
         return time.perf_counter() - started
     finally:
-        _stop(process)
+        stop(process)
 
 
 def imported(checkout: Path, env: dict[str, str]) -> float:
     python = checkout / ".venv" / "bin" / "python"
     done = subprocess.run([str(python), "-c", IMPORT], env=env, cwd=checkout, capture_output=True, text=True)
     return float(done.stdout)
-
-
-def _stop(process: subprocess.Popen[str] | subprocess.Popen[bytes]) -> None:
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    if process.stdout is not None:
-        process.stdout.close()
 
 
 def main() -> None:
