@@ -177,6 +177,21 @@ async def test_every_operation_documents_a_response_schema_and_errors(document: 
                 assert {"415", "422"} <= set(operation["responses"]), (path, method)
 
 
+async def test_every_refusal_of_the_api_is_documented_as_a_json_error_body(document: dict[str, Any]) -> None:
+    """Whatever the operation answers when it succeeds (a stream, an image), a refusal is the
+    JSON error body (docs/api/conventions.md "Errors"), one of the shapes in the components."""
+    shapes = {f"#/components/schemas/{name}" for name in ("ErrorBody", "ValidationErrorBody")}
+    assert {ref.rsplit("/", 1)[1] for ref in shapes} <= set(document["components"]["schemas"])
+    for path, item in document["paths"].items():
+        if not path.startswith("/v1/"):
+            continue
+        for method, operation in item.items():
+            for status, answer in operation["responses"].items():
+                if status.startswith("4"):
+                    assert set(answer["content"]) == {"application/json"}, (path, method, status)
+                    assert answer["content"]["application/json"]["schema"]["$ref"] in shapes, (path, method, status)
+
+
 async def test_real_responses_match_the_documented_schemas(
     client: httpx.AsyncClient, shop: Shop, document: dict[str, Any]
 ) -> None:
