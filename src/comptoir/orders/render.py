@@ -313,8 +313,8 @@ def _view_head(timezone: str, detached: bool) -> bytes:
 
 
 def has_view(order: OrderLike, location: LocationRef) -> bool:
-    """Whether the order's view is in the location's timezone (read as text by a list:
-    `view_text`, before its view is decoded)."""
+    """Whether the order's view is in the location's timezone (read as text by the API's
+    reads: `view_text`, before its view is decoded)."""
     if order.view is None and getattr(order, "view_text", None) is not None:
         text = order.view_text.lstrip(" ")  # type: ignore[union-attr]
         return text.startswith('{"tz":' + jsonutil.dumps_str(location.timezone) + ",")
@@ -371,8 +371,11 @@ def personalise(
     delivery: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """The order as `client_id` reads it (None: nobody's private refs, as the back office
-    shows it), with its delivery: from its stored view, or, without one (or with one in
-    another timezone), rendered."""
+    shows it), with its delivery: from its stored view (decoded from `view_text` when it was
+    read as text), or, without one (or with one in another timezone), rendered."""
+    text = getattr(order, "view_text", None)  # an `Order` has no text of its view
+    if order.view is None and text is not None:
+        order.view = jsonutil.loads_stored(text)
     view = order.view
     if view is not None and has_view(order, location):
         state = view["order"]
@@ -383,6 +386,22 @@ def personalise(
     read["id"] = order.public_id
     read["delivery"] = delivery
     return read
+
+
+def read_json(
+    order: OrderLike,
+    location: LocationRef,
+    client_id: int | None,
+    customer_ref: str | None,
+    delivery: dict[str, Any] | None,
+) -> orjson.Fragment | dict[str, Any]:
+    """What the API answers of an order for `client_id` (its GET, each order of a list): the
+    view's text as it is stored when that is what this reader reads (`view_json`), else
+    `personalise`'s. Either way the same bytes once written as JSON."""
+    as_json = view_json(order, location, client_id, delivery)
+    if as_json is not None:
+        return as_json
+    return personalise(order, location, client_id, customer_ref, delivery)
 
 
 def as_read_by(

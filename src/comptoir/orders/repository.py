@@ -20,6 +20,7 @@ the change and its events of `events.repository`):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from decimal import Decimal
 from functools import cache
@@ -76,21 +77,20 @@ _CUSTOMER_REF = (
     .scalar_subquery()
     .label("customer_ref")
 )
-ORDER_READ = Query(  # one order with its delivery and the caller's ref on its customer
-    select(
-        *(getattr(Order, name) for name in _READ_COLUMNS),
-        *(getattr(Delivery, name).label(f"d_{name}") for name in _DELIVERY_COLUMNS),
-        _CUSTOMER_REF,
-    )
-    .outerjoin(Delivery, Delivery.order_id == Order.id)
-    .where(Order.id == bindparam("id"), Order.location_id == bindparam("location_id"))
-)
 _PAGE_ORDER = tuple(name for name in _READ_COLUMNS if name != "view")
-_PAGE_COLUMNS = (  # a list's orders with their deliveries, the view as text (`page`)
+# An order as the API reads it (an order GET, each order of a list): with its delivery and
+# the caller's ref on its customer, the view as text (`render.read_json` answers it as it is
+# when it can, else decodes it).
+_PAGE_COLUMNS = (
     *(getattr(Order, name) for name in _PAGE_ORDER),
     cast(Order.view, Text).label("view_text"),
     *(getattr(Delivery, name).label(f"d_{name}") for name in _DELIVERY_COLUMNS),
     _CUSTOMER_REF,
+)
+ORDER_READ = Query(  # one order (`get`)
+    select(*_PAGE_COLUMNS)
+    .outerjoin(Delivery, Delivery.order_id == Order.id)
+    .where(Order.id == bindparam("id"), Order.location_id == bindparam("location_id"))
 )
 PAGE_KEYS = (Key(Order.created_at, datetime), Key(Order.id, int))  # newest first
 # Each filter of a list (`page_query`), as a condition on the parameter of its name; the
@@ -113,6 +113,11 @@ ORDER_INSERT = insert(Order).values({c.key: bindparam(f"o_{c.key}", type_=c.type
 # after `updated_at` is set: its history lies between its creation and its last update.
 # The margin covers the moments between setting `updated_at` and recording the change.
 HISTORY_MARGIN = timedelta(minutes=5)
+
+
+def _order_row(row: dict[str, Any]) -> OrderRow:
+    """An order of `_PAGE_COLUMNS`' row, its view as text, without its body."""
+    return OrderRow(**{name: row[name] for name in _PAGE_ORDER}, view=None, view_text=row["view_text"], body=None)
 
 
 class OrderRepository:
@@ -140,19 +145,19 @@ class OrderRepository:
     # --- reading --------------------------------------------------------------------------
 
     async def get(
-        self, location_id: int, timezone: str, public_id: str, client_id: int
+        self, location_id: int, public_id: str, client_id: int, body_for: Callable[[OrderRow], bool]
     ) -> tuple[OrderRow, Delivery | None, str | None] | None:
-        """One order of a location, its delivery and `client_id`'s ref on its customer: one
-        statement on the direct driver, without a transaction (plus one for the body of an
-        order without a view in the location's `timezone`)."""
+        """One order of a location (its view as text), its delivery and `client_id`'s ref on
+        its customer: one statement on the direct driver, without a transaction, and one more
+        for its body when `body_for` says so (an order without a view to read)."""
         pk = ids.decode(Order.KIND, public_id)
         if pk is None:
             return None
         row = await self.unit.one(ORDER_READ, id=pk, location_id=location_id, client_id=client_id)
         if row is None:
             return None
-        order = OrderRow(**{name: row[name] for name in _READ_COLUMNS}, body=None)
-        if order.view is None or order.view.get("tz") != timezone:  # to be rendered from its body
+        order = _order_row(row)
+        if body_for(order):
             order.body = (await self.unit.one(ORDER_BODY, id=pk))["body"]  # type: ignore[index]
         delivery = None
         if row["d_id"] is not None:
@@ -203,9 +208,7 @@ class OrderRepository:
         result = cut(await self.unit.all(query, **params), PAGE_KEYS, page, lambda row, key: row[key.column.key])
         orders, deliveries, customer_refs = [], {}, {}
         for values in result.rows:
-            order = OrderRow(
-                **{name: values[name] for name in _PAGE_ORDER}, view=None, view_text=values["view_text"], body=None
-            )
+            order = _order_row(values)
             orders.append(order)
             if values["d_id"] is not None:
                 deliveries[order.id] = Delivery(**{name: values[f"d_{name}"] for name in _DELIVERY_COLUMNS})

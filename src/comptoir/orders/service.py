@@ -26,7 +26,6 @@ from comptoir.db.unit import Unit
 from comptoir.errors import BadRequest, FieldErrors, NotFound
 from comptoir.kit import clock, custom_fields, gcpause, ids
 from comptoir.kit.decimals import exact_add, exact_sub, render_decimal
-from comptoir.kit.jsonutil import loads_stored
 from comptoir.kit.pagination import Page, PageRequest
 from comptoir.kit.times import localize, parse_datetime
 from comptoir.kit.wire import WireError, shown
@@ -47,10 +46,10 @@ from comptoir.orders.render import (
     has_view,
     keep_view,
     personalise,
+    read_json,
     render_order,
     rendered_delivery,
     stored_view,
-    view_json,
 )
 from comptoir.orders.repository import ORDER_IDS, OrderRepository
 from comptoir.orders.rows import OrderLike, OrderRow
@@ -379,13 +378,15 @@ async def create_order(
     return as_read_by(state, order, refs, customer_ref)
 
 
-async def get_order(orders: OrderRepository, ctx: Ctx, location: LocationRef, public_id: str) -> dict[str, Any]:
-    """GET /locations/:id/orders/:id: the order as the caller reads it."""
-    found = await orders.get(location.id, location.timezone, public_id, ctx.client_id)
+async def get_order(
+    orders: OrderRepository, ctx: Ctx, location: LocationRef, public_id: str
+) -> orjson.Fragment | dict[str, Any]:
+    """GET /locations/:id/orders/:id: the order as the caller reads it (`render.read_json`)."""
+    found = await orders.get(location.id, public_id, ctx.client_id, lambda order: not has_view(order, location))
     if found is None:
         raise NotFound(KIND, public_id)
     order, delivery, customer_ref = found
-    return personalise(order, location, ctx.client_id, customer_ref, rendered_delivery(delivery, order, location))
+    return read_json(order, location, ctx.client_id, customer_ref, rendered_delivery(delivery, order, location))
 
 
 @gcpause.pausing
@@ -401,9 +402,9 @@ async def list_orders(
 ) -> tuple[list[Any], Page]:
     """spec 4.1: newest first, as `client_id` reads them (None: nobody's private refs, as
     the back office shows them). `locations` are the listed locations by pk (one, or every
-    location of `account_id` for the account list). `encoded` (the API): an order whose
-    stored view is what this reader reads comes as its JSON (`render.view_json`), the others
-    as `personalise` renders them; else every order as `personalise` renders it.
+    location of `account_id` for the account list). `encoded` (the API): each order as its
+    GET answers it (`render.read_json`: its stored view's JSON when that is what this reader
+    reads); else every order as `personalise` renders it.
 
     The cyclic collector is paused meanwhile (`kit.gcpause`): 100 orders are tens of
     thousands of objects (their views), which it walked over and over, every 700
@@ -425,12 +426,10 @@ async def list_orders(
         location = locations[order.location_id]
         customer_ref = customer_refs.get(order.customer_id) if order.customer_id is not None else None
         delivery = rendered_delivery(deliveries.get(order.id), order, location)
-        if encoded and (as_json := view_json(order, location, client_id, delivery)) is not None:
-            body.append(as_json)
-            continue
-        if order.view is None and order.view_text is not None:
-            order.view = loads_stored(order.view_text)
-        body.append(personalise(order, location, client_id, customer_ref, delivery))
+        if encoded:
+            body.append(read_json(order, location, client_id, customer_ref, delivery))
+        else:
+            body.append(personalise(order, location, client_id, customer_ref, delivery))
     return body, result
 
 

@@ -1,6 +1,6 @@
-"""docs/api/orders.md "Reads": a list answers an order's stored view as it is stored when the
-reader reads nothing else in it (`orders.render.view_json`), and renders it otherwise; either
-way each listed order is, to the byte, the order's own GET."""
+"""docs/api/orders.md "Reads": an order GET and a list answer an order's stored view as it is
+stored when the reader reads nothing else in it (`orders.render.view_json`), and render it
+otherwise; either way each listed order is, to the byte, the order's own GET."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from comptoir.orders import service
+from comptoir.orders import render
 from comptoir.orders.render import view_json
 from comptoir.orders.rows import OrderRow
 from tests.api.conftest import Shop
@@ -83,7 +83,7 @@ async def test_each_listed_order_is_its_get_to_the_byte(
             as_stored.append(order.public_id)
         return answer
 
-    monkeypatch.setattr(service, "view_json", counted)
+    monkeypatch.setattr(render, "view_json", counted)
 
     async def each_listed_order_is_its_get() -> None:
         for token, stored in ((None, [6, 3, 1, 0]), (other, [7, 6, 3, 2, 1, 0])):
@@ -92,7 +92,9 @@ async def test_each_listed_order_is_its_get_to_the_byte(
             listed = await client.get("/v1/location/orders", headers=shop.headers(token))
             assert listed.status_code == 200, listed.text
             assert as_stored == [placed[i]["id"] for i in stored]
+            as_stored.clear()
             each = [await _read(client, shop, one["id"], token) for one in reversed(placed)]
+            assert as_stored == [placed[i]["id"] for i in stored]  # each GET as the list
             assert listed.content == b"[" + b",".join(each) + b"]"
 
     await each_listed_order_is_its_get()
