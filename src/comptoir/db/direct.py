@@ -428,6 +428,11 @@ class StatementPool:
             DATABASE.ok()
 
     async def _acquire(self) -> Any:
+        while self._idle and not self._closed:  # one at hand: nothing to wait for, no timer to arm
+            connection = self._idle.pop()
+            if not connection.is_closed():
+                return connection
+            self._open -= 1
         try:
             async with asyncio.timeout(self._timeout):
                 return await self._acquire_waiting()
