@@ -4,6 +4,7 @@ otherwise; either way each listed order is, to the byte, the order's own GET."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -120,3 +121,37 @@ async def test_each_listed_order_is_its_get_to_the_byte(
         customer = by_id[placed[i]["id"]]["customer"]
         assert (by_id[placed[i]["id"]]["customer_id"], customer["id"], customer["private_ref"]) == (None, None, None)
         assert customer["first_name"] == "Ann"
+
+
+async def test_an_order_whose_view_is_in_another_timezone_reads_in_the_locations(
+    client: httpx.AsyncClient, shop: Shop, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an operator moved the location to another timezone after the order was written: its
+    # view holds times in the old one, so a GET and a list render it from its body, alike
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from sqlalchemy import update
+
+    from comptoir.models import Location
+
+    placed = await created(client, shop, plain())
+    async with world.db.transaction() as session:
+        await session.execute(update(Location).values(timezone="America/New_York"))
+    as_stored: list[OrderRow] = []
+
+    def counted(order: OrderRow, *args: Any) -> Any:
+        answer = view_json(order, *args)
+        if answer is not None:
+            as_stored.append(order)
+        return answer
+
+    monkeypatch.setattr(render, "view_json", counted)
+    read = await _read(client, shop, placed["id"])
+    listed = await client.get("/v1/location/orders", headers=shop.headers())
+    assert listed.status_code == 200, listed.text
+    assert (as_stored, listed.content) == ([], b"[" + read + b"]")
+    created_at = datetime.fromisoformat(json.loads(read)["created_at"])
+    written = datetime.fromisoformat(placed["created_at"])
+    assert (created_at, created_at.utcoffset() == written.utcoffset()) == (written, False)  # the same instant
+    assert created_at.utcoffset() == created_at.astimezone(ZoneInfo("America/New_York")).utcoffset()
