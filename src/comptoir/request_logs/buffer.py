@@ -56,6 +56,8 @@ def mask(text: str) -> str:
 
 
 def mask_query(path: str) -> str:
+    if "?" not in path and "&" not in path:  # nothing the expression could match: most paths
+        return path
     return _SECRET_QUERY.sub(r"\1***", path)
 
 

@@ -21,7 +21,7 @@ from comptoir.db.engine import Database
 from comptoir.jobs.timed import purge_logs
 from comptoir.kit import clock
 from comptoir.models import Connection, DeliveryAttempt, OAuthClient, RequestLog
-from comptoir.request_logs.buffer import SECRET_WORDS, Record, body_text, mask
+from comptoir.request_logs.buffer import SECRET_WORDS, Record, body_text, mask, mask_query
 from comptoir.web import data as data_views
 from comptoir.web.render import pretty
 from tests.api.conftest import Shop
@@ -213,6 +213,13 @@ def test_every_secret_word_is_masked_in_any_case_within_a_name(word: str) -> Non
     # mask() searches the words by their stems first: each word must be found through one
     for name in (word, word.upper(), f"my_{word.title()}_2"):
         assert mask(f'{{"{name}":"s3cr3t","name":"n"}}') == f'{{"{name}":"***","name":"n"}}'
+
+
+def test_a_path_is_masked_at_each_secret_parameter_and_kept_as_it_is_without_one() -> None:
+    assert mask_query("/v1/location?access_token=abc&x=1&API_KEY=k") == "/v1/location?access_token=***&x=1&API_KEY=***"
+    assert mask_query("/v1/orders&token=abc") == "/v1/orders&token=***"  # an ampersand with no question mark
+    assert mask_query("/v1/location/orders/ord_1?status=new") == "/v1/location/orders/ord_1?status=new"
+    assert mask_query("/v1/token/password") == "/v1/token/password"  # words in the path itself are no parameter
 
 
 def test_a_body_holding_stems_but_no_secret_word_is_kept_as_it_is() -> None:
