@@ -428,26 +428,31 @@ class StatementPool:
             DATABASE.ok()
 
     async def _acquire(self) -> Any:
-        while self._idle and not self._closed:  # one at hand: nothing to wait for, no timer to arm
-            connection = self._idle.pop()
-            if not connection.is_closed():
-                return connection
-            self._open -= 1
+        connection = None if self._closed else self._take_idle()
+        if connection is not None:  # one at hand: nothing to wait for, no timer to arm
+            return connection
         try:
             async with asyncio.timeout(self._timeout):
                 return await self._acquire_waiting()
         except TimeoutError as error:  # no connection freed in time
             raise unavailable(error) from error
 
+    def _take_idle(self) -> Any:
+        """An idle connection still open, or None; those the server closed meanwhile go."""
+        while self._idle:
+            connection = self._idle.pop()
+            if not connection.is_closed():
+                return connection
+            self._open -= 1
+        return None
+
     async def _acquire_waiting(self) -> Any:
         while True:
             if self._closed:
                 raise RuntimeError("the statement pool is closed")
-            while self._idle:
-                connection = self._idle.pop()
-                if not connection.is_closed():  # the server may have closed it meanwhile
-                    return connection
-                self._open -= 1
+            connection = self._take_idle()
+            if connection is not None:
+                return connection
             if self._open < self._size:
                 self._open += 1
                 try:
