@@ -373,11 +373,10 @@ def personalise(
     """The order as `client_id` reads it (None: nobody's private refs, as the back office
     shows it), with its delivery: from its stored view (decoded from `view_text` when it was
     read as text), or, without one (or with one in another timezone), rendered."""
-    text = getattr(order, "view_text", None)  # an `Order` has no text of its view
-    if order.view is None and text is not None:
-        order.view = jsonutil.loads_stored(text)
-    view = order.view
-    if view is not None and has_view(order, location):
+    if has_view(order, location):
+        view = order.view
+        if view is None:  # read as text (`view_text`): decoded only when it is read
+            view = jsonutil.loads_stored(order.view_text)  # type: ignore[union-attr,arg-type]
         state = view["order"]
     else:
         state = render_order(order, location.timezone, location.public_id)
