@@ -142,7 +142,7 @@ def create_app(
         state.request_log.start()
         lag = asyncio.create_task(metrics.watch_loop_lag(), name="comptoir-loop-lag")
         if background:
-            state.cache.start()
+            await state.cache.start(state.fast)
             jobs.start()
             # Everything loaded so far (modules, routes, compiled statements) lives as long
             # as the process: out of the collector's sight, a full collection walks only

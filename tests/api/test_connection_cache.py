@@ -1,10 +1,12 @@
-"""The per-process connection cache (comptoir.db.connection_cache): used on PostgreSQL while
-its LISTEN connection is up, emptied by every change to what it holds. On SQLite it stays
-off and every request reads the database, as before."""
+"""The per-process connection cache (comptoir.db.connection_cache): emptied by every change to
+what it holds. On PostgreSQL it is used while its LISTEN connection is up; on SQLite a
+request asks the database whether anything was committed, then reads the stamp that the
+triggers of migration 0032 move."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
@@ -14,7 +16,7 @@ from fastapi import FastAPI
 from sqlalchemy import text, update
 
 from comptoir.auth.tokens import resolve
-from comptoir.db.connection_cache import AUDIENCES, TOKENS, ConnectionCache, one_sync_per_request
+from comptoir.db.connection_cache import AUDIENCES, STAMP, TOKENS, ConnectionCache, one_sync_per_request
 from comptoir.db.engine import Database
 from comptoir.kit import crypto
 from comptoir.models import Account, Connection, Location, OAuthClient
@@ -23,13 +25,13 @@ from tests.api.conftest import Shop
 from tests.factories import World
 from tests.waiting import PATIENCE, eventually
 
-POSTGRESQL = pytest.mark.parametrize("db_kind", ["postgresql"])  # SQLite has no cache
+POSTGRESQL = pytest.mark.parametrize("db_kind", ["postgresql"])  # its LISTEN connection
 
 
 @pytest.fixture
 async def cache(app: FastAPI, db_kind: str) -> AsyncIterator[ConnectionCache]:
     tokens: ConnectionCache = app.state.comptoir.cache
-    tokens.start()
+    await tokens.start(app.state.comptoir.fast)
     if db_kind == "postgresql":
 
         async def listening() -> bool:
@@ -48,7 +50,10 @@ def no_new_listen(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def _forgotten(cache: ConnectionCache, generation: int) -> None:
-    """Wait for the notification of a committed change (it arrives on the LISTEN connection)."""
+    """Wait for the notification of a committed change (it arrives on the LISTEN connection).
+    On SQLite nothing arrives: the next request asks."""
+    if cache._reader is not None:
+        return
 
     async def told() -> bool:
         return cache.generation != generation
@@ -60,16 +65,6 @@ def _hash(app: FastAPI, token: str) -> str:
     return crypto.lookup_hash(app.state.comptoir.key, token)
 
 
-@pytest.mark.parametrize("db_kind", ["sqlite"])
-async def test_on_sqlite_nothing_is_cached(
-    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, db_kind: str
-) -> None:
-    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
-    assert not cache.active
-    assert cache.get(TOKENS, shop.location_token) is None
-
-
-@POSTGRESQL
 async def test_a_valid_token_is_looked_up_once(
     app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, db_kind: str
 ) -> None:
@@ -119,9 +114,10 @@ def _as_after(change: str, response: httpx.Response) -> None:
         assert response.json()["name"] == "Ada Paris"
 
 
-@pytest.mark.parametrize("notification", ["awaited", "late"])
+@pytest.mark.parametrize(
+    ("db_kind", "notification"), [("postgresql", "awaited"), ("postgresql", "late"), ("sqlite", "none")]
+)
 @pytest.mark.parametrize("change", CHANGES)
-@POSTGRESQL
 async def test_a_change_to_what_a_lookup_reads_holds_from_the_next_request(
     app: FastAPI,
     client: httpx.AsyncClient,
@@ -133,7 +129,7 @@ async def test_a_change_to_what_a_lookup_reads_holds_from_the_next_request(
     notification: str,
 ) -> None:
     """ "late": the notification travels apart from the commit, and the request sent right
-    after the commit waits for it."""
+    after the commit waits for it. SQLite has none: the next request asks."""
     assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
     assert cache.get(TOKENS, shop.location_token) is not None
     generation = cache.generation
@@ -165,7 +161,6 @@ async def test_concurrent_requests_share_their_waits_for_notifications(
     assert 1 <= cache.syncs - before <= 2  # one under way when the first arrives, one after it
 
 
-@POSTGRESQL
 async def test_the_last_use_written_every_second_keeps_the_cache(
     app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, database: Database, db_kind: str
 ) -> None:
@@ -173,13 +168,100 @@ async def test_the_last_use_written_every_second_keeps_the_cache(
     generation = cache.generation
     async with database.transaction() as session:
         await session.execute(update(Connection).values(last_used_at=datetime.now(UTC)))
+    if db_kind == "sqlite":  # a commit that moved no stamp: the next request reads the cache
+        kept = cache.get(TOKENS, shop.location_token)
+        assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+        assert cache.get(TOKENS, shop.location_token) is kept
+        assert cache.generation == generation
     async with database.transaction() as session:  # a change that notifies, after it
         await session.execute(update(Location).where(Location.id == shop.other_location.id).values(name="Lyon"))
     await _forgotten(cache, generation)
+    if db_kind == "sqlite":
+        assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
     assert cache.generation == generation + 1  # one forgetting: the location's
 
 
-@POSTGRESQL
+@pytest.mark.parametrize("db_kind", ["sqlite"])
+async def test_on_sqlite_a_commit_that_changes_nothing_cached_costs_one_read(
+    client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, database: Database, db_kind: str
+) -> None:
+    """The stamp is read only when SQLite counts a commit by another connection."""
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    reads = _count_stamp_reads(cache)
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    assert reads == []
+    async with database.transaction() as session:
+        await session.execute(update(Connection).values(last_used_at=datetime.now(UTC)))
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    assert len(reads) == 1
+
+
+def _count_stamp_reads(cache: ConnectionCache) -> list[None]:
+    reads: list[None] = []
+    reader = cache._reader
+    assert reader is not None
+    one = reader.one
+
+    async def counted(query: object, **params: object) -> object:
+        if query is STAMP:
+            reads.append(None)
+        return await one(query, **params)  # type: ignore[arg-type]
+
+    reader.one = counted  # type: ignore[method-assign]
+    return reads
+
+
+@pytest.mark.parametrize("db_kind", ["sqlite"])
+async def test_on_sqlite_an_order_creation_keeps_the_cache(
+    client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, db_kind: str
+) -> None:
+    """An order commits, but changes nothing a token's lookup reads."""
+    assert (await client.post("/v1/location/orders", json=ORDER, headers=shop.headers())).status_code == 200
+    kept = cache.get(TOKENS, shop.location_token)
+    generation = cache.generation
+    assert (await client.post("/v1/location/orders", json=ORDER, headers=shop.headers())).status_code == 200
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    assert cache.get(TOKENS, shop.location_token) is kept
+    assert cache.generation == generation
+
+
+@pytest.mark.parametrize("db_kind", ["sqlite"])
+async def test_on_sqlite_a_stamp_row_deleted_then_made_again_is_a_change(
+    app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, database: Database, db_kind: str
+) -> None:
+    """A random stamp, not a count: a cleanup that deletes the row never brings back a stamp
+    seen before."""
+    async with database.transaction() as session:
+        await session.execute(update(Location).where(Location.id == shop.other_location.id).values(name="Lyon"))
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    async with database.transaction() as session:
+        await session.execute(text("DELETE FROM cache_stamps"))
+        await session.execute(update(Location).where(Location.id == shop.location.id).values(name="Ada Paris"))
+    response = await client.get("/v1/location", headers=shop.headers())
+    assert response.json()["name"] == "Ada Paris"
+
+
+@pytest.mark.parametrize("db_kind", ["sqlite"])
+async def test_on_sqlite_an_unreadable_stamp_reads_the_database(
+    client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, database: Database, db_kind: str
+) -> None:
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 200
+    reader = cache._reader
+    assert reader is not None
+
+    def unreadable() -> int:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    reader.commits_seen = unreadable  # type: ignore[method-assign]
+    assert await cache.synced() is False
+    assert cache.get(TOKENS, shop.location_token) is None
+    del reader.commits_seen  # readable again: the next request asks afresh
+    async with database.transaction() as session:
+        await session.execute(update(Connection).values(blocked=True))
+    assert (await client.get("/v1/location", headers=shop.headers())).status_code == 401
+
+
 async def test_a_lookup_read_before_a_change_is_not_kept(
     app: FastAPI, shop: Shop, cache: ConnectionCache, db_kind: str
 ) -> None:
@@ -254,7 +336,7 @@ async def test_requests_waiting_when_the_cache_stops_read_the_database(cache: Co
     assert await asyncio.gather(*waiting) == [False, False, False]
 
 
-@POSTGRESQL
+@POSTGRESQL  # on SQLite an order's receivers are read in its transaction, not kept
 async def test_a_new_subscription_gets_the_next_orders_event(
     app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, world: World
 ) -> None:
@@ -270,7 +352,7 @@ async def test_a_new_subscription_gets_the_next_orders_event(
     assert event["order_id"] == created.json()["id"]
 
 
-@POSTGRESQL
+@POSTGRESQL  # on SQLite an order's receivers are read in its transaction, not kept
 async def test_a_subscription_committed_before_an_order_gets_its_event_without_waiting(
     app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, world: World
 ) -> None:
@@ -285,7 +367,7 @@ async def test_a_subscription_committed_before_an_order_gets_its_event_without_w
     assert event["order_id"] == created.json()["id"]
 
 
-@POSTGRESQL
+@POSTGRESQL  # on SQLite an order's receivers are read in its transaction, not kept
 async def test_an_unsubscribed_connection_gets_no_more_events(
     client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache, world: World
 ) -> None:
@@ -312,7 +394,6 @@ def _order_audience(app: FastAPI, shop: Shop, cache: ConnectionCache) -> tuple[o
     )
 
 
-@POSTGRESQL
 async def test_nothing_is_kept_longer_than_its_maximum_age(
     app: FastAPI, client: httpx.AsyncClient, shop: Shop, cache: ConnectionCache
 ) -> None:

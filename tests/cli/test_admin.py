@@ -260,7 +260,7 @@ def test_migrate_prints_the_revision(cli: Cli) -> None:
     from comptoir.db.migrate import alembic_head
 
     assert cli("migrate").json == {"migrated": True, "revision": alembic_head()}
-    assert alembic_head() == "0031"
+    assert alembic_head() == "0032"
 
 
 def test_unknown_command_is_a_one_line_error(cli: Cli) -> None:

@@ -1,5 +1,6 @@
-"""Two `serve` processes on one PostgreSQL, each caching connection lookups
-(comptoir.db.connection_cache): a change made through one is seen by the other from the next request."""
+"""Two `serve` processes on one database, each caching connection lookups
+(comptoir.db.connection_cache): a change made through one is seen by the other from the next
+request. PostgreSQL tells each process by a notification, SQLite by a stamp it reads."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from tests.e2e.conftest import Server, run_cli
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.parametrize("database", ["postgresql", "sqlite"])
 def test_a_change_through_one_process_holds_in_the_other_at_once(
-    start_server: Callable[..., Server], fresh_postgres: str, tmp_path: Path
+    start_server: Callable[..., Server], request: pytest.FixtureRequest, tmp_path: Path, database: str
 ) -> None:
+    url = request.getfixturevalue("fresh_postgres") if database == "postgresql" else f"sqlite:///{tmp_path / 'c.db'}"
     env = {
-        "COMPTOIR_DATABASE_URL": fresh_postgres,
+        "COMPTOIR_DATABASE_URL": url,
         "COMPTOIR_SECRET_KEY": "k-cache-server-key-at-least-32-bytes-long",
         "COMPTOIR_RATE_LIMITS": "off",
     }

@@ -2,9 +2,9 @@
 
 One prepared read (`comptoir.auth.repository`, through `comptoir.db.direct`) loads
 the connection with its client name, account and location; the context carries the account
-and location as read-only snapshots, so reading them costs no further query. On PostgreSQL
-the contexts of valid tokens are kept by the process's `ConnectionCache` until any of those
-rows changes (`comptoir.db.connection_cache`).
+and location as read-only snapshots, so reading them costs no further query. The contexts of
+valid tokens are kept by the process's `ConnectionCache` until any of those rows changes
+(`comptoir.db.connection_cache`).
 """
 
 from __future__ import annotations

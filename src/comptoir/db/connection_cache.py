@@ -31,23 +31,36 @@ The cache is used only while its LISTEN connection is up: until it is connected,
 the moment it is lost until it is back (retried every few seconds), every lookup reads the
 database. As a safety net for notifications that never arrive although the connection
 stands (a pooler in transaction mode between Comptoir and PostgreSQL), nothing is kept
-longer than MAX_AGE_SECONDS. SQLite needs no cache: its reads are in-process and take a few
-microseconds.
+longer than MAX_AGE_SECONDS.
+
+On SQLite the same reads run in-process, yet a token's lookup was still about a third of a
+location GET's CPU (docs/performance.md "A token's lookup on SQLite"). SQLite has no
+notifications. Instead, triggers on the same rows set a stamp (`cache_stamps`, migration
+0032) to a new random number in the changing transaction, and `synced()` asks the fast
+reader's read-only connection (which never writes) whether any connection, of any process,
+committed since it last asked (`PRAGMA data_version`, a few microseconds); only then does it
+read the stamp, and it forgets everything when the stamp moved. Every read after `synced()`
+therefore sees every change committed before it, as on PostgreSQL, and without a round trip
+to share.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from contextvars import ContextVar
 from typing import Any, TypeVar, TypeVarTuple
 
 import structlog
+from sqlalchemy import select
 
 from comptoir.config import Settings
+from comptoir.db.direct import FastReader, Query
 from comptoir.errors import DependencyUnavailable
+from comptoir.models import CacheStamp
 
 CHANNEL = "comptoir_connections"
 TOKENS = "tokens"  # access token -> Ctx
@@ -57,6 +70,7 @@ RETRY_SECONDS = 5.0
 SYNC_TIMEOUT_SECONDS = 2.0  # a LISTEN connection slower than this is dropped and made anew
 
 log = structlog.get_logger("comptoir.connections")
+STAMP = Query(select(CacheStamp.stamp).where(CacheStamp.name == "connections"))
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 
@@ -86,6 +100,11 @@ class ConnectionCache:
         self.max_age = MAX_AGE_SECONDS
         self.max_entries = settings.connection_cache_size  # per kind; then that kind starts afresh
         self._listener: Any = None
+        # SQLite: the reader that tells of commits and reads the stamp (None on PostgreSQL
+        # and while stopped), and what they said when last asked.
+        self._reader: FastReader | None = None
+        self._seen_commits = 0
+        self._seen_stamp: int | None = None
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         # Bumped by every forgetting: a lookup that read the database before a change's
@@ -97,11 +116,11 @@ class ConnectionCache:
 
     @property
     def active(self) -> bool:
-        return self._listener is not None
+        return self._listener is not None or self._reader is not None
 
     def get(self, kind: str, key: Any) -> Any:
         """What was kept under `key`, or None (also while the cache is not in use)."""
-        if self._listener is None:
+        if self._listener is None and self._reader is None:
             return None
         found = self._entries[kind].get(key)
         if found is None or time.monotonic() - found[0] > self.max_age:
@@ -110,7 +129,7 @@ class ConnectionCache:
 
     def put(self, kind: str, key: Any, value: Any, generation: int) -> None:
         """Keep `value`, read from the database when `self.generation` was `generation`."""
-        if self._listener is None or generation != self.generation:
+        if (self._listener is None and self._reader is None) or generation != self.generation:
             return
         entries = self._entries[kind]
         if len(entries) >= self.max_entries:
@@ -135,10 +154,11 @@ class ConnectionCache:
         """Whether the cache may be read for the request under way: True once everything
         committed before this call (within `one_sync_per_request`: before the request) has
         been forgotten (one round trip on the LISTEN connection, shared with the requests
-        that arrive meanwhile), False while the cache is not in use."""
+        that arrive meanwhile; on SQLite, one question to the reader's connection instead),
+        False while the cache is not in use."""
         listener = self._listener
         if listener is None:
-            return False
+            return self._reader is not None and await self._synced_sqlite(self._reader)
         request = _REQUEST_SYNC.get()
         if request is not None and request[1] is not asyncio.current_task():
             request = None  # a task started by the request: on its own
@@ -183,6 +203,25 @@ class ConnectionCache:
                     left.set_result(False)
             self._next_sync = None
 
+    async def _synced_sqlite(self, reader: FastReader) -> bool:
+        """Everything forgotten if the stamp moved since SQLite last counted a commit. A commit
+        before this call is counted by it, and the stamp is read after it; an entry read after
+        the call is dropped at the next one if a change came in between."""
+        try:
+            commits = reader.commits_seen()
+            if commits != self._seen_commits:
+                row = await reader.one(STAMP)
+                stamp = None if row is None else row["stamp"]
+                self._seen_commits = commits
+                if stamp != self._seen_stamp:
+                    self._seen_stamp = stamp
+                    self.forget()
+        except (sqlite3.Error, DependencyUnavailable):  # unreadable now: the lookup says why
+            self._seen_commits = -1  # ask again next time
+            self.forget()
+            return False
+        return True
+
     def forget(self) -> None:
         for entries in self._entries.values():
             entries.clear()
@@ -190,9 +229,16 @@ class ConnectionCache:
 
     # --- the LISTEN connection ------------------------------------------------------------
 
-    def start(self) -> None:
-        """Begin listening (PostgreSQL only); the cache is used once connected."""
-        if self._settings.is_sqlite or self._task is not None:
+    async def start(self, reader: FastReader) -> None:
+        """Begin listening: on PostgreSQL the cache is used once connected; on SQLite at once,
+        `reader`'s connection telling of commits (an in-memory database has none to ask)."""
+        if self._settings.is_sqlite:
+            if self._settings.sqlite_path is not None and self._reader is None:
+                self._seen_commits = -1
+                self._reader = reader
+                await self._synced_sqlite(reader)  # the stamp every entry is kept against
+            return
+        if self._task is not None:
             return
         self._task = asyncio.create_task(self._keep_listening(), name="comptoir-connection-cache")
 
@@ -237,6 +283,7 @@ class ConnectionCache:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._syncing
         listener, self._listener = self._listener, None
+        self._reader = None
         self.forget()
         if listener is not None:
             with contextlib.suppress(Exception):

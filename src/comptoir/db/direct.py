@@ -355,6 +355,12 @@ class FastReader:
         async with self._pool.connection() as connection:
             return list(await connection.fetchval(NEXT_IDS_DIRECT, sequence, count))
 
+    def commits_seen(self) -> int:
+        """SQLite: a number that changes whenever another connection, of this process or of
+        another, has committed since the last call (`PRAGMA data_version`; this connection
+        never writes). For `db.connection_cache`."""
+        return int(self._sqlite_connection().execute("PRAGMA data_version").fetchone()[0])
+
     def _sqlite_connection(self) -> sqlite3.Connection:
         if self._sqlite is None:
             path = self._settings.sqlite_path

@@ -24,7 +24,7 @@ class AppState:
     key: bytes
     limiter: RateLimiter
     fast: FastReader
-    cache: ConnectionCache  # what hot paths remember of connections (PostgreSQL)
+    cache: ConnectionCache  # what hot paths remember of connections
     request_log: RequestLogBuffer
     proxies: TrustedProxies  # COMPTOIR_FORWARDED_ALLOW_IPS (http/forwarded.py)
     wakeup: Wakeup  # what live answers hear of commits, once per process (events/wakeup.py)

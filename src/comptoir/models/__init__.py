@@ -7,7 +7,7 @@ from comptoir.models.catalog_content import CATALOG_ITEM_IDS, CatalogContent, Ca
 from comptoir.models.catalogs import Catalog
 from comptoir.models.changes import Change, ChangePerson
 from comptoir.models.clients import OAuthClient
-from comptoir.models.connections import Connection
+from comptoir.models.connections import CacheStamp, Connection
 from comptoir.models.customers import Customer, CustomerList, LoyaltyCard, LoyaltyOperation
 from comptoir.models.deliveries import Delivery, DeliveryQuote
 from comptoir.models.idempotency import IdempotencyKey
@@ -30,6 +30,7 @@ __all__ = [
     "AuthorizationCode",
     "Base",
     "BrowserSession",
+    "CacheStamp",
     "Callback",
     "Catalog",
     "CatalogContent",

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from comptoir.kit import ids
@@ -53,3 +53,14 @@ class Connection(Base):
     @property
     def public_id(self) -> str:
         return ids.encode(self.KIND, self.id)
+
+
+class CacheStamp(Base):
+    """SQLite only: `stamp` is set to a new random number by triggers whenever a row that a
+    process's connection cache holds changes (migration 0032), so a process learns of it with
+    one read (`comptoir.db.connection_cache`). PostgreSQL notifies instead: no rows there."""
+
+    __tablename__ = "cache_stamps"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)  # "connections"
+    stamp: Mapped[int] = mapped_column(BigInteger)
