@@ -208,9 +208,10 @@ class RequestLogBuffer:
 
 
 # Records made storable between two turns of the event loop: a second's worth of requests
-# (thousands, each body masked) is made in steps, so that a flush never holds the requests
-# that arrive meanwhile for tens of milliseconds (their p99: docs/performance.md).
-ROWS_PER_STEP = 64
+# (thousands, each body masked) is made in steps of about 0.4 ms, so that a flush never holds
+# the requests that arrive meanwhile for more (their p99: docs/performance.md "The request
+# log's flush").
+ROWS_PER_STEP = 16
 
 
 async def _rows(records: list[Record]) -> list[dict[str, Any]]:
