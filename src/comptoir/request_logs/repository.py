@@ -45,11 +45,13 @@ COLUMNS = (
 )  # fmt: skip
 
 
-# Lines encoded between two turns of the event loop: one COPY a flush, whose lines asyncpg
-# encodes as they come, so that a request arriving meanwhile waits for 50 lines at most
-# (about 0.4 ms of 2.5 KB bodies), not for the flush (docs/performance.md "The request log's
-# flush").
+# Lines encoded between two turns of the event loop: asyncpg encodes a COPY's lines as they
+# come, so a request arriving meanwhile waits for 50 lines at most (about 0.4 ms of 2.5 KB
+# bodies), not for the flush (docs/performance.md "The request log's pieces"). Lines per
+# COPY: each COPY is one statement, whose turns wait for the requests of a busy process, so
+# that a flush of a long backlog stays far within the statement timeout.
 LINES_PER_TURN = 50
+COPY_STEP = 500
 
 
 async def write_logs(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
@@ -57,9 +59,10 @@ async def write_logs(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
     worth of requests), by one multi-row INSERT elsewhere."""
     if dialect_name(session) == "postgresql":
         connection = await (await session.connection()).get_raw_connection()
-        await connection.driver_connection.copy_records_to_table(  # type: ignore[union-attr]
-            RequestLog.__tablename__, records=_lines(rows), columns=COLUMNS
-        )
+        for start in range(0, len(rows), COPY_STEP):
+            await connection.driver_connection.copy_records_to_table(  # type: ignore[union-attr]
+                RequestLog.__tablename__, records=_lines(rows[start : start + COPY_STEP]), columns=COLUMNS
+            )
         return
     await insert_logs(session, rows)
 

@@ -318,9 +318,11 @@ async def test_a_flush_of_many_lines_lets_other_requests_run_between_its_steps(
     made = Record.row
     monkeypatch.setattr(Record, "row", lambda record: (seen.append(turns), made(record))[1])
     encoded: list[int] = []  # the loop's turns when each line went to the COPY
+    copies: list[int] = []  # the lines of each COPY
     lines = request_log_statements._lines
 
     async def counted(rows: list[dict[str, object]]) -> AsyncIterator[tuple[object, ...]]:
+        copies.append(len(rows))
         async for line in lines(rows):
             encoded.append(turns)
             yield line
@@ -332,8 +334,9 @@ async def test_a_flush_of_many_lines_lets_other_requests_run_between_its_steps(
         await asyncio.sleep(0)
     assert await flushing == 1_000
     assert len(set(seen)) == 63  # 16 lines a turn: 62 steps of 16, then the last 8
-    # 50 lines a turn (SQLite writes them in one INSERT, on its driver's thread)
+    # 50 lines a turn, 500 a COPY (SQLite writes them in one INSERT, on its driver's thread)
     assert (len(encoded), len(set(encoded))) == ((1_000, 20) if db_kind == "postgresql" else (0, 0))
+    assert copies == ([500, 500] if db_kind == "postgresql" else [])
     async with world.db.transaction(write=False) as session:
         assert await session.scalar(select(func.count()).select_from(RequestLog)) == 1_000
 
