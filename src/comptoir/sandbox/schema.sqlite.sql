@@ -106,8 +106,8 @@ CREATE TABLE "catalogs" (
 	account_id INTEGER NOT NULL, 
 	location_id INTEGER, 
 	created_at DATETIME NOT NULL, 
-	CONSTRAINT fk_catalogs_location_id_locations FOREIGN KEY(location_id) REFERENCES locations (id), 
 	CONSTRAINT fk_catalogs_account_id_accounts FOREIGN KEY(account_id) REFERENCES accounts (id), 
+	CONSTRAINT fk_catalogs_location_id_locations FOREIGN KEY(location_id) REFERENCES locations (id), 
 	CONSTRAINT uq_catalogs_location_id_name UNIQUE (location_id, name)
 );
 CREATE TABLE change_people (
@@ -154,14 +154,14 @@ CREATE TABLE "connections" (
 	created_at DATETIME NOT NULL, 
 	updated_at DATETIME NOT NULL, 
 	last_used_at DATETIME, 
-	CONSTRAINT fk_connections_account_id_accounts FOREIGN KEY(account_id) REFERENCES accounts (id), 
+	CONSTRAINT fk_connections_location_id_locations FOREIGN KEY(location_id) REFERENCES locations (id), 
 	CONSTRAINT fk_connections_customer_list_id_customer_lists FOREIGN KEY(customer_list_id) REFERENCES customer_lists (id) ON DELETE SET NULL, 
 	CONSTRAINT fk_connections_user_id_users FOREIGN KEY(user_id) REFERENCES users (id), 
-	CONSTRAINT fk_connections_location_id_locations FOREIGN KEY(location_id) REFERENCES locations (id), 
+	CONSTRAINT fk_connections_client_id_oauth_clients FOREIGN KEY(client_id) REFERENCES oauth_clients (id) ON DELETE CASCADE, 
 	CONSTRAINT uq_connections_client_id_target_name UNIQUE (client_id, target, name), 
-	CONSTRAINT uq_connections_token_hash UNIQUE (token_hash), 
 	CONSTRAINT fk_connections_catalog_id_catalogs FOREIGN KEY(catalog_id) REFERENCES catalogs (id) ON DELETE SET NULL, 
-	CONSTRAINT fk_connections_client_id_oauth_clients FOREIGN KEY(client_id) REFERENCES oauth_clients (id) ON DELETE CASCADE
+	CONSTRAINT uq_connections_token_hash UNIQUE (token_hash), 
+	CONSTRAINT fk_connections_account_id_accounts FOREIGN KEY(account_id) REFERENCES accounts (id)
 );
 CREATE TABLE "customer_lists" (
 	id INTEGER NOT NULL, 
@@ -272,8 +272,8 @@ CREATE TABLE "events" (
 	next_attempt_at DATETIME, 
 	done_at DATETIME, 
 	redelivery BOOLEAN DEFAULT 0 NOT NULL, 
-	CONSTRAINT fk_events_change_id_changes FOREIGN KEY(change_id) REFERENCES changes (id) ON DELETE CASCADE, 
-	CONSTRAINT fk_events_connection_id_connections FOREIGN KEY(connection_id) REFERENCES connections (id) ON DELETE CASCADE
+	CONSTRAINT fk_events_connection_id_connections FOREIGN KEY(connection_id) REFERENCES connections (id) ON DELETE CASCADE, 
+	CONSTRAINT fk_events_change_id_changes FOREIGN KEY(change_id) REFERENCES changes (id) ON DELETE CASCADE
 );
 CREATE TABLE id_counters (
 	name VARCHAR(64) NOT NULL, 
@@ -481,24 +481,24 @@ CREATE INDEX ix_browser_sessions_expires_at ON browser_sessions (expires_at);
 CREATE INDEX ix_browser_sessions_user_id ON browser_sessions (user_id);
 CREATE INDEX ix_changes_created_at ON changes (created_at);
 CREATE UNIQUE INDEX uq_locations_id_account_id ON locations (id, account_id);
-CREATE INDEX ix_orders_customer ON orders (customer_id, created_at, id);
-CREATE INDEX ix_orders_account ON orders (account_id, created_at, id);
-CREATE INDEX ix_orders_location_status ON orders (location_id, status, created_at, id);
 CREATE INDEX ix_orders_location_created_by ON orders (location_id, created_by, created_at, id);
+CREATE INDEX ix_orders_customer ON orders (customer_id, created_at, id);
+CREATE INDEX ix_orders_location_status ON orders (location_id, status, created_at, id);
 CREATE INDEX ix_orders_location ON orders (location_id, created_at, id);
-CREATE INDEX ix_events_due ON events (connection_id, next_attempt_at);
+CREATE INDEX ix_orders_account ON orders (account_id, created_at, id);
 CREATE INDEX ix_events_connection ON events (connection_id, id);
 CREATE INDEX ix_events_change_id ON events (change_id);
+CREATE INDEX ix_events_due ON events (connection_id, next_attempt_at);
 CREATE INDEX ix_events_pending ON events (connection_id, id) WHERE done_at IS NULL;
 CREATE INDEX ix_events_done ON events (done_at) WHERE done_at IS NOT NULL;
 CREATE INDEX ix_notices_account ON notices (account_id, id);
 CREATE INDEX ix_change_people_user_id ON change_people (user_id);
-CREATE UNIQUE INDEX uq_connections_id_client_id ON connections (id, client_id);
-CREATE INDEX ix_connections_catalog_id ON connections (catalog_id);
-CREATE INDEX ix_connections_user_id ON connections (user_id);
-CREATE INDEX ix_connections_customer_list_id ON connections (customer_list_id);
 CREATE INDEX ix_connections_location_id ON connections (location_id);
+CREATE INDEX ix_connections_catalog_id ON connections (catalog_id);
+CREATE INDEX ix_connections_customer_list_id ON connections (customer_list_id);
 CREATE INDEX ix_connections_account_id ON connections (account_id);
+CREATE UNIQUE INDEX uq_connections_id_client_id ON connections (id, client_id);
+CREATE INDEX ix_connections_user_id ON connections (user_id);
 CREATE INDEX ix_oauth_clients_owner_id ON oauth_clients (owner_id);
 CREATE INDEX ix_events_queue ON events (connection_id, created_at, id) WHERE next_attempt_at IS NOT NULL;
 CREATE TRIGGER connections_update_stamp AFTER UPDATE OF client_id, user_id, level, account_id, location_id, catalog_id, customer_list_id, name, scope, token_hash, revoked_at, blocked ON connections BEGIN INSERT INTO cache_stamps (name, stamp) VALUES ('connections', random()) ON CONFLICT (name) DO UPDATE SET stamp = excluded.stamp; END;
