@@ -101,9 +101,9 @@ class ConnectionCache:
         self.max_entries = settings.connection_cache_size  # per kind; then that kind starts afresh
         self._listener: Any = None
         # SQLite: the reader that tells of commits and reads the stamp (None on PostgreSQL
-        # and while stopped), and what they said when last asked.
+        # and while stopped), and what they said when last asked (-1: ask for the stamp).
         self._reader: FastReader | None = None
-        self._seen_commits = 0
+        self._seen_commits = -1
         self._seen_stamp: int | None = None
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -120,7 +120,7 @@ class ConnectionCache:
 
     def get(self, kind: str, key: Any) -> Any:
         """What was kept under `key`, or None (also while the cache is not in use)."""
-        if self._listener is None and self._reader is None:
+        if not self.active:
             return None
         found = self._entries[kind].get(key)
         if found is None or time.monotonic() - found[0] > self.max_age:
@@ -129,7 +129,7 @@ class ConnectionCache:
 
     def put(self, kind: str, key: Any, value: Any, generation: int) -> None:
         """Keep `value`, read from the database when `self.generation` was `generation`."""
-        if (self._listener is None and self._reader is None) or generation != self.generation:
+        if not self.active or generation != self.generation:
             return
         entries = self._entries[kind]
         if len(entries) >= self.max_entries:
