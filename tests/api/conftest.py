@@ -14,6 +14,7 @@ from comptoir.config import Settings
 from comptoir.db.engine import Database
 from comptoir.kit import clock
 from comptoir.models import Account, Base, Location, OAuthClient, User
+from tests import apps
 from tests.factories import World
 from tests.response_schemas import CheckedASGITransport
 
@@ -21,20 +22,11 @@ LOCATION_SCOPE = "location[orders.write,catalog.write,customer_list.write,invent
 ACCOUNT_SCOPE = "account[orders.write,all_catalogs.write,all_customer_lists.write,inventory.write],profile_with_email"
 
 
-_shared: list[FastAPI] = []
-
-
 @pytest.fixture
 async def app(settings: Settings, database: Database) -> AsyncIterator[FastAPI]:
-    """The app of this test's settings and database. One FastAPI object serves every test of
-    a process, given each test's state: the first request to a new FastAPI object prepares
-    its ~200 routes (0.6 s), which per test was most of the suite's time. Everything a
-    request reads of the test's settings and database lives in `app.state.comptoir`."""
-    fresh = create_app(settings, database=database, background=False)
-    if not _shared:
-        _shared.append(fresh)
-    app = _shared[0]
-    app.state.comptoir = fresh.state.comptoir
+    """The app of this test's settings and database, served by the process's one FastAPI
+    object of its routes (tests/apps.py)."""
+    app = apps.shared(create_app(settings, database=database, background=False))
     yield app
     await app.state.comptoir.fast.close()
 

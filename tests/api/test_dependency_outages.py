@@ -37,6 +37,7 @@ from comptoir.db.engine import Database, create_database
 from comptoir.kit import clock, outages
 from comptoir.models import Order
 from comptoir.ratelimit import redis as redis_backend
+from tests import apps
 from tests.api.conftest import Shop, new_shop
 from tests.api.web.test_back_office_login import log_in
 from tests.conftest import TEST_REDIS_URL
@@ -94,7 +95,7 @@ async def hub_of(settings: Settings, world: World, relay: Relay | None) -> Async
     shop = await new_shop(world)
     db = create_database(settings)
     await db.load_id_key()
-    app = create_app(settings, database=db, background=False)
+    app = apps.shared(create_app(settings, database=db, background=False))
     transport = CheckedASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver", timeout=60) as client:
         yield Hub(client, app, shop, relay)

@@ -19,7 +19,7 @@ from comptoir.config import Settings
 from comptoir.db.server_key import load_data_key
 from comptoir.sandbox.seed import Seed, read_seed
 from comptoir.sandbox.service import Sandbox, start
-from tests import databases
+from tests import apps, databases
 from tests.conftest import PATIENT_BOUNDS, RUN_ID, postgres_url
 from tests.receiver import Answer, Receiver, running_receiver
 from tests.response_schemas import CheckedASGITransport
@@ -69,7 +69,7 @@ async def sandbox(base_settings: Settings, sandbox_url: str | None) -> AsyncIter
 
 @pytest.fixture
 async def client(sandbox: Sandbox) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(sandbox.settings, database=sandbox.db, background=False, sandbox=sandbox)
+    app = apps.shared(create_app(sandbox.settings, database=sandbox.db, background=False, sandbox=sandbox))
     async with httpx.AsyncClient(transport=CheckedASGITransport(app=app), base_url="http://testserver") as http:
         yield http
     await app.state.comptoir.fast.close()

@@ -60,9 +60,12 @@ async def given_sandbox(
 @pytest.fixture
 async def given_client(given_sandbox: Sandbox) -> Any:
     from comptoir.app import create_app
+    from tests import apps
     from tests.response_schemas import CheckedASGITransport
 
-    app = create_app(given_sandbox.settings, database=given_sandbox.db, background=False, sandbox=given_sandbox)
+    app = apps.shared(
+        create_app(given_sandbox.settings, database=given_sandbox.db, background=False, sandbox=given_sandbox)
+    )
     async with httpx.AsyncClient(transport=CheckedASGITransport(app=app), base_url="http://testserver") as http:
         yield http
     await app.state.comptoir.fast.close()
