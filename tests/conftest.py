@@ -52,10 +52,11 @@ PROCESS_POOLS = {"database_pool_size": 2, "database_max_overflow": 2, "database_
 # The most PostgreSQL connections a test holds at once (tests/connection_budget.py). A test
 # in this process: the `database` fixture's pool (5, and 5 more when busy), its app's direct
 # pool (10) and a few of its own. A test marked `e2e`: up to five processes of PROCESS_POOLS
-# (35) and the rows it makes beside them (tests/e2e at `-n 2` held 29 at most, both
-# processes together, where one test alone held 82 with the default pools).
+# (35) and the rows it makes beside them (`in_world`'s pool: 2, and 2 more when busy);
+# tests/e2e at `-n 2` held 29 at most, both processes together, where one test alone held 82
+# with the default pools, and the whole suite at `-n 3` 32.
 TEST_CONNECTIONS = 25
-E2E_CONNECTIONS = 45
+E2E_CONNECTIONS = 40
 
 
 def postgres_url(database: str) -> str:

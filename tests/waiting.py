@@ -1,6 +1,6 @@
 """Waiting for what a test expects (docs/architecture.md "Tests"): a test never counts how
 much work fits in a time, nor sleeps in place of a condition. It polls for the condition
-until PATIENCE has passed, which only a real failure reaches: the suite runs two xdist
+until PATIENCE has passed, which only a real failure reaches: the suite runs three xdist
 workers and the end-to-end processes on two cores, where a server takes seconds to start and
 a request hundreds of milliseconds."""
 
