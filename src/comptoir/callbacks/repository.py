@@ -542,6 +542,8 @@ async def write_outcomes(
 # write_outcomes and extend_lease as one PostgreSQL statement, sent on the direct driver (no
 # session, no per-row parameter processing): the batch's columns as arrays, unnested. It
 # runs on its own, so atomically: all of it or none of it, as the session's transaction.
+# PostgreSQL runs the WITH's updates, which the main statement does not read, after it: the
+# callback's row is taken before its events' rows, as every writer of both takes them.
 _SETTLE = Write(
     """
     WITH done AS (

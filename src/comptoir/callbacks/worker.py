@@ -530,18 +530,23 @@ class DeliveryWorker:
                 self._reader, lane.connection_id, lane.token, done, retries, log_rows, now, now + self.lease
             )
         async with self.db.transaction() as session:
-            await repository.write_outcomes(session, done, retries, log_rows, now)
+            # The callback's row before its events' rows: the order DELETE /callback and
+            # `settle` take them in, so that neither waits for the other in a circle (a
+            # deadlock, which PostgreSQL ends by failing one of them).
+            kept = await self._extend(session, lane)
             if health.failing_since != lane.failing_since:
                 await repository.set_failing_since(session, lane.connection_id, health.failing_since)
-            if health.disable_reason is not None:
-                if await repository.disable(session, lane.connection_id, now, health.disable_reason):
-                    log.warning("callback_disabled", connection_id=lane.connection_id, reason=health.disable_reason)
-                    await accounts.add_notice(
-                        session, lane.connection_id, now, f"A callback was disabled: {health.disable_reason}."
-                    )
-                await self._extend(session, lane)
-                return False  # no more attempts
-            kept = await self._extend(session, lane)
+            disabled = health.disable_reason is not None
+            if health.disable_reason is not None and await repository.disable(
+                session, lane.connection_id, now, health.disable_reason
+            ):
+                log.warning("callback_disabled", connection_id=lane.connection_id, reason=health.disable_reason)
+                await accounts.add_notice(
+                    session, lane.connection_id, now, f"A callback was disabled: {health.disable_reason}."
+                )
+            await repository.write_outcomes(session, done, retries, log_rows, now)
+        if disabled:
+            return False  # no more attempts
         lane.failing_since = health.failing_since
         return kept
 

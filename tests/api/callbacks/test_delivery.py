@@ -15,7 +15,8 @@ from itertools import pairwise
 
 import httpx
 import pytest
-from sqlalchemy import select, update
+import structlog
+from sqlalchemy import select, text, update
 
 from comptoir.applications.service import client_secret
 from comptoir.callbacks import repository
@@ -254,6 +255,53 @@ async def test_becoming_passive_or_deleting_the_callback_stops_the_calls(
     assert len(receiver.requests_to("/d")) == 1
     assert len(await listed(client, passive)) == 1  # still there for polling
     assert await listed(client, deleted) == []
+
+
+@pytest.mark.parametrize("db_kind", ["postgresql"])  # SQLite has one writer at a time: no lock order
+async def test_a_first_failure_recorded_while_the_callback_is_deleted_is_no_deadlock(
+    client: httpx.AsyncClient, shop: Shop, world: World, receiver: Receiver, worker: DeliveryWorker, db_kind: str
+) -> None:
+    """DELETE /callback takes the callback's row, then its events'. The worker recording a
+    first failure (which also marks the callback failing) takes them in the same order, so a
+    deletion under way makes it wait rather than deadlock, and the deletion answers 200."""
+    listener = await new_listener(world, shop, "Deleted mid-record")
+    answered = threading.Event()
+    receiver.answer("/d", Answer(status=500, hold=answered))
+    await subscribe(client, listener.token, {"location": ["update"]}, receiver.url("/d"))
+    await touch_location(client, shop, 66)
+    await received(receiver, "/d", 1)  # the attempt is in flight, its answer held
+    cid = await connection_id(world, listener)
+    with structlog.testing.capture_logs() as lines:
+        async with world.db.transaction() as session:
+            assert await repository.callback_of(session, cid, lock=True) is not None  # as DELETE /callback does first
+            answered.set()  # the 500 reaches the worker, which records it
+            await wait_for_a_lock_waiter(world.db)
+            await asyncio.wait_for(repository.delete_events_of(session, cid), QUICKLY)  # then the events
+        await looked_again(worker)
+    # PostgreSQL ends a deadlock by failing one side: here the worker's write, which it makes
+    # again without its log; in a request, a 500
+    assert [line["event"] for line in lines if line["log_level"] in ("error", "warning")] == []
+    response = await client.delete("/v1/callback", headers=listener.headers())
+    assert response.status_code == 200
+    assert await listed(client, listener) == []
+
+
+async def wait_for_a_lock_waiter(db: Database) -> None:
+    """Until a transaction of this database waits for a row another holds (a transaction
+    reads the server's activity once: a new one each look)."""
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        async with db.transaction(write=False) as session:
+            waiting = await session.scalar(
+                text(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                )
+            )
+        if waiting:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("no transaction waited for a lock")
 
 
 async def test_a_blocked_connection_gets_no_post_until_unblocked(
