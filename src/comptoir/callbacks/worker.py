@@ -536,16 +536,12 @@ class DeliveryWorker:
             kept = await self._extend(session, lane)
             if health.failing_since != lane.failing_since:
                 await repository.set_failing_since(session, lane.connection_id, health.failing_since)
-            disabled = health.disable_reason is not None
-            if health.disable_reason is not None and await repository.disable(
-                session, lane.connection_id, now, health.disable_reason
-            ):
-                log.warning("callback_disabled", connection_id=lane.connection_id, reason=health.disable_reason)
-                await accounts.add_notice(
-                    session, lane.connection_id, now, f"A callback was disabled: {health.disable_reason}."
-                )
+            reason = health.disable_reason
+            if reason is not None and await repository.disable(session, lane.connection_id, now, reason):
+                log.warning("callback_disabled", connection_id=lane.connection_id, reason=reason)
+                await accounts.add_notice(session, lane.connection_id, now, f"A callback was disabled: {reason}.")
             await repository.write_outcomes(session, done, retries, log_rows, now)
-        if disabled:
+        if health.disable_reason is not None:
             return False  # no more attempts
         lane.failing_since = health.failing_since
         return kept
