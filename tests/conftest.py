@@ -107,6 +107,23 @@ def drop_postgres_database(name: str) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     databases.install()
+    if not hasattr(config, "workerinput"):  # once, in the process that starts the workers
+        compile_sources()
+
+
+def compile_sources() -> None:
+    """Write the bytecode of Comptoir's and the client's sources before any process starts.
+
+    The suite starts a few hundred Python processes (servers, workers, CLIs, sandboxes), each
+    importing the application; where PYTHONDONTWRITEBYTECODE is set (as on the CI machines) no
+    import writes the bytecode, so each of them compiled all of it again: about 0.2 s of CPU a
+    process (docs/performance.md "The test suite on three workers"). A file already compiled is
+    only looked at."""
+    import compileall
+
+    root = Path(__file__).resolve().parent.parent
+    for source in (root / "src", root / "clients" / "python" / "src"):
+        compileall.compile_dir(source, quiet=2)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -167,10 +184,14 @@ def database_url(db_kind: str, request: pytest.FixtureRequest) -> str:
         shutil.copy(request.getfixturevalue("sqlite_template"), path)
         return f"sqlite:///{path}"
     url = request.getfixturevalue("postgres_template")
-    # DELETE, children first: ~1 ms on the small tables of a test, where TRUNCATE takes ~50.
-    tables = [t.name for t in reversed(Base.metadata.sorted_tables) if t.name != "installation"]  # its id key stays
-    asyncio.run(_execute("; ".join(f'DELETE FROM "{t}"' for t in tables), url))
+    databases.execute_kept(EMPTY_TABLES, url)
     return url
+
+
+# DELETE, children first: ~1 ms on the small tables of a test, where TRUNCATE takes ~50.
+EMPTY_TABLES = "; ".join(
+    f'DELETE FROM "{t.name}"' for t in reversed(Base.metadata.sorted_tables) if t.name != "installation"
+)  # the installation's id key stays
 
 
 @pytest.fixture
@@ -188,8 +209,11 @@ def settings(database_url: str) -> Settings:
 
 # One engine per set of database settings, kept from test to test: SQLAlchemy keeps the
 # statements it compiled in its engine, and compiling them again in every test was about a
-# sixth of the suite's time. Each test still gets connections of its own: the pool is emptied
-# at its end. An engine made while traces are on is the test's alone (it is instrumented).
+# sixth of the suite's time. On PostgreSQL its pooled connections are kept too (every test
+# runs on the process's one event loop: `asyncio_default_test_loop_scope`): a new connection
+# is a new server process, which reads the catalog again for every table it touches. A SQLite
+# test's pool is emptied at its end: the next test's file is a new copy at the same path. An
+# engine made while traces are on is the test's alone (it is instrumented).
 _engines: dict[str, Database] = {}
 _DATABASE_SETTINGS = {name for name in Settings.model_fields if name.startswith("database_")}
 
@@ -204,7 +228,8 @@ async def database(settings: Settings) -> AsyncIterator[Database]:
             _engines[key] = db
     await db.load_id_key()  # as every process does before it makes an id (kit.ids)
     yield db
-    await db.dispose()
+    if not kept or db.is_sqlite:
+        await db.dispose()
 
 
 @pytest.fixture(autouse=True, scope="session")
