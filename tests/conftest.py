@@ -57,6 +57,12 @@ PROCESS_POOLS = {"database_pool_size": 2, "database_max_overflow": 2, "database_
 # with the default pools, and the whole suite at `-n 3` 32.
 TEST_CONNECTIONS = 25
 E2E_CONNECTIONS = 40
+# A test marked `alone` (bounds of a second or less) leaves room for one other test in this
+# process beside it, never for a test marked `e2e` nor for two (their processes and their
+# contention made a set-up statement run past the second); nothing else waits for it to end.
+ALONE_CONNECTIONS = connection_budget.BUDGET - TEST_CONNECTIONS
+assert ALONE_CONNECTIONS + E2E_CONNECTIONS > connection_budget.BUDGET
+assert ALONE_CONNECTIONS + 2 * TEST_CONNECTIONS > connection_budget.BUDGET
 
 
 def postgres_url(database: str) -> str:
@@ -115,7 +121,7 @@ def compile_sources() -> None:
     """Write the bytecode of Comptoir's and the client's sources before any process starts.
 
     The suite starts a few hundred Python processes (servers, workers, CLIs, sandboxes), each
-    importing the application; where PYTHONDONTWRITEBYTECODE is set (as on the CI machines) no
+    importing the application; where PYTHONDONTWRITEBYTECODE is set (as on the machines we run it on) no
     import writes the bytecode, so each of them compiled all of it again: about 0.2 s of CPU a
     process (docs/performance.md "The test suite on three workers"). A file already compiled is
     only looked at."""
@@ -249,15 +255,14 @@ def _cheap_password_hashing() -> Iterator[None]:
 def _connection_share(request: pytest.FixtureRequest) -> Iterator[None]:
     """Under pytest-xdist, a test runs once the tests beside it leave room for its PostgreSQL
     connections (tests/connection_budget.py): `E2E_CONNECTIONS` for a test marked `e2e`,
-    the whole budget for one marked `alone` (so nothing runs beside it), `TEST_CONNECTIONS`
-    for any other."""
+    `ALONE_CONNECTIONS` for one marked `alone`, `TEST_CONNECTIONS` for any other."""
     workerinput = getattr(request.config, "workerinput", None)
     if workerinput is None:  # one process: nothing runs beside
         yield
         return
     path = Path(tempfile.gettempdir()) / f"comptoir-tests-{workerinput['testrunuid']}.shares"
     if request.node.get_closest_marker("alone") is not None:
-        wanted = connection_budget.BUDGET
+        wanted = ALONE_CONNECTIONS
     elif request.node.get_closest_marker("e2e") is not None:
         wanted = E2E_CONNECTIONS
     else:
