@@ -123,8 +123,8 @@ def compile_sources() -> None:
     The suite starts a few hundred Python processes (servers, workers, CLIs, sandboxes), each
     importing the application; where PYTHONDONTWRITEBYTECODE is set (as on the machines we run it on) no
     import writes the bytecode, so each of them compiled all of it again: about 0.2 s of CPU a
-    process (docs/performance.md "The test suite on three workers"). A file already compiled is
-    only looked at."""
+    process (docs/performance.md "The test suite: kept connections, one event loop"). A file
+    already compiled is only looked at."""
     import compileall
 
     root = Path(__file__).resolve().parent.parent
