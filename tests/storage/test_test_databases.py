@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests import databases
+from tests.conftest import postgres_url
 from tests.waiting import PATIENCE, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -169,3 +170,31 @@ def test_a_database_of_any_name_made_by_the_suite_is_registered_until_dropped() 
         asyncio.run(databases.drop(name))
     assert name not in databases._registered
     assert not asyncio.run(_exists(name))
+
+
+def test_the_kept_connection_serves_every_test_and_is_opened_again_once_ended() -> None:
+    """`execute_kept` runs on one connection while it lives, and on a new one after the
+    database's server processes were ended (as the outage tests and `DROP ... WITH (FORCE)` do)."""
+    name = databases.new_name()
+    asyncio.run(databases.create(name))
+    url = postgres_url(name)
+    try:
+        databases.execute_kept("CREATE TABLE seen (n serial, pid int)", url)
+        databases.execute_kept("INSERT INTO seen (pid) VALUES (pg_backend_pid())", url)
+        databases.execute_kept("INSERT INTO seen (pid) VALUES (pg_backend_pid())", url)
+        ended = f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+        asyncio.run(databases.execute(ended))
+        databases.execute_kept("INSERT INTO seen (pid) VALUES (pg_backend_pid())", url)
+
+        async def pids() -> list[int]:
+            connection = await databases._connect(url)
+            try:
+                return [row["pid"] for row in await connection.fetch("SELECT pid FROM seen ORDER BY n")]
+            finally:
+                await connection.close()
+
+        first, again, after = asyncio.run(pids())
+        assert first == again
+        assert after != first
+    finally:
+        asyncio.run(databases.drop(name))

@@ -41,7 +41,7 @@ from tests.api.conftest import Shop
 from tests.api.orders.conftest import ORDER
 from tests.factories import World
 from tests.receiver import Answer, Receiver
-from tests.waiting import PATIENCE, QUICKLY
+from tests.waiting import PATIENCE, QUICKLY, eventually
 
 
 async def listed(client: httpx.AsyncClient, listener: Listener) -> list[dict[str, object]]:
@@ -289,19 +289,15 @@ async def test_a_first_failure_recorded_while_the_callback_is_deleted_is_no_dead
 async def wait_for_a_lock_waiter(db: Database) -> None:
     """Until a transaction of this database waits for a row another holds (a transaction
     reads the server's activity once: a new one each look)."""
-    deadline = time.monotonic() + PATIENCE
-    while time.monotonic() < deadline:
+
+    async def waiting() -> int:
         async with db.transaction(write=False) as session:
-            waiting = await session.scalar(
-                text(
-                    "SELECT count(*) FROM pg_stat_activity"
-                    " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-                )
+            query = (
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
             )
-        if waiting:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("no transaction waited for a lock")
+            return int(await session.scalar(text(query)) or 0)
+
+    await eventually(waiting, "a transaction waiting for a lock")
 
 
 async def test_a_blocked_connection_gets_no_post_until_unblocked(
