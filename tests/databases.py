@@ -85,8 +85,13 @@ def execute_kept(sql: str, url: str) -> None:
             try:
                 await connection.execute(sql)
                 return
-            except (asyncpg.InterfaceError, asyncpg.PostgresConnectionError, OSError):
-                _kept.pop(url, None)  # a test ended the backends of the database: once more, anew
+            except (asyncpg.InterfaceError, asyncpg.InternalClientError, asyncpg.PostgresConnectionError, OSError):
+                # A test ended the backends of the database: once more, on a new connection. If
+                # the server's goodbye is still on its way, asyncpg refuses the query with
+                # InternalClientError ("another operation is in progress") rather than
+                # InterfaceError.
+                _kept.pop(url, None)
+                connection.terminate()
                 if attempt == 2:
                     raise
 
