@@ -50,7 +50,7 @@ from comptoir.errors import (
 from comptoir.http.bodies import BodyShape, ShapeOf, shape_of
 from comptoir.http.inputs import NUL_MESSAGE, nul_fields
 from comptoir.kit import gcpause
-from comptoir.kit.jsonstream import STEP, Stream, ValueTooLarge
+from comptoir.kit.jsonstream import STEP, WHOLE, Stream, ValueTooLarge
 from comptoir.kit.jsonutil import dumps
 
 LARGE_BODY = 256 * 1024
@@ -82,12 +82,22 @@ def is_json_content_type(value: str | None) -> bool:
 
 
 async def read_json_body(
-    request: Request, shape: ShapeOf | None = None, ctx: Ctx | None = None, model: Any = None
-) -> None:
+    request: Request,
+    shape: ShapeOf | None = None,
+    ctx: Ctx | None = None,
+    model: Any = None,
+    *,
+    whole: bool = False,
+) -> bytes | None:
     """Parse the body once, exactly, as it streams in; FastAPI then finds it through
     `request.json()`. `shape`: what is checked while streaming (`http.bodies`); once that
     refuses the body (MAX_ERRORS errors), the 422 names them and counts the others, with
-    those of the rest of the body against `model` (the route's body model)."""
+    those of the rest of the body against `model` (the route's body model).
+
+    `whole`: the caller validates the body with `model` at once (`DirectRoute`). A body that
+    declares a length of at most `jsonstream.WHOLE` then arrives whole and is parsed without
+    `shape`'s checks, which the model's own validation makes; its bytes are answered, for
+    `refusal` to find the 422 the checks would have made. Otherwise None."""
     chunks = request.stream()
     first = b""
     async for chunk in chunks:
@@ -97,14 +107,15 @@ async def read_json_body(
     # FastAPI asks `request.body()` (consumed here), then `request.json()` for a non-empty one
     request._body = b"-" if first else b""
     if not first:
-        return
+        return None
     if not is_json_content_type(request.headers.get("content-type")):
         raise UnsupportedMediaType()
     settings = request.app.state.comptoir.settings
-    given, found = shape(request, ctx) if shape is not None else (None, None)
-    # with a Shape, a value read whole is an element or a field: the general limit is enough
-    stream = Stream(given, max_value=settings.max_body_bytes if given is not None else 1 << 62, tally=found)
     declared = request.headers.get("content-length", "")
+    kept = first if whole and shape is not None and declared.isdigit() and int(declared) <= WHOLE else None
+    given, found = shape(request, ctx) if shape is not None and kept is None else (None, None)
+    # with a Shape, a value read whole is an element or a field: the general limit is enough
+    stream = Stream(given, max_value=settings.max_body_bytes if shape is not None else 1 << 62, tally=found)
     # a catalog: a million objects (kit.gcpause), paused step by step, never across an await
     large = not declared.isdigit() or int(declared) >= LARGE_BODY
     # the request's fingerprint, as idempotency.service compares it, taken as the body passes: only
@@ -119,6 +130,8 @@ async def read_json_body(
         async for chunk in chunks:
             if seen is not None:
                 seen.update(chunk)
+            if kept is not None:
+                kept += chunk
             await _feed(stream, chunk, large)
         if seen is not None:
             context_of(request).fingerprint = seen.hexdigest()
@@ -130,6 +143,12 @@ async def read_json_body(
         raise refused from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise BadRequest(f"Malformed JSON body: {exc}") from None
+    if kept is not None and stream.has_nul and shape is not None:
+        # the NUL check below names what the Shape keeps: read as it streams, checks and all
+        given, found = shape(request, ctx)
+        stream = Stream(given, max_value=settings.max_body_bytes, tally=found)
+        stream.feed(kept)
+        request._json, kept = stream.close(), None
     if stream.has_nul:
         # docs/api/conventions.md "Requests": no text of a body holds a NUL. The elements the
         # Shape checks were kept as they came for this walk; a NUL it cannot name lies in a key
@@ -141,6 +160,23 @@ async def read_json_body(
             raise nul
     if stream.refused and isinstance(found, FieldErrors) and model is not None:
         raise _with_the_rest(found, model, request._json)
+    return kept
+
+
+def refusal(
+    request: Request, kept: bytes, shape: ShapeOf, ctx: Ctx | None, model: Any, exc: ValidationError
+) -> Exception:
+    """The 422 of a body read whole (`read_json_body(..., whole=True)`) that `model` refused:
+    the one the Shape's checks would have made had it streamed in. Until they refuse it
+    (MAX_ERRORS errors in elements of its arrays) that is the model's own; from then on, the
+    elements' errors first and the others counted (`_with_the_rest`)."""
+    given, found = shape(request, ctx)
+    stream = Stream(given, max_value=1 << 62, tally=found)
+    stream.feed(kept)
+    skeleton = stream.close()
+    if stream.refused and isinstance(found, FieldErrors):
+        return _with_the_rest(found, model, skeleton)
+    return validation_error({**error, "loc": ("body", *error["loc"])} for error in exc.errors())
 
 
 async def _feed(stream: Stream, chunk: bytes, large: bool) -> None:
@@ -319,10 +355,12 @@ class DirectRoute(ComptoirRoute):
         async def handler(request: Request) -> Response:
             with one_sync_per_request():
                 ctx = await authorize(request, permission, token_of(request))
-                await read_json_body(request, shape, ctx, body_model)
+                kept = await read_json_body(request, shape, ctx, body_model, whole=True)
                 try:
                     body = body_model.model_validate(getattr(request, "_json", None))
                 except ValidationError as exc:
+                    if kept is not None and shape is not None:
+                        raise refusal(request, kept, shape, ctx, body_model, exc) from None
                     errors = exc.errors()
                     raise validation_error({**error, "loc": ("body", *error["loc"])} for error in errors) from None
                 return await endpoint(**{request_name: request, ctx_name: ctx, body_name: body}, **request.path_params)
