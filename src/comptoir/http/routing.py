@@ -50,7 +50,7 @@ from comptoir.errors import (
 from comptoir.http.bodies import BodyShape, ShapeOf, shape_of
 from comptoir.http.inputs import NUL_MESSAGE, nul_fields
 from comptoir.kit import gcpause
-from comptoir.kit.jsonstream import STEP, WHOLE, Stream, ValueTooLarge
+from comptoir.kit.jsonstream import STEP, WHOLE, Shape, Stream, Tally, ValueTooLarge
 from comptoir.kit.jsonutil import dumps
 
 LARGE_BODY = 256 * 1024
@@ -145,9 +145,7 @@ async def read_json_body(
         raise BadRequest(f"Malformed JSON body: {exc}") from None
     if kept is not None and stream.has_nul and shape is not None:
         # the NUL check below names what the Shape keeps: read as it streams, checks and all
-        given, found = shape(request, ctx)
-        stream = Stream(given, max_value=settings.max_body_bytes, tally=found)
-        stream.feed(kept)
+        stream, given, found = _checked(request, kept, shape, ctx)
         request._json, kept = stream.close(), None
     if stream.has_nul:
         # docs/api/conventions.md "Requests": no text of a body holds a NUL. The elements the
@@ -164,19 +162,26 @@ async def read_json_body(
 
 
 def refusal(
-    request: Request, kept: bytes, shape: ShapeOf, ctx: Ctx | None, model: Any, exc: ValidationError
+    exc: ValidationError, request: Request, kept: bytes | None, shape: ShapeOf | None, ctx: Ctx | None, model: Any
 ) -> Exception:
-    """The 422 of a body read whole (`read_json_body(..., whole=True)`) that `model` refused:
-    the one the Shape's checks would have made had it streamed in. Until they refuse it
-    (MAX_ERRORS errors in elements of its arrays) that is the model's own; from then on, the
-    elements' errors first and the others counted (`_with_the_rest`)."""
-    given, found = shape(request, ctx)
-    stream = Stream(given, max_value=1 << 62, tally=found)
-    stream.feed(kept)
-    skeleton = stream.close()
-    if stream.refused and isinstance(found, FieldErrors):
-        return _with_the_rest(found, model, skeleton)
+    """The 422 of a body `model` refused, as pydantic found it; for a body read whole
+    (`kept`, from `read_json_body(..., whole=True)`), the one the Shape's checks would have made
+    had it streamed in: until they refuse it (MAX_ERRORS errors in elements of its arrays)
+    the same, from then on the elements' errors first and the others counted."""
+    if kept is not None and shape is not None:
+        stream, _given, found = _checked(request, kept, shape, ctx)
+        skeleton = stream.close()
+        if stream.refused and isinstance(found, FieldErrors):
+            return _with_the_rest(found, model, skeleton)
     return validation_error({**error, "loc": ("body", *error["loc"])} for error in exc.errors())
+
+
+def _checked(request: Request, kept: bytes, shape: ShapeOf, ctx: Ctx | None) -> tuple[Stream, Shape, Tally]:
+    """A stream fed `kept` (a body of at most `jsonstream.WHOLE`) with `shape`'s checks, to close."""
+    given, found = shape(request, ctx)
+    stream = Stream(given, max_value=request.app.state.comptoir.settings.max_body_bytes, tally=found)
+    stream.feed(kept)
+    return stream, given, found
 
 
 async def _feed(stream: Stream, chunk: bytes, large: bool) -> None:
@@ -359,10 +364,7 @@ class DirectRoute(ComptoirRoute):
                 try:
                     body = body_model.model_validate(getattr(request, "_json", None))
                 except ValidationError as exc:
-                    if kept is not None and shape is not None:
-                        raise refusal(request, kept, shape, ctx, body_model, exc) from None
-                    errors = exc.errors()
-                    raise validation_error({**error, "loc": ("body", *error["loc"])} for error in errors) from None
+                    raise refusal(exc, request, kept, shape, ctx, body_model) from None
                 return await endpoint(**{request_name: request, ctx_name: ctx, body_name: body}, **request.path_params)
 
         return handler
