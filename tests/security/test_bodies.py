@@ -121,6 +121,32 @@ async def test_an_inventory_of_350_000_empty_entries_is_refused_naming_the_first
     assert await world.snapshot() == before
 
 
+async def test_an_order_of_64_kib_of_empty_items_is_refused_naming_the_first_50_whole_or_streamed(
+    client: httpx.AsyncClient, shop: Shop, world: World
+) -> None:
+    """The largest order creation reads whole (its declared length at most 64 KiB), so that the
+    model refuses it and its element checks read it again: the same 422 as the same body
+    streamed in without a length, which the checks refuse as it comes."""
+    before = await world.snapshot()
+    count = (64 * 1024 - len(b'{"status":"new","items":[]}') + 1) // 3
+    content = empty_objects(b'{"status":"new","items":', count, b"}")
+    assert 64 * 1024 - 3 < len(content) <= 64 * 1024
+
+    async def chunks() -> Any:
+        for start in range(0, len(content), STEP):
+            yield content[start : start + STEP]
+
+    whole = await client.post("/v1/location/orders", content=content, headers=shop.headers() | JSON)
+    streamed = await client.post("/v1/location/orders", content=chunks(), headers=shop.headers() | JSON)
+    assert (whole.status_code, streamed.status_code) == (422, 422)
+    assert whole.json() == streamed.json()
+    keys = ("product_name", "price", "quantity")
+    item_errors = [(f"items[{i}].{key}", "is required") for i in range(count) for key in keys]
+    assert whole.json()["errors"] == refusal(item_errors, 0)["errors"]
+    assert whole.json()["message"].startswith("items[0].product_name: is required (and ")
+    assert await world.snapshot() == before
+
+
 async def test_under_50_errors_every_error_is_named_in_the_models_order(
     client: httpx.AsyncClient, shop: Shop, world: World
 ) -> None:
