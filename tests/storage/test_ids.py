@@ -132,7 +132,10 @@ async def test_a_database_migrated_from_0018_never_reuses_a_customer_list_id_it_
             {"now": datetime(2026, 1, 1), "account": account.id, "list": newest.id},
         )
         await session.execute(delete(CustomerList).where(CustomerList.id == newest.id))
-        before = [tuple(row) for row in (await session.execute(select(CustomerList.__table__))).all()]
+        before = [
+            tuple(row)
+            for row in (await session.execute(select(CustomerList.__table__).order_by(CustomerList.id))).all()
+        ]
     await migrate(database, "head")
     await database.load_id_key()
     again = await world.customer_list(account=account, name="New")
@@ -141,7 +144,10 @@ async def test_a_database_migrated_from_0018_never_reuses_a_customer_list_id_it_
         await session.execute(delete(CustomerList).where(CustomerList.id == again.id))
     assert (await world.customer_list(account=account, name="Newer")).id > again.id
     async with database.transaction(write=False) as session:
-        rows = [tuple(row) for row in (await session.execute(select(CustomerList.__table__))).all()]
+        rows = [
+            tuple(row)
+            for row in (await session.execute(select(CustomerList.__table__).order_by(CustomerList.id))).all()
+        ]
         if database.is_sqlite:
             assert (await session.execute(text("PRAGMA integrity_check"))).scalar_one() == "ok"
     assert rows[:-1] == before
