@@ -11,10 +11,12 @@ import uuid
 from collections.abc import AsyncIterator, Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from sqlalchemy import delete, inspect, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from comptoir.config import Settings
 from comptoir.core import names
@@ -112,6 +114,12 @@ async def _list_of_0018(world: World, account: Account, name: str) -> CustomerLi
         return row
 
 
+async def _list_rows(session: AsyncSession) -> list[tuple[Any, ...]]:
+    """Every customer list's row as stored, in id order (PostgreSQL returns a heap's rows in
+    any order: a new row may fill a deleted one's slot)."""
+    return [tuple(row) for row in await session.execute(select(CustomerList.__table__).order_by(CustomerList.id))]
+
+
 async def test_a_database_migrated_from_0018_never_reuses_a_customer_list_id_it_handed_out(
     database: Database, world: World
 ) -> None:
@@ -132,10 +140,7 @@ async def test_a_database_migrated_from_0018_never_reuses_a_customer_list_id_it_
             {"now": datetime(2026, 1, 1), "account": account.id, "list": newest.id},
         )
         await session.execute(delete(CustomerList).where(CustomerList.id == newest.id))
-        before = [
-            tuple(row)
-            for row in (await session.execute(select(CustomerList.__table__).order_by(CustomerList.id))).all()
-        ]
+        before = await _list_rows(session)
     await migrate(database, "head")
     await database.load_id_key()
     again = await world.customer_list(account=account, name="New")
@@ -144,10 +149,7 @@ async def test_a_database_migrated_from_0018_never_reuses_a_customer_list_id_it_
         await session.execute(delete(CustomerList).where(CustomerList.id == again.id))
     assert (await world.customer_list(account=account, name="Newer")).id > again.id
     async with database.transaction(write=False) as session:
-        rows = [
-            tuple(row)
-            for row in (await session.execute(select(CustomerList.__table__).order_by(CustomerList.id))).all()
-        ]
+        rows = await _list_rows(session)
         if database.is_sqlite:
             assert (await session.execute(text("PRAGMA integrity_check"))).scalar_one() == "ok"
     assert rows[:-1] == before
