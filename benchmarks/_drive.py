@@ -187,8 +187,7 @@ def steady_ids() -> None:
     from comptoir.kit import ids
 
     for kind in list(ids._uses):
-        if ids._count(kind, ids.TABULATE_AFTER):
-            ids._round_tables(kind)
+        ids.tabulate(kind)
 
 
 class AsgiClient:

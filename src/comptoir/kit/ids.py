@@ -17,9 +17,11 @@ raise, so an id is never made with the wrong key.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import sys
 from array import array
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Annotated
 
 from pydantic import Strict, WithJsonSchema
@@ -49,8 +51,8 @@ def use_key(key: str) -> None:
     _key = key
     _round_keys.cache_clear()
     encode.cache_clear()
-    _round_tables.cache_clear()
-    _TABULATED.clear()
+    _TABLES.clear()
+    _building.clear()  # a build under the old key finds the key changed and keeps nothing
     _uses.clear()
 
 
@@ -112,21 +114,50 @@ def encode(kind: str, pk: int) -> str:
     if pk >= _DOMAIN:
         _require_key()
         return _to_base32(pk, 7)
-    if kind in _TABULATED or _count(kind):
-        return _encode_tabulated(_round_tables(kind), pk)
-    return _to_base32(_permute(pk, kind), 6)
+    tables = _TABLES.get(kind)
+    if tables is None:
+        _count(kind)
+        return _to_base32(_permute(pk, kind), 6)
+    return _encode_tabulated(tables, pk)
 
 
-def _count(kind: str, n: int = 1) -> bool:
-    """Count uses of `kind`'s round function; True once it is worth tabulating: a process
-    that keeps creating orders (17 element ids each) or reading them gets its tables after a
-    few hundred, and each id is then about ten times cheaper."""
+def _count(kind: str, n: int = 1) -> None:
+    """Count uses of `kind`'s round function: once it is worth it (a process that keeps
+    creating orders, 17 element ids each, or reading them, after a few hundred), its tables
+    are built, and each id is then about ten times cheaper."""
     used = _uses.get(kind, 0) + n
     _uses[kind] = used
-    if used < TABULATE_AFTER:
-        return False
-    _TABULATED.add(kind)
-    return True
+    if used >= TABULATE_AFTER:
+        building = _building.get(kind)
+        # none yet, or one that ended without its tables (cancelled with its loop)
+        if building is None or building.done() or building.get_loop().is_closed():
+            _tabulate_soon(kind)
+
+
+def _tabulate_soon(kind: str) -> None:
+    """In a serving process (an event loop running), a task builds the tables a step at a
+    time, spaced out (`_build_in_steps`): built at once, they held the request that crossed
+    the count, and every other request of its process, for 60-100 ms (docs/performance.md
+    "Id tables off the request path"). Elsewhere (a command, a thread) they are built at once."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        _install(kind, _require_key(), _build_all(kind))
+        return
+    _building[kind] = loop.create_task(_build_in_steps(kind, _require_key()), name=f"comptoir-id-tables-{kind}")
+
+
+async def tabulated(kind: str) -> None:
+    """Wait until `kind`'s tables are built, when a build is under way (tests, benchmarks)."""
+    building = _building.get(kind)
+    if building is not None and not building.done():
+        await asyncio.shield(building)
+
+
+def tabulate(kind: str) -> None:
+    """Build `kind`'s tables now, in one go (a benchmark's warm-up)."""
+    if kind not in _TABLES:
+        _install(kind, _require_key(), _build_all(kind))
 
 
 def _encode_tabulated(tables: tuple[array[int], ...], pk: int) -> str:
@@ -138,30 +169,77 @@ def _encode_tabulated(tables: tuple[array[int], ...], pk: int) -> str:
 
 
 def encode_many(kind: str, pks: list[int]) -> list[str]:
-    """`encode` of many keys at once (a catalog's 30,000 items): from 5,000 keys on, the
-    round function is tabulated once per kind (4 x 32,768 values, kept)."""
-    if kind not in _TABULATED and not _count(kind, len(pks)):
+    """`encode` of many keys at once (a catalog's 30,000 items): a batch of TABULATE_AFTER keys
+    or more is worth its kind's tables at once (4 x 32,768 values, kept)."""
+    tables = _TABLES.get(kind)
+    if tables is None and len(pks) >= TABULATE_AFTER:
+        tabulate(kind)
+        tables = _TABLES[kind]
+    if tables is None:
         return [encode(kind, pk) for pk in pks]
-    tables = _round_tables(kind)
     return [_encode_tabulated(tables, pk) if 1 <= pk < _DOMAIN else encode(kind, pk) for pk in pks]
 
 
-@cache  # 256 KB per kind, for the few kinds a process uses most
-def _round_tables(kind: str) -> tuple[array[int], ...]:
-    """`_f(key, half)` for every half of every round key of `kind` (about 0.1 s, once)."""
+# The tables: `_f(key, half)` for every half of every round key of a kind, 64 KB a round
+# (256 KB a kind, for the few kinds a process uses most). In a serving process they are built
+# in TABLE_STEPS steps of _STEP halves (about 0.5 ms each), one every _PAUSE seconds: the
+# steps run back to back would still hold the requests under way (a page's 444 KB answer is
+# written in many turns of the loop, each waiting for a step); spaced, a request waits for
+# one step at most every 5 ms, and the tables are ready within a second.
+_STEP = 1024
+_PAUSE = 0.005
+TABLE_STEPS = _ROUNDS * ((1 << _HALF_BITS) // _STEP)
+_LOW_SEVEN = bytes(b & 0x7F for b in range(256))  # the first byte of a big-endian half, masked to 15 bits
+
+
+def _digests(key: bytes, start: int) -> list[bytes]:
+    keyed = hashlib.blake2b(key=key, digest_size=2)
+    out = []
+    for half in range(start, start + _STEP):
+        h = keyed.copy()
+        h.update(half.to_bytes(2, "big"))
+        out.append(h.digest())
+    return out
+
+
+def _table(digests: list[bytes]) -> array[int]:
+    raw = bytearray(b"".join(digests))
+    raw[0::2] = bytes(raw[0::2]).translate(_LOW_SEVEN)
+    table = array("H")
+    table.frombytes(raw)
+    if sys.byteorder == "little":
+        table.byteswap()
+    return table
+
+
+def _build_all(kind: str) -> tuple[array[int], ...]:
+    return tuple(
+        _table([d for start in range(0, 1 << _HALF_BITS, _STEP) for d in _digests(key, start)])
+        for key in _round_keys(kind)
+    )
+
+
+async def _build_in_steps(kind: str, key: str) -> None:
+    """`kind`'s tables under `key`, kept only if `key` is still the installation's."""
     tables = []
-    for key in _round_keys(kind):
-        keyed = hashlib.blake2b(key=key, digest_size=2)
-        table = array("H", bytes(2 << _HALF_BITS))
-        for half in range(1 << _HALF_BITS):
-            h = keyed.copy()
-            h.update(half.to_bytes(2, "big"))
-            table[half] = int.from_bytes(h.digest(), "big") & _HALF_MASK
-        tables.append(table)
-    return tuple(tables)
+    for r in range(_ROUNDS):
+        digests: list[bytes] = []
+        for start in range(0, 1 << _HALF_BITS, _STEP):
+            await asyncio.sleep(_PAUSE)
+            if _key != key:
+                return
+            digests += _digests(_round_keys(kind)[r], start)
+        tables.append(_table(digests))
+    _install(kind, key, tuple(tables))
 
 
-_TABULATED: set[str] = set()
+def _install(kind: str, key: str, tables: tuple[array[int], ...]) -> None:
+    if _key == key:
+        _TABLES[kind] = tables
+
+
+_TABLES: dict[str, tuple[array[int], ...]] = {}
+_building: dict[str, asyncio.Task[None]] = {}
 _uses: dict[str, int] = {}
 _PAIRS = [ALPHABET[i >> 5] + ALPHABET[i & 31] for i in range(1024)]  # 10 bits -> 2 characters
 
@@ -177,13 +255,15 @@ def decode(kind: str, public_id: str) -> int | None:
             return None
         n = (n << 5) | i
     if len(public_id) == 6:
-        if kind in _TABULATED or _count(kind):
+        tables = _TABLES.get(kind)
+        if tables is None:
+            _count(kind)
+            pk = _unpermute(n, kind)
+        else:
             left, right = n >> _HALF_BITS, n & _HALF_MASK
-            for table in reversed(_round_tables(kind)):
+            for table in reversed(tables):
                 left, right = right ^ table[left], left
             pk = (left << _HALF_BITS) | right
-        else:
-            pk = _unpermute(n, kind)
         return pk if pk >= 1 else None
     # 7+ characters are only ever produced for keys beyond the 6-character domain, and a key
     # is a 64-bit integer: 13 characters may spell more (65 bits), which names no row.

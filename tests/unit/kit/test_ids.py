@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from hypothesis import given
@@ -71,7 +72,7 @@ def test_a_kind_in_heavy_use_gets_tables_and_the_same_ids() -> None:
     keys = [*range(1, ids.TABULATE_AFTER + 50), 2**30 - 1, 123_456_789]
     computed = [ids._to_base32(ids._permute(pk, kind), 6) for pk in keys]  # the round function itself
     assert [ids.encode(kind, pk) for pk in keys] == computed
-    assert kind in ids._TABULATED
+    assert kind in ids._TABLES
     assert [ids.encode(kind, pk) for pk in keys] == computed  # now from its tables
     assert [ids.decode(kind, public_id) for public_id in computed] == keys
     assert ids.decode(kind, ids.encode(kind, 2**30)) == 2**30
@@ -82,5 +83,56 @@ def test_decoding_in_heavy_use_gets_tables_and_the_same_keys() -> None:
     keys = list(range(1, ids.TABULATE_AFTER + 50))
     public_ids = [ids._to_base32(ids._permute(pk, kind), 6) for pk in keys]
     assert [ids.decode(kind, public_id) for public_id in public_ids] == keys
-    assert kind in ids._TABULATED
+    assert kind in ids._TABLES
     assert [ids.decode(kind, public_id) for public_id in public_ids[:100]] == keys[:100]
+
+
+async def test_in_a_serving_process_a_kind_is_tabulated_off_the_request_path_in_short_steps() -> None:
+    # Building a kind's tables is 4 x 32,768 hashes (about 0.1 s): done in one go inside the
+    # request that crossed TABULATE_AFTER, it held that request and every other one of its
+    # process. With an event loop running, the crossing call answers at once and the tables
+    # are built by a task that gives the loop back between steps.
+    kind = "test_kind_served"
+    keys = list(range(1, ids.TABULATE_AFTER + 50))
+    computed = [ids._to_base32(ids._permute(pk, kind), 6) for pk in keys]
+    turns = 0
+    stop = asyncio.Event()
+
+    async def other_requests() -> None:
+        nonlocal turns
+        while not stop.is_set():
+            turns += 1
+            await asyncio.sleep(0)
+
+    beside = asyncio.create_task(other_requests())
+    assert [ids.encode(kind, pk) for pk in keys] == computed
+    assert kind not in ids._TABLES  # not built inside the call that crossed the count
+    assert [ids.decode(kind, public_id) for public_id in computed] == keys  # the same keys meanwhile
+    before = turns
+    await ids.tabulated(kind)
+    stop.set()
+    await beside
+    assert kind in ids._TABLES
+    assert turns - before >= ids.TABLE_STEPS  # the loop ran between the steps
+    assert [ids.encode(kind, pk) for pk in range(ids.TABULATE_AFTER + 50, ids.TABULATE_AFTER + 90)] == [
+        ids._to_base32(ids._permute(pk, kind), 6) for pk in range(ids.TABULATE_AFTER + 50, ids.TABULATE_AFTER + 90)
+    ]
+    assert [ids.decode(kind, public_id) for public_id in computed[:100]] == keys[:100]
+
+
+async def test_tables_built_under_a_key_that_changed_meanwhile_are_never_used() -> None:
+    kind = "test_kind_rekeyed"
+    old = ids.current_key()
+    assert old is not None
+    for pk in range(1, ids.TABULATE_AFTER + 1):
+        ids.encode(kind, pk)
+    building = ids._building[kind]
+    ids.use_key(old + "-other")
+    try:
+        await asyncio.gather(building, return_exceptions=True)
+        assert kind not in ids._TABLES
+        assert ids.encode(kind, 7) == ids._to_base32(ids._permute(7, kind), 6)
+    finally:
+        ids.use_key(old)
+    assert kind not in ids._TABLES
+    assert ids.encode(kind, 7) == ids._to_base32(ids._permute(7, kind), 6)
