@@ -55,16 +55,16 @@ def cursor_request(app: Any, cursor: str) -> Any:
     return Request(scope)
 
 
-def cursor_cost(app: Any, iterations: int) -> float:
+async def cursor_cost(app: Any, iterations: int) -> float:
     """Microseconds per request of what the cursor does in it: bind, open, seal."""
     from comptoir.http.cursors import page_request
 
-    first = page_request(cursor_request(app, ""), "100", None)
+    first = await page_request(cursor_request(app, ""), "100", None)
     cursor = first.seal([datetime.now(UTC), 123_456])  # an order's key: (created_at, id)
     request = cursor_request(app, cursor)
     start = time.perf_counter()
     for _ in range(iterations):
-        page = page_request(request, "100", cursor)
+        page = await page_request(request, "100", cursor)
         assert page.after is not None
         page.seal(page.after)
     return (time.perf_counter() - start) / iterations * 1e6
@@ -96,7 +96,7 @@ async def measure(token: str, orders: int, requests: int, runs: int) -> tuple[li
                     answer = await client.get(PAGE, params={"count": 100, "cursor": cursor}, headers=headers)
                     assert answer.status_code == 200, answer.text
                 pages.append((time.perf_counter() - start) / requests * 1e6)
-                cursors.append(cursor_cost(app, requests * 20))
+                cursors.append(await cursor_cost(app, requests * 20))
     return pages, cursors
 
 

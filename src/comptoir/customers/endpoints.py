@@ -40,7 +40,7 @@ CUSTOMER_EXAMPLE = {
 }
 
 
-def customer_filters(
+async def customer_filters(
     request: Request,
     private_ref: Annotated[str | None, Query(description="Your private ref of the customer (exact).")] = None,
     email: Annotated[

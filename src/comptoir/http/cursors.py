@@ -148,7 +148,7 @@ def _parse_count(raw: str | None) -> int:
     return min(int(raw), MAX_COUNT)
 
 
-def page_request(
+async def page_request(
     request: Request,
     count: Annotated[
         str | None,

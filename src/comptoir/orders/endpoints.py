@@ -37,7 +37,7 @@ HeavyReader = Annotated[Ctx, Depends(require("location,account", "orders.read", 
 AccountHeavyReader = Annotated[Ctx, Depends(require("account", "orders.read", HEAVY))]
 
 
-def order_filters(
+async def order_filters(
     request: Request,
     private_ref: Annotated[str | None, Query(description="Your private ref of the order.")] = None,
     status: Annotated[
