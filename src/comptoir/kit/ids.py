@@ -138,7 +138,8 @@ def _tabulate_soon(kind: str) -> None:
     """In a serving process (an event loop running), a task builds the tables a step at a
     time, spaced out (`_build_in_steps`): built at once, they held the request that crossed
     the count, and every other request of its process, for 60-100 ms (docs/performance.md
-    "Id tables off the request path"). Elsewhere (a command, a thread) they are built at once."""
+    "Id tables off the request path; no dependency in a thread"). Elsewhere (a command, a
+    thread) they are built at once."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
