@@ -21,6 +21,7 @@ import asyncio
 import hashlib
 import sys
 from array import array
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Annotated
 
@@ -143,22 +144,16 @@ def _tabulate_soon(kind: str) -> None:
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
-        _install(kind, _require_key(), _build_all(kind))
+        tabulate(kind)
         return
     _building[kind] = loop.create_task(_build_in_steps(kind, _require_key()), name=f"comptoir-id-tables-{kind}")
 
 
-async def tabulated(kind: str) -> None:
-    """Wait until `kind`'s tables are built, when a build is under way (tests, benchmarks)."""
-    building = _building.get(kind)
-    if building is not None and not building.done():
-        await asyncio.shield(building)
-
-
 def tabulate(kind: str) -> None:
-    """Build `kind`'s tables now, in one go (a benchmark's warm-up)."""
+    """Build `kind`'s tables now, in one go (a batch of many ids, a command, a benchmark's warm-up)."""
     if kind not in _TABLES:
-        _install(kind, _require_key(), _build_all(kind))
+        for _ in _steps(kind, _require_key()):
+            pass
 
 
 def _encode_tabulated(tables: tuple[array[int], ...], pk: int) -> str:
@@ -194,6 +189,8 @@ _LOW_SEVEN = bytes(b & 0x7F for b in range(256))  # the first byte of a big-endi
 
 
 def _digests(key: bytes, start: int) -> list[bytes]:
+    """`_f`'s digests for _STEP halves from `start`, the key set once (tests/unit/kit/test_ids.py
+    compares the ids made from the tables with `_permute`'s)."""
     keyed = hashlib.blake2b(key=key, digest_size=2)
     out = []
     for half in range(start, start + _STEP):
@@ -213,25 +210,24 @@ def _table(digests: list[bytes]) -> array[int]:
     return table
 
 
-def _build_all(kind: str) -> tuple[array[int], ...]:
-    return tuple(
-        _table([d for start in range(0, 1 << _HALF_BITS, _STEP) for d in _digests(key, start)])
-        for key in _round_keys(kind)
-    )
-
-
-async def _build_in_steps(kind: str, key: str) -> None:
-    """`kind`'s tables under `key`, kept only if `key` is still the installation's."""
+def _steps(kind: str, key: str) -> Iterator[None]:
+    """Build `kind`'s tables under `key`, pausing (yielding) after each step; they are kept
+    only if `key` is still the installation's."""
     tables = []
     for r in range(_ROUNDS):
         digests: list[bytes] = []
         for start in range(0, 1 << _HALF_BITS, _STEP):
-            await asyncio.sleep(_PAUSE)
             if _key != key:
                 return
             digests += _digests(_round_keys(kind)[r], start)
+            yield
         tables.append(_table(digests))
     _install(kind, key, tuple(tables))
+
+
+async def _build_in_steps(kind: str, key: str) -> None:
+    for _ in _steps(kind, key):
+        await asyncio.sleep(_PAUSE)
 
 
 def _install(kind: str, key: str, tables: tuple[array[int], ...]) -> None:

@@ -109,7 +109,7 @@ async def test_in_a_serving_process_a_kind_is_tabulated_off_the_request_path_in_
     assert kind not in ids._TABLES  # not built inside the call that crossed the count
     assert [ids.decode(kind, public_id) for public_id in computed] == keys  # the same keys meanwhile
     before = turns
-    await ids.tabulated(kind)
+    await ids._building[kind]
     stop.set()
     await beside
     assert kind in ids._TABLES
