@@ -113,9 +113,7 @@ async def read_json_body(
     settings = request.app.state.comptoir.settings
     declared = request.headers.get("content-length", "")
     kept = first if whole and shape is not None and declared.isdigit() and int(declared) <= WHOLE else None
-    given, found = shape(request, ctx) if shape is not None and kept is None else (None, None)
-    # with a Shape, a value read whole is an element or a field: the general limit is enough
-    stream = Stream(given, max_value=settings.max_body_bytes if shape is not None else 1 << 62, tally=found)
+    stream, given, found = _stream(request, shape, ctx, checks=kept is None)
     # a catalog: a million objects (kit.gcpause), paused step by step, never across an await
     large = not declared.isdigit() or int(declared) >= LARGE_BODY
     # the request's fingerprint, as idempotency.service compares it, taken as the body passes: only
@@ -176,10 +174,21 @@ def refusal(
     return validation_error({**error, "loc": ("body", *error["loc"])} for error in exc.errors())
 
 
-def _checked(request: Request, kept: bytes, shape: ShapeOf, ctx: Ctx | None) -> tuple[Stream, Shape, Tally]:
+# a body's stream, the Shape it checks and where its errors are counted (None, None: no checks)
+BodyStream = tuple[Stream, Shape | None, Tally | None]
+
+
+def _stream(request: Request, shape: ShapeOf | None, ctx: Ctx | None, *, checks: bool) -> BodyStream:
+    """The stream that reads a body, with `shape`'s checks when `checks`."""
+    given, found = shape(request, ctx) if shape is not None and checks else (None, None)
+    # with a Shape, a value read whole is an element or a field: the general limit is enough
+    limit = request.app.state.comptoir.settings.max_body_bytes if shape is not None else 1 << 62
+    return Stream(given, max_value=limit, tally=found), given, found
+
+
+def _checked(request: Request, kept: bytes, shape: ShapeOf, ctx: Ctx | None) -> BodyStream:
     """A stream fed `kept` (a body of at most `jsonstream.WHOLE`) with `shape`'s checks, to close."""
-    given, found = shape(request, ctx)
-    stream = Stream(given, max_value=request.app.state.comptoir.settings.max_body_bytes, tally=found)
+    stream, given, found = _stream(request, shape, ctx, checks=True)
     stream.feed(kept)
     return stream, given, found
 
